@@ -1,0 +1,950 @@
+"""Tonk (Tunk): the whole game as small numba kernels.
+
+Rules source: ``shared/rules/tonk.md`` (the seed text, pagat and Wikipedia; every
+DECISION of that spec is followed). Choices this module adds where the spec leaves room:
+
+* A turn-start decision merges "knock / continue" and the draw: the legal actions are
+  ``knock``, ``draw_stock``, ``draw_discard`` (also the dry-stock ``take_discard``) and
+  ``end_dry``. The meld phase merges "end_meld" with the discard: a discard ends the meld
+  phase, so it is legal exactly when ``end_meld`` would be (``must_spread``,
+  ``discard_pickup_must_be_used``).
+* A hit names its target: (card, owner seat, book or run); a card that fits two spreads
+  gives two actions.
+* ``discard_pickup_must_be_used``: taking the discard is legal only when the card can be
+  laid in a spread with the hand or hit at once, and until it is used the only legal
+  actions are those that use it.
+* ``hit_blocks_drop``: the owner of a spread hit by another player may not knock at the
+  start of his next turn.
+* Whole-hand turn cap ``max_turns`` (default 1000, not in the spec): a hand that reaches it
+  is settled like a dry stock and flagged ``truncated`` (end reason ``turn_cap``). The dry
+  loop guard (``max_turns_after_stock_empty``) also sets ``truncated``.
+* Deals are independent records; the dealer of deal ``d`` is ``(first + d) % n``. A void
+  deal (two or more deal-tonks) is its own record (``void_redeal``) and the next record is
+  dealt by the next dealer. With ``tonk_tie_redeal_same_dealer`` the same dealer redeals
+  inside the same record (``redeals`` counts them, capped at ``MAX_REDEALS``).
+
+Options (int array read by the kernels, built by ``sim.games.tonk.TonkOptions``):
+
+| index | option | values |
+|---|---|---|
+| O_PLAYERS | n_players | 2..4 |
+| O_INITIAL_UPCARD | initial_upcard | 0/1 |
+| O_DT49, O_DT50 | deal_tonk_totals | 0/1 each |
+| O_TIE_SAME_DEALER | tonk_tie_redeal_same_dealer | 0/1 |
+| O_HIT_OWN_ONLY | hit_own_spreads_only | 0/1 |
+| O_REDISCARD | allow_rediscard_of_taken_card | 0/1 |
+| O_TONK_NEW_SPREAD | tonk_out_requires_new_spread | 0/1 |
+| O_CAUGHT_BONUS | caught_lowest_bonus | 0 all_others, 1 above_knocker_only, 2 none |
+| O_CAUGHT_PAYS_BASE | caught_knocker_also_pays_base | 0/1 |
+| O_DRY_TIE | dry_tie_rule | 0 each_tied_collects, 1 void |
+| O_DRY_CAP | max_turns_after_stock_empty | turns (default 10 n) |
+| O_MUST_SPREAD | must_spread | 0/1 |
+| O_ACES_EXC | three_aces_exception | 0/1 |
+| O_HIT_BLOCKS | hit_blocks_drop | 0/1 |
+| O_MAX_HITS | max_hits_per_turn | -1 = unlimited |
+| O_PICKUP_USE | discard_pickup_must_be_used | 0/1 |
+| O_FIRST_DEALER | first_dealer | -1 random, else seat |
+| O_STAKE | stake S | >= 1 |
+| O_MAX_TURNS | max_turns | >= 1 |
+
+State: one int64 array, fields below (masks are 52-bit card masks, see ``cards``).
+Score range per deal (units of S): a seat wins at most ``2 (n-1)`` and loses at most
+``2 (n-1)`` (caught knocker) ... the check mode asserts ``|payout| <= 3 (n-1) S`` and a
+zero sum.
+"""
+import numpy as np
+from numba import njit, prange
+
+from kernels.cards import (FULL_DECK, POINTS_TEN_CAP, bit, lowbit, mask_points, popcount,
+                           rank_mask, ranks_present, run_neighbours)
+from kernels.rng import STREAM_DECK, STREAM_PLAY, STREAM_RUN, below, seed_stream, shuffle, stream_key
+
+RULES_VERSION = 1
+MAX_PLAYERS = 4
+MAX_REDEALS = 100
+MAX_ACTS = 128
+CHUNK = 512
+
+# ---- options array -----------------------------------------------------------
+O_PLAYERS = 0
+O_INITIAL_UPCARD = 1
+O_DT49 = 2
+O_DT50 = 3
+O_TIE_SAME_DEALER = 4
+O_HIT_OWN_ONLY = 5
+O_REDISCARD = 6
+O_TONK_NEW_SPREAD = 7
+O_CAUGHT_BONUS = 8
+O_CAUGHT_PAYS_BASE = 9
+O_DRY_TIE = 10
+O_DRY_CAP = 11
+O_MUST_SPREAD = 12
+O_ACES_EXC = 13
+O_HIT_BLOCKS = 14
+O_MAX_HITS = 15
+O_PICKUP_USE = 16
+O_FIRST_DEALER = 17
+O_STAKE = 18
+O_MAX_TURNS = 19
+O_SIZE = 20
+
+# ---- state fields (int64 array) ------------------------------------------------
+N = 0            # number of players
+DEALER = 1       # dealer seat
+CUR = 2          # seat to act
+PHASE = 3        # P_START / P_MELD / P_OVER
+TURNS = 4        # turns started this hand
+STOCK_PTR = 5    # index in the deck of the next stock card (52 = stock empty)
+PILE_LEN = 6     # cards on the discard pile
+TAKEN = 7        # card taken from the discard pile this turn, or -1
+NEW_SPREAD = 8   # 1 once the player to act laid a new spread this turn
+HITS = 9         # hits made this turn
+DRY_TURNS = 10   # turns started since the stock ran out
+REASON = 11      # end reason (R_*), -1 while playing
+KNOCKER = 12     # knocking seat or -1
+WINNER = 13      # seat with the unique highest payout, or -1
+TRUNC = 14       # 1 if a cap ended the hand
+REDEALS = 15     # void deals redealt inside this record
+BLOCKED = 16     # bit p: seat p may not knock at its next turn start
+ERR = 17         # check-mode violation code (0 = none)
+TR_LEN = 18      # trace rows written
+HAND = 20        # HAND + p: hand mask of seat p
+BOOK = 24        # BOOK + p: cards in books laid by seat p
+RUN = 28         # RUN + p: cards in runs laid by seat p
+PAY = 32         # PAY + p: payout of seat p (chips, zero-sum)
+COUNT = 36       # COUNT + p: point count of seat p's hand at the end
+DECK = 40        # DECK .. DECK+51: the shuffled deck (stock = DECK[STOCK_PTR:])
+PILE = 92        # PILE .. PILE+51: discard pile, bottom first
+ST_SIZE = 144
+
+P_START = 0
+P_MELD = 1
+P_OVER = 2
+
+# ---- end reasons ---------------------------------------------------------------
+R_DEAL_TONK = 0
+R_VOID = 1
+R_TONK_OUT = 2
+R_OUT = 3
+R_KNOCK_WON = 4
+R_KNOCK_CAUGHT = 5
+R_DRY = 6
+R_TURN_CAP = 7
+REASON_NAMES = ("deal_tonk", "void_redeal", "tonk_out", "out", "knock_won", "knock_caught",
+                "dry", "turn_cap")
+
+# ---- actions: kind in bits 0-3, payload above ----------------------------------
+A_KNOCK = 1
+A_DRAW_STOCK = 2
+A_DRAW_DISCARD = 3
+A_END_DRY = 4
+A_LAY = 5          # payload: card mask << 8
+A_HIT = 6          # payload: card << 8 | owner << 16 | (0 book, 1 run) << 20
+A_DISCARD = 7      # payload: card << 8
+ACTION_NAMES = ("", "knock", "draw_stock", "draw_discard", "end_dry", "lay", "hit", "discard")
+
+# ---- check-mode violations -----------------------------------------------------
+E_CARDS = 1
+E_HAND_SIZE = 2
+E_ZERO_SUM = 3
+E_NO_MOVES = 4
+E_CAP = 5
+E_SPREAD = 6
+E_BOUND = 7
+ERROR_NAMES = ("", "cards not conserved", "hand size out of bounds", "payouts not zero-sum",
+               "no legal action", "turn cap exceeded", "invalid spread on the table",
+               "payout out of bounds")
+
+# ---- strategies ----------------------------------------------------------------
+S_RANDOM = 0
+S_GREEDY = 1
+S_KNOCKER = 2
+S_WATCHER = 3
+N_PARAMS = 4
+
+# ---- trace rows: [code, seat, a, b] --------------------------------------------
+T_DEAL = 1       # a = hand mask
+T_UPCARD = 2     # a = card
+T_ACTION = 3     # a = action, b = card drawn from the stock (draw_stock) or -1
+T_VOID = 4       # two or more deal-tonks; a = redeal number
+T_END = 5        # a = reason, b = winner
+RECORD_COLS = 9 + 3 * MAX_PLAYERS
+R_COL_DEALER, R_COL_REASON, R_COL_WINNER, R_COL_KNOCKER, R_COL_TURNS = 0, 1, 2, 3, 4
+R_COL_STOCK, R_COL_REDEALS, R_COL_TRUNC, R_COL_ERR = 5, 6, 7, 8
+R_COL_PAY, R_COL_COUNT, R_COL_LEFT = 9, 9 + MAX_PLAYERS, 9 + 2 * MAX_PLAYERS
+
+
+# =============================================================================
+# small helpers
+# =============================================================================
+@njit(cache=True)
+def log(st, trace, code, seat, a, b):
+    """Append one trace row when a trace buffer is given (replay), else nothing."""
+    i = st[TR_LEN]
+    if i < trace.shape[0]:
+        trace[i, 0] = code
+        trace[i, 1] = seat
+        trace[i, 2] = a
+        trace[i, 3] = b
+        st[TR_LEN] = i + 1
+
+
+@njit(cache=True)
+def hand_count(hand):
+    return mask_points(hand, POINTS_TEN_CAP)
+
+
+@njit(cache=True)
+def stock_empty(st):
+    return st[STOCK_PTR] >= 52
+
+
+@njit(cache=True)
+def pile_top(st):
+    return st[PILE + st[PILE_LEN] - 1] if st[PILE_LEN] > 0 else -1
+
+
+@njit(cache=True)
+def pay(st, payer, receiver, amount):
+    st[PAY + payer] -= amount
+    st[PAY + receiver] += amount
+
+
+@njit(cache=True)
+def has_run(plane13):
+    """A suit plane holds three consecutive ranks."""
+    return (plane13 & (plane13 >> 1) & (plane13 >> 2)) != 0
+
+
+@njit(cache=True)
+def has_spread(hand, aces_exempt):
+    """The hand holds a book or a run (aces-only books ignored when exempt)."""
+    for s in range(4):
+        if has_run((hand >> (13 * s)) & 0x1FFF):
+            return True
+    for r in range(1 if aces_exempt else 0, 13):
+        if popcount(hand & rank_mask(r)) >= 3:
+            return True
+    return False
+
+
+@njit(cache=True)
+def run_length_through(plane13, r):
+    """Length of the consecutive run of set ranks in a suit plane that contains rank r."""
+    lo = r
+    while lo > 0 and (plane13 >> (lo - 1)) & 1:
+        lo -= 1
+    hi = r
+    while hi < 12 and (plane13 >> (hi + 1)) & 1:
+        hi += 1
+    return hi - lo + 1
+
+
+@njit(cache=True)
+def forms_spread(hand, card):
+    """``card`` makes a book or a run together with cards of ``hand``."""
+    h = hand | bit(card)
+    if popcount(h & rank_mask(card % 13)) >= 3:
+        return True
+    s = card // 13
+    return run_length_through((h >> (13 * s)) & 0x1FFF, card % 13) >= 3
+
+
+@njit(cache=True)
+def hit_owners_allowed(st, opts, cur, o):
+    return opts[O_HIT_OWN_ONLY] == 0 or o == cur
+
+
+@njit(cache=True)
+def can_hit(st, opts, cur, card):
+    """``card`` can be hit onto some spread ``cur`` may hit now."""
+    if opts[O_MAX_HITS] >= 0 and st[HITS] >= opts[O_MAX_HITS]:
+        return False
+    b = bit(card)
+    for o in range(st[N]):
+        if hit_owners_allowed(st, opts, cur, o):
+            if popcount(st[BOOK + o] & rank_mask(card % 13)) == 3:
+                return True
+            if run_neighbours(st[RUN + o]) & b:
+                return True
+    return False
+
+
+@njit(cache=True)
+def usable_now(st, opts, cur, card):
+    """``card`` could be laid in a spread with the hand, or hit, this turn."""
+    return forms_spread(st[HAND + cur], card) or can_hit(st, opts, cur, card)
+
+
+# =============================================================================
+# the deal
+# =============================================================================
+@njit(cache=True)
+def new_state(opts):
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    st[N] = opts[O_PLAYERS]
+    return st
+
+
+@njit(cache=True)
+def reset_hand(st):
+    """Clear everything a hand writes; keep N and DEALER."""
+    for i in range(CUR, DECK):
+        st[i] = 0
+    st[TAKEN] = -1
+    st[REASON] = -1
+    st[KNOCKER] = -1
+    st[WINNER] = -1
+
+
+@njit(cache=True)
+def deal_cards(st, opts, gen, trace):
+    """Shuffle, deal five cards each from the dealer's left, turn the upcard."""
+    n = st[N]
+    for p in range(MAX_PLAYERS):
+        st[HAND + p] = 0
+    for i in range(52):
+        st[DECK + i] = i
+    shuffle(gen, st, DECK, DECK + 52)
+    for i in range(5 * n):
+        seat = (st[DEALER] + 1 + i) % n
+        st[HAND + seat] |= bit(st[DECK + i])
+    st[STOCK_PTR] = 5 * n
+    st[PILE_LEN] = 0
+    if opts[O_INITIAL_UPCARD]:
+        push_pile(st, st[DECK + 5 * n])
+        st[STOCK_PTR] += 1
+    for p in range(n):
+        log(st, trace, T_DEAL, p, st[HAND + p], 0)
+    if st[PILE_LEN]:
+        log(st, trace, T_UPCARD, -1, pile_top(st), 0)
+
+
+@njit(cache=True)
+def deal_tonk_holders(st, opts):
+    """Number of hands totalling a deal-tonk (49/50 per options) and the last such seat."""
+    holders = 0
+    who = -1
+    for p in range(st[N]):
+        t = hand_count(st[HAND + p])
+        if (t == 49 and opts[O_DT49]) or (t == 50 and opts[O_DT50]):
+            holders += 1
+            who = p
+    return holders, who
+
+
+@njit(cache=True)
+def start_deal(st, opts, gen, dealer, trace):
+    """Deal (redealing voids under the same-dealer option) and settle a deal-tonk."""
+    reset_hand(st)
+    st[DEALER] = dealer
+    for attempt in range(MAX_REDEALS + 1):
+        deal_cards(st, opts, gen, trace)
+        holders, who = deal_tonk_holders(st, opts)
+        if holders == 0:
+            st[CUR] = (dealer + 1) % st[N]
+            begin_turn(st, opts)
+            return
+        if holders == 1:
+            for p in range(st[N]):
+                if p != who:
+                    pay(st, p, who, 2 * opts[O_STAKE])
+            finish(st, R_DEAL_TONK, trace)
+            return
+        log(st, trace, T_VOID, -1, attempt, 0)
+        if opts[O_TIE_SAME_DEALER] == 0:
+            break
+        st[REDEALS] += 1
+    st[TRUNC] = 1 if st[REDEALS] > MAX_REDEALS else 0
+    finish(st, R_VOID, trace)
+
+
+@njit(cache=True)
+def dealer_of(opts, seed, deal_id):
+    """Dealer of a deal: the first dealer (fixed or drawn from the run seed) rotated left."""
+    n = opts[O_PLAYERS]
+    first = opts[O_FIRST_DEALER]
+    if first < 0:
+        first = np.int64(stream_key(seed, 0, STREAM_RUN) % np.uint64(n))
+    return (first + deal_id) % n
+
+
+# =============================================================================
+# turn flow and settlement
+# =============================================================================
+@njit(cache=True)
+def begin_turn(st, opts):
+    """Start the turn of CUR: reset per-turn fields, apply the dry guard and the turn cap."""
+    st[TURNS] += 1
+    st[TAKEN] = -1
+    st[NEW_SPREAD] = 0
+    st[HITS] = 0
+    st[PHASE] = P_START
+    if stock_empty(st):
+        st[DRY_TURNS] += 1
+
+
+@njit(cache=True)
+def cap_reached(st, opts):
+    """A cap ends the hand at this turn start: the dry loop guard or the turn cap."""
+    if st[DRY_TURNS] > opts[O_DRY_CAP]:
+        return R_DRY
+    if st[TURNS] > opts[O_MAX_TURNS]:
+        return R_TURN_CAP
+    return -1
+
+
+@njit(cache=True)
+def next_turn(st, opts, trace):
+    st[CUR] = (st[CUR] + 1) % st[N]
+    begin_turn(st, opts)
+    cap = cap_reached(st, opts)
+    if cap >= 0:
+        st[TRUNC] = 1
+        settle_lowest(st, opts, cap, trace)
+
+
+@njit(cache=True)
+def finish(st, reason, trace):
+    """Record counts, the end reason and the winner (unique highest positive payout)."""
+    n = st[N]
+    best = 0
+    winner = -1
+    for p in range(n):
+        st[COUNT + p] = hand_count(st[HAND + p])
+        if st[PAY + p] > best:
+            best = st[PAY + p]
+            winner = p
+        elif st[PAY + p] == best and best > 0:
+            winner = -1
+    st[REASON] = reason
+    st[WINNER] = winner
+    st[PHASE] = P_OVER
+    log(st, trace, T_END, -1, reason, winner)
+
+
+@njit(cache=True)
+def settle_out(st, opts, tonked, trace):
+    """CUR emptied the hand: 2S each for a tonk out (S under the new-spread rule), else S."""
+    p = st[CUR]
+    s = opts[O_STAKE]
+    amount = s
+    if tonked and (opts[O_TONK_NEW_SPREAD] == 0 or st[NEW_SPREAD]):
+        amount = 2 * s
+    for q in range(st[N]):
+        if q != p:
+            pay(st, q, p, amount)
+    finish(st, R_TONK_OUT if tonked else R_OUT, trace)
+
+
+@njit(cache=True)
+def lowest_others(st, k):
+    """Minimum count over the seats other than k (k = -1: over all seats)."""
+    m = 1 << 30
+    for p in range(st[N]):
+        if p != k:
+            m = min(m, hand_count(st[HAND + p]))
+    return m
+
+
+@njit(cache=True)
+def settle_knock(st, opts, trace):
+    """Knock showdown of tonk.md 6.3 with every caught_lowest_bonus mode."""
+    k = st[CUR]
+    n = st[N]
+    s = opts[O_STAKE]
+    ck = hand_count(st[HAND + k])
+    m = lowest_others(st, k)
+    st[KNOCKER] = k
+    if ck < m:
+        for p in range(n):
+            if p != k:
+                pay(st, p, k, s)
+        finish(st, R_KNOCK_WON, trace)
+        return
+    for p in range(n):
+        if p != k and hand_count(st[HAND + p]) <= ck:
+            pay(st, k, p, 2 * s)
+    for q in range(n):
+        if q != k and hand_count(st[HAND + q]) == m:
+            pay_lowest_bonus(st, opts, k, ck, m, q)
+    finish(st, R_KNOCK_CAUGHT, trace)
+
+
+@njit(cache=True)
+def pay_lowest_bonus(st, opts, k, ck, m, q):
+    """Payments to q, a holder of the real lowest count, after knocker k was caught."""
+    s = opts[O_STAKE]
+    if opts[O_CAUGHT_PAYS_BASE]:
+        pay(st, k, q, s)
+    mode = opts[O_CAUGHT_BONUS]
+    if mode == 2:
+        return
+    for p in range(st[N]):
+        cp = hand_count(st[HAND + p])
+        if p != k and cp != m and (mode == 0 or cp > ck):
+            pay(st, p, q, s)
+
+
+@njit(cache=True)
+def settle_lowest(st, opts, reason, trace):
+    """Dry stock (or a cap): the lowest count collects S from every player not tied lowest."""
+    n = st[N]
+    m = lowest_others(st, -1)
+    tied = 0
+    for p in range(n):
+        tied += hand_count(st[HAND + p]) == m
+    if tied < n and (tied == 1 or opts[O_DRY_TIE] == 0):
+        for q in range(n):
+            if hand_count(st[HAND + q]) == m:
+                for p in range(n):
+                    if hand_count(st[HAND + p]) != m:
+                        pay(st, p, q, opts[O_STAKE])
+    finish(st, reason, trace)
+
+
+# =============================================================================
+# legal actions
+# =============================================================================
+@njit(cache=True)
+def push(acts, n, a):
+    acts[n] = a
+    return n + 1
+
+
+@njit(cache=True)
+def legal_start(st, opts, acts):
+    """Turn start: knock / draw stock / draw (take) the discard / end a dry hand."""
+    cur = st[CUR]
+    n = 0
+    if not (st[BLOCKED] >> cur) & 1:
+        n = push(acts, n, A_KNOCK)
+    if not stock_empty(st):
+        n = push(acts, n, A_DRAW_STOCK)
+    top = pile_top(st)
+    if top >= 0 and (opts[O_PICKUP_USE] == 0 or usable_now(st, opts, cur, top)):
+        n = push(acts, n, A_DRAW_DISCARD)
+    if stock_empty(st):
+        n = push(acts, n, A_END_DRY)
+    return n
+
+
+@njit(cache=True)
+def add_lays(hand, need, acts, n):
+    """Every book (3 or 4, and the 3-subsets of a 4) and every run of 3+ in ``hand``."""
+    rp = ranks_present(hand)
+    while rp:
+        r = lowbit(rp)
+        rp &= rp - 1
+        m = hand & rank_mask(r)
+        if popcount(m) >= 3:
+            n = push_lay(m, need, acts, n)
+            if popcount(m) == 4:
+                sub = m
+                while sub:
+                    n = push_lay(m & ~(sub & -sub), need, acts, n)
+                    sub &= sub - 1
+    for s in range(4):
+        plane = (hand >> (13 * s)) & 0x1FFF
+        for lo in range(11):
+            hi = lo
+            while hi < 13 and (plane >> hi) & 1:
+                if hi - lo >= 2:
+                    n = push_lay((((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)) << (13 * s), need, acts, n)
+                hi += 1
+    return n
+
+
+@njit(cache=True)
+def push_lay(mask, need, acts, n):
+    if need >= 0 and not (mask >> need) & 1:
+        return n
+    return push(acts, n, A_LAY | (mask << 8))
+
+
+@njit(cache=True)
+def add_hits(st, opts, hand, need, acts, n):
+    """Every (card, owner, book/run) hit the player to act may make now."""
+    cur = st[CUR]
+    if opts[O_MAX_HITS] >= 0 and st[HITS] >= opts[O_MAX_HITS]:
+        return n
+    if need >= 0:
+        hand &= bit(need)
+    for o in range(st[N]):
+        if not hit_owners_allowed(st, opts, cur, o):
+            continue
+        books = st[BOOK + o]
+        rp = ranks_present(books)
+        while rp:
+            r = lowbit(rp)
+            rp &= rp - 1
+            if popcount(books & rank_mask(r)) == 3 and hand & rank_mask(r) & ~books:
+                n = push(acts, n, A_HIT | (lowbit(hand & rank_mask(r)) << 8) | (o << 16))
+        adj = run_neighbours(st[RUN + o]) & hand
+        while adj:
+            n = push(acts, n, A_HIT | (lowbit(adj) << 8) | (o << 16) | (1 << 20))
+            adj &= adj - 1
+    return n
+
+
+@njit(cache=True)
+def add_discards(st, opts, hand, acts, n):
+    """Discards (each ends the meld phase) when ending the meld phase is allowed."""
+    taken = st[TAKEN]
+    if opts[O_MUST_SPREAD] and has_spread(hand, opts[O_ACES_EXC] != 0):
+        return n
+    forbid = -1
+    if taken >= 0 and opts[O_REDISCARD] == 0 and popcount(hand) > 1:
+        forbid = taken
+    m = hand
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        if c != forbid:
+            n = push(acts, n, A_DISCARD | (c << 8))
+    return n
+
+
+@njit(cache=True)
+def legal_meld(st, opts, acts):
+    hand = st[HAND + st[CUR]]
+    need = -1
+    if opts[O_PICKUP_USE] and st[TAKEN] >= 0 and (hand >> st[TAKEN]) & 1:
+        need = st[TAKEN]
+    n = add_lays(hand, need, acts, 0)
+    n = add_hits(st, opts, hand, need, acts, n)
+    if need < 0:
+        n = add_discards(st, opts, hand, acts, n)
+    return n
+
+
+@njit(cache=True)
+def legal_actions(st, opts, acts):
+    """Fill ``acts`` with the legal actions of the player to act; returns their number."""
+    if st[PHASE] == P_START:
+        return legal_start(st, opts, acts)
+    if st[PHASE] == P_MELD:
+        return legal_meld(st, opts, acts)
+    return 0
+
+
+# =============================================================================
+# applying actions
+# =============================================================================
+@njit(cache=True)
+def push_pile(st, card):
+    st[PILE + st[PILE_LEN]] = card
+    st[PILE_LEN] += 1
+
+
+@njit(cache=True)
+def draw_stock(st):
+    card = st[DECK + st[STOCK_PTR]]
+    st[STOCK_PTR] += 1
+    st[HAND + st[CUR]] |= bit(card)
+    st[PHASE] = P_MELD
+
+
+@njit(cache=True)
+def take_discard(st):
+    st[PILE_LEN] -= 1
+    card = st[PILE + st[PILE_LEN]]
+    st[HAND + st[CUR]] |= bit(card)
+    st[TAKEN] = card
+    st[PHASE] = P_MELD
+
+
+@njit(cache=True)
+def lay(st, opts, mask, trace):
+    cur = st[CUR]
+    st[HAND + cur] &= ~mask
+    if popcount(mask & rank_mask(lowbit(mask) % 13)) == popcount(mask):
+        st[BOOK + cur] |= mask
+    else:
+        st[RUN + cur] |= mask
+    st[NEW_SPREAD] = 1
+    if st[HAND + cur] == 0:
+        settle_out(st, opts, True, trace)
+
+
+@njit(cache=True)
+def hit(st, opts, card, owner, on_run, trace):
+    cur = st[CUR]
+    st[HAND + cur] &= ~bit(card)
+    st[(RUN if on_run else BOOK) + owner] |= bit(card)
+    st[HITS] += 1
+    if opts[O_HIT_BLOCKS] and owner != cur:
+        st[BLOCKED] |= 1 << owner
+    if st[HAND + cur] == 0:
+        settle_out(st, opts, True, trace)
+
+
+@njit(cache=True)
+def discard(st, opts, card, trace):
+    cur = st[CUR]
+    st[HAND + cur] &= ~bit(card)
+    push_pile(st, card)
+    if st[HAND + cur] == 0:
+        settle_out(st, opts, False, trace)
+    else:
+        next_turn(st, opts, trace)
+
+
+@njit(cache=True)
+def apply_action(st, opts, a, trace):
+    """Play action ``a`` for the player to act (it must be legal)."""
+    kind = a & 15
+    cur = st[CUR]
+    if st[PHASE] == P_START:
+        st[BLOCKED] &= ~(1 << cur)
+    log(st, trace, T_ACTION, cur, a, st[DECK + st[STOCK_PTR]] if kind == A_DRAW_STOCK else -1)
+    if kind == A_KNOCK:
+        settle_knock(st, opts, trace)
+    elif kind == A_DRAW_STOCK:
+        draw_stock(st)
+    elif kind == A_DRAW_DISCARD:
+        take_discard(st)
+    elif kind == A_END_DRY:
+        settle_lowest(st, opts, R_DRY, trace)
+    elif kind == A_LAY:
+        lay(st, opts, a >> 8, trace)
+    elif kind == A_HIT:
+        hit(st, opts, (a >> 8) & 63, (a >> 16) & 15, (a >> 20) & 1, trace)
+    else:
+        discard(st, opts, (a >> 8) & 63, trace)
+
+
+@njit(cache=True)
+def is_over(st):
+    return st[PHASE] == P_OVER
+
+
+@njit(cache=True)
+def score(st, p):
+    """Payout of seat p in chips (valid once the hand is over)."""
+    return st[PAY + p]
+
+
+# =============================================================================
+# strategies: an id and a float parameter row per seat
+# =============================================================================
+@njit(cache=True)
+def helps_in_hand(hand, card):
+    """Another card of the hand shares the rank or is within two ranks in the suit."""
+    others = hand & ~bit(card)
+    near = run_neighbours(bit(card))
+    near |= run_neighbours(near)
+    return (others & (rank_mask(card % 13) | near)) != 0
+
+
+@njit(cache=True)
+def wants_knock(st, sid, prm):
+    """knocker: count <= threshold. watcher: the threshold falls by ``decay`` per round and
+    it never knocks while an opponent holds <= ``wary_cards`` cards. Never with a dry stock
+    (ending it is never worse than knocking)."""
+    if sid < S_KNOCKER or stock_empty(st):
+        return False
+    cur = st[CUR]
+    c = hand_count(st[HAND + cur])
+    if sid == S_KNOCKER:
+        return c <= prm[0]
+    for p in range(st[N]):
+        if p != cur and popcount(st[HAND + p]) <= prm[2]:
+            return False
+    return c <= prm[0] - prm[1] * ((st[TURNS] - 1) // st[N])
+
+
+@njit(cache=True)
+def start_score(st, opts, a, sid, prm):
+    """Greedy family at turn start: knock when the strategy wants to, take a useful discard."""
+    kind = a & 15
+    if kind == A_KNOCK:
+        return 100.0 if wants_knock(st, sid, prm) else -100.0
+    if kind == A_DRAW_DISCARD:
+        return 20.0 if usable_now(st, opts, st[CUR], pile_top(st)) else 0.0
+    return 10.0
+
+
+@njit(cache=True)
+def meld_score(st, opts, a, sid, prm):
+    """Greedy family in the meld phase: biggest spreads, then hits, then the best discard."""
+    hand = st[HAND + st[CUR]]
+    kind = a & 15
+    if kind == A_LAY:
+        return 300.0 + 10.0 * popcount(a >> 8)
+    card = (a >> 8) & 63
+    if kind == A_HIT:
+        return 200.0 + POINTS_TEN_CAP[card % 13]
+    penalty = 100.0 if helps_in_hand(hand, card) else 0.0
+    return POINTS_TEN_CAP[card % 13] - penalty + card * 1e-3
+
+
+@njit(cache=True)
+def choose(st, opts, acts, n, sid, prm, gen):
+    """Index of the action the strategy ``sid`` picks among ``acts[:n]``."""
+    if sid == S_RANDOM:
+        return below(gen, n)
+    best = -1e300
+    bi = 0
+    for i in range(n):
+        if st[PHASE] == P_START:
+            v = start_score(st, opts, acts[i], sid, prm)
+        else:
+            v = meld_score(st, opts, acts[i], sid, prm)
+        if v > best:
+            best = v
+            bi = i
+    return bi
+
+
+# =============================================================================
+# check mode
+# =============================================================================
+@njit(cache=True)
+def cards_conserved(st):
+    seen = 0
+    total = 0
+    for p in range(st[N]):
+        for f in (HAND, BOOK, RUN):
+            seen |= st[f + p]
+            total += popcount(st[f + p])
+    for i in range(st[STOCK_PTR], 52):
+        seen |= bit(st[DECK + i])
+        total += 1
+    for i in range(st[PILE_LEN]):
+        seen |= bit(st[PILE + i])
+        total += 1
+    return total == 52 and seen == FULL_DECK
+
+
+@njit(cache=True)
+def spreads_valid(st):
+    for p in range(st[N]):
+        for r in range(13):
+            c = popcount(st[BOOK + p] & rank_mask(r))
+            if c == 1 or c == 2:
+                return False
+        for s in range(4):
+            plane = (st[RUN + p] >> (13 * s)) & 0x1FFF
+            for r in range(13):
+                if (plane >> r) & 1 and run_length_through(plane, r) < 3:
+                    return False
+    return True
+
+
+@njit(cache=True)
+def check_invariants(st, opts):
+    """0 if the state is sound, else an E_* code."""
+    n = st[N]
+    if not cards_conserved(st):
+        return E_CARDS
+    for p in range(n):
+        limit = 6 if (st[PHASE] == P_MELD and p == st[CUR]) else 5
+        if popcount(st[HAND + p]) > limit:
+            return E_HAND_SIZE
+    if not spreads_valid(st):
+        return E_SPREAD
+    if st[TURNS] > opts[O_MAX_TURNS] + 1 or st[DRY_TURNS] > opts[O_DRY_CAP] + 1:
+        return E_CAP
+    total = 0
+    for p in range(n):
+        total += st[PAY + p]
+        if abs(st[PAY + p]) > 3 * (n - 1) * opts[O_STAKE]:
+            return E_BOUND
+    return E_ZERO_SUM if total != 0 else 0
+
+
+# =============================================================================
+# one deal, a batch
+# =============================================================================
+@njit(cache=True)
+def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay):
+    """Play deal ``deal_id`` of run ``seed`` to the end in ``st``; returns the check error."""
+    seed_stream(gdeck, seed, deal_id, STREAM_DECK)
+    seed_stream(gplay, seed, deal_id, STREAM_PLAY)
+    st[ERR] = 0
+    st[TR_LEN] = 0
+    start_deal(st, opts, gdeck, dealer_of(opts, seed, deal_id), trace)
+    while st[PHASE] != P_OVER:
+        n = legal_actions(st, opts, acts)
+        if n == 0:
+            st[ERR] = E_NO_MOVES
+            break
+        p = st[CUR]
+        i = choose(st, opts, acts, n, sids[p], params[p], gplay)
+        apply_action(st, opts, acts[i], trace)
+        if check:
+            st[ERR] = check_invariants(st, opts)
+            if st[ERR]:
+                break
+    if check and st[ERR] == 0:
+        st[ERR] = check_invariants(st, opts)
+    return st[ERR]
+
+
+@njit(cache=True)
+def write_record(st, row):
+    row[R_COL_DEALER] = st[DEALER]
+    row[R_COL_REASON] = st[REASON]
+    row[R_COL_WINNER] = st[WINNER]
+    row[R_COL_KNOCKER] = st[KNOCKER]
+    row[R_COL_TURNS] = st[TURNS]
+    row[R_COL_STOCK] = 52 - st[STOCK_PTR]
+    row[R_COL_REDEALS] = st[REDEALS]
+    row[R_COL_TRUNC] = st[TRUNC]
+    row[R_COL_ERR] = st[ERR]
+    for p in range(st[N]):
+        row[R_COL_PAY + p] = st[PAY + p]
+        row[R_COL_COUNT + p] = st[COUNT + p]
+        row[R_COL_LEFT + p] = popcount(st[HAND + p])
+
+
+@njit(cache=True)
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
+    """Play deals first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers."""
+    st = new_state(opts)
+    acts = np.empty(MAX_ACTS, dtype=np.int64)
+    gdeck = np.empty(2, dtype=np.uint64)
+    gplay = np.empty(2, dtype=np.uint64)
+    trace = np.empty((0, 4), dtype=np.int64)
+    for d in range(lo, hi):
+        play_deal(st, opts, seed, first + d, sids, params, check, trace, acts, gdeck, gplay)
+        write_record(st, rec[d])
+
+
+@njit(cache=True, parallel=True)
+def play_batch(seed, first, count, opts, sids, params, check, rec):
+    """Play ``count`` deals starting at ``first`` on all numba threads into ``rec``."""
+    chunks = (count + CHUNK - 1) // CHUNK
+    for c in prange(chunks):
+        play_chunk(seed, first, c * CHUNK, min(count, (c + 1) * CHUNK), opts, sids, params,
+                   check, rec)
+
+
+@njit(cache=True)
+def replay_deal(seed, deal_id, opts, sids, params, check, trace):
+    """Play one deal alone with a trace buffer; returns the final state."""
+    st = new_state(opts)
+    acts = np.empty(MAX_ACTS, dtype=np.int64)
+    gdeck = np.empty(2, dtype=np.uint64)
+    gplay = np.empty(2, dtype=np.uint64)
+    play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay)
+    return st
+
+
+@njit(cache=True, parallel=True)
+def deal_only_batch(seed, first, count, opts, out):
+    """Floor benchmark and deal-tonk statistics: shuffle, deal and check only.
+
+    ``out[d]`` = number of deal-tonk hands in deal ``first + d`` (first deal, no redeal).
+    """
+    chunks = (count + CHUNK - 1) // CHUNK
+    for c in prange(chunks):
+        st = new_state(opts)
+        gdeck = np.empty(2, dtype=np.uint64)
+        trace = np.empty((0, 4), dtype=np.int64)
+        for d in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
+            seed_stream(gdeck, seed, first + d, STREAM_DECK)
+            st[DEALER] = dealer_of(opts, seed, first + d)
+            deal_cards(st, opts, gdeck, trace)
+            out[d] = deal_tonk_holders(st, opts)[0]
