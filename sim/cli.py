@@ -1,0 +1,255 @@
+"""The ``cardsim`` command line (typer). ``python -m sim`` runs the same app.
+
+Bad input exits with code 2 and one line naming the problem and the accepted values;
+a failed ``--check`` exits with code 1 and prints the offending deal's trace.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import math
+import sys
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from sim.errors import CheckError, UsageError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="cardsim: Monte Carlo simulator for Tonk (and, soon, Telefunken, Contract "
+                       "Rummy, Marafon, Tripoli).")
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+GameArg = Annotated[str, typer.Argument(help="game name (see `cardsim games`)")]
+PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="number of players (game default if omitted)")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="run seed; with the deal index it fixes every card")]
+StrategyOpt = Annotated[Optional[list[str]], typer.Option(
+    "--strategy", help="NAME[:param=value,...]; once for all seats or once per seat (default greedy)")]
+OptionOpt = Annotated[Optional[list[str]], typer.Option("--option", "-o", help="rule option NAME=VALUE (repeatable)")]
+PresetOpt = Annotated[Optional[str], typer.Option("--preset", help="named rule set (see `cardsim options GAME`)")]
+CheckOpt = Annotated[bool, typer.Option("--check", help="verify the rules' invariants after every action (slower)")]
+
+
+def handle_errors(fn):
+    """UsageError -> one line and exit 2; CheckError -> message, trace, exit 1."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except UsageError as exc:
+            err.print(f"Error: {exc}", markup=False)
+            raise typer.Exit(2) from None
+        except CheckError as exc:
+            err.print(f"Error: {exc}", markup=False)
+            err.print(exc.trace, markup=False)
+            raise typer.Exit(1) from None
+    return wrapper
+
+
+def _fmt_pct(x: float) -> str:
+    return "nan" if math.isnan(x) else f"{100 * x:.2f}%"
+
+
+def _fmt_num(x: float, digits: int = 4) -> str:
+    return "nan" if math.isnan(x) else f"{x:+.{digits}f}"
+
+
+def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None:
+    """Per-seat, per-strategy and outcome tables with 95% intervals."""
+    head = (f"{meta['game']} · {meta['players']} players · {summary['deals']:,} deals · seed {meta['seed']}"
+            f" · rules v{meta['rules_version']}")
+    if timing and timing.get("deals_per_s"):
+        head += f" · {timing['wall_time_s']:.2f} s ({timing['deals_per_s']:,.0f} deals/s)"
+    out.print(head, markup=False)
+    for title, rows in (("seat", summary["seats"]), ("strategy", summary["strategies"])):
+        t = Table(title=f"per {title} (95% intervals: Wilson for rates, t for means)", title_justify="left")
+        for col in ([title, "strategy" if title == "seat" else "seats", "win rate", "95% CI",
+                     "mean payout", "95% CI"]):
+            t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
+        for r in rows:
+            first, second = ((str(r["seat"]), r["strategy"]) if title == "seat"
+                             else (r["strategy"], ",".join(map(str, r["seats"]))))
+            t.add_row(first, second, _fmt_pct(r["win_rate"]), f"{_fmt_pct(r['win_lo'])} – {_fmt_pct(r['win_hi'])}",
+                      _fmt_num(r["mean_payout"]), f"{_fmt_num(r['payout_lo'])} – {_fmt_num(r['payout_hi'])}")
+        out.print(t)
+    t = Table(title="outcomes", title_justify="left")
+    for col in ("end reason", "deals", "share", "95% CI"):
+        t.add_column(col, justify="left" if col == "end reason" else "right")
+    for r in summary["outcomes"]:
+        t.add_row(r["end_reason"], f"{r['count']:,}", _fmt_pct(r["rate"]), f"{_fmt_pct(r['lo'])} – {_fmt_pct(r['hi'])}")
+    out.print(t)
+    out.print(f"mean turns {summary['mean_turns']:.2f} · truncated deals {summary['truncated']:,}", markup=False)
+
+
+def _json_dump(obj) -> str:
+    def clean(x):
+        if isinstance(x, float) and math.isnan(x):
+            return None
+        if isinstance(x, dict):
+            return {k: clean(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [clean(v) for v in x]
+        return x
+    return json.dumps(clean(obj), indent=2)
+
+
+def _progress(total: int, quiet: bool):
+    """A rich progress bar with deals/s and ETA (stderr); None when quiet or tiny runs."""
+    if quiet or total < 200_000:
+        return None, None
+    bar = Progress(TextColumn("[bold]playing"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[rate]} deals/s"), TimeRemainingColumn(), console=err, transient=True)
+    task = bar.add_task("deals", total=total, rate="-")
+    import time
+    t0 = time.perf_counter()
+
+    def update(done: int, _total: int):
+        dt = time.perf_counter() - t0
+        bar.update(task, completed=done, rate=f"{done / dt:,.0f}" if dt > 0 else "-")
+    return bar, update
+
+
+@app.command()
+@handle_errors
+def run(game: GameArg,
+        players: PlayersOpt = None,
+        deals: Annotated[int, typer.Option("--deals", "-n", help="number of deals to play")] = 100_000,
+        seed: SeedOpt = 0,
+        strategy: StrategyOpt = None,
+        option: OptionOpt = None,
+        preset: PresetOpt = None,
+        workers: Annotated[Optional[int], typer.Option("--workers", "-w", help="threads (default: all cores)")] = None,
+        out_file: Annotated[Optional[str], typer.Option("--out", help="Parquet file for one row per deal")] = None,
+        check: CheckOpt = False,
+        first_deal: Annotated[int, typer.Option("--first-deal", help="index of the first deal")] = 0,
+        as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False):
+    """Play DEALS deals and print win rates and payouts with 95% intervals."""
+    from sim.io import check_output_path
+    from sim.runner import make_config, run as run_batch
+    cfg = make_config(game, players, deals, seed, strategy, option, preset, workers, check, first_deal)
+    if out_file:
+        check_output_path(out_file)
+    bar, update = _progress(deals, quiet or as_json)
+    if bar is not None:
+        with bar:
+            result = run_batch(cfg, out_file, update)
+    else:
+        result = run_batch(cfg, out_file)
+    if as_json:
+        out.print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing,
+                              "path": result.path}), markup=False)
+    else:
+        print_summary(result.summary, result.meta, result.timing)
+        if result.path:
+            out.print(f"wrote {result.path}", markup=False)
+
+
+@app.command()
+@handle_errors
+def summarize(file: Annotated[str, typer.Argument(help="a Parquet file written by `cardsim run --out`")],
+              as_json: Annotated[bool, typer.Option("--json", help="print the statistics as JSON")] = False):
+    """Statistics of a run file: per seat, per strategy, outcomes."""
+    from sim.runner import summarize_file
+    result = summarize_file(file)
+    if as_json:
+        out.print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing}), markup=False)
+    else:
+        print_summary(result.summary, result.meta, result.timing)
+
+
+@app.command()
+@handle_errors
+def replay(game: GameArg,
+           seed: SeedOpt = 0,
+           deal: Annotated[int, typer.Option("--deal", "-d", help="deal index to replay")] = 0,
+           players: PlayersOpt = None,
+           strategy: StrategyOpt = None,
+           option: OptionOpt = None,
+           preset: PresetOpt = None,
+           check: CheckOpt = False):
+    """Play-by-play of one deal, exactly as the batch run played it."""
+    from sim.runner import make_config, replay as replay_state, raise_check_error, replay_lines
+    if deal < 0:
+        raise UsageError(f"--deal must be >= 0 (got {deal})")
+    cfg = make_config(game, players, 1, seed, strategy, option, preset, None, check, deal)
+    if check:
+        st, _ = replay_state(cfg, deal)
+        code = cfg.game.state_error(st)
+        if code:
+            raise_check_error(cfg, deal, code)
+    for line in replay_lines(cfg, deal):
+        out.print(line, markup=False)
+
+
+@app.command()
+@handle_errors
+def games():
+    """The games and their player counts."""
+    from sim.registry import games as all_games
+    t = Table()
+    for col in ("game", "title", "players", "rules", "rules version"):
+        t.add_column(col)
+    for g in all_games().values():
+        lo, hi, default = g.players
+        t.add_row(g.name, g.title, f"{lo}-{hi} (default {default})", g.rules, str(g.rules_version))
+    out.print(t)
+
+
+@app.command()
+@handle_errors
+def strategies(game: GameArg):
+    """Strategies of GAME with their parameters, defaults, ranges and help."""
+    from sim.registry import get_game
+    g = get_game(game)
+    t = Table()
+    for col in ("strategy", "parameters", "help"):
+        t.add_column(col, overflow="fold")
+    for s in g.strategies.values():
+        params = "\n".join(f"{p.name}={p.default:g} [{p.lo:g}..{p.hi:g}]: {p.help}" for p in s.params) or "-"
+        t.add_row(s.name, params, s.help)
+    out.print(t)
+
+
+@app.command()
+@handle_errors
+def options(game: GameArg):
+    """Rule options of GAME (names, defaults, help) and its presets."""
+    import dataclasses
+    from sim.registry import get_game
+    g = get_game(game)
+    t = Table()
+    for col in ("option", "default", "help"):
+        t.add_column(col, overflow="fold")
+    for f in dataclasses.fields(g.options_cls):
+        default = f.default
+        if isinstance(default, tuple):
+            default = ",".join(map(str, default))
+        choices = f.metadata.get("choices")
+        help_text = f.metadata.get("help", "") + (f" ({' | '.join(choices)})" if choices else "")
+        t.add_row(f.name, str(default).lower() if isinstance(default, bool) else str(default), help_text)
+    out.print(t)
+    p = Table(title="presets")
+    p.add_column("preset")
+    p.add_column("options")
+    for name, values in g.presets.items():
+        p.add_row(name, ", ".join(f"{k}={_fmt_value(v)}" for k, v in values.items()) or "(all defaults)")
+    out.print(p)
+
+
+def _fmt_value(v) -> str:
+    if isinstance(v, tuple):
+        return ",".join(map(str, v))
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def main():
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+"""Errors the CLI turns into one clear line and exit code 2."""
+
+
+class UsageError(ValueError):
+    """Bad user input: unknown name, value out of range, unwritable path, ..."""
+
+
+class CheckError(RuntimeError):
+    """A ``--check`` run found a rule invariant broken; carries the deal id and a trace."""
+
+    def __init__(self, message: str, deal_id: int, trace: str):
+        super().__init__(message)
+        self.deal_id = deal_id
+        self.trace = trace

@@ -1,0 +1,213 @@
+"""Tonk on the Python side: options, presets, strategies, records and trace formatting."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels import tonk as K
+from sim.errors import UsageError
+from sim.notation import fmt_card, fmt_mask
+from sim.options import check_choice, opt
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec
+
+CAUGHT_BONUS = ("all_others", "above_knocker_only", "none")
+DRY_TIE = ("each_tied_collects", "void")
+
+
+@dataclass(frozen=True)
+class TonkOptions:
+    """Rule options of ``shared/rules/tonk.md`` (defaults = the seed's rules)."""
+    initial_upcard: bool = opt(True, "turn the first discard up at the deal (3.1)")
+    deal_tonk_totals: tuple[int, ...] = opt((49, 50), "dealt totals that win 2S at once (3.2): 49,50 or 50")
+    tonk_tie_redeal_same_dealer: bool = opt(False, "after two or more deal-tonks the same dealer redeals (3.3)")
+    hit_own_spreads_only: bool = opt(False, "a player may hit only his own spreads (4)")
+    allow_rediscard_of_taken_card: bool = opt(False, "the card just taken from the pile may be discarded again (5)")
+    tonk_out_requires_new_spread: bool = opt(False, "going out by hits alone pays S, not 2S (6.1)")
+    caught_lowest_bonus: str = opt("all_others", "who else pays the real lowest when a knocker is caught (6.3)",
+                                   CAUGHT_BONUS)
+    caught_knocker_also_pays_base: bool = opt(False, "a caught knocker also pays S to each real lowest (6.3)")
+    dry_tie_rule: str = opt("each_tied_collects", "ties for lowest when the stock runs dry (6.4)", DRY_TIE)
+    max_turns_after_stock_empty: int | None = opt(None, "dry loop guard in turns (6.4); none = 10 x players")
+    must_spread: bool = opt(False, "a player may not keep a spread in hand (8.2)")
+    three_aces_exception: bool = opt(True, "under must_spread, aces-only books may be kept (8.2)")
+    hit_blocks_drop: bool = opt(False, "a player whose spread was hit may not knock at his next turn (8.4)")
+    max_hits_per_turn: int | None = opt(None, "cap on hits per turn (8.5); none = unlimited")
+    discard_pickup_must_be_used: bool = opt(False, "a card taken from the pile must be used that turn (8.6)")
+    first_dealer: str | int = opt("random", "first dealer: random (from the seed) or a seat number (2)")
+    stake: int = opt(1, "base stake S in chips (1)")
+    max_turns: int = opt(1000, "hard cap on turns in a hand (settled as dry, flagged truncated)")
+
+    def __post_init__(self):
+        if not self.deal_tonk_totals or not set(self.deal_tonk_totals) <= {49, 50}:
+            raise UsageError("option deal_tonk_totals: must be 49,50 or 50 or 49 "
+                             f"(got {','.join(map(str, self.deal_tonk_totals)) or 'nothing'})")
+        check_choice("caught_lowest_bonus", self.caught_lowest_bonus, CAUGHT_BONUS)
+        check_choice("dry_tie_rule", self.dry_tie_rule, DRY_TIE)
+        for name in ("max_turns_after_stock_empty", "max_turns", "stake"):
+            v = getattr(self, name)
+            if v is not None and (not isinstance(v, int) or v < 1):
+                raise UsageError(f"option {name}: must be a whole number >= 1 (got {v!r})")
+        if self.max_hits_per_turn is not None and self.max_hits_per_turn < 0:
+            raise UsageError(f"option max_hits_per_turn: must be >= 0 or none (got {self.max_hits_per_turn})")
+        if self.first_dealer != "random" and not (isinstance(self.first_dealer, int) and 0 <= self.first_dealer < 4):
+            raise UsageError(f"option first_dealer: must be random or a seat number 0..3 (got {self.first_dealer!r})")
+
+    def to_array(self, n_players: int) -> np.ndarray:
+        """The kernel's option array (see the table in ``kernels/tonk.py``)."""
+        if self.first_dealer != "random" and self.first_dealer >= n_players:
+            raise UsageError(f"option first_dealer: seat {self.first_dealer} does not exist with {n_players} players")
+        a = np.zeros(K.O_SIZE, dtype=np.int64)
+        a[K.O_PLAYERS] = n_players
+        a[K.O_INITIAL_UPCARD] = self.initial_upcard
+        a[K.O_DT49] = 49 in self.deal_tonk_totals
+        a[K.O_DT50] = 50 in self.deal_tonk_totals
+        a[K.O_TIE_SAME_DEALER] = self.tonk_tie_redeal_same_dealer
+        a[K.O_HIT_OWN_ONLY] = self.hit_own_spreads_only
+        a[K.O_REDISCARD] = self.allow_rediscard_of_taken_card
+        a[K.O_TONK_NEW_SPREAD] = self.tonk_out_requires_new_spread
+        a[K.O_CAUGHT_BONUS] = CAUGHT_BONUS.index(self.caught_lowest_bonus)
+        a[K.O_CAUGHT_PAYS_BASE] = self.caught_knocker_also_pays_base
+        a[K.O_DRY_TIE] = DRY_TIE.index(self.dry_tie_rule)
+        a[K.O_DRY_CAP] = self.max_turns_after_stock_empty or 10 * n_players
+        a[K.O_MUST_SPREAD] = self.must_spread
+        a[K.O_ACES_EXC] = self.three_aces_exception
+        a[K.O_HIT_BLOCKS] = self.hit_blocks_drop
+        a[K.O_MAX_HITS] = -1 if self.max_hits_per_turn is None else self.max_hits_per_turn
+        a[K.O_PICKUP_USE] = self.discard_pickup_must_be_used
+        a[K.O_FIRST_DEALER] = -1 if self.first_dealer == "random" else self.first_dealer
+        a[K.O_STAKE] = self.stake
+        a[K.O_MAX_TURNS] = self.max_turns
+        return a
+
+
+PRESETS = {
+    "seed": {},
+    "english": {"deal_tonk_totals": (50,), "caught_lowest_bonus": "none"},
+    "seed_variants": {"initial_upcard": False, "must_spread": True, "tonk_out_requires_new_spread": True},
+    "house": {"hit_blocks_drop": True, "max_hits_per_turn": 1, "discard_pickup_must_be_used": True},
+}
+
+_THRESHOLD = ParamSpec("threshold", 8.0, 0.0, 50.0, "knock when the hand counts at most this many points")
+STRATEGIES = [
+    StrategySpec("random", K.S_RANDOM, (), "uniformly random legal action (baseline and fuzzer)"),
+    StrategySpec("greedy", K.S_GREEDY, (),
+                 "lays every spread and hit at once, takes the discard only when it completes or "
+                 "extends something, discards the highest card that helps no spread, never knocks"),
+    StrategySpec("knocker", K.S_KNOCKER, (_THRESHOLD,), "greedy, and knocks when its count <= threshold"),
+    StrategySpec("watcher", K.S_WATCHER, (
+        _THRESHOLD,
+        ParamSpec("decay", 0.5, 0.0, 10.0, "the threshold falls by this much per round played"),
+        ParamSpec("wary_cards", 2.0, 0.0, 5.0, "never knock while an opponent holds this many cards or fewer"),
+    ), "knocker that reads the table: lowers its threshold as the hand goes on and does not "
+       "knock into an opponent who is nearly out"),
+]
+
+
+def _record_columns(rec: np.ndarray, n: int) -> dict:
+    cols = {
+        "dealer": rec[:, K.R_COL_DEALER].astype(np.int8),
+        "end_reason": rec[:, K.R_COL_REASON].astype(np.int8),
+        "winner": rec[:, K.R_COL_WINNER].astype(np.int8),
+        "knocker": rec[:, K.R_COL_KNOCKER].astype(np.int8),
+        "turns": rec[:, K.R_COL_TURNS].astype(np.int16),
+        "stock_left": rec[:, K.R_COL_STOCK].astype(np.int8),
+        "redeals": rec[:, K.R_COL_REDEALS].astype(np.int8),
+        "truncated": rec[:, K.R_COL_TRUNC].astype(bool),
+    }
+    for p in range(n):
+        cols[f"payout_{p}"] = rec[:, K.R_COL_PAY + p].astype(np.int16)
+    for p in range(n):
+        cols[f"count_{p}"] = rec[:, K.R_COL_COUNT + p].astype(np.int16)
+    for p in range(n):
+        cols[f"cards_left_{p}"] = rec[:, K.R_COL_LEFT + p].astype(np.int8)
+    return cols
+
+
+COLUMNS = [
+    Column("deal_id", "int64", "deal index in the run; with the seed it replays the deal alone"),
+    Column("dealer", "int8", "dealer seat (seat 0..n-1; play starts at dealer + 1)"),
+    Column("end_reason", "category", "how the hand ended: " + ", ".join(K.REASON_NAMES)),
+    Column("winner", "int8", "seat with the unique highest payout, -1 if none (void, ties)"),
+    Column("knocker", "int8", "seat that knocked, -1 if nobody did"),
+    Column("turns", "int16", "turns started in the hand (0 for a deal-tonk or void deal)"),
+    Column("stock_left", "int8", "cards left in the stock at the end"),
+    Column("redeals", "int8", "void deals redealt inside this record (tonk_tie_redeal_same_dealer)"),
+    Column("truncated", "bool", "a cap ended the hand (dry loop guard, turn cap, redeal cap)"),
+    Column("payout_{p}", "int16", "chips won (+) or paid (-) by seat p; the row sums to 0"),
+    Column("count_{p}", "int16", "point count of seat p's hand at the end (0 = empty)"),
+    Column("cards_left_{p}", "int8", "cards in seat p's hand at the end"),
+]
+
+
+def _format_action(a: int) -> str:
+    kind = a & 15
+    name = K.ACTION_NAMES[kind]
+    if kind == K.A_LAY:
+        return f"lay {fmt_mask(a >> 8)}"
+    if kind == K.A_HIT:
+        target = "run" if (a >> 20) & 1 else "book"
+        return f"hit {fmt_card((a >> 8) & 63)} on seat {(a >> 16) & 15}'s {target}"
+    if kind == K.A_DISCARD:
+        return f"discard {fmt_card((a >> 8) & 63)}"
+    return name.replace("_", " ")
+
+
+def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
+    """Readable play-by-play of a replayed deal."""
+    lines = []
+    for code, seat, a, b in trace[: st[K.TR_LEN]]:
+        who = f"seat {seat} ({seat_names[seat]})" if seat >= 0 else ""
+        if code == K.T_DEAL:
+            lines.append(f"deal  {who}: {fmt_mask(a)}  [{int(_count(a))} points]")
+        elif code == K.T_UPCARD:
+            lines.append(f"upcard {fmt_card(a)}")
+        elif code == K.T_VOID:
+            lines.append("two or more deal-tonks: void, cards reshuffled")
+        elif code == K.T_ACTION:
+            text = _format_action(int(a))
+            if b >= 0:
+                text += f" -> {fmt_card(b)}"
+            lines.append(f"      {who}: {text}")
+        elif code == K.T_END:
+            lines.append(f"end: {K.REASON_NAMES[a]}" + (f", winner seat {b}" if b >= 0 else ", no single winner"))
+    n = int(st[K.N])
+    for p in range(n):
+        lines.append(f"  seat {p}: hand {fmt_mask(st[K.HAND + p])} count {st[K.COUNT + p]} "
+                     f"payout {st[K.PAY + p]:+d}")
+    return lines
+
+
+def _count(mask: int) -> int:
+    from kernels.cards import POINTS_TEN_CAP
+    return sum(int(POINTS_TEN_CAP[c % 13]) for c in range(52) if int(mask) >> c & 1)
+
+
+def _replay(seed, deal_id, opts, sids, params, check):
+    trace = np.zeros((64 + 8 * (int(opts[K.O_MAX_TURNS]) + 2), 4), dtype=np.int64)
+    st = K.replay_deal(seed, deal_id, opts, sids, params, check, trace)
+    return st, trace
+
+
+GAME = GameSpec(
+    name="tonk",
+    title="Tonk (Tunk)",
+    rules="shared/rules/tonk.md",
+    rules_version=K.RULES_VERSION,
+    players=(2, 4, 2),
+    options_cls=TonkOptions,
+    presets=PRESETS,
+    strategies={s.name: s for s in STRATEGIES},
+    n_params=K.N_PARAMS,
+    record_width=K.RECORD_COLS,
+    reason_names=K.REASON_NAMES,
+    error_names=K.ERROR_NAMES,
+    err_col=K.R_COL_ERR,
+    columns=COLUMNS,
+    play_batch=K.play_batch,
+    record_columns=_record_columns,
+    replay=_replay,
+    format_trace=format_trace,
+    state_payouts=lambda st, n: [int(st[K.PAY + p]) for p in range(n)],
+    state_error=lambda st: int(st[K.ERR]),
+)

@@ -1,0 +1,64 @@
+"""Card notation for humans and tests: ``7C 10H QS AD`` (``JK`` = joker).
+
+Ranks ``A 2 3 4 5 6 7 8 9 10 J Q K`` (``T`` is accepted for 10), suits ``C D H S``
+(the symbols ``♣ ♦ ♥ ♠`` are accepted too). Card ids follow ``kernels.cards``.
+"""
+from __future__ import annotations
+
+from kernels.cards import JOKER, RANK_NAMES, SUIT_NAMES
+
+_SUIT_ALIASES = {"C": 0, "D": 1, "H": 2, "S": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
+_RANK_ALIASES = {name: i for i, name in enumerate(RANK_NAMES)}
+_RANK_ALIASES["T"] = 9
+_RANK_ALIASES["1"] = 0
+
+
+def parse_card(text: str) -> int:
+    """``"10H"`` -> card id. Raises ValueError naming the bad token."""
+    t = text.strip().upper()
+    if t == "JK":
+        return JOKER
+    if len(t) < 2 or t[-1] not in _SUIT_ALIASES or t[:-1] not in _RANK_ALIASES:
+        raise ValueError(f"not a card: {text!r} (write e.g. 7C, 10H, QS, AD, JK)")
+    return _SUIT_ALIASES[t[-1]] * 13 + _RANK_ALIASES[t[:-1]]
+
+
+def parse(text: str) -> list[int]:
+    """``"7C 10H QS"`` -> ``[6, 35, 50]`` (commas allowed as separators)."""
+    return [parse_card(tok) for tok in text.replace(",", " ").split()]
+
+
+def parse_mask(text: str) -> int:
+    """Cards in notation -> single-deck bitmask."""
+    mask = 0
+    for c in parse(text):
+        if c == JOKER:
+            raise ValueError("a joker has no place in a single-deck mask")
+        mask |= 1 << c
+    return mask
+
+
+def fmt_card(card: int) -> str:
+    card = int(card)
+    if card == JOKER:
+        return "JK"
+    if not 0 <= card < 52:
+        raise ValueError(f"not a card id: {card}")
+    return RANK_NAMES[card % 13] + SUIT_NAMES[card // 13]
+
+
+def fmt(cards) -> str:
+    """Card ids -> ``"7C 10H QS"`` in the given order."""
+    return " ".join(fmt_card(c) for c in cards)
+
+
+def mask_cards(mask: int) -> list[int]:
+    """Card ids of a bitmask, ordered by suit then rank."""
+    mask = int(mask)
+    return [c for c in range(52) if mask >> c & 1]
+
+
+def fmt_mask(mask: int) -> str:
+    """Bitmask -> notation, cards ordered by suit then rank (``-`` if empty)."""
+    cards = mask_cards(mask)
+    return fmt(cards) if cards else "-"

@@ -1,0 +1,150 @@
+"""Registries: games, their strategies (ids, parameter schemas, help) and record columns.
+
+A game module in ``sim/games/`` builds one ``GameSpec``; ``games()`` lists them. A seat's
+strategy is an integer id plus a float parameter row, so sweeps never recompile.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from sim.errors import UsageError
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    name: str
+    default: float
+    lo: float
+    hi: float
+    help: str
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    name: str
+    sid: int
+    params: tuple[ParamSpec, ...]
+    help: str
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str          # "{p}" stands for the seat number
+    dtype: str
+    help: str
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str
+    title: str
+    rules: str
+    rules_version: int
+    players: tuple[int, int, int]            # min, max, default
+    options_cls: type
+    presets: dict
+    strategies: dict
+    n_params: int
+    record_width: int
+    reason_names: tuple
+    error_names: tuple
+    err_col: int
+    columns: list
+    play_batch: Callable                      # (seed, first, count, opts, sids, params, check, rec)
+    record_columns: Callable                  # (rec, n_players) -> {column: array}
+    replay: Callable                          # (seed, deal, opts, sids, params, check) -> (state, trace)
+    format_trace: Callable                    # (trace, state, seat_names) -> [lines]
+    state_payouts: Callable                   # (state, n_players) -> [payout per seat]
+    state_error: Callable                     # (state) -> check-mode error code (0 = none)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A strategy bound to parameter values, as given by ``name:key=value,...``."""
+    strategy: StrategySpec
+    values: tuple[float, ...] = field(default=())
+
+    @property
+    def label(self) -> str:
+        if not self.strategy.params:
+            return self.strategy.name
+        kv = ",".join(f"{p.name}={_num(v)}" for p, v in zip(self.strategy.params, self.values))
+        return f"{self.strategy.name}:{kv}"
+
+    def as_dict(self) -> dict:
+        return {"strategy": self.strategy.name,
+                "params": {p.name: v for p, v in zip(self.strategy.params, self.values)}}
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def games() -> dict[str, GameSpec]:
+    from sim.games import tonk
+    return {g.name: g for g in (tonk.GAME,)}
+
+
+def get_game(name: str) -> GameSpec:
+    known = games()
+    key = name.strip().lower()
+    if key not in known:
+        raise UsageError(f"unknown game {name!r}; games: {', '.join(known)}")
+    return known[key]
+
+
+def parse_seat(game: GameSpec, text: str) -> Seat:
+    """``"knocker:threshold=8"`` -> Seat with every parameter checked against its range."""
+    name, _, rest = text.strip().partition(":")
+    if name not in game.strategies:
+        raise UsageError(f"unknown strategy {name!r} for {game.name}; strategies: {', '.join(game.strategies)}")
+    spec = game.strategies[name]
+    values = {p.name: p.default for p in spec.params}
+    for pair in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, val = pair.partition("=")
+        key = key.strip()
+        if not eq or key not in values:
+            accepted = ", ".join(values) or "none"
+            raise UsageError(f"strategy {name}: unknown parameter {pair!r}; parameters: {accepted}")
+        try:
+            num = float(val)
+        except ValueError:
+            raise UsageError(f"strategy {name}: parameter {key}={val!r} is not a number") from None
+        p = next(p for p in spec.params if p.name == key)
+        if not (p.lo <= num <= p.hi):
+            raise UsageError(f"strategy {name}: parameter {key}={val} is out of range [{_num(p.lo)}, {_num(p.hi)}]")
+        values[key] = num
+    return Seat(spec, tuple(values[p.name] for p in spec.params))
+
+
+def seat_table(game: GameSpec, specs: list[str], n_players: int) -> list[Seat]:
+    """One Seat per player: no spec = greedy everywhere, one spec = all seats, else one each."""
+    specs = list(specs or [])
+    if not specs:
+        specs = ["greedy"]
+    if len(specs) == 1:
+        specs = specs * n_players
+    if len(specs) != n_players:
+        raise UsageError(f"{len(specs)} strategies given for {n_players} players; give one for all seats or one per seat")
+    return [parse_seat(game, s) for s in specs]
+
+
+def seat_arrays(game: GameSpec, seats: list[Seat]) -> tuple[np.ndarray, np.ndarray]:
+    """Strategy ids and the float parameter matrix the kernels read."""
+    sids = np.array([s.strategy.sid for s in seats], dtype=np.int64)
+    params = np.zeros((len(seats), game.n_params), dtype=np.float64)
+    for i, s in enumerate(seats):
+        params[i, : len(s.values)] = s.values
+    return sids, params
+
+
+def check_players(game: GameSpec, n: int | None) -> int:
+    lo, hi, default = game.players
+    if n is None:
+        return default
+    if not lo <= n <= hi:
+        raise UsageError(f"{game.name} takes {lo} to {hi} players (got {n})")
+    return n

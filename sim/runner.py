@@ -1,0 +1,182 @@
+"""Batch runner: shards of deals on all cores, streamed to Parquet, summarised on the fly.
+
+Deals are independent (their randomness is keyed by seed and deal index), so a run is a
+sequence of shards ``[first, first + size)`` each played by the game's parallel kernel
+(numba ``prange`` over chunks of deals). Memory is bounded by the shard size whatever the
+number of deals, and the rows do not depend on the number of worker threads.
+"""
+from __future__ import annotations
+
+import platform
+import time
+from dataclasses import dataclass, field
+from importlib import metadata as importlib_metadata
+from typing import Callable
+
+import numba
+import numpy as np
+
+from sim.errors import CheckError, UsageError
+from sim.io import AtomicParquetWriter, iter_record_batches, read_meta, table_from_columns
+from sim.options import build_options, options_dict
+from sim.registry import GameSpec, Seat, check_players, get_game, seat_arrays, seat_table
+from sim.stats import Accumulator
+
+DEFAULT_SHARD = 1 << 18
+
+
+@dataclass
+class RunConfig:
+    """Everything that determines the rows of a run (workers and shard size do not)."""
+    game: GameSpec
+    n_players: int
+    options: object
+    preset: str | None
+    seats: list[Seat]
+    seed: int
+    deals: int
+    first_deal: int = 0
+    check: bool = False
+    workers: int = field(default_factory=lambda: max_workers())
+    shard_size: int = DEFAULT_SHARD
+
+    @property
+    def option_array(self) -> np.ndarray:
+        return self.options.to_array(self.n_players)
+
+    def meta(self) -> dict:
+        return {
+            "game": self.game.name,
+            "rules_version": self.game.rules_version,
+            "players": self.n_players,
+            "preset": self.preset,
+            "options": options_dict(self.options),
+            "seats": [dict(seat=i, label=s.label, **s.as_dict()) for i, s in enumerate(self.seats)],
+            "seed": self.seed,
+            "first_deal": self.first_deal,
+            "deals": self.deals,
+            "check": self.check,
+            "reason_names": list(self.game.reason_names),
+            "versions": package_versions(),
+        }
+
+
+def max_workers() -> int:
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def package_versions() -> dict:
+    out = {"python": platform.python_version()}
+    for pkg in ("cardsim", "numba", "numpy", "pyarrow", "pandas"):
+        try:
+            out[pkg] = importlib_metadata.version(pkg)
+        except importlib_metadata.PackageNotFoundError:
+            out[pkg] = None
+    return out
+
+
+def make_config(game: str, players: int | None = None, deals: int = 1000, seed: int = 0,
+                strategies: list[str] | None = None, options: list[str] | None = None,
+                preset: str | None = None, workers: int | None = None, check: bool = False,
+                first_deal: int = 0, shard_size: int = DEFAULT_SHARD) -> RunConfig:
+    """Validate user input (raising UsageError with the accepted values) into a RunConfig."""
+    spec = get_game(game)
+    n = check_players(spec, players)
+    opts = build_options(spec.options_cls, spec.presets, preset, list(options or []))
+    opts.to_array(n)  # cross-checks that need the player count
+    if deals < 0:
+        raise UsageError(f"--deals must be >= 0 (got {deals})")
+    if seed < 0 or seed >= 2 ** 63:
+        raise UsageError(f"--seed must be in 0 .. 2**63-1 (got {seed})")
+    if first_deal < 0:
+        raise UsageError(f"--first-deal must be >= 0 (got {first_deal})")
+    w = max_workers() if workers is None else workers
+    if not 1 <= w <= max_workers():
+        raise UsageError(f"--workers must be 1..{max_workers()} on this machine (got {w})")
+    if shard_size < 1:
+        raise UsageError(f"shard size must be >= 1 (got {shard_size})")
+    return RunConfig(spec, n, opts, preset, seat_table(spec, strategies, n), seed, deals,
+                     first_deal, check, w, shard_size)
+
+
+def play_shard(cfg: RunConfig, first: int, count: int) -> dict:
+    """Play deals ``first .. first+count-1``; returns the record columns (with deal_id)."""
+    sids, params = seat_arrays(cfg.game, cfg.seats)
+    rec = np.zeros((count, cfg.game.record_width), dtype=np.int32)
+    cfg.game.play_batch(cfg.seed, first, count, cfg.option_array, sids, params, cfg.check, rec)
+    if cfg.check:
+        bad = np.flatnonzero(rec[:, cfg.game.err_col])
+        if len(bad):
+            raise_check_error(cfg, first + int(bad[0]), int(rec[bad[0], cfg.game.err_col]))
+    cols = {"deal_id": np.arange(first, first + count, dtype=np.int64)}
+    cols.update(cfg.game.record_columns(rec, cfg.n_players))
+    return cols
+
+
+def raise_check_error(cfg: RunConfig, deal_id: int, code: int):
+    trace = "\n".join(replay_lines(cfg, deal_id))
+    name = cfg.game.error_names[code] if 0 <= code < len(cfg.game.error_names) else f"error {code}"
+    raise CheckError(f"check failed in deal {deal_id} (seed {cfg.seed}): {name}", deal_id, trace)
+
+
+def replay(cfg: RunConfig, deal_id: int):
+    """(final state, trace array) of one deal, played alone by the batch's own kernels."""
+    sids, params = seat_arrays(cfg.game, cfg.seats)
+    return cfg.game.replay(cfg.seed, deal_id, cfg.option_array, sids, params, cfg.check)
+
+
+def replay_lines(cfg: RunConfig, deal_id: int) -> list[str]:
+    st, trace = replay(cfg, deal_id)
+    labels = [s.label for s in cfg.seats]
+    head = f"{cfg.game.title}, seed {cfg.seed}, deal {deal_id}, {cfg.n_players} players: " + ", ".join(
+        f"seat {i} {lab}" for i, lab in enumerate(labels))
+    return [head] + cfg.game.format_trace(trace, st, [s.strategy.name for s in cfg.seats])
+
+
+@dataclass
+class RunResult:
+    summary: dict
+    meta: dict
+    timing: dict
+    path: str | None
+
+
+def run(cfg: RunConfig, out: str | None = None,
+        progress: Callable[[int, int], None] | None = None) -> RunResult:
+    """Play the run shard by shard; write ``out`` atomically if given; return the summary."""
+    numba.set_num_threads(cfg.workers)
+    meta = cfg.meta()
+    acc = Accumulator(cfg.n_players, [s.label for s in cfg.seats], cfg.game.reason_names)
+    writer = AtomicParquetWriter(out, meta) if out else None
+    t0 = time.perf_counter()
+    done = 0
+    try:
+        while done < cfg.deals or (writer is not None and writer.writer is None):
+            count = min(cfg.shard_size, cfg.deals - done)
+            cols = play_shard(cfg, cfg.first_deal + done, count)
+            acc.add(cols)
+            if writer is not None:
+                writer.write(table_from_columns(cols, cfg.game.reason_names))
+            done += count
+            if progress is not None:
+                progress(done, cfg.deals)
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    wall = time.perf_counter() - t0
+    timing = {"wall_time_s": round(wall, 6), "deals_per_s": round(cfg.deals / wall, 1) if wall > 0 else None,
+              "workers": cfg.workers, "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    path = str(writer.commit(timing)) if writer is not None else None
+    return RunResult(acc.summary(), meta, timing, path)
+
+
+def summarize_file(path) -> RunResult:
+    """Statistics of a run file, read in bounded-memory batches."""
+    meta, timing = read_meta(path)
+    n = int(meta["players"])
+    acc = Accumulator(n, [s["label"] for s in meta["seats"]], tuple(meta["reason_names"]))
+    cols = ["winner", "truncated", "turns", "end_reason"] + [f"payout_{p}" for p in range(n)]
+    for batch in iter_record_batches(path, columns=cols):
+        acc.add(batch)
+    return RunResult(acc.summary(), meta, timing, str(path))

@@ -1,0 +1,110 @@
+"""Streaming summary statistics with 95% intervals.
+
+Rates use the Wilson score interval; means use Student's t (normal for large n).
+Per-strategy figures treat the deal as the unit (deals are independent; seats in one
+deal are not): a strategy held by k seats has, per deal, the mean payout of its seats
+and the indicator "one of its seats won", whose rate divided by k is the per-seat win rate.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+def t_quantile_975(df: float) -> float:
+    """Two-sided 95% Student-t quantile (Cornish-Fisher expansion; exact to ~1e-4 for df >= 3)."""
+    if df <= 0 or math.isinf(df):
+        return Z95
+    z = Z95
+    g1 = (z ** 3 + z) / 4
+    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
+    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
+    g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4
+
+
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float, float]:
+    """(rate, low, high) of the Wilson score interval."""
+    if n <= 0:
+        return float("nan"), float("nan"), float("nan")
+    p = successes / n
+    denom = 1 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return p, max(0.0, center - half), min(1.0, center + half)
+
+
+def mean_ci(total: float, total_sq: float, n: float) -> tuple[float, float, float, float]:
+    """(mean, low, high, standard error) from a sum and a sum of squares."""
+    if n <= 0:
+        return float("nan"), float("nan"), float("nan"), float("nan")
+    mean = total / n
+    if n < 2:
+        return mean, float("nan"), float("nan"), float("nan")
+    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
+    se = math.sqrt(var / n)
+    half = t_quantile_975(n - 1) * se
+    return mean, mean - half, mean + half, se
+
+
+class Accumulator:
+    """Aggregates record batches (dicts of column arrays) into per-seat, per-strategy and
+    per-outcome statistics in O(seats + outcomes) memory."""
+
+    def __init__(self, n_players: int, labels: list[str], reason_names: tuple):
+        self.n = n_players
+        self.labels = labels
+        self.reason_names = reason_names
+        self.groups = {lab: [p for p in range(n_players) if labels[p] == lab] for lab in dict.fromkeys(labels)}
+        self.deals = 0
+        self.truncated = 0
+        self.turns = 0
+        self.reasons = np.zeros(len(reason_names), dtype=np.int64)
+        self.seat_wins = np.zeros(n_players, dtype=np.int64)
+        self.seat_sum = np.zeros(n_players)
+        self.seat_sq = np.zeros(n_players)
+        self.group_wins = {lab: 0 for lab in self.groups}
+        self.group_sum = {lab: 0.0 for lab in self.groups}
+        self.group_sq = {lab: 0.0 for lab in self.groups}
+
+    def add(self, cols: dict) -> None:
+        winner = np.asarray(cols["winner"])
+        self.deals += len(winner)
+        self.truncated += int(np.count_nonzero(cols["truncated"]))
+        self.turns += int(np.asarray(cols["turns"], dtype=np.int64).sum())
+        self.reasons += np.bincount(np.asarray(cols["end_reason"], dtype=np.int64), minlength=len(self.reason_names))
+        pays = np.stack([np.asarray(cols[f"payout_{p}"], dtype=np.float64) for p in range(self.n)], axis=1)
+        self.seat_wins += np.bincount(winner[winner >= 0].astype(np.int64), minlength=self.n)
+        self.seat_sum += pays.sum(axis=0)
+        self.seat_sq += (pays * pays).sum(axis=0)
+        for lab, seats in self.groups.items():
+            g = pays[:, seats].mean(axis=1)
+            self.group_wins[lab] += int(np.isin(winner, seats).sum())
+            self.group_sum[lab] += float(g.sum())
+            self.group_sq[lab] += float((g * g).sum())
+
+    def summary(self) -> dict:
+        n = self.deals
+        seats = []
+        for p in range(self.n):
+            rate, lo, hi = wilson(self.seat_wins[p], n)
+            mean, mlo, mhi, se = mean_ci(self.seat_sum[p], self.seat_sq[p], n)
+            seats.append({"seat": p, "strategy": self.labels[p], "win_rate": rate, "win_lo": lo, "win_hi": hi,
+                          "mean_payout": mean, "payout_lo": mlo, "payout_hi": mhi, "payout_se": se})
+        strategies = []
+        for lab, group in self.groups.items():
+            k = len(group)
+            rate, lo, hi = wilson(self.group_wins[lab], n)
+            mean, mlo, mhi, se = mean_ci(self.group_sum[lab], self.group_sq[lab], n)
+            strategies.append({"strategy": lab, "seats": group, "win_rate": rate / k, "win_lo": lo / k,
+                               "win_hi": hi / k, "mean_payout": mean, "payout_lo": mlo, "payout_hi": mhi,
+                               "payout_se": se})
+        outcomes = []
+        for i, name in enumerate(self.reason_names):
+            rate, lo, hi = wilson(self.reasons[i], n)
+            outcomes.append({"end_reason": name, "count": int(self.reasons[i]), "rate": rate, "lo": lo, "hi": hi})
+        return {"deals": n, "truncated": self.truncated, "mean_turns": self.turns / n if n else float("nan"),
+                "seats": seats, "strategies": strategies, "outcomes": outcomes}
