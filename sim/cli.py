@@ -226,12 +226,9 @@ def options(game: GameArg):
     for col in ("option", "default", "help"):
         t.add_column(col, overflow="fold")
     for f in dataclasses.fields(g.options_cls):
-        default = f.default
-        if isinstance(default, tuple):
-            default = ",".join(map(str, default))
         choices = f.metadata.get("choices")
         help_text = f.metadata.get("help", "") + (f" ({' | '.join(choices)})" if choices else "")
-        t.add_row(f.name, str(default).lower() if isinstance(default, bool) else str(default), help_text)
+        t.add_row(f.name, _fmt_value(f.default), help_text)
     out.print(t)
     p = Table(title="presets")
     p.add_column("preset")
@@ -242,6 +239,8 @@ def options(game: GameArg):
 
 
 def _fmt_value(v) -> str:
+    if v is None:
+        return "none"
     if isinstance(v, tuple):
         return ",".join(map(str, v))
     return str(v).lower() if isinstance(v, bool) else str(v)
