@@ -12,13 +12,38 @@ import sys
 from typing import Annotated, Optional
 
 import typer
+import typer.core
+from typer.exceptions import TyperException
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from sim.errors import CheckError, UsageError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+
+
+class OneLineErrors(typer.core.TyperGroup):
+    """Turns the usage errors typer/click detect themselves (``--deals abc``, unknown flags)
+    into one ``Error:`` line and exit code 2, like the errors the commands raise."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except TyperException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                err.print(exc.format_message(), markup=False)
+            else:
+                err.print(f"Error: {exc.format_message()}", markup=False)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            err.print("Aborted.")
+            sys.exit(130)
+        if standalone_mode:
+            sys.exit(rv if isinstance(rv, int) else 0)
+        return rv
+
+
+app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="cardsim: Monte Carlo simulator for Tonk (and, soon, Telefunken, Contract "
                        "Rummy, Marafon, Tripoli).")
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
@@ -141,8 +166,8 @@ def run(game: GameArg,
     else:
         result = run_batch(cfg, out_file)
     if as_json:
-        out.print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing,
-                              "path": result.path}), markup=False)
+        print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing,
+                          "path": result.path}))
     else:
         print_summary(result.summary, result.meta, result.timing)
         if result.path:
@@ -157,7 +182,7 @@ def summarize(file: Annotated[str, typer.Argument(help="a Parquet file written b
     from sim.runner import summarize_file
     result = summarize_file(file)
     if as_json:
-        out.print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing}), markup=False)
+        print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing}))
     else:
         print_summary(result.summary, result.meta, result.timing)
 
