@@ -17,7 +17,10 @@ import numba
 import numpy as np
 
 from sim.errors import CheckError, UsageError
-from sim.io import AtomicParquetWriter, iter_record_batches, read_meta, table_from_columns
+from sim.executor import LocalExecutor
+from sim.io import iter_record_batches, read_meta, table_from_columns
+from sim.sequential import shard_plan, z_at_look
+from sim.store import ShardStore
 from sim.options import build_options, options_dict
 from sim.registry import GameSpec, Seat, check_players, get_game, seat_arrays, seat_table
 from sim.stats import Accumulator
@@ -27,8 +30,9 @@ DEFAULT_SHARD = 1 << 18
 
 @dataclass
 class RunConfig:
-    """Everything that determines the rows of a run (workers and shard size do not)."""
-    game: GameSpec
+    """Everything that determines the rows of a run (workers and shard size do not).
+    Plain, picklable data: Dask workers receive it with each shard."""
+    game_name: str
     n_players: int
     options: object
     preset: str | None
@@ -39,6 +43,10 @@ class RunConfig:
     check: bool = False
     workers: int = field(default_factory=lambda: max_workers())
     shard_size: int = DEFAULT_SHARD
+
+    @property
+    def game(self) -> GameSpec:
+        return get_game(self.game_name)
 
     @property
     def option_array(self) -> np.ndarray:
@@ -95,7 +103,7 @@ def make_config(game: str, players: int | None = None, deals: int = 1000, seed: 
         raise UsageError(f"--workers must be 1..{max_workers()} on this machine (got {w})")
     if shard_size < 1:
         raise UsageError(f"shard size must be >= 1 (got {shard_size})")
-    return RunConfig(spec, n, opts, preset, seat_table(spec, strategies, n), seed, deals,
+    return RunConfig(spec.name, n, opts, preset, seat_table(spec, strategies, n), seed, deals,
                      first_deal, check, w, shard_size)
 
 
@@ -141,34 +149,84 @@ class RunResult:
     path: str | None
 
 
-def run(cfg: RunConfig, out: str | None = None,
-        progress: Callable[[int, int], None] | None = None) -> RunResult:
-    """Play the run shard by shard; write ``out`` atomically if given; return the summary."""
+def stored_columns(table) -> dict:
+    """Record columns of a stored shard table (``end_reason`` back to integer codes)."""
+    cols = {}
+    for name in table.column_names:
+        arr = table.column(name).combine_chunks()
+        if name == "end_reason":
+            cols[name] = arr.indices.to_numpy(zero_copy_only=False).astype(np.int8)
+        else:
+            cols[name] = arr.to_numpy(zero_copy_only=False)
+    return cols
+
+
+def run(cfg: RunConfig, out: str | None = None, progress: Callable | None = None,
+        until_ci: float | None = None, max_deals: int | None = None, resume: bool = False,
+        executor=None) -> RunResult:
+    """Play the run shard by shard (locally or on a Dask executor), write ``out`` atomically
+    if given, and return the summary.
+
+    ``until_ci``: stop once every strategy's mean payout has a 95% half-width <= until_ci
+    under the alpha-spending rule of ``sim.sequential`` (at most ``max_deals`` deals).
+    ``resume``: reuse the finished shards of an interrupted run into the same ``out``.
+    """
+    executor = executor or LocalExecutor()
     numba.set_num_threads(cfg.workers)
     meta = cfg.meta()
+    if until_ci is not None:
+        meta.update(until_ci=until_ci, max_deals=max_deals, deals=None)
+    store = ShardStore(out, meta, resume) if out else None
     acc = Accumulator(cfg.n_players, [s.label for s in cfg.seats], cfg.game.reason_names)
-    writer = AtomicParquetWriter(out, meta) if out else None
+    total = cfg.deals if until_ci is None else max_deals
+    plan = list(shard_plan(total, cfg.first_deal, cfg.shard_size, growth=1.0 if until_ci is None else 2.0))
+    plan = plan or [(cfg.first_deal, 0)]
+    pending = ((cfg, f, c) for f, c in plan if not (store and store.has(f)))
+    results = executor.map(play_shard, pending)
     t0 = time.perf_counter()
-    done = 0
+    done, used, look = 0, [], 0
     try:
-        while done < cfg.deals or (writer is not None and writer.writer is None):
-            count = min(cfg.shard_size, cfg.deals - done)
-            cols = play_shard(cfg, cfg.first_deal + done, count)
+        for first, count in plan:
+            if store is not None and store.has(first):
+                cols = stored_columns(store.read(first))
+            else:
+                cols = next(results)
+                if store is not None:
+                    store.write(first, table_from_columns(cols, cfg.game.reason_names))
             acc.add(cols)
-            if writer is not None:
-                writer.write(table_from_columns(cols, cfg.game.reason_names))
+            used.append(first)
             done += count
+            look += 1
+            if until_ci is None:
+                if progress is not None:
+                    progress(done, total)
+                continue
+            half = acc.headline_halfwidth(z_at_look(look))
             if progress is not None:
-                progress(done, cfg.deals)
-    except BaseException:
-        if writer is not None:
-            writer.abort()
+                progress(done, total, f"half-width {half:.4g} (target {until_ci:g})")
+            if half <= until_ci:
+                break
+    except Exception:
+        if store is not None:
+            store.discard()   # a failure (check error, bad input) is not worth resuming
         raise
+    finally:
+        results.close()
     wall = time.perf_counter() - t0
-    timing = {"wall_time_s": round(wall, 6), "deals_per_s": round(cfg.deals / wall, 1) if wall > 0 else None,
-              "workers": cfg.workers, "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    path = str(writer.commit(timing)) if writer is not None else None
-    return RunResult(acc.summary(), meta, timing, path)
+    meta["deals"] = done
+    timing = {"wall_time_s": round(wall, 6), "deals_per_s": round(done / wall, 1) if wall > 0 else None,
+              "workers": cfg.workers, "executor": executor.name, "looks": look,
+              "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    path = None
+    if store is not None:
+        store.meta = meta
+        path = str(store.finish(used, timing))
+    summary = acc.summary()
+    if until_ci is not None:
+        summary["sequential"] = {"target": until_ci, "looks": look, "z": z_at_look(look),
+                                 "half_width": acc.headline_halfwidth(z_at_look(look)),
+                                 "reached": acc.headline_halfwidth(z_at_look(look)) <= until_ci}
+    return RunResult(summary, meta, timing, path)
 
 
 def summarize_file(path) -> RunResult:

@@ -97,6 +97,16 @@ class Accumulator:
             self.group_sum[lab] += float(g.sum())
             self.group_sq[lab] += float((g * g).sum())
 
+    def headline_halfwidth(self, z: float) -> float:
+        """Widest half-width, at normal quantile ``z``, of the strategies' mean payouts."""
+        if self.deals < 2:
+            return float("inf")
+        worst = 0.0
+        for lab in self.groups:
+            se = mean_ci(self.group_sum[lab], self.group_sq[lab], self.deals)[3]
+            worst = max(worst, z * se)
+        return worst
+
     def summary(self) -> dict:
         n = self.deals
         seats = []

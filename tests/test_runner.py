@@ -271,20 +271,28 @@ def test_replay_state_equals_batch_row(batch):
 
 # ---- atomic output / interruption -------------------------------------------------
 
-def test_interrupt_after_first_shard_leaves_nothing(tmp_path):
+def test_interrupt_after_first_shard_leaves_no_output_but_resumes(tmp_path):
+    """Ctrl-C: nothing under the final name; finished shards wait in the work dir for --resume."""
     out = tmp_path / "run.parquet"
+    work = tmp_path / ".run.parquet.work"
     calls = []
 
     def progress(done, total):
         calls.append((done, total))
-        assert leftovers(tmp_path), "a partial file should exist while the run is going"
+        assert sorted(os.listdir(work)) == ["run.json", "shard-000000000000000.parquet"]
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         runner.run(cfg(deals=5000, shard_size=1000), str(out), progress)
     assert calls == [(1000, 5000)]
     assert not out.exists()
-    assert os.listdir(tmp_path) == []
+    assert leftovers(tmp_path) == []
+    resumed = runner.run(cfg(deals=5000, shard_size=1000), str(out), resume=True)
+    (tmp_path / "fresh").mkdir()
+    fresh_path, fresh = run_to(tmp_path / "fresh", deals=5000, shard_size=1000)
+    assert pq.read_table(out).equals(pq.read_table(fresh_path))
+    assert resumed.summary == fresh.summary
+    assert sorted(os.listdir(tmp_path)) == ["fresh", "run.parquet"]
 
 
 def test_error_in_a_later_shard_leaves_nothing(tmp_path, monkeypatch):

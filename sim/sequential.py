@@ -1,0 +1,41 @@
+"""Precision targets: play until a 95% interval is narrow enough, validly.
+
+Looking at an interval after every shard and stopping when it is narrow enough ("naive
+peeking") breaks its coverage. cardsim spends the error rate over the looks instead
+(a Bonferroni / alpha-spending rule): look ``j = 1, 2, ...`` uses the level
+
+    alpha_j = alpha * 6 / (pi**2 * j**2),       sum over j of alpha_j = alpha,
+
+so by the union bound the intervals of *all* looks hold together with probability at least
+``1 - alpha``, and therefore so does the interval reported at the (data-dependent) stopping
+look. The price is a wider interval per look (z = 2.8 at look 2, 3.3 at look 10, 3.8 at
+look 50), which the rule pays in extra deals; shards grow geometrically so that the number
+of looks stays small (about 10 for 100x the first shard).
+"""
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+ALPHA = 0.05
+
+
+def alpha_at_look(j: int, alpha: float = ALPHA) -> float:
+    return alpha * 6.0 / (math.pi ** 2 * j * j)
+
+
+def z_at_look(j: int, alpha: float = ALPHA) -> float:
+    """Two-sided normal quantile for look ``j`` (1-based) of the spending rule."""
+    return NormalDist().inv_cdf(1.0 - alpha_at_look(j, alpha) / 2.0)
+
+
+def shard_plan(total_cap: int, first: int, shard: int, growth: float = 1.5):
+    """(first, count) of successive shards: ``shard`` deals, growing by ``growth`` per look
+    up to 8x, never past ``total_cap`` deals in all. Deterministic, so resume finds them."""
+    done = 0
+    size = shard
+    while done < total_cap:
+        count = min(int(size), total_cap - done)
+        yield first + done, count
+        done += count
+        size = min(size * growth, 8 * shard)
