@@ -5,10 +5,12 @@ a failed ``--check`` exits with code 1 and prints the offending deal's trace.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
 import sys
+import time
 from typing import Annotated, Optional
 
 import typer
@@ -111,31 +113,58 @@ def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None
 
 
 def _json_dump(obj) -> str:
-    def clean(x):
-        if isinstance(x, float) and math.isnan(x):
-            return None
-        if isinstance(x, dict):
-            return {k: clean(v) for k, v in x.items()}
-        if isinstance(x, list):
-            return [clean(v) for v in x]
-        return x
-    return json.dumps(clean(obj), indent=2)
+    from sim.stats import json_clean
+    return json.dumps(json_clean(obj), indent=2)
 
 
-def _progress(total: int, quiet: bool):
-    """A rich progress bar with deals/s and ETA (stderr); None when quiet or tiny runs."""
-    if quiet or total < 200_000:
-        return None, None
+def _progress(total: int, quiet: bool, always: bool = False):
+    """A rich progress bar with deals/s, ETA and the live estimate (stderr); None when quiet
+    or for small runs."""
+    if quiet or (total < 200_000 and not always):
+        return contextlib.nullcontext(), None
     bar = Progress(TextColumn("[bold]playing"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[rate]} deals/s"), TimeRemainingColumn(), console=err, transient=True)
-    task = bar.add_task("deals", total=total, rate="-")
-    import time
+                   TextColumn("{task.fields[rate]} deals/s"), TimeRemainingColumn(),
+                   TextColumn("{task.fields[note]}"), console=err, transient=True)
+    task = bar.add_task("deals", total=total, rate="-", note="")
     t0 = time.perf_counter()
 
-    def update(done: int, _total: int):
+    def update(done: int, _total: int, note: str = ""):
         dt = time.perf_counter() - t0
-        bar.update(task, completed=done, rate=f"{done / dt:,.0f}" if dt > 0 else "-")
+        bar.update(task, completed=done, rate=f"{done / dt:,.0f}" if dt > 0 else "-", note=note)
     return bar, update
+
+
+def _precision(until_ci: float | None, max_deals: int | None, deals: int) -> int | None:
+    if until_ci is None:
+        return None
+    if until_ci <= 0:
+        raise UsageError(f"--until-ci must be > 0 (got {until_ci})")
+    cap = max_deals if max_deals is not None else 100 * deals
+    if cap < 1:
+        raise UsageError(f"--max-deals must be >= 1 (got {cap})")
+    return cap
+
+
+UntilCiOpt = Annotated[Optional[float], typer.Option(
+    "--until-ci", help="play until the headline 95% half-width is at most this (alpha-spending rule)")]
+MaxDealsOpt = Annotated[Optional[int], typer.Option("--max-deals", help="cap for --until-ci (default 100 x --deals)")]
+ResumeOpt = Annotated[bool, typer.Option("--resume", help="continue an interrupted run into the same --out")]
+SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler tcp://HOST:PORT")]
+ClusterOpt = Annotated[Optional[str], typer.Option("--cluster", help="start a local Dask cluster: local:N")]
+WorkersOpt = Annotated[Optional[int], typer.Option("--workers", "-w", help="threads (default: all cores)")]
+FirstDealOpt = Annotated[int, typer.Option("--first-deal", help="index of the first deal")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print the summary as JSON")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
+
+
+@contextlib.contextmanager
+def _executor(scheduler: str | None, cluster: str | None):
+    from sim.executor import make_executor
+    ex = make_executor(scheduler, cluster)
+    try:
+        yield ex
+    finally:
+        ex.close()
 
 
 @app.command()
@@ -147,31 +176,149 @@ def run(game: GameArg,
         strategy: StrategyOpt = None,
         option: OptionOpt = None,
         preset: PresetOpt = None,
-        workers: Annotated[Optional[int], typer.Option("--workers", "-w", help="threads (default: all cores)")] = None,
+        workers: WorkersOpt = None,
         out_file: Annotated[Optional[str], typer.Option("--out", help="Parquet file for one row per deal")] = None,
         check: CheckOpt = False,
-        first_deal: Annotated[int, typer.Option("--first-deal", help="index of the first deal")] = 0,
-        as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False):
+        first_deal: FirstDealOpt = 0,
+        until_ci: UntilCiOpt = None,
+        max_deals: MaxDealsOpt = None,
+        resume: ResumeOpt = False,
+        scheduler: SchedulerOpt = None,
+        cluster: ClusterOpt = None,
+        as_json: JsonOpt = False,
+        quiet: QuietOpt = False):
     """Play DEALS deals and print win rates and payouts with 95% intervals."""
     from sim.io import check_output_path
     from sim.runner import make_config, run as run_batch
     cfg = make_config(game, players, deals, seed, strategy, option, preset, workers, check, first_deal)
+    cap = _precision(until_ci, max_deals, deals)
     if out_file:
         check_output_path(out_file)
-    bar, update = _progress(deals, quiet or as_json)
-    if bar is not None:
-        with bar:
-            result = run_batch(cfg, out_file, update)
-    else:
-        result = run_batch(cfg, out_file)
+    elif resume:
+        raise UsageError("--resume needs --out (the run to continue)")
+    bar, update = _progress(cap or deals, quiet or as_json, always=until_ci is not None)
+    with _executor(scheduler, cluster) as ex, bar:
+        result = run_batch(cfg, out_file, update, until_ci, cap, resume, ex)
     if as_json:
         print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing,
                           "path": result.path}))
     else:
         print_summary(result.summary, result.meta, result.timing)
+        _print_sequential(result.summary)
         if result.path:
             out.print(f"wrote {result.path}", markup=False)
+
+
+def _print_sequential(summary: dict) -> None:
+    seq = summary.get("sequential")
+    if seq:
+        state = "reached" if seq["reached"] else "NOT reached (hit --max-deals)"
+        out.print(f"precision target {seq['target']:g} {state}: half-width {seq['half_width']:.4g} after "
+                  f"{summary['deals']:,} deals in {seq['looks']} looks (z = {seq['z']:.3f}, alpha-spending "
+                  "rule; see sim/sequential.py)", markup=False)
+
+
+def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
+    """Table of a comparison or sweep: per point mean, win rate, paired difference."""
+    head = (f"{meta['kind']} · {meta['game']} · {meta['players']} players · {summary['deals']:,} duplicate deals"
+            f" · seed {meta['seed']}" + (f" · field {meta['field']}" if meta.get("field") else " · table rotation"))
+    if timing and timing.get("wall_time_s"):
+        head += f" · {timing['wall_time_s']:.2f} s"
+    out.print(head, markup=False)
+    t = Table(title="per point (95% intervals; difference paired on the same deals and seats)", title_justify="left")
+    for col in ("point", "label", "mean payout", "95% CI", "win rate", "95% CI", "diff vs point 0", "95% CI",
+                "se", "variance reduction"):
+        t.add_column(col, justify="left" if col == "label" else "right", no_wrap=True)
+    for r in summary["points"]:
+        first = r["point"] == 0
+        t.add_row(str(r["point"]), r["label"], _fmt_num(r["mean_payout"]),
+                  f"{_fmt_num(r['payout_lo'])} – {_fmt_num(r['payout_hi'])}", _fmt_pct(r["win_rate"]),
+                  f"{_fmt_pct(r['win_lo'])} – {_fmt_pct(r['win_hi'])}",
+                  "-" if first else _fmt_num(r["diff"]),
+                  "-" if first else f"{_fmt_num(r['diff_lo'])} – {_fmt_num(r['diff_hi'])}",
+                  "-" if first else f"{r['diff_se']:.4f}",
+                  "-" if first or math.isnan(r["variance_reduction"]) else f"{r['variance_reduction']:.2f}x")
+    out.print(t)
+    out.print("variance reduction = unpaired variance var(X_c) + var(X_0) over the paired variance "
+              "var(X_c - X_0): how many times more deals unpaired play would need for the same precision.",
+              markup=False)
+
+
+def _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet):
+    from sim.experiment import run_experiment
+    cap = _precision(until_ci, max_deals, deals)
+    if resume and not out_dir:
+        raise UsageError("--resume needs --out (the run to continue)")
+    bar, update = _progress(cap or deals, quiet or as_json, always=until_ci is not None)
+    with _executor(scheduler, cluster) as ex, bar:
+        result = run_experiment(exp, deals, out_dir, update, until_ci, cap, resume, ex)
+    if as_json:
+        print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing,
+                          "path": result.path}))
+    else:
+        print_points(result.summary, result.meta, result.timing)
+        _print_sequential(result.summary)
+        if result.path:
+            out.print(f"wrote {result.path}", markup=False)
+
+
+@app.command()
+@handle_errors
+def compare(game: GameArg,
+            strategy: StrategyOpt = None,
+            field: Annotated[Optional[str], typer.Option("--field", help="strategy of the other seats (default greedy)")] = None,
+            players: PlayersOpt = None,
+            deals: Annotated[int, typer.Option("--deals", "-n", help="duplicate deals to play")] = 100_000,
+            seed: SeedOpt = 0,
+            option: OptionOpt = None,
+            preset: PresetOpt = None,
+            workers: WorkersOpt = None,
+            out_dir: Annotated[Optional[str], typer.Option("--out", help="Parquet dataset directory (partitioned by point)")] = None,
+            check: CheckOpt = False,
+            first_deal: FirstDealOpt = 0,
+            until_ci: UntilCiOpt = None,
+            max_deals: MaxDealsOpt = None,
+            resume: ResumeOpt = False,
+            scheduler: SchedulerOpt = None,
+            cluster: ClusterOpt = None,
+            as_json: JsonOpt = False,
+            quiet: QuietOpt = False):
+    """Compare strategies on duplicate deals: each sits at every seat against the field on the
+    very same cards (or, with one strategy per seat and no --field, they rotate round the table)."""
+    from sim.experiment import make_compare
+    exp = make_compare(game, strategy or [], players, field, seed, deals, option, preset, workers, check, first_deal)
+    _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet)
+
+
+@app.command()
+@handle_errors
+def sweep(game: GameArg,
+          strategy: Annotated[str, typer.Option("--strategy", help="the swept strategy NAME[:fixed=params]")],
+          param: Annotated[Optional[list[str]], typer.Option("--param", help="NAME=LO:HI:STEP or NAME=A,B,C (repeatable)")] = None,
+          option_grid: Annotated[Optional[list[str]], typer.Option("--option-grid", help="rule option NAME=A,B (repeatable)")] = None,
+          field: Annotated[Optional[str], typer.Option("--field", help="strategy of the other seats (default greedy)")] = None,
+          players: PlayersOpt = None,
+          deals: Annotated[int, typer.Option("--deals", "-n", help="duplicate deals per point")] = 100_000,
+          seed: SeedOpt = 0,
+          option: OptionOpt = None,
+          preset: PresetOpt = None,
+          workers: WorkersOpt = None,
+          out_dir: Annotated[Optional[str], typer.Option("--out", help="Parquet dataset directory (partitioned by point)")] = None,
+          check: CheckOpt = False,
+          first_deal: FirstDealOpt = 0,
+          until_ci: UntilCiOpt = None,
+          max_deals: MaxDealsOpt = None,
+          resume: ResumeOpt = False,
+          scheduler: SchedulerOpt = None,
+          cluster: ClusterOpt = None,
+          as_json: JsonOpt = False,
+          quiet: QuietOpt = False):
+    """Sweep a grid of strategy parameters (and rule options), every point on the same deals
+    against the same field, seats rotated."""
+    from sim.experiment import make_sweep
+    exp = make_sweep(game, strategy, param or [], option_grid or [], players, field, seed, deals, option, preset,
+                     workers, check, first_deal)
+    _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet)
 
 
 @app.command()

@@ -129,3 +129,14 @@ class Accumulator:
             outcomes.append({"end_reason": name, "count": int(self.reasons[i]), "rate": rate, "lo": lo, "hi": hi})
         return {"deals": n, "truncated": self.truncated, "mean_turns": self.turns / n if n else float("nan"),
                 "seats": seats, "strategies": strategies, "outcomes": outcomes}
+
+
+def json_clean(x):
+    """NaN/inf -> None, recursively, so that the result is strict JSON."""
+    if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
+        return None
+    if isinstance(x, dict):
+        return {k: json_clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [json_clean(v) for v in x]
+    return x

@@ -129,8 +129,8 @@ def _merge_file(target: Path, shards: list[Path], kv: dict) -> None:
 def _write_dataset(target: Path, shards: list[Path], partition: str | None, kv: dict) -> None:
     """One hive-partitioned dataset (``partition=value/`` folders) from the shard files."""
     source = ds.dataset([str(p) for p in shards], format="parquet")
-    schema = source.schema.with_metadata(kv)
-    ds.write_dataset(source.scanner(), target, format="parquet", schema=schema,
+    source = source.replace_schema(source.schema.with_metadata(kv))
+    ds.write_dataset(source, target, format="parquet",
                      partitioning=[partition] if partition else None, partitioning_flavor="hive",
                      basename_template="part-{i}.parquet", preserve_order=True,
                      max_rows_per_group=1 << 18, existing_data_behavior="overwrite_or_ignore")

@@ -1,0 +1,348 @@
+"""Comparisons and sweeps on duplicate deals (common random numbers).
+
+A *point* is something to measure: a candidate strategy (``compare``), or a grid point of
+strategy parameters and rule options (``sweep``). Every point plays the very same deals
+(same seed, same deal indices: same cards, same random choices of the field) in several
+*lineups*, and each lineup names the seat whose result counts for the point:
+
+* field mode (default): the candidate sits at seat s, every other seat plays the field
+  strategy (``--field``, default greedy), for every seat s = 0..n-1;
+* table mode (``compare`` with exactly one strategy per seat and no ``--field``): the
+  strategies sit together and rotate through all n seat assignments; each candidate counts
+  from the seat it holds in each rotation.
+
+Per deal d a point scores X(d) = mean over its lineups of the counted seat's payout and
+W(d) = the share of its lineups that seat won. The paired difference to the first point,
+D(d) = X_c(d) - X_1(d), removes the luck of the cards: its variance is compared with the
+unpaired variance var(X_c) + var(X_1) to state how much the pairing saved.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import time
+from dataclasses import dataclass, replace
+
+import numba
+import numpy as np
+import pyarrow as pa
+
+from sim.errors import UsageError
+from sim.executor import LocalExecutor
+from sim.options import build_options, options_dict, parse_overrides
+from sim.registry import Seat, check_players, get_game, parse_seat
+from sim.runner import RunConfig, max_workers, package_versions, play_shard
+from sim.sequential import shard_plan, z_at_look
+from sim.stats import json_clean, mean_ci
+from sim.store import ShardStore
+
+
+@dataclass(frozen=True)
+class Point:
+    label: str
+    options: object
+    lineups: tuple            # ((seat, seat, ...), counted seat) per lineup
+    params: tuple = ()        # (name, value) pairs for sweeps
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """Plain, picklable description of a comparison or sweep."""
+    kind: str                 # "compare" or "sweep"
+    game_name: str
+    n_players: int
+    seed: int
+    points: tuple
+    preset: str | None
+    field: str | None
+    first_deal: int = 0
+    check: bool = False
+    workers: int = 1
+    shard_size: int = 1 << 16
+
+    def meta(self) -> dict:
+        game = get_game(self.game_name)
+        return {
+            "kind": self.kind, "game": self.game_name, "rules_version": game.rules_version,
+            "players": self.n_players, "preset": self.preset, "field": self.field, "seed": self.seed,
+            "first_deal": self.first_deal, "check": self.check,
+            "points": [{"point": i, "label": p.label, "params": dict(p.params), "options": options_dict(p.options),
+                        "lineups": [{"seats": [s.label for s in seats], "counted_seat": k} for seats, k in p.lineups]}
+                       for i, p in enumerate(self.points)],
+            "reason_names": list(game.reason_names), "versions": package_versions(),
+        }
+
+
+def field_lineups(candidate: Seat, field: Seat, n: int) -> tuple:
+    return tuple((tuple(candidate if p == s else field for p in range(n)), s) for s in range(n))
+
+
+def table_lineups(seats: list[Seat], c: int) -> tuple:
+    """Rotation r seats strategy (p + r) mod n at seat p; candidate c sits at (c - r) mod n."""
+    n = len(seats)
+    return tuple((tuple(seats[(p + r) % n] for p in range(n)), (c - r) % n) for r in range(n))
+
+
+def _common(game: str, players, preset, options, seed, deals, first_deal, workers, shard_size):
+    spec = get_game(game)
+    n = check_players(spec, players)
+    opts = build_options(spec.options_cls, spec.presets, preset, list(options or []))
+    opts.to_array(n)
+    if deals < 0:
+        raise UsageError(f"--deals must be >= 0 (got {deals})")
+    if not 0 <= seed < 2 ** 63:
+        raise UsageError(f"--seed must be in 0 .. 2**63-1 (got {seed})")
+    w = max_workers() if workers is None else workers
+    if not 1 <= w <= max_workers():
+        raise UsageError(f"--workers must be 1..{max_workers()} on this machine (got {w})")
+    if shard_size < 1 or first_deal < 0:
+        raise UsageError("shard size must be >= 1 and --first-deal >= 0")
+    return spec, n, opts, w
+
+
+def make_compare(game: str, strategies: list[str], players=None, field: str | None = None, seed: int = 0,
+                 deals: int = 0, options=None, preset=None, workers=None, check=False, first_deal=0,
+                 shard_size: int = 1 << 16) -> Experiment:
+    spec, n, opts, w = _common(game, players, preset, options, seed, deals, first_deal, workers, shard_size)
+    if len(strategies or []) < 2:
+        raise UsageError("compare needs at least two --strategy values")
+    cands = [parse_seat(spec, s) for s in strategies]
+    if field is None and len(cands) == n:
+        points = tuple(Point(c.label, opts, table_lineups(cands, i)) for i, c in enumerate(cands))
+        field_label = None
+    else:
+        f = parse_seat(spec, field or "greedy")
+        points = tuple(Point(c.label, opts, field_lineups(c, f, n)) for c in cands)
+        field_label = f.label
+    if len({p.label for p in points}) != len(points):
+        raise UsageError("compare: the strategies must differ")
+    return Experiment("compare", spec.name, n, seed, points, preset, field_label, first_deal, check, w, shard_size)
+
+
+def parse_grid(text: str) -> tuple[str, list[str]]:
+    """``name=lo:hi:step`` (inclusive) or ``name=a,b,c`` -> (name, values as text)."""
+    name, eq, spec = text.partition("=")
+    if not eq or not name.strip() or not spec.strip():
+        raise UsageError(f"grid {text!r} must be NAME=LO:HI:STEP or NAME=V1,V2,...")
+    name = name.strip()
+    if ":" in spec:
+        try:
+            lo, hi, step = (float(x) for x in spec.split(":"))
+        except ValueError:
+            raise UsageError(f"grid {text!r}: LO:HI:STEP must be three numbers") from None
+        if step <= 0 or hi < lo:
+            raise UsageError(f"grid {text!r}: need STEP > 0 and HI >= LO")
+        count = int(math.floor((hi - lo) / step + 1e-9)) + 1
+        if count > 1000:
+            raise UsageError(f"grid {text!r} has {count} points; at most 1000")
+        return name, [_num(lo + i * step) for i in range(count)]
+    return name, [v.strip() for v in spec.split(",") if v.strip()]
+
+
+def _num(v: float) -> str:
+    v = round(v, 10)
+    return str(int(v)) if float(v).is_integer() else repr(v)
+
+
+def make_sweep(game: str, strategy: str, params: list[str], option_grid: list[str] | None = None,
+               players=None, field: str | None = None, seed: int = 0, deals: int = 0, options=None,
+               preset=None, workers=None, check=False, first_deal=0, shard_size: int = 1 << 16) -> Experiment:
+    spec, n, opts, w = _common(game, players, preset, options, seed, deals, first_deal, workers, shard_size)
+    base_name, _, base_kv = strategy.partition(":")
+    base = parse_seat(spec, strategy)
+    axes = [("param", *parse_grid(g)) for g in params or []]
+    axes += [("option", *parse_grid(g)) for g in option_grid or []]
+    if not axes:
+        raise UsageError("sweep needs at least one --param or --option-grid")
+    known = {p.name for p in base.strategy.params}
+    for kind, name, _ in axes:
+        if kind == "param" and name not in known:
+            raise UsageError(f"strategy {base_name} has no parameter {name!r}; parameters: {', '.join(known) or 'none'}")
+    f = parse_seat(spec, field or "greedy")
+    points = []
+    for combo in itertools.product(*[vals for _, _, vals in axes]):
+        kv = dict(x.split("=", 1) for x in base_kv.split(",") if "=" in x)
+        opt_pairs = []
+        for (kind, name, _), val in zip(axes, combo):
+            if kind == "param":
+                kv[name] = val
+            else:
+                opt_pairs.append(f"{name}={val}")
+        cand = parse_seat(spec, base_name + (":" + ",".join(f"{k}={v}" for k, v in kv.items()) if kv else ""))
+        p_opts = replace(opts, **parse_overrides(spec.options_cls, opt_pairs)) if opt_pairs else opts
+        try:
+            p_opts.to_array(n)
+        except (TypeError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+        label = ",".join(f"{name}={val}" for (_, name, _), val in zip(axes, combo))
+        points.append(Point(label, p_opts, field_lineups(cand, f, n),
+                            tuple((name, val) for (_, name, _), val in zip(axes, combo))))
+    return Experiment("sweep", spec.name, n, seed, tuple(points), preset, f.label, first_deal, check, w, shard_size)
+
+
+def play_experiment_shard(exp: Experiment, first: int, count: int) -> dict:
+    """Long-format rows of deals first..first+count-1 for every point and lineup:
+    deal_id, point, lineup, seat, payout, win, end_reason, turns (point-major order)."""
+    cache = {}
+    parts = []
+    for i, point in enumerate(exp.points):
+        for r, (seats, s) in enumerate(point.lineups):
+            key = (point.options, tuple(x.label for x in seats))
+            if key not in cache:
+                cfg = RunConfig(exp.game_name, exp.n_players, point.options, exp.preset, list(seats), exp.seed,
+                                count, first, exp.check, exp.workers)
+                cache[key] = play_shard(cfg, first, count)
+            cols = cache[key]
+            parts.append({
+                "deal_id": cols["deal_id"], "point": np.full(count, i, np.int16), "lineup": np.full(count, r, np.int8),
+                "seat": np.full(count, s, np.int8), "payout": cols[f"payout_{s}"].astype(np.int32),
+                "win": cols["winner"] == s, "end_reason": cols["end_reason"], "turns": cols["turns"],
+            })
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]} if parts else {}
+
+
+class ExperimentAccumulator:
+    """Per-point sums of X, X^2, W, W^2 and of the paired difference to point 0."""
+
+    def __init__(self, exp: Experiment):
+        self.exp = exp
+        k = len(exp.points)
+        self.n = 0
+        self.sx = np.zeros(k)
+        self.sxx = np.zeros(k)
+        self.sw = np.zeros(k)
+        self.sww = np.zeros(k)
+        self.sd = np.zeros(k)
+        self.sdd = np.zeros(k)
+
+    def add(self, cols: dict, count: int) -> None:
+        if count == 0:
+            return
+        k = len(self.exp.points)
+        nl = len(self.exp.points[0].lineups)
+        x = cols["payout"].astype(np.float64).reshape(k, nl, count).mean(axis=1)
+        w = cols["win"].astype(np.float64).reshape(k, nl, count).mean(axis=1)
+        d = x - x[0]
+        self.n += count
+        self.sx += x.sum(axis=1)
+        self.sxx += (x * x).sum(axis=1)
+        self.sw += w.sum(axis=1)
+        self.sww += (w * w).sum(axis=1)
+        self.sd += d.sum(axis=1)
+        self.sdd += (d * d).sum(axis=1)
+
+    def headline_halfwidth(self, z: float) -> float:
+        """Widest half-width at quantile z of the paired differences (or of the mean, for one point)."""
+        if self.n < 2:
+            return float("inf")
+        idx = range(1, len(self.sx)) if len(self.sx) > 1 else [0]
+        s, ss = (self.sd, self.sdd) if len(self.sx) > 1 else (self.sx, self.sxx)
+        return max(z * mean_ci(s[i], ss[i], self.n)[3] for i in idx)
+
+    def summary(self) -> dict:
+        rows = []
+        var0 = _var(self.sx[0], self.sxx[0], self.n)
+        for i, p in enumerate(self.exp.points):
+            mean, lo, hi, se = mean_ci(self.sx[i], self.sxx[i], self.n)
+            wr, wlo, whi, _ = mean_ci(self.sw[i], self.sww[i], self.n)
+            diff, dlo, dhi, dse = mean_ci(self.sd[i], self.sdd[i], self.n)
+            var_paired = _var(self.sd[i], self.sdd[i], self.n)
+            var_unpaired = _var(self.sx[i], self.sxx[i], self.n) + var0
+            rows.append({"point": i, "label": p.label, **{k: _maybe_float(v) for k, v in p.params},
+                         "mean_payout": mean, "payout_lo": lo, "payout_hi": hi, "payout_se": se,
+                         "win_rate": wr, "win_lo": wlo, "win_hi": whi,
+                         "diff": diff if i else 0.0, "diff_lo": dlo if i else 0.0, "diff_hi": dhi if i else 0.0,
+                         "diff_se": dse if i else 0.0,
+                         "variance_reduction": (var_unpaired / var_paired) if i and var_paired > 0 else float("nan")})
+        return {"deals": self.n, "points": rows}
+
+
+def _var(s: float, ss: float, n: int) -> float:
+    return max(0.0, (ss - s * s / n) / (n - 1)) if n > 1 else float("nan")
+
+
+def _maybe_float(v):
+    try:
+        return float(v)
+    except ValueError:
+        return v
+
+
+@dataclass
+class ExperimentResult:
+    summary: dict
+    meta: dict
+    timing: dict
+    path: str | None
+
+
+def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress=None,
+                   until_ci: float | None = None, max_deals: int | None = None, resume: bool = False,
+                   executor=None) -> ExperimentResult:
+    """Play the experiment shard by shard; write a dataset partitioned by point if ``out``."""
+    executor = executor or LocalExecutor()
+    numba.set_num_threads(exp.workers)
+    meta = exp.meta()
+    meta.update(deals=deals if until_ci is None else None, until_ci=until_ci, max_deals=max_deals)
+    store = ShardStore(out, meta, resume, dataset=True) if out else None
+    acc = ExperimentAccumulator(exp)
+    total = deals if until_ci is None else max_deals
+    plan = list(shard_plan(total, exp.first_deal, exp.shard_size, 1.0 if until_ci is None else 2.0))
+    pending = ((exp, f, c) for f, c in plan if not (store and store.has(f)))
+    results = executor.map(play_experiment_shard, pending)
+    t0 = time.perf_counter()
+    done, used, look = 0, [], 0
+    try:
+        for first, count in plan:
+            if store is not None and store.has(first):
+                cols = _table_columns(store.read(first))
+            else:
+                cols = next(results)
+                if store is not None:
+                    store.write(first, _columns_table(cols, exp))
+            acc.add(cols, count)
+            used.append(first)
+            done += count
+            look += 1
+            half = acc.headline_halfwidth(z_at_look(look) if until_ci is not None else 1.959963984540054)
+            if progress is not None:
+                progress(done, total, f"half-width {half:.4g}" + (f" (target {until_ci:g})" if until_ci else ""))
+            if until_ci is not None and half <= until_ci:
+                break
+    except Exception:
+        if store is not None:
+            store.discard()
+        raise
+    finally:
+        results.close()
+    wall = time.perf_counter() - t0
+    meta["deals"] = done
+    summary = acc.summary()
+    if until_ci is not None:
+        h = acc.headline_halfwidth(z_at_look(look))
+        summary["sequential"] = {"target": until_ci, "looks": look, "z": z_at_look(look), "half_width": h,
+                                 "reached": h <= until_ci}
+    timing = {"wall_time_s": round(wall, 6), "executor": executor.name, "looks": look, "workers": exp.workers,
+              "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    path = None
+    if store is not None:
+        store.meta = meta
+        extra = {"summary.json": json.dumps(json_clean({"summary": summary, "meta": meta}), indent=2).encode()}
+        path = str(store.finish(used, timing, partition="point", extra_files=extra))
+    return ExperimentResult(summary, meta, timing, path)
+
+
+def _columns_table(cols: dict, exp: Experiment) -> pa.Table:
+    names = get_game(exp.game_name).reason_names
+    arrays = {k: (pa.DictionaryArray.from_arrays(pa.array(v, pa.int8()), pa.array(list(names)))
+                  if k == "end_reason" else pa.array(v)) for k, v in cols.items()}
+    return pa.table(arrays)
+
+
+def _table_columns(table: pa.Table) -> dict:
+    out = {}
+    for name in table.column_names:
+        arr = table.column(name).combine_chunks()
+        out[name] = (arr.indices if name == "end_reason" else arr).to_numpy(zero_copy_only=False)
+    return out
