@@ -328,7 +328,7 @@ def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress
     path = None
     if store is not None:
         store.meta = meta
-        extra = {"summary.json": json.dumps(json_clean({"summary": summary, "meta": meta}), indent=2).encode()}
+        extra = {"_summary.json": json.dumps(json_clean({"summary": summary, "meta": meta}), indent=2).encode()}
         path = str(store.finish(used, timing, partition="point", extra_files=extra))
     return ExperimentResult(summary, meta, timing, path)
 
