@@ -49,11 +49,12 @@ def plot(df: pd.DataFrame, path: Path, deals: int) -> None:
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, 2, figsize=(13, 5), dpi=110)
     for n, g in df.groupby("players"):
-        line, = axes[0].plot(g["threshold"], g["mean_payout"], marker="o", ms=4, label=f"{n} players")
-        axes[0].fill_between(g["threshold"], g["payout_lo"], g["payout_hi"], alpha=0.25, color=line.get_color())
         best = g.loc[g["mean_payout"].idxmax()]
-        axes[0].annotate(f"best {int(best['threshold'])}", (best["threshold"], best["mean_payout"]),
-                         textcoords="offset points", xytext=(0, 8), ha="center", color=line.get_color())
+        line, = axes[0].plot(g["threshold"], g["mean_payout"], marker="o", ms=4,
+                             label=f"{n} players (best: {int(best['threshold'])})")
+        axes[0].fill_between(g["threshold"], g["payout_lo"], g["payout_hi"], alpha=0.25, color=line.get_color())
+        axes[0].plot([best["threshold"]], [best["mean_payout"]], marker="*", ms=16, color=line.get_color(),
+                     markeredgecolor="black")
         line, = axes[1].plot(g["threshold"], 100 * g["win_rate"], marker="o", ms=4, label=f"{n} players")
         axes[1].fill_between(g["threshold"], 100 * g["win_lo"], 100 * g["win_hi"], alpha=0.25,
                              color=line.get_color())
