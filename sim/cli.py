@@ -323,6 +323,17 @@ def sweep(game: GameArg,
 
 @app.command()
 @handle_errors
+def report(source: Annotated[str, typer.Argument(
+               help="a run file (cardsim run --out) or an experiment dataset directory (compare/sweep --out)")],
+           out_dir: Annotated[str, typer.Option("--out", help="directory for report.md and its PNG plots")]):
+    """Markdown report with PNG plots: win rate / mean payout with 95% intervals, sweep curves,
+    payout distribution, outcomes (needs the report extra: matplotlib)."""
+    from sim.report import write_report  # lazy: matplotlib loads only for this command
+    out.print(f"wrote {write_report(source, out_dir)}", markup=False)
+
+
+@app.command()
+@handle_errors
 def summarize(file: Annotated[str, typer.Argument(help="a Parquet file written by `cardsim run --out`")],
               as_json: Annotated[bool, typer.Option("--json", help="print the statistics as JSON")] = False):
     """Statistics of a run file: per seat, per strategy, outcomes."""

@@ -289,6 +289,7 @@ def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress
     acc = ExperimentAccumulator(exp)
     total = deals if until_ci is None else max_deals
     plan = list(shard_plan(total, exp.first_deal, exp.shard_size, 1.0 if until_ci is None else 2.0))
+    plan = plan or [(exp.first_deal, 0)]
     pending = ((exp, f, c) for f, c in plan if not (store and store.has(f)))
     results = executor.map(play_experiment_shard, pending)
     t0 = time.perf_counter()

@@ -1,0 +1,907 @@
+"""``cardsim report``: a Markdown report with PNG plots of a run file or an experiment dataset.
+
+Sources:
+
+* a run file (``cardsim run --out FILE``): per-strategy and per-seat win rates and mean
+  payouts with 95% intervals, the payout distribution of every seat, outcome frequencies;
+* an experiment dataset directory (``cardsim compare/sweep --out DIR``): the per-point
+  table of ``_summary.json``, curves with 95% bands for sweeps over a numeric parameter (one
+  curve per value of the other parameters) or bars with 95% error bars otherwise, the
+  paired difference to point 0, the payout distribution and outcome frequencies per point,
+  and a reading of the best point (with its paired difference to the runner-up).
+
+Record data are read in bounded-memory batches (payouts are small integers: histograms are
+integer bincounts). matplotlib is an optional extra (``pip install 'cardsim[report]'``); the
+figures are drawn on the Agg canvas without pyplot, so no global backend is switched.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+
+from sim.errors import UsageError
+
+REPORT_NAME = "report.md"
+SUMMARY_NAMES = ("_summary.json", "summary.json")
+MAX_VALUES = 41          # distinct payout values shown one by one; wider ranges are binned
+MAX_BARS = 6             # series drawn as grouped bars; more series -> heatmap
+PAIRED_CHUNK = 1 << 20   # rows per point read at once for the paired best-vs-runner-up difference
+STYLE = {
+    "font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11, "xtick.labelsize": 10,
+    "ytick.labelsize": 10, "legend.fontsize": 10, "figure.titlesize": 13,
+    "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True,
+    "grid.alpha": 0.3, "grid.linewidth": 0.6, "savefig.facecolor": "white", "figure.facecolor": "white",
+}
+DPI = 110
+C_PAY, C_WIN, C_DIFF = "#1f77b4", "#2ca02c", "#d62728"
+
+
+# ---- entry point ----------------------------------------------------------------------
+
+def write_report(source: str, out_dir: str) -> Path:
+    """Write ``out_dir/report.md`` and its PNG plots for a run file or an experiment dataset
+    directory; returns the Markdown path. Bad input raises UsageError (one line)."""
+    src = Path(source)
+    kind = _source_kind(src)
+    mpl = _matplotlib()
+    out = _prepare_out(out_dir)
+    with mpl.rc_context(STYLE):
+        lines = _run_report(src, out) if kind == "run" else _experiment_report(src, out)
+    md = out / REPORT_NAME
+    tmp = md.with_name(f".{md.name}.tmp")
+    tmp.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
+    os.replace(tmp, md)
+    return md
+
+
+def _source_kind(src: Path) -> str:
+    if not src.exists():
+        raise UsageError(f"no such file or directory: {str(src)!r}")
+    if src.is_dir():
+        if _summary_file(src) is None:
+            raise UsageError(f"{str(src)!r} is not a cardsim output: a directory must be a compare/sweep "
+                             "dataset with _summary.json (a run is reported from its Parquet file)")
+        return "experiment"
+    from sim.io import read_meta
+    meta, _ = read_meta(src)       # UsageError if not Parquet / not cardsim
+    if "kind" in meta:
+        raise UsageError(f"{str(src)!r} is one part of a {meta['kind']} dataset; report its directory instead")
+    return "run"
+
+
+def _summary_file(path: Path) -> Path | None:
+    """The dataset's summary: ``_summary.json`` (``summary.json`` in older layouts)."""
+    return next((path / n for n in SUMMARY_NAMES if (path / n).is_file()), None)
+
+
+def _matplotlib():
+    try:
+        import matplotlib
+        from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: F401  (the Agg backend)
+    except ImportError:
+        raise UsageError("the report needs matplotlib: pip install 'cardsim[report]'") from None
+    return matplotlib
+
+
+def _prepare_out(out_dir: str) -> Path:
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"cannot write the report to {str(out)!r}: it exists and is not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create the report directory {str(out)!r}: {exc.strerror or exc}") from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise UsageError(f"cannot write the report to {str(out)!r}: permission denied")
+    return out
+
+
+# ---- formatting -------------------------------------------------------------------------
+
+def _f(x) -> float:
+    return float("nan") if x is None else float(x)
+
+
+def _digits(halfwidths) -> int:
+    """Decimals that show two significant digits of the narrowest finite interval half-width."""
+    hs = [h for h in (abs(_f(v)) for v in halfwidths) if math.isfinite(h) and h > 0]
+    if not hs:
+        return 4
+    return int(min(6, max(1, 1 - math.floor(math.log10(min(hs))))))
+
+
+def _num(x, d: int) -> str:
+    x = _f(x)
+    if not math.isfinite(x):
+        return "n/a"
+    text = f"{x:+.{d}f}"
+    return ("+" + text[1:]) if float(text) == 0 else text.replace("-", "−")
+
+
+def _pct(x, d: int = 2) -> str:
+    x = _f(x)
+    return "n/a" if not math.isfinite(x) else f"{100 * x:.{d}f}%"
+
+
+def _ci(lo, hi, fmt) -> str:
+    return "n/a" if not (math.isfinite(_f(lo)) and math.isfinite(_f(hi))) else f"{fmt(lo)} – {fmt(hi)}"
+
+
+def _cell(x) -> str:
+    return str(x).replace("|", "\\|")
+
+
+def _table(header: list[str], rows: list[list], align: str | None = None) -> list[str]:
+    align = align or "l" + "r" * (len(header) - 1)
+    sep = ["---:" if a == "r" else ":---" for a in align]
+    return ["| " + " | ".join(_cell(h) for h in header) + " |", "| " + " | ".join(sep) + " |"] + [
+        "| " + " | ".join(_cell(c) for c in r) + " |" for r in rows] + [""]
+
+
+def _wrap(label: str, width: int = 24) -> str:
+    """Long strategy labels on several lines: ``name:`` then the parameters, broken at commas."""
+    if len(label) <= width:
+        return label
+    name, colon, rest = label.partition(":")
+    if not colon:
+        rest = label
+    parts = [p + "," for p in rest.split(",")]
+    parts[-1] = parts[-1][:-1]
+    lines = [name + colon] if colon else []
+    cur = ""
+    for p in parts:
+        if cur and len(cur) + len(p) > width:
+            lines.append(cur)
+            cur = ""
+        cur += p
+    lines.append(cur)
+    return "\n".join(lines)
+
+
+def _image(lines: list[str], name: str | None, alt: str) -> None:
+    if name:
+        lines.extend([f"![{alt}]({name})", ""])
+
+
+def _options_lines(game_name: str, options: dict, preset) -> str:
+    """Options that differ from the game's defaults, as ``name=value`` text."""
+    try:
+        from sim.options import options_dict
+        from sim.registry import get_game
+        defaults = options_dict(get_game(game_name).options_cls())
+    except Exception:   # an unknown game (file from another version): list every option
+        defaults = {}
+    diff = [f"`{k}={_opt_text(v)}`" for k, v in options.items() if defaults.get(k, object()) != v]
+    text = ", ".join(diff) if diff else "all defaults"
+    return (f"preset `{preset}`; " if preset else "") + text
+
+
+def _opt_text(v) -> str:
+    if isinstance(v, list):
+        return ",".join(map(str, v))
+    if isinstance(v, bool):
+        return str(v).lower()
+    return "none" if v is None else str(v)
+
+
+def _deal_text(meta: dict, deals: int) -> str:
+    text = f"{deals:,}"
+    if meta.get("first_deal"):
+        text += f" (deal indices {meta['first_deal']:,} – {meta['first_deal'] + deals - 1:,})"
+    if meta.get("until_ci") is not None:
+        text += f"; played until the 95% half-width reached {meta['until_ci']:g} (cap {meta.get('max_deals') or 0:,})"
+    return text
+
+
+def _game_title(name: str) -> str:
+    try:
+        from sim.registry import get_game
+        return get_game(name).title
+    except Exception:
+        return name
+
+
+# ---- histograms ---------------------------------------------------------------------------
+
+class IntHist:
+    """Counts of integer values, growing to the range seen (payouts are small integers)."""
+
+    def __init__(self):
+        self.lo = 0
+        self.counts = np.zeros(0, dtype=np.int64)
+
+    def add(self, values) -> None:
+        v = np.asarray(values, dtype=np.int64)
+        if v.size == 0:
+            return
+        vmin, vmax = int(v.min()), int(v.max())
+        if self.counts.size == 0:
+            self.lo, self.counts = vmin, np.zeros(vmax - vmin + 1, dtype=np.int64)
+        lo, hi = min(self.lo, vmin), max(self.lo + self.counts.size - 1, vmax)
+        if lo != self.lo or hi != self.lo + self.counts.size - 1:
+            grown = np.zeros(hi - lo + 1, dtype=np.int64)
+            grown[self.lo - lo: self.lo - lo + self.counts.size] = self.counts
+            self.lo, self.counts = lo, grown
+        self.counts += np.bincount(v - self.lo, minlength=self.counts.size)
+
+    @property
+    def total(self) -> int:
+        return int(self.counts.sum())
+
+    def span(self) -> tuple[int, int] | None:
+        nz = np.flatnonzero(self.counts)
+        return (self.lo + int(nz[0]), self.lo + int(nz[-1])) if nz.size else None
+
+
+def _common_bins(hists: list[IntHist]) -> list[tuple[int, int]]:
+    """(first, last) value of each displayed bin: single values, or ~30 equal bins if the
+    range is wide."""
+    spans = [h.span() for h in hists if h.span() is not None]
+    if not spans:
+        return []
+    lo, hi = min(s[0] for s in spans), max(s[1] for s in spans)
+    if hi - lo + 1 <= MAX_VALUES:
+        return [(v, v) for v in range(lo, hi + 1)]
+    width = math.ceil((hi - lo + 1) / 30)
+    return [(a, min(a + width - 1, hi)) for a in range(lo, hi + 1, width)]
+
+
+def _binned(h: IntHist, bins) -> np.ndarray:
+    out = np.zeros(len(bins))
+    for i, (a, b) in enumerate(bins):
+        ia, ib = max(a - h.lo, 0), min(b - h.lo, h.counts.size - 1)
+        if ib >= ia:
+            out[i] = h.counts[ia: ib + 1].sum()
+    return out
+
+
+def _bin_label(b) -> str:
+    a, c = b
+    s = lambda v: f"{v:+d}".replace("-", "−") if v else "0"  # noqa: E731
+    return s(a) if a == c else f"{s(a)}…{s(c)}"
+
+
+# ---- figures ------------------------------------------------------------------------------
+
+def _figure(w: float, h: float):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(w, min(h, 40.0)), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _save(fig, out: Path, name: str) -> str:
+    fig.savefig(out / name, dpi=DPI)
+    return name
+
+
+def _ci_handle(color="black"):
+    from matplotlib.lines import Line2D
+    return Line2D([], [], color=color, marker="|", markersize=10, linewidth=1.5, label="95% CI")
+
+
+def _thin_ticks(ax, axis: str, labels: list[str], positions, max_labels: int = 30) -> None:
+    step = max(1, math.ceil(len(labels) / max_labels))
+    pos = list(positions)[::step]
+    lab = labels[::step]
+    if axis == "y":
+        ax.set_yticks(pos, lab)
+    else:
+        ax.set_xticks(pos, lab)
+
+
+def _hbars(ax, labels, values, lo, hi, color, fmt, ref=None, ref_style="--", texts=None) -> None:
+    """Horizontal bars with 95% CI error bars, the value (or ``texts``) printed beside each bar."""
+    y = np.arange(len(labels))
+    v = np.array([_f(x) for x in values])
+    lo_ = np.array([_f(x) for x in lo])
+    hi_ = np.array([_f(x) for x in hi])
+    err = np.vstack([np.where(np.isfinite(lo_), v - lo_, 0), np.where(np.isfinite(hi_), hi_ - v, 0)])
+    err = np.clip(np.nan_to_num(err), 0, None)
+    vz = np.nan_to_num(v)
+    ax.barh(y, vz, color=color, alpha=0.75, height=0.6)
+    ax.errorbar(vz, y, xerr=err, fmt="none", ecolor="black", elinewidth=1.5, capsize=5)
+    ax.set_yticks(y, labels)
+    if not ax.yaxis_inverted():     # shared y axes invert together
+        ax.invert_yaxis()
+    ax.grid(axis="y", visible=False)
+    if ref is not None:
+        ax.axvline(ref, color="0.3", linewidth=1.2, linestyle=ref_style)
+    ends_lo, ends_hi = vz - err[0], vz + err[1]
+    x0 = min(float(ends_lo.min(initial=0)), ref or 0, 0)
+    x1 = max(float(ends_hi.max(initial=0)), ref or 0, 0)
+    span = (x1 - x0) or 1.0
+    texts = texts or [None] * len(v)
+    if len(labels) <= 20:
+        for yi, vi, a, b, t in zip(y, v, ends_lo, ends_hi, texts):
+            if not math.isfinite(vi):
+                continue
+            right = vi >= 0
+            ax.annotate(t or fmt(vi), (b if right else a, yi), xytext=(6 if right else -6, 0),
+                        textcoords="offset points", ha="left" if right else "right", va="center", fontsize=10,
+                        bbox=dict(boxstyle="square,pad=0.1", fc="white", ec="none", alpha=0.8))
+    # room for the printed values on the side(s) they are printed
+    left_room = 0.3 * span if np.any(vz < 0) else 0.02 * span
+    right_room = 0.3 * span if np.any(vz >= 0) else 0.02 * span
+    ax.set_xlim(x0 - left_room, x1 + right_room)
+
+
+def _legend_below(fig, n_players: int | None = None, even_share: bool = False, zero_label: str = "zero") -> None:
+    from matplotlib.lines import Line2D
+    handles = [_ci_handle(), Line2D([], [], color="0.3", linestyle="--", label=zero_label)]
+    if even_share and n_players:
+        handles.append(Line2D([], [], color="0.3", linestyle=":", linewidth=1.5,
+                              label=f"even share of wins (1/{n_players})"))
+    fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False)
+
+
+def _distribution_plot(out: Path, name: str, title: str, series: list[tuple[str, IntHist]], ylabel_kind: str,
+                       unit: str = "deals") -> str | None:
+    """Grouped bars (few series) or a heatmap (many) of the share of each payout value."""
+    bins = _common_bins([h for _, h in series])
+    if not bins or not any(h.total for _, h in series):
+        return None
+    shares = np.array([_binned(h, bins) / max(h.total, 1) for _, h in series])
+    xl = [_bin_label(b) for b in bins]
+    if len(series) <= MAX_BARS:
+        fig = _figure(min(16.0, max(9.0, 0.3 * len(bins) * len(series) + 2)), 5.5)
+        ax = fig.add_subplot()
+        x = np.arange(len(bins))
+        w = 0.8 / len(series)
+        colors = [f"C{i}" for i in range(10)]
+        for i, (lab, _) in enumerate(series):
+            ax.bar(x - 0.4 + w * (i + 0.5), 100 * shares[i], width=w, label=lab,
+                   color=colors[i % 10], alpha=0.85)
+        _thin_ticks(ax, "x", xl, x, 25)
+        ax.set_ylabel(f"share of {unit} (%)")
+        ax.grid(axis="x", visible=False)
+        ax.set_ylim(0, 100 * float(shares.max()) * 1.12)
+        ax.legend(title=ylabel_kind, loc="best", framealpha=0.9)
+    else:
+        n = len(series)
+        height = min(40.0, 1.4 + 0.34 * n)
+        fig = _figure(max(8.0, 0.55 * len(bins) + 4), height)
+        ax = fig.add_subplot()
+        ax.grid(False)
+        im = ax.imshow(100 * shares, aspect="auto", cmap="Blues", vmin=0, interpolation="nearest")
+        _thin_ticks(ax, "x", xl, range(len(bins)), 25)
+        _thin_ticks(ax, "y", [lab.replace("\n", " ") for lab, _ in series], range(n), int(height / 0.3))
+        ax.set_ylabel(ylabel_kind)
+        if len(bins) <= 25 and height / n >= 0.3:
+            top = float(np.max(shares)) or 1.0
+            for i in range(n):
+                for j in range(len(bins)):
+                    s = shares[i, j]
+                    if s > 0:
+                        txt = f"{100 * s:.0f}" if s >= 0.095 else (f"{100 * s:.1f}" if s >= 0.0005 else "<0.1")
+                        ax.text(j, i, txt, ha="center",
+                                va="center", fontsize=8 if len(bins) > 12 else 9,
+                                color="white" if s > 0.6 * top else "black")
+        fig.colorbar(im, ax=ax, label=f"share of {unit} (%)", shrink=min(0.9, 5.0 / height), aspect=20,
+                     anchor=(0.0, 1.0))
+    ax.set_xlabel("payout (chips)" + ("" if all(a == b for a, b in bins) else ", binned"))
+    ax.set_title(title)
+    return _save(fig, out, name)
+
+
+def _reason_colors(names) -> dict:
+    return {r: f"C{i % 10}" for i, r in enumerate(names)}
+
+
+# ---- run files ----------------------------------------------------------------------------
+
+def _run_report(path: Path, out: Path) -> list[str]:
+    from sim.io import iter_record_batches
+    from sim.runner import summarize_file
+    res = summarize_file(path)
+    s, meta, timing = res.summary, res.meta, res.timing
+    n, deals = int(meta["players"]), int(s["deals"])
+    hists = [IntHist() for _ in range(n)]
+    for batch in iter_record_batches(path, columns=[f"payout_{p}" for p in range(n)]):
+        for p in range(n):
+            hists[p].add(batch[f"payout_{p}"])
+    head = f"{meta['game']} · {n} players · {deals:,} deals · seed {meta['seed']}"
+    title = f"{_game_title(meta['game'])}: {n} players, {deals:,} deals"
+
+    lines = [f"# cardsim report: {title}", ""]
+    lines += ["## What was run", ""]
+    lines += [f"- **Source:** `{path}` (run file)",
+              f"- **Game:** {meta['game']} (rules v{meta.get('rules_version', '?')}), {n} players",
+              f"- **Deals:** {_deal_text(meta, deals)}",
+              f"- **Seed:** {meta['seed']}",
+              "- **Seats:** " + "; ".join(f"{r['seat']}: `{r['label']}`" for r in meta["seats"]),
+              f"- **Rule options:** {_options_lines(meta['game'], meta.get('options', {}), meta.get('preset'))}"]
+    if timing.get("wall_time_s"):
+        lines.append(f"- **Played:** {timing.get('created_utc', '?')}, {timing['wall_time_s']:.2f} s"
+                     + (f" ({timing['deals_per_s']:,.0f} deals/s)" if timing.get("deals_per_s") else ""))
+    lines += ["", "Intervals are 95%: Wilson for rates, Student t for means. Payouts are in chips "
+              "(stake units); a deal's payouts sum to zero over the seats.", ""]
+    if deals == 0:
+        return lines + ["The file holds no deals: nothing to report.", ""]
+
+    strat = s["strategies"]
+    d = _digits([(r["payout_hi"] - r["payout_lo"]) / 2 for r in strat + s["seats"] if r["payout_hi"] is not None])
+    lines += ["## Strategies", ""]
+    lines += _table(["strategy", "seats", "win rate", "95% CI", "mean payout (chips)", "95% CI"],
+                    [[f"`{r['strategy']}`", ",".join(map(str, r["seats"])), _pct(r["win_rate"]),
+                      _ci(r["win_lo"], r["win_hi"], _pct), _num(r["mean_payout"], d),
+                      _ci(r["payout_lo"], r["payout_hi"], lambda x: _num(x, d))] for r in strat])
+    lines += ["Win rate is per seat (a strategy held by k seats: share of deals one of them won, divided by k).", ""]
+    _image(lines, _run_strategy_plot(out, strat, n, head, d), "win rate and mean payout per strategy")
+
+    lines += ["## Seats", ""]
+    lines += _table(["seat", "strategy", "win rate", "95% CI", "mean payout (chips)", "95% CI"],
+                    [[str(r["seat"]), f"`{r['strategy']}`", _pct(r["win_rate"]), _ci(r["win_lo"], r["win_hi"], _pct),
+                      _num(r["mean_payout"], d), _ci(r["payout_lo"], r["payout_hi"], lambda x: _num(x, d))]
+                     for r in s["seats"]], "rlrrrr")
+
+    lines += ["## Payout distribution", ""]
+    lines += _distribution_table([(f"{p}: `{meta['seats'][p]['label']}`", hists[p]) for p in range(n)], "seat")
+    series = [(f"{p}: {_wrap(meta['seats'][p]['label'], 32)}", hists[p]) for p in range(n)]
+    _image(lines, _distribution_plot(out, "payouts.png", f"Payout per deal by seat · {head}", series, "seat"),
+           "payout distribution per seat")
+
+    lines += ["## Outcomes", ""]
+    lines += _table(["end reason", "deals", "share", "95% CI"],
+                    [[r["end_reason"], f"{r['count']:,}", _pct(r["rate"]), _ci(r["lo"], r["hi"], _pct)]
+                     for r in s["outcomes"]])
+    lines += [f"Mean turns per deal: {s['mean_turns']:.2f}; deals stopped by the turn cap (truncated): "
+              f"{s['truncated']:,}.", ""]
+    _image(lines, _run_outcome_plot(out, s["outcomes"], meta.get("reason_names", []), head, deals),
+           "outcome frequencies")
+    return lines
+
+
+def _run_strategy_plot(out: Path, strat: list[dict], n: int, head: str, d: int) -> str:
+    labels = [_wrap(r["strategy"]) for r in strat]
+    lines_per = max(lab.count("\n") + 1 for lab in labels)
+    fig = _figure(13, 2.4 + len(labels) * max(0.6, 0.3 * lines_per + 0.25))
+    ax1, ax2 = fig.subplots(1, 2, sharey=True)
+    _hbars(ax1, labels, [r["mean_payout"] for r in strat], [r["payout_lo"] for r in strat],
+           [r["payout_hi"] for r in strat], C_PAY, lambda x: _num(x, d), ref=0.0)
+    ax1.set_xlabel("mean payout per deal (chips)")
+    ax1.set_title("Mean payout")
+    _hbars(ax2, labels, [100 * _f(r["win_rate"]) for r in strat], [100 * _f(r["win_lo"]) for r in strat],
+           [100 * _f(r["win_hi"]) for r in strat], C_WIN, lambda x: f"{x:.1f}%", ref=100 / n, ref_style=":")
+    ax2.set_xlabel("deals won per seat (%)")
+    ax2.set_title("Win rate")
+    fig.suptitle(f"Per strategy · {head}")
+    _legend_below(fig, n, True, "break-even (0 chips)")
+    return _save(fig, out, "strategies.png")
+
+
+def _run_outcome_plot(out: Path, outcomes: list[dict], names, head: str, deals: int) -> str | None:
+    rows = [r for r in outcomes if r["count"] > 0]
+    if not rows:
+        return None
+    colors = _reason_colors(names or [r["end_reason"] for r in outcomes])
+    fig = _figure(10, 1.6 + 0.5 * len(rows))
+    ax = fig.add_subplot()
+    y = np.arange(len(rows))
+    v = np.array([100 * r["rate"] for r in rows])
+    err = np.array([[100 * (r["rate"] - r["lo"]) for r in rows], [100 * (r["hi"] - r["rate"]) for r in rows]])
+    ax.barh(y, v, color=[colors.get(r["end_reason"], "C0") for r in rows], alpha=0.85, height=0.6)
+    ax.errorbar(v, y, xerr=err, fmt="none", ecolor="black", elinewidth=1.5, capsize=5)
+    ax.set_yticks(y, [r["end_reason"] for r in rows])
+    ax.invert_yaxis()
+    ax.grid(axis="y", visible=False)
+    for yi, r in zip(y, rows):
+        ax.annotate(f"{_share(r['count'], deals)}  ({r['count']:,})", (100 * r["hi"], yi), xytext=(6, 0),
+                    textcoords="offset points", va="center", fontsize=10)
+    ax.set_xlim(0, max(v) * 1.3 + 1)
+    ax.set_xlabel("share of deals (%)")
+    ax.set_title(f"How the deals ended · {head}")
+    ax.legend(handles=[_ci_handle()], loc="lower right")
+    return _save(fig, out, "outcomes.png")
+
+
+def _share(count, total) -> str:
+    if not count:
+        return "·"
+    x = count / max(total, 1)
+    return "<0.1%" if x < 0.0005 else f"{100 * x:.1f}%"
+
+
+def _distribution_table(series: list[tuple[str, IntHist]], what: str, unit: str = "deals") -> list[str]:
+    bins = _common_bins([h for _, h in series])
+    if not bins:
+        return ["No payouts recorded.", ""]
+    header = [what] + [_bin_label(b) for b in bins] + ["mean"]
+    rows = []
+    for lab, h in series:
+        c = _binned(h, bins)
+        tot = max(h.total, 1)
+        vals = np.arange(h.lo, h.lo + h.counts.size)
+        mean = float((vals * h.counts).sum()) / tot
+        rows.append([lab] + [_share(x, tot) for x in c] + [_num(mean, 3)])
+    binned = "" if all(a == b for a, b in bins) else " (binned)"
+    return [f"Share of {unit} by payout in chips{binned} (· = never):", ""] + _table(header, rows)
+
+
+# ---- experiment datasets ---------------------------------------------------------------------
+
+def _load_experiment(path: Path) -> tuple[dict, dict]:
+    try:
+        doc = json.loads(_summary_file(path).read_text(encoding="utf-8"))
+        summary, meta = doc["summary"], doc["meta"]
+        summary["points"], meta["kind"], meta["points"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"{str(path)!r} is not a cardsim output: unreadable _summary.json "
+                         f"({exc.__class__.__name__})") from None
+    return summary, meta
+
+
+def _partitions(path: Path) -> dict[int, Path]:
+    parts = {}
+    for d in path.glob("point=*"):
+        m = re.fullmatch(r"point=(\d+)", d.name)
+        if m and d.is_dir() and any(d.glob("*.parquet")):
+            parts[int(m.group(1))] = d
+    return parts
+
+
+def _scan_points(parts: dict[int, Path], reason_names: list[str]) -> dict[int, tuple[IntHist, np.ndarray]]:
+    """Per point: payout histogram and end-reason counts (rows = one lineup of one deal)."""
+    import pyarrow.dataset as ds
+    out = {}
+    for k, d in sorted(parts.items()):
+        hist = IntHist()
+        reasons = np.zeros(len(reason_names), dtype=np.int64)
+        dataset = ds.dataset(str(d), format="parquet")
+        for batch in dataset.to_batches(columns=["payout", "end_reason"], batch_size=1 << 18):
+            hist.add(batch.column("payout").to_numpy(zero_copy_only=False))
+            er = batch.column("end_reason")
+            if hasattr(er, "dictionary"):
+                names = er.dictionary.to_pylist()
+                codes = np.array([reason_names.index(x) if x in reason_names else -1 for x in names], dtype=np.int64)
+                idx = codes[er.indices.to_numpy(zero_copy_only=False)]
+            else:
+                idx = np.asarray(er.to_numpy(zero_copy_only=False), dtype=np.int64)
+            reasons += np.bincount(idx[idx >= 0], minlength=len(reason_names))[: len(reason_names)]
+        out[k] = (hist, reasons)
+    return out
+
+
+def paired_difference(path, a: int, b: int, lineups: int, first_deal: int,
+                      deals: int) -> tuple[float, float, float, float, int]:
+    """(mean, lo, hi, se, deals) of the paired difference X_b(d) - X_a(d) between points
+    ``a`` and ``b`` of a dataset, X(d) = mean payout over the lineups of deal d; read in
+    deal ranges (bounded memory)."""
+    import pyarrow.dataset as ds
+    from sim.stats import mean_ci
+    path = Path(path)
+    sets = [ds.dataset(str(path / f"point={k}"), format="parquet") for k in (a, b)]
+    chunk = max(1, PAIRED_CHUNK // max(lineups, 1))
+    s = ss = 0.0
+    n = 0
+    for lo in range(first_deal, first_deal + deals, chunk):
+        hi = min(lo + chunk, first_deal + deals)
+        flt = (ds.field("deal_id") >= lo) & (ds.field("deal_id") < hi)
+        xs, cnt = [], []
+        for dset in sets:
+            t = dset.to_table(columns=["deal_id", "payout"], filter=flt)
+            idx = t.column("deal_id").to_numpy() - lo
+            xs.append(np.bincount(idx, weights=t.column("payout").to_numpy().astype(np.float64), minlength=hi - lo))
+            cnt.append(np.bincount(idx, minlength=hi - lo))
+        ok = (cnt[0] == lineups) & (cnt[1] == lineups)
+        dd = (xs[1][ok] - xs[0][ok]) / lineups
+        s += float(dd.sum())
+        ss += float((dd * dd).sum())
+        n += int(ok.sum())
+    mean, mlo, mhi, se = mean_ci(s, ss, n)
+    return mean, mlo, mhi, se, n
+
+
+def _axes(meta: dict) -> list[tuple[str, list[str], bool]]:
+    """Sweep axes in grid order: (name, distinct values as text, numeric?)."""
+    names: dict[str, list[str]] = {}
+    for p in meta["points"]:
+        for k, v in (p.get("params") or {}).items():
+            vals = names.setdefault(k, [])
+            if str(v) not in vals:
+                vals.append(str(v))
+    out = []
+    for k, vals in names.items():
+        try:
+            [float(v) for v in vals]
+            numeric = True
+        except ValueError:
+            numeric = False
+        out.append((k, vals, numeric))
+    return out
+
+
+def _candidate(meta_point: dict) -> str:
+    lu = (meta_point.get("lineups") or [{}])[0]
+    seats = lu.get("seats") or []
+    k = lu.get("counted_seat", 0)
+    return seats[k] if 0 <= k < len(seats) else meta_point.get("label", "?")
+
+
+def _experiment_report(path: Path, out: Path) -> list[str]:
+    summary, meta = _load_experiment(path)
+    pts = summary["points"]
+    mpts = meta["points"]
+    kind, n, deals = meta["kind"], int(meta["players"]), int(summary.get("deals") or 0)
+    lineups = len(mpts[0].get("lineups") or [1]) if mpts else 1
+    axes = _axes(meta) if kind == "sweep" else []
+    reason_names = list(meta.get("reason_names") or [])
+    parts = _partitions(path)
+    scans = _scan_points(parts, reason_names) if deals else {}
+
+    base = _candidate(mpts[0]).partition(":")[0] if mpts else "?"
+    if kind == "sweep":
+        what = f"{base} sweep over {', '.join(a for a, _, _ in axes) or 'a grid'}"
+    else:
+        what = f"comparison of {len(pts)} strategies"
+    title = f"{_game_title(meta['game'])} {what}, {n} players, {deals:,} duplicate deals"
+    head = f"{meta['game']} · {n} players · {deals:,} duplicate deals · seed {meta['seed']}"
+
+    lines = [f"# cardsim report: {title}", "", "## What was run", ""]
+    lines += [f"- **Source:** `{path}` ({kind} dataset)",
+              f"- **Game:** {meta['game']} (rules v{meta.get('rules_version', '?')}), {n} players",
+              f"- **Deals:** {_deal_text(meta, deals)}, the same deals for every point",
+              f"- **Seed:** {meta['seed']}"]
+    if meta.get("field"):
+        lines.append(f"- **Lineups:** the candidate sits at each of the {n} seats in turn, every other seat plays "
+                     f"the field `{meta['field']}` ({lineups} lineups per deal)")
+    else:
+        lines.append(f"- **Lineups:** the strategies sit together and rotate through all {n} seat assignments "
+                     f"({lineups} lineups per deal)")
+    if kind == "sweep":
+        lines.append(f"- **Swept strategy:** `{base}`; grid: "
+                     + "; ".join(f"`{a}` = {', '.join(v)}" for a, v, _ in axes))
+    else:
+        lines.append("- **Candidates:** " + "; ".join(f"{p['point']}: `{p['label']}`" for p in pts))
+    lines.append(f"- **Rule options:** {_common_options(meta)}")
+    seq = summary.get("sequential")
+    if seq:
+        state = "reached" if seq.get("reached") else "not reached (hit the deal cap)"
+        lines.append(f"- **Precision target:** half-width {seq['target']:g} {state}: {_f(seq['half_width']):.4g} "
+                     f"after {seq['looks']} looks")
+    lines += ["", "Per deal, a point scores X = its candidate's payout averaged over the lineups (chips) and "
+              "W = the share of lineups it won. Intervals are 95% (Student t over deals). The difference to "
+              "point 0 is paired: both points played the very same deals from the same seats, which removes "
+              "most of the luck of the cards (variance reduction = how many times more deals unpaired play "
+              "would need).", ""]
+    if deals == 0 or not pts:
+        return lines + ["The dataset holds no deals: nothing to report.", ""]
+
+    best, reading = _reading(path, summary, meta, parts, lineups)
+    lines += ["## Reading", "", reading, ""]
+
+    d = _digits([(_f(r["payout_hi"]) - _f(r["payout_lo"])) / 2 for r in pts]
+                + [(_f(r["diff_hi"]) - _f(r["diff_lo"])) / 2 for r in pts[1:]])
+    lines += ["## Points", ""]
+    rows = []
+    for r in pts:
+        first = r["point"] == 0
+        vr = _f(r.get("variance_reduction"))
+        rows.append([str(r["point"]), f"`{r['label']}`" + (" **(best)**" if r["point"] == best else ""),
+                     _num(r["mean_payout"], d), _ci(r["payout_lo"], r["payout_hi"], lambda x: _num(x, d)),
+                     _pct(r["win_rate"]), _ci(r["win_lo"], r["win_hi"], _pct),
+                     "reference" if first else _num(r["diff"], d),
+                     "" if first else _ci(r["diff_lo"], r["diff_hi"], lambda x: _num(x, d)),
+                     "" if first or not math.isfinite(vr) else f"{vr:.2f}×"])
+    lines += _table(["point", "label", "mean payout (chips)", "95% CI", "win rate", "95% CI",
+                     "diff vs point 0 (chips)", "95% CI", "variance reduction"], rows, "rlrrrrrrr")
+    x_axis = next(((a, v) for a, v, num in axes if num and len(v) > 1), None)
+    if x_axis is not None:
+        name = _sweep_plot(out, pts, mpts, axes, x_axis[0], best, head, base)
+        _image(lines, name, f"mean payout, win rate and difference to point 0 against {x_axis[0]}")
+    else:
+        plot_what = (f"{base} sweep over {' × '.join(a for a, _, _ in axes)}" if kind == "sweep"
+                     else f"Comparison of {len(pts)} strategies")
+        _image(lines, _points_plot(out, pts, best, head, d, plot_what, n),
+               "mean payout, win rate and difference per point")
+
+    lines += ["## Payout distribution", ""]
+    if not scans:
+        lines += ["The dataset's Parquet parts are missing: no distribution.", ""]
+    else:
+        shown = [r for r in pts if r["point"] in scans]
+        lines += _distribution_table([(f"{r['point']}: `{r['label']}`", scans[r["point"]][0]) for r in shown],
+                                     "point", "games")
+        series = [(f"{r['point']}: {_wrap(r['label'], 32)}", scans[r["point"]][0]) for r in shown]
+        lines += [f"Every lineup of every deal counts once (the candidate's seat): {lineups:,} × {deals:,} "
+                  "games per point.", ""]
+        _image(lines, _distribution_plot(out, "payouts.png", f"Candidate's payout per game by point · {head}",
+                                         series, "point", "games"), "payout distribution per point")
+
+    lines += ["## Outcomes", ""]
+    if not scans:
+        lines += ["The dataset's Parquet parts are missing: no outcome frequencies.", ""]
+    else:
+        used = [i for i in range(len(reason_names)) if any(sc[1][i] for sc in scans.values())]
+        rows = []
+        for r in pts:
+            if r["point"] not in scans:
+                continue
+            c = scans[r["point"]][1]
+            tot = max(int(c.sum()), 1)
+            rows.append([f"{r['point']}: `{r['label']}`"] + [_share(c[i], tot) for i in used] + [f"{tot:,}"])
+        lines += ["Share of games (all lineups) by how they ended; reasons that never occurred are left out.", ""]
+        lines += _table(["point"] + [reason_names[i] for i in used] + ["games"], rows)
+        _image(lines, _outcome_stack_plot(out, pts, scans, reason_names, used, head), "outcome frequencies per point")
+    return lines
+
+
+def _common_options(meta: dict) -> str:
+    opts = [p.get("options") or {} for p in meta["points"]]
+    if not opts:
+        return "all defaults"
+    common = {k: v for k, v in opts[0].items() if all(o.get(k) == v for o in opts[1:])}
+    varying = [k for k in opts[0] if k not in common]
+    text = _options_lines(meta["game"], common, meta.get("preset"))
+    return text + (f" (varied by the grid: {', '.join(f'`{k}`' for k in varying)})" if varying else "")
+
+
+def _reading(path: Path, summary: dict, meta: dict, parts: dict, lineups: int) -> tuple[int, str]:
+    pts = summary["points"]
+    ranked = sorted((r for r in pts if math.isfinite(_f(r["mean_payout"]))), key=lambda r: -_f(r["mean_payout"]))
+    if not ranked:
+        return -1, "No point has a finite mean payout."
+    b = ranked[0]
+    d = _digits([(_f(r["payout_hi"]) - _f(r["payout_lo"])) / 2 for r in pts]
+                + [(_f(r["diff_hi"]) - _f(r["diff_lo"])) / 2 for r in pts[1:]])
+    fmt = lambda x: _num(x, d)  # noqa: E731
+    text = (f"The best point by mean payout is **{b['label']}**: {fmt(b['mean_payout'])} chips per deal "
+            f"(95% CI {_ci(b['payout_lo'], b['payout_hi'], fmt)}), win rate {_pct(b['win_rate'])} "
+            f"(95% CI {_ci(b['win_lo'], b['win_hi'], _pct)})")
+    r2 = ranked[1] if len(ranked) > 1 else None
+    if b["point"] != 0 and (r2 is None or r2["point"] != 0):
+        text += (f", {fmt(b['diff'])} chips per deal better than point 0 `{pts[0]['label']}` "
+                 f"(paired 95% CI {_ci(b['diff_lo'], b['diff_hi'], fmt)})")
+    text += "."
+    if r2 is not None:
+        diff = None
+        if r2["point"] == 0:
+            diff = (_f(b["diff"]), _f(b["diff_lo"]), _f(b["diff_hi"]))
+        elif b["point"] == 0:
+            diff = (-_f(r2["diff"]), -_f(r2["diff_hi"]), -_f(r2["diff_lo"]))
+        elif b["point"] in parts and r2["point"] in parts:
+            m, lo, hi, _, _ = paired_difference(path, r2["point"], b["point"], lineups,
+                                                int(meta.get("first_deal") or 0), int(summary["deals"]))
+            diff = (m, lo, hi)
+        who = f"`{r2['label']}`" + (" (point 0)" if r2["point"] == 0 else "")
+        if diff is not None and all(math.isfinite(x) for x in diff):
+            m, lo, hi = diff
+            if m == lo == hi == 0:
+                text += f" The runner-up {who} scored exactly the same on every deal."
+            else:
+                verdict = ("so the lead is significant at 95%" if lo > 0 else
+                           "so the two are not distinguishable at this number of deals")
+                text += (f" It leads the runner-up {who} by {fmt(m)} chips per deal "
+                         f"(paired 95% CI {fmt(lo)} – {fmt(hi)}), {verdict}.")
+        else:
+            text += f" The runner-up is {who} at {fmt(r2['mean_payout'])} chips per deal."
+    return b["point"], text
+
+
+def _sweep_plot(out: Path, pts, mpts, axes, xname: str, best: int, head: str, base: str) -> str:
+    """Three stacked panels against the x parameter: mean payout, win rate, paired difference
+    to point 0, each with its 95% band; one curve per combination of the other axes."""
+    others = [a for a, _, _ in axes if a != xname]
+    params = {m["point"] if "point" in m else i: m.get("params") or {} for i, m in enumerate(mpts)}
+    groups: dict[tuple, list[dict]] = {}
+    for r in pts:
+        p = params.get(r["point"], {})
+        key = tuple(str(p.get(a)) for a in others)
+        groups.setdefault(key, []).append(r)
+    numeric_other = len(others) == 1 and next(num for a, _, num in axes if a == others[0])
+    fig = _figure(10, 11)
+    axs = fig.subplots(3, 1, sharex=True)
+    n_groups = len(groups)
+    if numeric_other and n_groups > 1:
+        from matplotlib import colormaps
+        cmap = colormaps["viridis"]
+        vals = sorted(float(k[0]) for k in groups)
+        span = (vals[-1] - vals[0]) or 1.0
+        color_of = {k: cmap(0.9 * (float(k[0]) - vals[0]) / span) for k in groups}
+        keys = sorted(groups, key=lambda k: float(k[0]))
+    else:
+        color_of = {k: f"C{i % 10}" for i, k in enumerate(groups)}
+        keys = list(groups)
+    panels = [("mean_payout", "payout_lo", "payout_hi", "mean payout per deal (chips)", 1.0, C_PAY),
+              ("win_rate", "win_lo", "win_hi", "win rate (%)", 100.0, C_WIN),
+              ("diff", "diff_lo", "diff_hi", "difference to point 0 (chips)", 1.0, C_DIFF)]
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    for ax, (col, lo, hi, ylabel, scale, single_color) in zip(axs, panels):
+        for k in keys:
+            rows = sorted(groups[k], key=lambda r: float(params[r["point"]][xname]))
+            x = np.array([float(params[r["point"]][xname]) for r in rows])
+            y = scale * np.array([_f(r[col]) for r in rows])
+            ylo = scale * np.array([_f(r[lo]) for r in rows])
+            yhi = scale * np.array([_f(r[hi]) for r in rows])
+            c = single_color if n_groups == 1 else color_of[k]
+            lab = ", ".join(f"{a}={v}" for a, v in zip(others, k)) if others else None
+            ax.fill_between(x, ylo, yhi, color=c, alpha=0.2, linewidth=0)
+            ax.plot(x, y, color=c, marker="o", markersize=5, linewidth=2, label=lab)
+            for r, xi, yi in zip(rows, x, y):
+                if r["point"] == best:
+                    ax.plot([xi], [yi], marker="*", markersize=17, color="gold", markeredgecolor="black",
+                            zorder=5, linestyle="none")
+        if col != "win_rate":
+            ax.axhline(0, color="0.3", linewidth=1, linestyle="--")
+        ax.set_ylabel(ylabel)
+    axs[0].set_title("Mean payout of the candidate")
+    axs[1].set_title("Win rate of the candidate")
+    axs[2].set_title(f"Paired difference to point 0 ({pts[0]['label']})")
+    is_option = xname in (mpts[0].get("options") or {})
+    axs[2].set_xlabel(f"{xname} ({'rule option' if is_option else base + ' parameter'})")
+    xs = sorted({float(params[r["point"]][xname]) for r in pts})
+    if len(xs) <= 21:
+        axs[2].set_xticks(xs, [f"{v:g}" for v in xs])
+    band = Patch(color="0.5", alpha=0.3, label="95% CI band")
+    star = Line2D([], [], marker="*", markersize=14, color="gold", markeredgecolor="black", linestyle="none",
+                  label="best mean payout")
+    for ax in axs:
+        handles = [band, star]
+        if n_groups > 1 and ax is axs[0]:
+            handles = ax.get_legend_handles_labels()[0] + handles
+        ax.legend(handles=handles, loc="best", framealpha=0.9, fontsize=9 if n_groups > 6 else 10,
+                  ncol=2 if n_groups > 6 else 1)
+    fig.suptitle(f"{base} sweep over {' × '.join(a for a, _, _ in axes)} · {head}")
+    return _save(fig, out, "sweep.png")
+
+
+def _points_plot(out: Path, pts, best: int, head: str, d: int, what: str, n: int) -> str:
+    labels = [f"{r['point']}: " + _wrap(r["label"] + (" ★" if r["point"] == best else "")) for r in pts]
+    lines_per = max(lab.count("\n") + 1 for lab in labels)
+    fig = _figure(15, 2.6 + len(labels) * max(0.6, 0.3 * lines_per + 0.25))
+    ax1, ax2, ax3 = fig.subplots(1, 3, sharey=True)
+    _hbars(ax1, labels, [r["mean_payout"] for r in pts], [r["payout_lo"] for r in pts],
+           [r["payout_hi"] for r in pts], C_PAY, lambda x: _num(x, d), ref=0.0)
+    ax1.set_xlabel("mean payout per deal (chips)")
+    ax1.set_title("Mean payout")
+    _hbars(ax2, labels, [100 * _f(r["win_rate"]) for r in pts], [100 * _f(r["win_lo"]) for r in pts],
+           [100 * _f(r["win_hi"]) for r in pts], C_WIN, lambda x: f"{x:.1f}%", ref=100 / n, ref_style=":")
+    ax2.set_xlabel("share of lineups won (%)")
+    ax2.set_title("Win rate")
+    _hbars(ax3, labels, [r["diff"] for r in pts], [r["diff_lo"] if r["point"] else float("nan") for r in pts],
+           [r["diff_hi"] if r["point"] else float("nan") for r in pts], C_DIFF, lambda x: _num(x, d), ref=0.0,
+           texts=["reference" if r["point"] == 0 else None for r in pts])
+    ax3.set_xlabel("difference to point 0 (chips per deal)")
+    ax3.set_title("Paired difference to point 0")
+    fig.suptitle(f"{what} · {head}  (★ best mean payout)")
+    _legend_below(fig, n, True, "zero (break-even / no difference)")
+    return _save(fig, out, "points.png")
+
+
+def _outcome_stack_plot(out: Path, pts, scans, reason_names, used, head: str) -> str | None:
+    rows = [r for r in pts if r["point"] in scans]
+    if not rows or not used:
+        return None
+    colors = _reason_colors(reason_names)
+    labels = [f"{r['point']}: {r['label']}" for r in rows]
+    height = min(40.0, 2.2 + 0.36 * len(rows))
+    fig = _figure(12, height)
+    ax = fig.add_subplot()
+    y = np.arange(len(rows))
+    left = np.zeros(len(rows))
+    shares = np.array([scans[r["point"]][1] / max(int(scans[r["point"]][1].sum()), 1) for r in rows])
+    for i in used:
+        w = 100 * shares[:, i]
+        ax.barh(y, w, left=left, color=colors[reason_names[i]], height=0.7, label=reason_names[i],
+                edgecolor="white", linewidth=0.5)
+        if height / len(rows) >= 0.3:
+            for yi, l0, wi in zip(y, left, w):
+                if wi >= 6:
+                    ax.text(l0 + wi / 2, yi, f"{wi:.0f}%", ha="center", va="center", fontsize=9, color="white")
+        left += w
+    _thin_ticks(ax, "y", labels, y, int(height / 0.3))
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(0, 100)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel("share of games (%)")
+    ax.set_title(f"How the games ended, by point · {head}")
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", frameon=False,
+               ncol=len(used) if len(used) <= 7 else math.ceil(len(used) / 2))
+    return _save(fig, out, "outcomes.png")
