@@ -74,6 +74,11 @@ def handle_errors(fn):
             err.print(f"Error: {exc}", markup=False)
             err.print(exc.trace, markup=False)
             raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            resumable = kwargs.get("out_file") or kwargs.get("out_dir")
+            err.print("Interrupted." + (" Finished shards are kept: rerun with --resume to continue."
+                                        if resumable else ""), markup=False)
+            raise typer.Exit(130) from None
     return wrapper
 
 
@@ -153,6 +158,8 @@ SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Dask s
 ClusterOpt = Annotated[Optional[str], typer.Option("--cluster", help="start a local Dask cluster: local:N")]
 WorkersOpt = Annotated[Optional[int], typer.Option("--workers", "-w", help="threads (default: all cores)")]
 FirstDealOpt = Annotated[int, typer.Option("--first-deal", help="index of the first deal")]
+ShardOpt = Annotated[Optional[int], typer.Option(
+    "--shard-size", help="deals per shard (memory, resume and cluster granularity; results do not depend on it)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the summary as JSON")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
 
@@ -180,6 +187,7 @@ def run(game: GameArg,
         out_file: Annotated[Optional[str], typer.Option("--out", help="Parquet file for one row per deal")] = None,
         check: CheckOpt = False,
         first_deal: FirstDealOpt = 0,
+        shard_size: ShardOpt = None,
         until_ci: UntilCiOpt = None,
         max_deals: MaxDealsOpt = None,
         resume: ResumeOpt = False,
@@ -190,7 +198,9 @@ def run(game: GameArg,
     """Play DEALS deals and print win rates and payouts with 95% intervals."""
     from sim.io import check_output_path
     from sim.runner import make_config, run as run_batch
-    cfg = make_config(game, players, deals, seed, strategy, option, preset, workers, check, first_deal)
+    from sim.runner import DEFAULT_SHARD
+    cfg = make_config(game, players, deals, seed, strategy, option, preset, workers, check, first_deal,
+                      DEFAULT_SHARD if shard_size is None else shard_size)
     cap = _precision(until_ci, max_deals, deals)
     if out_file:
         check_output_path(out_file)
@@ -276,6 +286,7 @@ def compare(game: GameArg,
             out_dir: Annotated[Optional[str], typer.Option("--out", help="Parquet dataset directory (partitioned by point)")] = None,
             check: CheckOpt = False,
             first_deal: FirstDealOpt = 0,
+            shard_size: ShardOpt = None,
             until_ci: UntilCiOpt = None,
             max_deals: MaxDealsOpt = None,
             resume: ResumeOpt = False,
@@ -285,8 +296,9 @@ def compare(game: GameArg,
             quiet: QuietOpt = False):
     """Compare strategies on duplicate deals: each sits at every seat against the field on the
     very same cards (or, with one strategy per seat and no --field, they rotate round the table)."""
-    from sim.experiment import make_compare
-    exp = make_compare(game, strategy or [], players, field, seed, deals, option, preset, workers, check, first_deal)
+    from sim.experiment import EXPERIMENT_SHARD, make_compare
+    exp = make_compare(game, strategy or [], players, field, seed, deals, option, preset, workers, check, first_deal,
+                       EXPERIMENT_SHARD if shard_size is None else shard_size)
     _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet)
 
 
@@ -306,6 +318,7 @@ def sweep(game: GameArg,
           out_dir: Annotated[Optional[str], typer.Option("--out", help="Parquet dataset directory (partitioned by point)")] = None,
           check: CheckOpt = False,
           first_deal: FirstDealOpt = 0,
+          shard_size: ShardOpt = None,
           until_ci: UntilCiOpt = None,
           max_deals: MaxDealsOpt = None,
           resume: ResumeOpt = False,
@@ -315,9 +328,9 @@ def sweep(game: GameArg,
           quiet: QuietOpt = False):
     """Sweep a grid of strategy parameters (and rule options), every point on the same deals
     against the same field, seats rotated."""
-    from sim.experiment import make_sweep
+    from sim.experiment import EXPERIMENT_SHARD, make_sweep
     exp = make_sweep(game, strategy, param or [], option_grid or [], players, field, seed, deals, option, preset,
-                     workers, check, first_deal)
+                     workers, check, first_deal, EXPERIMENT_SHARD if shard_size is None else shard_size)
     _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet)
 
 

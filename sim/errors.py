@@ -12,3 +12,6 @@ class CheckError(RuntimeError):
         super().__init__(message)
         self.deal_id = deal_id
         self.trace = trace
+
+    def __reduce__(self):  # travels back from Dask workers intact
+        return (CheckError, (str(self), self.deal_id, self.trace))

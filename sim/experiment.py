@@ -37,6 +37,8 @@ from sim.sequential import shard_plan, z_at_look
 from sim.stats import json_clean, mean_ci
 from sim.store import ShardStore
 
+EXPERIMENT_SHARD = 1 << 16
+
 
 @dataclass(frozen=True)
 class Point:
@@ -59,7 +61,7 @@ class Experiment:
     first_deal: int = 0
     check: bool = False
     workers: int = 1
-    shard_size: int = 1 << 16
+    shard_size: int = EXPERIMENT_SHARD
 
     def meta(self) -> dict:
         game = get_game(self.game_name)
@@ -103,7 +105,7 @@ def _common(game: str, players, preset, options, seed, deals, first_deal, worker
 
 def make_compare(game: str, strategies: list[str], players=None, field: str | None = None, seed: int = 0,
                  deals: int = 0, options=None, preset=None, workers=None, check=False, first_deal=0,
-                 shard_size: int = 1 << 16) -> Experiment:
+                 shard_size: int = EXPERIMENT_SHARD) -> Experiment:
     spec, n, opts, w = _common(game, players, preset, options, seed, deals, first_deal, workers, shard_size)
     if len(strategies or []) < 2:
         raise UsageError("compare needs at least two --strategy values")
@@ -131,13 +133,18 @@ def parse_grid(text: str) -> tuple[str, list[str]]:
             lo, hi, step = (float(x) for x in spec.split(":"))
         except ValueError:
             raise UsageError(f"grid {text!r}: LO:HI:STEP must be three numbers") from None
+        if not all(math.isfinite(v) for v in (lo, hi, step)):
+            raise UsageError(f"grid {text!r}: LO, HI and STEP must be finite numbers")
         if step <= 0 or hi < lo:
             raise UsageError(f"grid {text!r}: need STEP > 0 and HI >= LO")
         count = int(math.floor((hi - lo) / step + 1e-9)) + 1
         if count > 1000:
             raise UsageError(f"grid {text!r} has {count} points; at most 1000")
         return name, [_num(lo + i * step) for i in range(count)]
-    return name, [v.strip() for v in spec.split(",") if v.strip()]
+    values = [v.strip() for v in spec.split(",") if v.strip()]
+    if not values:
+        raise UsageError(f"grid {text!r} lists no values")
+    return name, values
 
 
 def _num(v: float) -> str:
@@ -147,7 +154,7 @@ def _num(v: float) -> str:
 
 def make_sweep(game: str, strategy: str, params: list[str], option_grid: list[str] | None = None,
                players=None, field: str | None = None, seed: int = 0, deals: int = 0, options=None,
-               preset=None, workers=None, check=False, first_deal=0, shard_size: int = 1 << 16) -> Experiment:
+               preset=None, workers=None, check=False, first_deal=0, shard_size: int = EXPERIMENT_SHARD) -> Experiment:
     spec, n, opts, w = _common(game, players, preset, options, seed, deals, first_deal, workers, shard_size)
     base_name, _, base_kv = strategy.partition(":")
     base = parse_seat(spec, strategy)
@@ -285,10 +292,12 @@ def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress
     numba.set_num_threads(exp.workers)
     meta = exp.meta()
     meta.update(deals=deals if until_ci is None else None, until_ci=until_ci, max_deals=max_deals)
-    store = ShardStore(out, meta, resume, dataset=True) if out else None
+    growth = 1.0 if until_ci is None else 2.0
+    store = ShardStore(out, meta, resume, dataset=True, layout={"shard_size": exp.shard_size, "growth": growth}) \
+        if out else None
     acc = ExperimentAccumulator(exp)
     total = deals if until_ci is None else max_deals
-    plan = list(shard_plan(total, exp.first_deal, exp.shard_size, 1.0 if until_ci is None else 2.0))
+    plan = list(shard_plan(total, exp.first_deal, exp.shard_size, growth))
     plan = plan or [(exp.first_deal, 0)]
     pending = ((exp, f, c) for f, c in plan if not (store and store.has(f)))
     results = executor.map(play_experiment_shard, pending)

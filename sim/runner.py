@@ -167,7 +167,7 @@ def run(cfg: RunConfig, out: str | None = None, progress: Callable | None = None
     """Play the run shard by shard (locally or on a Dask executor), write ``out`` atomically
     if given, and return the summary.
 
-    ``until_ci``: stop once every strategy's mean payout has a 95% half-width <= until_ci
+    ``until_ci``: stop once every seat's and strategy's mean payout has a 95% half-width <= until_ci
     under the alpha-spending rule of ``sim.sequential`` (at most ``max_deals`` deals).
     ``resume``: reuse the finished shards of an interrupted run into the same ``out``.
     """
@@ -176,10 +176,11 @@ def run(cfg: RunConfig, out: str | None = None, progress: Callable | None = None
     meta = cfg.meta()
     if until_ci is not None:
         meta.update(until_ci=until_ci, max_deals=max_deals, deals=None)
-    store = ShardStore(out, meta, resume) if out else None
+    growth = 1.0 if until_ci is None else 2.0
+    store = ShardStore(out, meta, resume, layout={"shard_size": cfg.shard_size, "growth": growth}) if out else None
     acc = Accumulator(cfg.n_players, [s.label for s in cfg.seats], cfg.game.reason_names)
     total = cfg.deals if until_ci is None else max_deals
-    plan = list(shard_plan(total, cfg.first_deal, cfg.shard_size, growth=1.0 if until_ci is None else 2.0))
+    plan = list(shard_plan(total, cfg.first_deal, cfg.shard_size, growth))
     plan = plan or [(cfg.first_deal, 0)]
     pending = ((cfg, f, c) for f, c in plan if not (store and store.has(f)))
     results = executor.map(play_shard, pending)

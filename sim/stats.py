@@ -98,14 +98,12 @@ class Accumulator:
             self.group_sq[lab] += float((g * g).sum())
 
     def headline_halfwidth(self, z: float) -> float:
-        """Widest half-width, at normal quantile ``z``, of the strategies' mean payouts."""
+        """Widest half-width, at normal quantile ``z``, of the seats' and strategies' mean payouts."""
         if self.deals < 2:
             return float("inf")
-        worst = 0.0
-        for lab in self.groups:
-            se = mean_ci(self.group_sum[lab], self.group_sq[lab], self.deals)[3]
-            worst = max(worst, z * se)
-        return worst
+        ses = [mean_ci(self.group_sum[lab], self.group_sq[lab], self.deals)[3] for lab in self.groups]
+        ses += [mean_ci(self.seat_sum[p], self.seat_sq[p], self.deals)[3] for p in range(self.n)]
+        return z * max(ses)
 
     def summary(self) -> dict:
         n = self.deals

@@ -26,7 +26,8 @@ from sim.io import META_KEY, TIMING_KEY, check_output_path
 
 
 class ShardStore:
-    def __init__(self, out: str | os.PathLike, meta: dict, resume: bool = False, dataset: bool = False):
+    def __init__(self, out: str | os.PathLike, meta: dict, resume: bool = False, dataset: bool = False,
+                 layout: dict | None = None):
         self.out = Path(out)
         self.dataset = dataset
         if dataset:
@@ -35,7 +36,8 @@ class ShardStore:
             check_output_path(self.out)
         self.meta = meta
         self.work = self.out.parent / f".{self.out.name}.work"
-        meta_text = json.dumps(meta, sort_keys=True)
+        # run.json: the metadata plus the shard layout (shard sizes decide which deals a shard holds)
+        meta_text = json.dumps({"meta": meta, "layout": layout or {}}, sort_keys=True)
         if self.work.exists():
             old = (self.work / "run.json").read_text() if (self.work / "run.json").exists() else None
             if resume and old is not None and old != meta_text:
