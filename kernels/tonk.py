@@ -48,15 +48,27 @@ Options (int array read by the kernels, built by ``sim.games.tonk.TonkOptions``)
 | O_MAX_TURNS | max_turns | >= 1 |
 
 State: one int64 array, fields below (masks are 52-bit card masks, see ``cards``).
-Score range per deal (units of S): a seat wins at most ``2 (n-1)`` and loses at most
-``2 (n-1)`` (caught knocker) ... the check mode asserts ``|payout| <= 3 (n-1) S`` and a
-zero sum.
+Score range per deal: payouts are chips, zero-sum over the seats, and every payout lies in
+``[-3 (n-1) S, 3 (n-1) S]`` (the extremes: a caught knocker under
+``caught_knocker_also_pays_base`` pays 2S + S to each other seat; a tonk out collects 2S from
+each). The check mode asserts both.
+
+Speed (the batch loop plays a few hundred thousand deals a second per thread):
+
+* Every kernel on the per-action path (legal actions, the strategies, applying an action
+  short of a settlement) is ``inline='always'``, so the action loop compiles into
+  ``play_deal`` as one function, and ``play_deal`` works on ``unowned`` views of its arrays,
+  so the loop does no reference counting. Once-a-deal kernels (dealing, settlement, the
+  check mode) stay separate functions.
+* Constant arguments of kernels that are not inlined are written ``np.int64(...)`` or
+  ``np.bool_(...)``: numba would otherwise compile one version per literal value.
 """
 import numpy as np
 from numba import njit, prange
 
-from kernels.cards import (FULL_DECK, POINTS_TEN_CAP, bit, lowbit, mask_points, popcount,
+from kernels.cards import (ACES, FULL_DECK, POINTS_TEN_CAP, SUIT_PLANE, bit, lowbit, popcount,
                            rank_mask, ranks_present, run_neighbours)
+from kernels.jit import unowned
 from kernels.rng import STREAM_DECK, STREAM_PLAY, STREAM_RUN, below, seed_stream, shuffle, stream_key
 
 RULES_VERSION = 1
@@ -177,7 +189,7 @@ R_COL_PAY, R_COL_COUNT, R_COL_LEFT = 9, 9 + MAX_PLAYERS, 9 + 2 * MAX_PLAYERS
 # =============================================================================
 # small helpers
 # =============================================================================
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def log(st, trace, code, seat, a, b):
     """Append one trace row when a trace buffer is given (replay), else nothing."""
     i = st[TR_LEN]
@@ -189,17 +201,27 @@ def log(st, trace, code, seat, a, b):
         st[TR_LEN] = i + 1
 
 
+# Bit j of a card's point value (A = 1 ... 10, J Q K = 10), as card masks: the count of a
+# hand is sum_j 2**j * popcount(hand & VALUE_BIT_j) (same as mask_points with POINTS_TEN_CAP).
+VALUE_BIT_0 = 0b0000101010101 * ACES      # ranks A 3 5 7 9 (values 1 3 5 7 9)
+VALUE_BIT_1 = 0b1111001100110 * ACES      # ranks 2 3 6 7 10 J Q K
+VALUE_BIT_2 = 0b0000001111000 * ACES      # ranks 4 5 6 7
+VALUE_BIT_3 = 0b1111110000000 * ACES      # ranks 8 9 10 J Q K
+
+
 @njit(cache=True)
 def hand_count(hand):
-    return mask_points(hand, POINTS_TEN_CAP)
+    """Point count of a hand (A = 1, 2..10 face value, J Q K = 10)."""
+    return (popcount(hand & VALUE_BIT_0) + 2 * popcount(hand & VALUE_BIT_1)
+            + 4 * popcount(hand & VALUE_BIT_2) + 8 * popcount(hand & VALUE_BIT_3))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def stock_empty(st):
     return st[STOCK_PTR] >= 52
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def pile_top(st):
     return st[PILE + st[PILE_LEN] - 1] if st[PILE_LEN] > 0 else -1
 
@@ -228,7 +250,7 @@ def has_spread(hand, aces_exempt):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def run_length_through(plane13, r):
     """Length of the consecutive run of set ranks in a suit plane that contains rank r."""
     lo = r
@@ -240,7 +262,7 @@ def run_length_through(plane13, r):
     return hi - lo + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def forms_spread(hand, card):
     """``card`` makes a book or a run together with cards of ``hand``."""
     h = hand | bit(card)
@@ -250,12 +272,12 @@ def forms_spread(hand, card):
     return run_length_through((h >> (13 * s)) & 0x1FFF, card % 13) >= 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def hit_owners_allowed(st, opts, cur, o):
     return opts[O_HIT_OWN_ONLY] == 0 or o == cur
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def can_hit(st, opts, cur, card):
     """``card`` can be hit onto some spread ``cur`` may hit now."""
     if opts[O_MAX_HITS] >= 0 and st[HITS] >= opts[O_MAX_HITS]:
@@ -270,7 +292,7 @@ def can_hit(st, opts, cur, card):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def usable_now(st, opts, cur, card):
     """``card`` could be laid in a spread with the hand, or hit, this turn."""
     return forms_spread(st[HAND + cur], card) or can_hit(st, opts, cur, card)
@@ -349,14 +371,14 @@ def start_deal(st, opts, gen, dealer, trace):
             for p in range(st[N]):
                 if p != who:
                     pay(st, p, who, 2 * opts[O_STAKE])
-            finish(st, R_DEAL_TONK, trace)
+            finish(st, np.int64(R_DEAL_TONK), trace)
             return
         log(st, trace, T_VOID, -1, attempt, 0)
         if opts[O_TIE_SAME_DEALER] == 0:
             break
         st[REDEALS] += 1
     st[TRUNC] = 1 if st[REDEALS] > MAX_REDEALS else 0
-    finish(st, R_VOID, trace)
+    finish(st, np.int64(R_VOID), trace)
 
 
 @njit(cache=True)
@@ -365,14 +387,14 @@ def dealer_of(opts, seed, deal_id):
     n = opts[O_PLAYERS]
     first = opts[O_FIRST_DEALER]
     if first < 0:
-        first = np.int64(stream_key(seed, 0, STREAM_RUN) % np.uint64(n))
+        first = np.int64(stream_key(seed, np.int64(0), np.int64(STREAM_RUN)) % np.uint64(n))
     return (first + deal_id) % n
 
 
 # =============================================================================
 # turn flow and settlement
 # =============================================================================
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def begin_turn(st, opts):
     """Start the turn of CUR: reset per-turn fields, apply the dry guard and the turn cap."""
     st[TURNS] += 1
@@ -384,7 +406,7 @@ def begin_turn(st, opts):
         st[DRY_TURNS] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def cap_reached(st, opts):
     """A cap ends the hand at this turn start: the dry loop guard or the turn cap."""
     if st[DRY_TURNS] > opts[O_DRY_CAP]:
@@ -394,7 +416,7 @@ def cap_reached(st, opts):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def next_turn(st, opts, trace):
     st[CUR] = (st[CUR] + 1) % st[N]
     begin_turn(st, opts)
@@ -460,7 +482,7 @@ def settle_knock(st, opts, trace):
         for p in range(n):
             if p != k:
                 pay(st, p, k, s)
-        finish(st, R_KNOCK_WON, trace)
+        finish(st, np.int64(R_KNOCK_WON), trace)
         return
     for p in range(n):
         if p != k and hand_count(st[HAND + p]) <= ck:
@@ -468,7 +490,7 @@ def settle_knock(st, opts, trace):
     for q in range(n):
         if q != k and hand_count(st[HAND + q]) == m:
             pay_lowest_bonus(st, opts, k, ck, m, q)
-    finish(st, R_KNOCK_CAUGHT, trace)
+    finish(st, np.int64(R_KNOCK_CAUGHT), trace)
 
 
 @njit(cache=True)
@@ -490,7 +512,7 @@ def pay_lowest_bonus(st, opts, k, ck, m, q):
 def settle_lowest(st, opts, reason, trace):
     """Dry stock (or a cap): the lowest count collects S from every player not tied lowest."""
     n = st[N]
-    m = lowest_others(st, -1)
+    m = lowest_others(st, np.int64(-1))
     tied = 0
     for p in range(n):
         tied += hand_count(st[HAND + p]) == m
@@ -506,13 +528,13 @@ def settle_lowest(st, opts, reason, trace):
 # =============================================================================
 # legal actions
 # =============================================================================
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def push(acts, n, a):
     acts[n] = a
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def legal_start(st, opts, acts):
     """Turn start: knock / draw stock / draw (take) the discard / end a dry hand."""
     cur = st[CUR]
@@ -530,39 +552,59 @@ def legal_start(st, opts, acts):
 
 
 @njit(cache=True)
+def book_ranks(hand):
+    """13-bit mask of the ranks of which ``hand`` holds three or four cards."""
+    a = hand & SUIT_PLANE
+    b = (hand >> 13) & SUIT_PLANE
+    c = (hand >> 26) & SUIT_PLANE
+    d = (hand >> 39) & SUIT_PLANE
+    return (a & b & (c | d)) | (c & d & (a | b))
+
+
+@njit(cache=True, inline='always')
 def add_lays(hand, need, acts, n):
-    """Every book (3 or 4, and the 3-subsets of a 4) and every run of 3+ in ``hand``."""
-    rp = ranks_present(hand)
+    """Every book (3 or 4, and the 3-subsets of a 4) and every run of 3+ in ``hand``.
+
+    Order: books by rank (a four, then its 3-subsets), then runs by suit, low end, length."""
+    rp = book_ranks(hand)
     while rp:
-        r = lowbit(rp)
+        m = hand & rank_mask(lowbit(rp))
         rp &= rp - 1
-        m = hand & rank_mask(r)
-        if popcount(m) >= 3:
-            n = push_lay(m, need, acts, n)
-            if popcount(m) == 4:
-                sub = m
-                while sub:
-                    n = push_lay(m & ~(sub & -sub), need, acts, n)
-                    sub &= sub - 1
+        n = push_lay(m, need, acts, n)
+        if popcount(m) == 4:
+            sub = m
+            while sub:
+                n = push_lay(m & ~(sub & -sub), need, acts, n)
+                sub &= sub - 1
     for s in range(4):
-        plane = (hand >> (13 * s)) & 0x1FFF
-        for lo in range(11):
-            hi = lo
-            while hi < 13 and (plane >> hi) & 1:
-                if hi - lo >= 2:
-                    n = push_lay((((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)) << (13 * s), need, acts, n)
-                hi += 1
+        plane = (hand >> (13 * s)) & SUIT_PLANE
+        if has_run(plane):
+            n = add_runs(plane, s, need, acts, n)
     return n
 
 
 @njit(cache=True)
+def add_runs(plane, s, need, acts, n):
+    """Every run of 3+ in suit plane ``plane`` of suit ``s``, by low end then length."""
+    starts = plane & (plane >> 1) & (plane >> 2)
+    while starts:
+        lo = lowbit(starts)
+        starts &= starts - 1
+        hi = lo + 2
+        while hi < 13 and (plane >> hi) & 1:
+            n = push_lay((((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)) << (13 * s), need, acts, n)
+            hi += 1
+    return n
+
+
+@njit(cache=True, inline='always')
 def push_lay(mask, need, acts, n):
     if need >= 0 and not (mask >> need) & 1:
         return n
     return push(acts, n, A_LAY | (mask << 8))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def add_hits(st, opts, hand, need, acts, n):
     """Every (card, owner, book/run) hit the player to act may make now."""
     cur = st[CUR]
@@ -587,7 +629,7 @@ def add_hits(st, opts, hand, need, acts, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def add_discards(st, opts, hand, acts, n):
     """Discards (each ends the meld phase) when ending the meld phase is allowed."""
     taken = st[TAKEN]
@@ -605,7 +647,7 @@ def add_discards(st, opts, hand, acts, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def legal_meld(st, opts, acts):
     hand = st[HAND + st[CUR]]
     need = -1
@@ -618,7 +660,7 @@ def legal_meld(st, opts, acts):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def legal_actions(st, opts, acts):
     """Fill ``acts`` with the legal actions of the player to act; returns their number."""
     if st[PHASE] == P_START:
@@ -631,13 +673,13 @@ def legal_actions(st, opts, acts):
 # =============================================================================
 # applying actions
 # =============================================================================
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def push_pile(st, card):
     st[PILE + st[PILE_LEN]] = card
     st[PILE_LEN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def draw_stock(st):
     card = st[DECK + st[STOCK_PTR]]
     st[STOCK_PTR] += 1
@@ -645,7 +687,7 @@ def draw_stock(st):
     st[PHASE] = P_MELD
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def take_discard(st):
     st[PILE_LEN] -= 1
     card = st[PILE + st[PILE_LEN]]
@@ -664,7 +706,7 @@ def lay(st, opts, mask, trace):
         st[RUN + cur] |= mask
     st[NEW_SPREAD] = 1
     if st[HAND + cur] == 0:
-        settle_out(st, opts, True, trace)
+        settle_out(st, opts, np.bool_(True), trace)
 
 
 @njit(cache=True)
@@ -676,21 +718,21 @@ def hit(st, opts, card, owner, on_run, trace):
     if opts[O_HIT_BLOCKS] and owner != cur:
         st[BLOCKED] |= 1 << owner
     if st[HAND + cur] == 0:
-        settle_out(st, opts, True, trace)
+        settle_out(st, opts, np.bool_(True), trace)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def discard(st, opts, card, trace):
     cur = st[CUR]
     st[HAND + cur] &= ~bit(card)
     push_pile(st, card)
     if st[HAND + cur] == 0:
-        settle_out(st, opts, False, trace)
+        settle_out(st, opts, np.bool_(False), trace)
     else:
         next_turn(st, opts, trace)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def apply_action(st, opts, a, trace):
     """Play action ``a`` for the player to act (it must be legal)."""
     kind = a & 15
@@ -705,7 +747,7 @@ def apply_action(st, opts, a, trace):
     elif kind == A_DRAW_DISCARD:
         take_discard(st)
     elif kind == A_END_DRY:
-        settle_lowest(st, opts, R_DRY, trace)
+        settle_lowest(st, opts, np.int64(R_DRY), trace)
     elif kind == A_LAY:
         lay(st, opts, a >> 8, trace)
     elif kind == A_HIT:
@@ -728,7 +770,7 @@ def score(st, p):
 # =============================================================================
 # strategies: an id and a float parameter row per seat
 # =============================================================================
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def helps_in_hand(hand, card):
     """Another card of the hand shares the rank or is within two ranks in the suit."""
     others = hand & ~bit(card)
@@ -737,7 +779,7 @@ def helps_in_hand(hand, card):
     return (others & (rank_mask(card % 13) | near)) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def wants_knock(st, sid, prm):
     """knocker: count <= threshold. watcher: the threshold falls by ``decay`` per round and
     it never knocks while an opponent holds <= ``wary_cards`` cards. Never with a dry stock
@@ -754,7 +796,7 @@ def wants_knock(st, sid, prm):
     return c <= prm[0] - prm[1] * ((st[TURNS] - 1) // st[N])
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def start_score(st, opts, a, sid, prm):
     """Greedy family at turn start: knock when the strategy wants to, take a useful discard."""
     kind = a & 15
@@ -765,10 +807,9 @@ def start_score(st, opts, a, sid, prm):
     return 10.0
 
 
-@njit(cache=True)
-def meld_score(st, opts, a, sid, prm):
+@njit(cache=True, inline='always')
+def meld_value(hand, a):
     """Greedy family in the meld phase: biggest spreads, then hits, then the best discard."""
-    hand = st[HAND + st[CUR]]
     kind = a & 15
     if kind == A_LAY:
         return 300.0 + 10.0 * popcount(a >> 8)
@@ -780,21 +821,45 @@ def meld_score(st, opts, a, sid, prm):
 
 
 @njit(cache=True)
-def choose(st, opts, acts, n, sid, prm, gen):
-    """Index of the action the strategy ``sid`` picks among ``acts[:n]``."""
-    if sid == S_RANDOM:
-        return below(gen, n)
+def meld_score(st, opts, a, sid, prm):
+    """``meld_value`` of action ``a`` for the hand of the player to act."""
+    return meld_value(st[HAND + st[CUR]], a)
+
+
+@njit(cache=True, inline='always')
+def best_start(st, opts, acts, n, sid, prm):
+    """Index of the first best ``start_score`` among ``acts[:n]``."""
     best = -1e300
     bi = 0
     for i in range(n):
-        if st[PHASE] == P_START:
-            v = start_score(st, opts, acts[i], sid, prm)
-        else:
-            v = meld_score(st, opts, acts[i], sid, prm)
+        v = start_score(st, opts, acts[i], sid, prm)
         if v > best:
             best = v
             bi = i
     return bi
+
+
+@njit(cache=True, inline='always')
+def best_meld(hand, acts, n):
+    """Index of the first best ``meld_value`` among ``acts[:n]``."""
+    best = -1e300
+    bi = 0
+    for i in range(n):
+        v = meld_value(hand, acts[i])
+        if v > best:
+            best = v
+            bi = i
+    return bi
+
+
+@njit(cache=True, inline='always')
+def choose(st, opts, acts, n, sid, prm, gen):
+    """Index of the action the strategy ``sid`` picks among ``acts[:n]``."""
+    if sid == S_RANDOM:
+        return below(gen, n)
+    if st[PHASE] == P_START:
+        return best_start(st, opts, acts, n, sid, prm)
+    return best_meld(st[HAND + st[CUR]], acts, n)
 
 
 # =============================================================================
@@ -859,9 +924,13 @@ def check_invariants(st, opts):
 # =============================================================================
 @njit(cache=True)
 def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay):
-    """Play deal ``deal_id`` of run ``seed`` to the end in ``st``; returns the check error."""
-    seed_stream(gdeck, seed, deal_id, STREAM_DECK)
-    seed_stream(gplay, seed, deal_id, STREAM_PLAY)
+    """Play deal ``deal_id`` of run ``seed`` to the end in ``st``; returns the check error.
+
+    The loop works on ``unowned`` views of the arrays (they live as long as this call)."""
+    st, opts, sids, params = unowned(st), unowned(opts), unowned(sids), unowned(params)
+    trace, acts, gdeck, gplay = unowned(trace), unowned(acts), unowned(gdeck), unowned(gplay)
+    seed_stream(gdeck, seed, deal_id, np.int64(STREAM_DECK))
+    seed_stream(gplay, seed, deal_id, np.int64(STREAM_PLAY))
     st[ERR] = 0
     st[TR_LEN] = 0
     start_deal(st, opts, gdeck, dealer_of(opts, seed, deal_id), trace)
@@ -907,9 +976,10 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
     gdeck = np.empty(2, dtype=np.uint64)
     gplay = np.empty(2, dtype=np.uint64)
     trace = np.empty((0, 4), dtype=np.int64)
+    o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)   # shared by threads
     for d in range(lo, hi):
-        play_deal(st, opts, seed, first + d, sids, params, check, trace, acts, gdeck, gplay)
-        write_record(st, rec[d])
+        play_deal(st, o, seed, first + d, s, p, check, trace, acts, gdeck, gplay)
+        write_record(st, r[d])
 
 
 @njit(cache=True, parallel=True)
@@ -944,7 +1014,7 @@ def deal_only_batch(seed, first, count, opts, out):
         gdeck = np.empty(2, dtype=np.uint64)
         trace = np.empty((0, 4), dtype=np.int64)
         for d in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
-            seed_stream(gdeck, seed, first + d, STREAM_DECK)
+            seed_stream(gdeck, seed, first + d, np.int64(STREAM_DECK))
             st[DEALER] = dealer_of(opts, seed, first + d)
             deal_cards(st, opts, gdeck, trace)
             out[d] = deal_tonk_holders(st, opts)[0]
