@@ -26,10 +26,10 @@ from dataclasses import dataclass, replace
 
 import numba
 import numpy as np
-import pyarrow as pa
 
 from sim.errors import UsageError
 from sim.executor import LocalExecutor
+from sim.io import columns_of, table_from_columns
 from sim.options import build_options, options_dict, parse_overrides
 from sim.registry import Seat, check_players, get_game, parse_seat
 from sim.runner import RunConfig, max_workers, package_versions, play_shard
@@ -306,11 +306,11 @@ def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress
     try:
         for first, count in plan:
             if store is not None and store.has(first):
-                cols = _table_columns(store.read(first))
+                cols = columns_of(store.read(first), get_game(exp.game_name).reason_names)
             else:
                 cols = next(results)
                 if store is not None:
-                    store.write(first, _columns_table(cols, exp))
+                    store.write(first, table_from_columns(cols, get_game(exp.game_name).reason_names))
             acc.add(cols, count)
             used.append(first)
             done += count
@@ -341,18 +341,3 @@ def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress
         extra = {"_summary.json": json.dumps(json_clean({"summary": summary, "meta": meta}), indent=2).encode()}
         path = str(store.finish(used, timing, partition="point", extra_files=extra))
     return ExperimentResult(summary, meta, timing, path)
-
-
-def _columns_table(cols: dict, exp: Experiment) -> pa.Table:
-    names = get_game(exp.game_name).reason_names
-    arrays = {k: (pa.DictionaryArray.from_arrays(pa.array(v, pa.int8()), pa.array(list(names)))
-                  if k == "end_reason" else pa.array(v)) for k, v in cols.items()}
-    return pa.table(arrays)
-
-
-def _table_columns(table: pa.Table) -> dict:
-    out = {}
-    for name in table.column_names:
-        arr = table.column(name).combine_chunks()
-        out[name] = (arr.indices if name == "end_reason" else arr).to_numpy(zero_copy_only=False)
-    return out

@@ -5,12 +5,12 @@ Metadata keys in the Parquet footer:
   strategies, seed, deals, package versions). Same seed and arguments -> same bytes.
 * ``cardsim.timing``: wall time, deals/s, workers, creation time (varies run to run).
 The record data of two runs with the same seed are byte-identical whatever the workers.
+Atomic writing and resume live in ``sim/store.py``.
 """
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -46,51 +46,6 @@ def table_from_columns(cols: dict, reason_names: tuple) -> pa.Table:
     return pa.table(arrays)
 
 
-class AtomicParquetWriter:
-    """Streams record batches to ``<dir>/.<name>.partial-*`` and renames it into place on
-    ``commit``; ``abort`` (or an exception in a ``with`` block) removes the partial file."""
-
-    def __init__(self, path: str | os.PathLike, meta: dict):
-        self.path = check_output_path(path)
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.partial-", dir=self.path.parent or ".")
-        os.close(fd)
-        self.tmp = Path(tmp)
-        self.meta = meta
-        self.writer = None
-
-    def write(self, table: pa.Table) -> None:
-        if self.writer is None:
-            schema = table.schema.with_metadata({META_KEY: json.dumps(self.meta, sort_keys=True)})
-            self.writer = pq.ParquetWriter(self.tmp, schema, compression="zstd")
-        self.writer.write_table(table.replace_schema_metadata(self.writer.schema.metadata))
-
-    def commit(self, timing: dict) -> Path:
-        if self.writer is None:
-            raise RuntimeError("nothing written")
-        self.writer.add_key_value_metadata({TIMING_KEY: json.dumps(timing, sort_keys=True)})
-        self.writer.close()
-        self.writer = None
-        os.replace(self.tmp, self.path)
-        return self.path
-
-    def abort(self) -> None:
-        if self.writer is not None:
-            try:
-                self.writer.close()
-            except Exception:  # pragma: no cover - best effort on the way out
-                pass
-            self.writer = None
-        self.tmp.unlink(missing_ok=True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        if exc_type is not None:
-            self.abort()
-        return False
-
-
 def read_meta(path: str | os.PathLike) -> tuple[dict, dict]:
     """(run metadata, timing metadata) of a cardsim Parquet file."""
     p = Path(path)
@@ -109,15 +64,21 @@ def read_meta(path: str | os.PathLike) -> tuple[dict, dict]:
 def iter_record_batches(path, columns=None, batch_size: int = 262_144):
     """Yield dicts of numpy column arrays; ``end_reason`` comes back as integer codes."""
     meta, _ = read_meta(path)
-    names = meta["reason_names"]
     pf = pq.ParquetFile(path)
     for batch in pf.iter_batches(batch_size=batch_size, columns=columns):
-        cols = {}
-        for name in batch.schema.names:
-            arr = batch.column(name)
-            if name == "end_reason":
-                lookup = np.array([names.index(s) for s in arr.dictionary.to_pylist()], dtype=np.int8)
-                cols[name] = lookup[arr.indices.to_numpy(zero_copy_only=False)]
-            else:
-                cols[name] = arr.to_numpy(zero_copy_only=False)
-        yield cols
+        yield columns_of(batch, meta["reason_names"])
+
+
+def columns_of(data, reason_names) -> dict:
+    """Numpy columns of an Arrow table or record batch; ``end_reason`` as integer codes."""
+    cols = {}
+    for name in data.schema.names:
+        arr = data.column(name)
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        if name == "end_reason":
+            lookup = np.array([list(reason_names).index(s) for s in arr.dictionary.to_pylist()], dtype=np.int8)
+            cols[name] = lookup[arr.indices.to_numpy(zero_copy_only=False)]
+        else:
+            cols[name] = arr.to_numpy(zero_copy_only=False)
+    return cols

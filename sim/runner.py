@@ -18,7 +18,7 @@ import numpy as np
 
 from sim.errors import CheckError, UsageError
 from sim.executor import LocalExecutor
-from sim.io import iter_record_batches, read_meta, table_from_columns
+from sim.io import columns_of, iter_record_batches, read_meta, table_from_columns
 from sim.sequential import shard_plan, z_at_look
 from sim.store import ShardStore
 from sim.options import build_options, options_dict
@@ -149,18 +149,6 @@ class RunResult:
     path: str | None
 
 
-def stored_columns(table) -> dict:
-    """Record columns of a stored shard table (``end_reason`` back to integer codes)."""
-    cols = {}
-    for name in table.column_names:
-        arr = table.column(name).combine_chunks()
-        if name == "end_reason":
-            cols[name] = arr.indices.to_numpy(zero_copy_only=False).astype(np.int8)
-        else:
-            cols[name] = arr.to_numpy(zero_copy_only=False)
-    return cols
-
-
 def run(cfg: RunConfig, out: str | None = None, progress: Callable | None = None,
         until_ci: float | None = None, max_deals: int | None = None, resume: bool = False,
         executor=None) -> RunResult:
@@ -189,7 +177,7 @@ def run(cfg: RunConfig, out: str | None = None, progress: Callable | None = None
     try:
         for first, count in plan:
             if store is not None and store.has(first):
-                cols = stored_columns(store.read(first))
+                cols = columns_of(store.read(first), cfg.game.reason_names)
             else:
                 cols = next(results)
                 if store is not None:

@@ -20,7 +20,7 @@ import pytest
 from sim import runner
 from sim.errors import UsageError
 from sim.games.tonk import GAME as TONK
-from sim.io import META_KEY, TIMING_KEY, AtomicParquetWriter, check_output_path, read_meta
+from sim.io import META_KEY, TIMING_KEY, check_output_path, read_meta
 from sim.stats import Z95, Accumulator, mean_ci, t_quantile_975, wilson
 
 REASONS = tuple(TONK.reason_names)
@@ -329,24 +329,6 @@ def test_progress_reports_every_shard(tmp_path):
     runner.run(cfg(deals=2500, shard_size=1000), str(tmp_path / "r.parquet"), lambda d, t: seen.append((d, t)))
     assert seen == [(1000, 2500), (2000, 2500), (2500, 2500)]
     assert leftovers(tmp_path) == []
-
-
-def test_atomic_writer_abort_and_context(tmp_path):
-    w = AtomicParquetWriter(tmp_path / "a.parquet", {"x": 1})
-    assert leftovers(tmp_path)
-    w.write(pa.table({"v": [1, 2]}))
-    w.abort()
-    assert os.listdir(tmp_path) == []
-    with pytest.raises(ValueError):
-        with AtomicParquetWriter(tmp_path / "b.parquet", {"x": 1}) as w2:
-            w2.write(pa.table({"v": [1]}))
-            raise ValueError
-    assert os.listdir(tmp_path) == []
-    w3 = AtomicParquetWriter(tmp_path / "c.parquet", {"x": 1})
-    w3.write(pa.table({"v": [1]}))
-    assert w3.commit({"wall_time_s": 0.5}) == tmp_path / "c.parquet"
-    assert os.listdir(tmp_path) == ["c.parquet"]
-    assert json.loads(footer(tmp_path / "c.parquet")[META_KEY]) == {"x": 1}
 
 
 def test_check_output_path(tmp_path):
