@@ -21,7 +21,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import time
 from dataclasses import dataclass, replace
 
 import numba
@@ -29,11 +28,10 @@ import numpy as np
 
 from sim.errors import UsageError
 from sim.executor import LocalExecutor
-from sim.io import columns_of, table_from_columns
+from sim.drive import drive, shard_layout, timing_meta
 from sim.options import build_options, options_dict, parse_overrides
 from sim.registry import Seat, check_players, get_game, parse_seat
 from sim.runner import RunConfig, max_workers, package_versions, play_shard
-from sim.sequential import shard_plan, z_at_look
 from sim.stats import json_clean, mean_ci
 from sim.store import ShardStore
 
@@ -292,52 +290,20 @@ def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress
     numba.set_num_threads(exp.workers)
     meta = exp.meta()
     meta.update(deals=deals if until_ci is None else None, until_ci=until_ci, max_deals=max_deals)
-    growth = 1.0 if until_ci is None else 2.0
-    store = ShardStore(out, meta, resume, dataset=True, layout={"shard_size": exp.shard_size, "growth": growth}) \
-        if out else None
+    layout = shard_layout(exp.shard_size, until_ci)
+    store = ShardStore(out, meta, resume, dataset=True, layout=layout) if out else None
     acc = ExperimentAccumulator(exp)
     total = deals if until_ci is None else max_deals
-    plan = list(shard_plan(total, exp.first_deal, exp.shard_size, growth))
-    plan = plan or [(exp.first_deal, 0)]
-    pending = ((exp, f, c) for f, c in plan if not (store and store.has(f)))
-    results = executor.map(play_experiment_shard, pending)
-    t0 = time.perf_counter()
-    done, used, look = 0, [], 0
-    try:
-        for first, count in plan:
-            if store is not None and store.has(first):
-                cols = columns_of(store.read(first), get_game(exp.game_name).reason_names)
-            else:
-                cols = next(results)
-                if store is not None:
-                    store.write(first, table_from_columns(cols, get_game(exp.game_name).reason_names))
-            acc.add(cols, count)
-            used.append(first)
-            done += count
-            look += 1
-            half = acc.headline_halfwidth(z_at_look(look) if until_ci is not None else 1.959963984540054)
-            if progress is not None:
-                progress(done, total, f"half-width {half:.4g}" + (f" (target {until_ci:g})" if until_ci else ""))
-            if until_ci is not None and half <= until_ci:
-                break
-    except Exception:
-        if store is not None:
-            store.discard()
-        raise
-    finally:
-        results.close()
-    wall = time.perf_counter() - t0
-    meta["deals"] = done
+    driven = drive(play_experiment_shard, exp, layout, exp.first_deal, total, store, executor,
+                   get_game(exp.game_name).reason_names, acc, until_ci, progress)
+    meta["deals"] = driven.deals
     summary = acc.summary()
-    if until_ci is not None:
-        h = acc.headline_halfwidth(z_at_look(look))
-        summary["sequential"] = {"target": until_ci, "looks": look, "z": z_at_look(look), "half_width": h,
-                                 "reached": h <= until_ci}
-    timing = {"wall_time_s": round(wall, 6), "executor": executor.name, "looks": look, "workers": exp.workers,
-              "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    if driven.sequential:
+        summary["sequential"] = driven.sequential
+    timing = timing_meta(driven, executor, exp.workers)
     path = None
     if store is not None:
         store.meta = meta
         extra = {"_summary.json": json.dumps(json_clean({"summary": summary, "meta": meta}), indent=2).encode()}
-        path = str(store.finish(used, timing, partition="point", extra_files=extra))
+        path = str(store.finish(driven.shards, timing, partition="point", extra_files=extra))
     return ExperimentResult(summary, meta, timing, path)

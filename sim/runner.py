@@ -8,7 +8,6 @@ number of deals, and the rows do not depend on the number of worker threads.
 from __future__ import annotations
 
 import platform
-import time
 from dataclasses import dataclass, field
 from importlib import metadata as importlib_metadata
 from typing import Callable
@@ -18,8 +17,8 @@ import numpy as np
 
 from sim.errors import CheckError, UsageError
 from sim.executor import LocalExecutor
-from sim.io import columns_of, iter_record_batches, read_meta, table_from_columns
-from sim.sequential import shard_plan, z_at_look
+from sim.drive import drive, shard_layout, timing_meta
+from sim.io import iter_record_batches, read_meta
 from sim.store import ShardStore
 from sim.options import build_options, options_dict
 from sim.registry import GameSpec, Seat, check_players, get_game, seat_arrays, seat_table
@@ -164,57 +163,21 @@ def run(cfg: RunConfig, out: str | None = None, progress: Callable | None = None
     meta = cfg.meta()
     if until_ci is not None:
         meta.update(until_ci=until_ci, max_deals=max_deals, deals=None)
-    growth = 1.0 if until_ci is None else 2.0
-    store = ShardStore(out, meta, resume, layout={"shard_size": cfg.shard_size, "growth": growth}) if out else None
+    layout = shard_layout(cfg.shard_size, until_ci)
+    store = ShardStore(out, meta, resume, layout=layout) if out else None
     acc = Accumulator(cfg.n_players, [s.label for s in cfg.seats], cfg.game.reason_names)
     total = cfg.deals if until_ci is None else max_deals
-    plan = list(shard_plan(total, cfg.first_deal, cfg.shard_size, growth))
-    plan = plan or [(cfg.first_deal, 0)]
-    pending = ((cfg, f, c) for f, c in plan if not (store and store.has(f)))
-    results = executor.map(play_shard, pending)
-    t0 = time.perf_counter()
-    done, used, look = 0, [], 0
-    try:
-        for first, count in plan:
-            if store is not None and store.has(first):
-                cols = columns_of(store.read(first), cfg.game.reason_names)
-            else:
-                cols = next(results)
-                if store is not None:
-                    store.write(first, table_from_columns(cols, cfg.game.reason_names))
-            acc.add(cols)
-            used.append(first)
-            done += count
-            look += 1
-            if until_ci is None:
-                if progress is not None:
-                    progress(done, total)
-                continue
-            half = acc.headline_halfwidth(z_at_look(look))
-            if progress is not None:
-                progress(done, total, f"half-width {half:.4g} (target {until_ci:g})")
-            if half <= until_ci:
-                break
-    except Exception:
-        if store is not None:
-            store.discard()   # a failure (check error, bad input) is not worth resuming
-        raise
-    finally:
-        results.close()
-    wall = time.perf_counter() - t0
-    meta["deals"] = done
-    timing = {"wall_time_s": round(wall, 6), "deals_per_s": round(done / wall, 1) if wall > 0 else None,
-              "workers": cfg.workers, "executor": executor.name, "looks": look,
-              "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    driven = drive(play_shard, cfg, layout, cfg.first_deal, total, store, executor, cfg.game.reason_names, acc,
+                   until_ci, progress)
+    meta["deals"] = driven.deals
+    timing = timing_meta(driven, executor, cfg.workers)
     path = None
     if store is not None:
         store.meta = meta
-        path = str(store.finish(used, timing))
+        path = str(store.finish(driven.shards, timing))
     summary = acc.summary()
-    if until_ci is not None:
-        summary["sequential"] = {"target": until_ci, "looks": look, "z": z_at_look(look),
-                                 "half_width": acc.headline_halfwidth(z_at_look(look)),
-                                 "reached": acc.headline_halfwidth(z_at_look(look)) <= until_ci}
+    if driven.sequential:
+        summary["sequential"] = driven.sequential
     return RunResult(summary, meta, timing, path)
 
 

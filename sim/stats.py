@@ -81,7 +81,7 @@ class Accumulator:
         self.group_sum = {lab: 0.0 for lab in self.groups}
         self.group_sq = {lab: 0.0 for lab in self.groups}
 
-    def add(self, cols: dict) -> None:
+    def add(self, cols: dict, count: int | None = None) -> None:
         winner = np.asarray(cols["winner"])
         self.deals += len(winner)
         self.truncated += int(np.count_nonzero(cols["truncated"]))
