@@ -223,7 +223,8 @@ def _print_sequential(summary: dict) -> None:
     seq = summary.get("sequential")
     if seq:
         state = "reached" if seq["reached"] else "NOT reached (hit --max-deals)"
-        out.print(f"precision target {seq['target']:g} {state}: half-width {seq['half_width']:.4g} after "
+        out.print(f"precision target ± {seq['target']:g} {state}: {seq['headline']} {seq['estimate']:+.4f} ± "
+                  f"{seq['half_width']:.4g} after "
                   f"{summary['deals']:,} deals in {seq['looks']} looks (z = {seq['z']:.3f}, alpha-spending "
                   "rule; see sim/sequential.py)", markup=False)
 

@@ -51,9 +51,9 @@ def drive(fn, task, layout: dict, first_deal: int, total: int, store, executor, 
                 if progress is not None:
                     progress(done, total)
                 continue
-            half = acc.headline_halfwidth(z_at_look(len(used)))
+            name, est, half = acc.headline(z_at_look(len(used)))
             if progress is not None:
-                progress(done, total, f"half-width {half:.4g} (target {until_ci:g})")
+                progress(done, total, f"{name}: {est:+.4f} ± {half:.4f} (target ± {until_ci:g})")
             if half <= until_ci:
                 break
     except Exception:
@@ -65,8 +65,9 @@ def drive(fn, task, layout: dict, first_deal: int, total: int, store, executor, 
     seq = None
     if until_ci is not None:
         z = z_at_look(len(used))
-        half = acc.headline_halfwidth(z)
-        seq = {"target": until_ci, "looks": len(used), "z": z, "half_width": half, "reached": half <= until_ci}
+        name, est, half = acc.headline(z)
+        seq = {"target": until_ci, "looks": len(used), "z": z, "headline": name, "estimate": est,
+               "half_width": half, "reached": half <= until_ci}
     return Driven(done, used, len(used), time.perf_counter() - t0, seq)
 
 

@@ -237,13 +237,17 @@ class ExperimentAccumulator:
         self.sd += d.sum(axis=1)
         self.sdd += (d * d).sum(axis=1)
 
-    def headline_halfwidth(self, z: float) -> float:
-        """Widest half-width at quantile z of the paired differences (or of the mean, for one point)."""
+    def headline(self, z: float) -> tuple[str, float, float]:
+        """(name, estimate, half-width at quantile z) of the least precise paired difference to
+        point 0 (of the mean, for a single point): the metric ``--until-ci`` targets."""
         if self.n < 2:
-            return float("inf")
-        idx = range(1, len(self.sx)) if len(self.sx) > 1 else [0]
-        s, ss = (self.sd, self.sdd) if len(self.sx) > 1 else (self.sx, self.sxx)
-        return max(z * mean_ci(s[i], ss[i], self.n)[3] for i in idx)
+            return "-", float("nan"), float("inf")
+        single = len(self.sx) == 1
+        s, ss = (self.sx, self.sxx) if single else (self.sd, self.sdd)
+        i = max(range(0 if single else 1, len(s)), key=lambda k: mean_ci(s[k], ss[k], self.n)[3])
+        mean, _, _, se = mean_ci(s[i], ss[i], self.n)
+        label = self.exp.points[i].label
+        return (label if single else f"{label} - {self.exp.points[0].label}"), mean, z * se
 
     def summary(self) -> dict:
         rows = []

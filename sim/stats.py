@@ -97,13 +97,16 @@ class Accumulator:
             self.group_sum[lab] += float(g.sum())
             self.group_sq[lab] += float((g * g).sum())
 
-    def headline_halfwidth(self, z: float) -> float:
-        """Widest half-width, at normal quantile ``z``, of the seats' and strategies' mean payouts."""
+    def headline(self, z: float) -> tuple[str, float, float]:
+        """(name, estimate, half-width at normal quantile ``z``) of the least precise of the
+        seats' and strategies' mean payouts (the metric ``--until-ci`` targets)."""
         if self.deals < 2:
-            return float("inf")
-        ses = [mean_ci(self.group_sum[lab], self.group_sq[lab], self.deals)[3] for lab in self.groups]
-        ses += [mean_ci(self.seat_sum[p], self.seat_sq[p], self.deals)[3] for p in range(self.n)]
-        return z * max(ses)
+            return "-", float("nan"), float("inf")
+        sums = [(lab, self.group_sum[lab], self.group_sq[lab]) for lab in self.groups]
+        sums += [(f"seat {p}", self.seat_sum[p], self.seat_sq[p]) for p in range(self.n)]
+        name, s, ss = max(sums, key=lambda t: mean_ci(t[1], t[2], self.deals)[3])
+        mean, _, _, se = mean_ci(s, ss, self.deals)
+        return name, mean, z * se
 
     def summary(self) -> dict:
         n = self.deals

@@ -694,7 +694,7 @@ def test_cli_until_ci_flags(cli, tmp_path):
         assert doc["meta"]["max_deals"] == 700 and doc["meta"]["until_ci"] == 0.0001
         res = invoke(cli, *cmd, "-p", 2, "--until-ci", 10, "--max-deals", 700, "-q")
         assert res.exit_code == 0, res.output
-        assert "precision target 10 reached" in res.stdout
+        assert "precision target ± 10 reached" in res.stdout
 
 
 CMP = ["compare", "tonk", "-n", "50"]
