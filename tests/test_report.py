@@ -274,3 +274,17 @@ def test_int_hist_grows_and_bins(tmp_path):
     assert _binned(wide, bins).sum() == 301 and _binned(h, bins).sum() == 5
     name = _distribution_plot(tmp_path, "wide.png", "wide", [("a", h), ("b", wide)], "seat")
     assert png_size(tmp_path / name)[0] > 300
+
+
+def test_cli_report(sources, tmp_path):
+    """`cardsim report SOURCE --out DIR` writes the report; a bad source exits 2 with one line."""
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+    res = CliRunner().invoke(app, ["report", str(sources["run"]), "--out", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "rep" / "report.md").exists() and "wrote" in res.stdout
+    res = CliRunner().invoke(app, ["report", str(tmp_path / "missing.parquet"), "--out", str(tmp_path / "x")])
+    assert res.exit_code == 2
+    assert res.stderr.count("\n") == 1 and res.stderr.startswith("Error:")
+    assert not (tmp_path / "x").exists()
