@@ -197,26 +197,13 @@ def run(game: GameArg,
         quiet: QuietOpt = False):
     """Play DEALS deals and print win rates and payouts with 95% intervals."""
     from sim.io import check_output_path
-    from sim.runner import make_config, run as run_batch
-    from sim.runner import DEFAULT_SHARD
+    from sim.runner import DEFAULT_SHARD, make_config, run as run_batch
     cfg = make_config(game, players, deals, seed, strategy, option, preset, workers, check, first_deal,
                       DEFAULT_SHARD if shard_size is None else shard_size)
-    cap = _precision(until_ci, max_deals, deals)
     if out_file:
         check_output_path(out_file)
-    elif resume:
-        raise UsageError("--resume needs --out (the run to continue)")
-    bar, update = _progress(cap or deals, quiet or as_json, always=until_ci is not None)
-    with _executor(scheduler, cluster) as ex, bar:
-        result = run_batch(cfg, out_file, update, until_ci, cap, resume, ex)
-    if as_json:
-        print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing,
-                          "path": result.path}))
-    else:
-        print_summary(result.summary, result.meta, result.timing)
-        _print_sequential(result.summary)
-        if result.path:
-            out.print(f"wrote {result.path}", markup=False)
+    _execute(lambda *args: run_batch(cfg, *args), print_summary, deals, out_file, until_ci, max_deals, resume,
+             scheduler, cluster, as_json, quiet)
 
 
 def _print_sequential(summary: dict) -> None:
@@ -255,22 +242,28 @@ def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
               markup=False)
 
 
-def _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet):
-    from sim.experiment import run_experiment
+def _execute(play, printer, deals, out_path, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet):
+    """Shared tail of run/compare/sweep: precision cap, progress bar, executor, output."""
     cap = _precision(until_ci, max_deals, deals)
-    if resume and not out_dir:
+    if resume and not out_path:
         raise UsageError("--resume needs --out (the run to continue)")
     bar, update = _progress(cap or deals, quiet or as_json, always=until_ci is not None)
     with _executor(scheduler, cluster) as ex, bar:
-        result = run_experiment(exp, deals, out_dir, update, until_ci, cap, resume, ex)
+        result = play(out_path, update, until_ci, cap, resume, ex)
     if as_json:
         print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing,
                           "path": result.path}))
     else:
-        print_points(result.summary, result.meta, result.timing)
+        printer(result.summary, result.meta, result.timing)
         _print_sequential(result.summary)
         if result.path:
             out.print(f"wrote {result.path}", markup=False)
+
+
+def _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet):
+    from sim.experiment import run_experiment
+    _execute(lambda *args: run_experiment(exp, deals, *args), print_points, deals, out_dir, until_ci, max_deals,
+             resume, scheduler, cluster, as_json, quiet)
 
 
 @app.command()
