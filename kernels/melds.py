@@ -1,0 +1,759 @@
+"""Double-deck meld engine (Telefunken; written to be shared with Contract Rummy).
+
+Rules source: ``shared/rules/telefunken.md`` §1-4 (deck, values, melds, contracts), §9.4
+(lay-offs) and §10 (jokers on the table); the §19 worked examples are tests in
+``tests/test_melds.py``. Game flow (who may do what on which turn, §9.1-9.3, §12) is left to
+the game module: these kernels answer "is this a meld", "can this holding go down, and how
+best", "what can be laid off / which joker operations exist".
+
+Representation
+--------------
+* A **holding** (or the natural cards of one meld) is two 52-bit int64 masks ``p1`` (holds at
+  least one copy) and ``p2`` (holds both copies), always ``p2 ⊆ p1``, plus a joker count;
+  card id = ``suit * 13 + rank``, rank 0 = A .. 12 = K (``kernels.cards``). ``JOKER = 52``.
+* **Run positions** 1..14: A low = 1, 2..K = 2..13, A high = 14. A set of positions is a
+  15-bit mask with bit ``p`` for position ``p`` (bit 0 unused). A joker in a run stands for
+  one position; ``jpos`` is the mask of the positions the jokers stand for.
+
+Rules array (``rules``, int64, built by ``make_rules``; ``TELEFUNKEN_RULES`` is §3)
+-------------------------------------------------------------------------------------
+``R_MAX_JOKERS`` jokers per meld (1) · ``R_MIN_GROUP`` (3) · ``R_MIN_RUN`` (3) ·
+``R_ACE_LOW`` / ``R_ACE_HIGH`` (1/1: A-2-3 and Q-K-A, never K-A-2) · ``R_MAX_RUN`` (13: the
+ace never at both ends) · ``R_PURE_EXT`` pure-trío extension (0 = the missing 4th suit only,
+then closed, §3.2; 1 = any natural of the rank; 2 = none) · ``R_RETRIEVE`` natural cards
+needed to retrieve a group joker (2, §10.1; 0 = forbidden; 1 or 2 supported) ·
+``R_JOKER_POINTS`` (15) · ``R_POINTS + rank`` penalty of each rank (A 11, 2..9 face,
+10..K 10; §2).
+
+Contract table (``contracts``, int64 (n_hands + 1, C_SIZE), row = hand; ``TELEFUNKEN_CONTRACTS``
+is §4): ``C_GROUPS`` number of groups (0..2) · ``C_GROUP_SIZE`` · ``C_GROUP_EXACT`` (1: size
+exactly, 0: at least) · ``C_PURE`` (1: the group must be a pure trío: distinct suits, no
+joker) · ``C_RUNS`` (0 or 1) · ``C_RUN_MIN`` (minimum run length). Two groups may share a
+rank (A15) but never a physical card. The contract search is exact for ``R_MAX_JOKERS <= 1``
+(the Telefunken rule); more runs per contract (Contract Rummy) are not supported yet.
+
+Meld rows (int64, ``M_SIZE`` fields): the layout of a meld on the table and of the contract
+melds written by ``find_contract`` / ``best_contract``:
+
+| field | group | run |
+|---|---|---|
+| ``M_KIND`` | ``K_GROUP`` (1) | ``K_RUN`` (2); 0 = empty row |
+| ``M_KEY`` | rank | suit |
+| ``M_LO``, ``M_HI`` | 0, 0 | lowest and highest position (jokers included) |
+| ``M_JOKERS`` | jokers in the meld | jokers in the meld |
+| ``M_JPOS`` | 0 | position mask of the jokers |
+| ``M_FLAGS`` | ``F_PURE`` 1, ``F_CLOSED`` 2 | 0 |
+| ``M_P1``, ``M_P2`` | natural cards (both planes) | natural cards (``M_P2`` = 0) |
+
+A joker is *frozen* (§10.3) when its position is neither ``M_LO`` nor ``M_HI``.
+
+Kernels
+-------
+* ``valid_group``, ``valid_run`` (given the joker positions), ``is_pure_trio``, ``penalty``.
+* ``find_contract(p1, p2, jokers, hand, contracts, rules, out) -> bool`` and
+  ``best_contract(...) -> int`` (penalty left after going down, -1 when the contract is not
+  held). Both write the melds into ``out`` (shape (``MAX_CONTRACT_MELDS``, ``M_SIZE``)):
+  groups first, then the run. ``best_contract`` maximises the points laid (= minimises the
+  holding's penalty left). **Ties**: the first optimum in enumeration order wins — runs by
+  suit, ``lo``, ``hi``, joker position (none first, then ascending); for each run (or none),
+  groups by rank ascending (A first), first group's rank <= second's, joker counts ascending
+  (first group before second). Group cards are taken from a rank as: one copy of each doubled
+  card (suit order), then the single cards, then second copies, so the holding keeps as
+  many distinct suits as it can. A pure trío uses the same order (one copy per suit).
+* ``layoffs(p1, p2, jokers, table, n_melds, rules, out) -> n``: rows ``(card, meld, pos)``
+  (card 52 = joker; pos = run position the card takes, 0 for a group) of every single-card
+  lay-off of §9.4 (including a natural beyond an end joker). ``out`` needs
+  ``2 * 53 * n_melds`` rows at most. ``apply_layoff`` updates the meld row.
+* ``joker_shifts`` (§10.2): rows ``(card, meld, new_pos)``; ``apply_joker_shift``.
+* ``joker_retrievals`` (§10.1): rows ``(meld, card_a, card_b)`` (``card_b`` = -1 when one
+  card is needed); ``apply_retrieval``.
+Updating the holding (``kernels.cards.dd_remove``) is the caller's job.
+"""
+import numpy as np
+from numba import njit
+
+from kernels.cards import lowbit, popcount, rank_mask, suit_mask
+
+# ---- rules array ---------------------------------------------------------------
+R_MAX_JOKERS = 0
+R_MIN_GROUP = 1
+R_MIN_RUN = 2
+R_ACE_LOW = 3
+R_ACE_HIGH = 4
+R_MAX_RUN = 5
+R_PURE_EXT = 6
+R_RETRIEVE = 7
+R_JOKER_POINTS = 8
+R_POINTS = 9            # R_POINTS + rank
+R_SIZE = R_POINTS + 13
+
+PURE_FOURTH_SUIT = 0
+PURE_ANY_NATURAL = 1
+PURE_NONE = 2
+
+TELEFUNKEN_POINTS = (11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+
+
+def make_rules(max_jokers=1, min_group=3, min_run=3, ace_low=True, ace_high=True, max_run=13,
+               pure_ext=PURE_FOURTH_SUIT, retrieve=2, joker_points=15,
+               points=TELEFUNKEN_POINTS):
+    """Rules array for the kernels (defaults: Telefunken §2-3, §9-10)."""
+    r = np.zeros(R_SIZE, np.int64)
+    r[R_MAX_JOKERS] = max_jokers
+    r[R_MIN_GROUP] = min_group
+    r[R_MIN_RUN] = min_run
+    r[R_ACE_LOW] = int(ace_low)
+    r[R_ACE_HIGH] = int(ace_high)
+    r[R_MAX_RUN] = min(max_run, 13)
+    r[R_PURE_EXT] = pure_ext
+    r[R_RETRIEVE] = retrieve
+    r[R_JOKER_POINTS] = joker_points
+    r[R_POINTS:R_POINTS + 13] = points
+    return r
+
+
+TELEFUNKEN_RULES = make_rules()
+
+# ---- contract table --------------------------------------------------------------
+C_GROUPS = 0
+C_GROUP_SIZE = 1
+C_GROUP_EXACT = 2
+C_PURE = 3
+C_RUNS = 4
+C_RUN_MIN = 5
+C_SIZE = 6
+MAX_CONTRACT_MELDS = 3
+
+TELEFUNKEN_CONTRACTS = np.array([
+    [0, 0, 0, 0, 0, 0],      # (unused: hands are 1..7)
+    [1, 3, 1, 1, 0, 0],      # 1: pure trío
+    [2, 3, 1, 0, 0, 0],      # 2: 2 x 3
+    [1, 4, 1, 0, 0, 0],      # 3: 1 x 4
+    [2, 4, 1, 0, 0, 0],      # 4: 2 x 4
+    [1, 5, 1, 0, 0, 0],      # 5: 1 x 5
+    [2, 5, 1, 0, 0, 0],      # 6: 2 x 5
+    [1, 3, 1, 0, 1, 7],      # 7: exactly 3 + run of 7 or more
+], dtype=np.int64)
+
+# ---- meld rows -------------------------------------------------------------------
+M_KIND = 0
+M_KEY = 1
+M_LO = 2
+M_HI = 3
+M_JOKERS = 4
+M_JPOS = 5
+M_FLAGS = 6
+M_P1 = 7
+M_P2 = 8
+M_SIZE = 9
+
+K_NONE = 0
+K_GROUP = 1
+K_RUN = 2
+F_PURE = 1
+F_CLOSED = 2
+
+POS_ALL = ((1 << 15) - 1) & ~1          # positions 1..14
+RANKS13 = (1 << 13) - 1
+
+
+# =============================================================================
+# positions and small helpers
+# =============================================================================
+@njit(cache=True)
+def interval(lo, hi):
+    """Position mask of [lo, hi]."""
+    return ((np.int64(1) << (hi + 1)) - 1) ^ ((np.int64(1) << lo) - 1)
+
+
+@njit(cache=True)
+def pos_to_ranks(pm):
+    """Position mask -> 13-bit rank mask (positions 1 and 14 are both the ace)."""
+    return ((pm >> 1) | (pm >> 14)) & RANKS13
+
+
+@njit(cache=True)
+def pos_rank(p):
+    """Rank of the card at run position p (1..14)."""
+    return (p - 1) % 13
+
+
+@njit(cache=True)
+def highbit(x):
+    """Index of the highest set bit (x > 0)."""
+    h = 0
+    while x >> (h + 1):
+        h += 1
+    return h
+
+
+@njit(cache=True)
+def pos_allowed(lo, hi, rules):
+    """An interval [lo, hi] respects the ace rules and the length cap (no length minimum)."""
+    if lo < 1 or hi > 14 or hi < lo:
+        return False
+    if lo == 1 and rules[R_ACE_LOW] == 0:
+        return False
+    if hi == 14 and rules[R_ACE_HIGH] == 0:
+        return False
+    return hi - lo + 1 <= rules[R_MAX_RUN] and hi - lo + 1 <= 13
+
+
+@njit(cache=True)
+def dd_remove_mask(p1, p2, cards):
+    """Remove one copy of every card of ``cards`` (all held) from the planes."""
+    return (p1 & ~cards) | (p2 & cards), p2 & ~cards
+
+
+@njit(cache=True)
+def nat_points(p1, p2, rules):
+    """Penalty of the natural cards of (p1, p2)."""
+    total = 0
+    for plane in (p1, p2):
+        m = plane
+        while m:
+            total += rules[R_POINTS + lowbit(m) % 13]
+            m &= m - 1
+    return total
+
+
+@njit(cache=True)
+def penalty_rules(p1, p2, jokers, rules):
+    """Penalty of a holding under ``rules`` (§2)."""
+    return nat_points(p1, p2, rules) + jokers * rules[R_JOKER_POINTS]
+
+
+@njit(cache=True)
+def penalty(p1, p2, jokers):
+    """Telefunken penalty of a holding (§2: 2-9 face, 10-K 10, A 11, JK 15)."""
+    total = 15 * jokers
+    for plane in (p1, p2):
+        m = plane
+        while m:
+            r = lowbit(m) % 13
+            total += 11 if r == 0 else (r + 1 if r < 9 else 10)
+            m &= m - 1
+    return total
+
+
+# =============================================================================
+# validity of one meld
+# =============================================================================
+@njit(cache=True)
+def valid_group(p1, p2, jokers, rules):
+    """(p1, p2, jokers) is a group: one rank, duplicates allowed, >= 1 natural,
+    <= R_MAX_JOKERS jokers, >= R_MIN_GROUP cards (§3.1)."""
+    if p1 == 0 or (p2 & ~p1) != 0 or jokers < 0 or jokers > rules[R_MAX_JOKERS]:
+        return False
+    rm = rank_mask(lowbit(p1) % 13)
+    if p1 & ~rm:
+        return False
+    return popcount(p1) + popcount(p2) + jokers >= rules[R_MIN_GROUP]
+
+
+@njit(cache=True)
+def is_pure_trio(p1, p2, jokers):
+    """Three natural cards of one rank in three different suits, no joker (§3.2)."""
+    if jokers != 0 or p2 != 0 or popcount(p1) != 3:
+        return False
+    return (p1 & ~rank_mask(lowbit(p1) % 13)) == 0
+
+
+@njit(cache=True)
+def run_interval(p1, jpos, rules):
+    """(lo, hi) of the run made of the naturals ``p1`` (one suit, single copies) and jokers at
+    positions ``jpos``, or (-1, -1) when they do not form a contiguous allowed interval.
+    The ace goes low or high, whichever works (low tried first)."""
+    plane = (p1 >> (13 * (lowbit(p1) // 13))) & RANKS13
+    base = (plane & ~np.int64(1)) << 1
+    for a in range(2):
+        if a == 0:
+            nat = base | ((plane & 1) << 1)
+        else:
+            if (plane & 1) == 0:
+                break
+            nat = base | (np.int64(1) << 14)
+        if nat & jpos:
+            continue
+        u = nat | jpos
+        lo = lowbit(u)
+        n = popcount(u)
+        if (u >> lo) != (np.int64(1) << n) - 1:
+            continue
+        if pos_allowed(lo, lo + n - 1, rules):
+            return lo, lo + n - 1
+    return -1, -1
+
+
+@njit(cache=True)
+def valid_run(p1, p2, jokers, jpos, rules):
+    """(p1, p2, jokers) is a run with its jokers at the positions of mask ``jpos``: one suit,
+    no duplicate, consecutive positions, ace low or high but never in the middle (no wrap),
+    length R_MIN_RUN..R_MAX_RUN, <= R_MAX_JOKERS jokers (§3.3)."""
+    if p1 == 0 or p2 != 0 or jokers < 0 or jokers > rules[R_MAX_JOKERS]:
+        return False
+    if popcount(jpos) != jokers or (jpos & ~np.int64(POS_ALL)) != 0:
+        return False
+    if p1 & ~suit_mask(lowbit(p1) // 13):
+        return False
+    lo, hi = run_interval(p1, jpos, rules)
+    return lo > 0 and hi - lo + 1 >= rules[R_MIN_RUN]
+
+
+# =============================================================================
+# contracts
+# =============================================================================
+@njit(cache=True)
+def rank_counts(q1, q2, total, distinct):
+    for r in range(13):
+        rm = rank_mask(r)
+        distinct[r] = popcount(q1 & rm)
+        total[r] = distinct[r] + popcount(q2 & rm)
+
+
+@njit(cache=True)
+def take_group(q1, q2, r, k):
+    """Take k natural cards of rank r from (q1, q2): one copy of each doubled card, then the
+    singles, then second copies (suit order each). Returns (g1, g2, q1, q2)."""
+    rm = rank_mask(r)
+    dbl = q2 & rm
+    single = q1 & rm & ~dbl
+    g1 = np.int64(0)
+    g2 = np.int64(0)
+    m = dbl
+    while m and k > 0:
+        b = m & -m
+        g1 |= b
+        q2 &= ~b
+        k -= 1
+        m &= m - 1
+    m = single
+    while m and k > 0:
+        b = m & -m
+        g1 |= b
+        q1 &= ~b
+        k -= 1
+        m &= m - 1
+    m = dbl & g1
+    while m and k > 0:
+        b = m & -m
+        g2 |= b
+        q1 &= ~b
+        k -= 1
+        m &= m - 1
+    return g1, g2, q1, q2
+
+
+@njit(cache=True)
+def group_need(size, j):
+    """Fewest naturals a group of ``size`` cards with j jokers needs (at least one)."""
+    return max(size - j, 1)
+
+
+@njit(cache=True)
+def best_groups(total, distinct, jok, g, size, exact, pure, rules, choice, stop_first):
+    """Best ``g`` (0..2) disjoint contract groups from rank counts; -1 if none.
+    ``choice`` receives (r1, j1, k1, r2, j2, k2) (k = naturals used). Returns points laid."""
+    if g == 0:
+        return 0
+    maxj = min(rules[R_MAX_JOKERS], jok)
+    if pure:
+        maxj = 0
+    best = -1
+    jp = rules[R_JOKER_POINTS]
+    for r1 in range(13):
+        pts1 = rules[R_POINTS + r1]
+        avail1 = distinct[r1] if pure else total[r1]
+        for j1 in range(maxj + 1):
+            need1 = group_need(size, j1)
+            if avail1 < need1:
+                continue
+            if g == 1:
+                k1 = need1 if exact else avail1
+                gain = k1 * pts1 + j1 * jp
+                if gain > best:
+                    best = gain
+                    choice[0] = r1
+                    choice[1] = j1
+                    choice[2] = k1
+                    if stop_first:
+                        return best
+                continue
+            for r2 in range(r1, 13):
+                pts2 = rules[R_POINTS + r2]
+                for j2 in range(min(maxj, jok - j1) + 1):
+                    need2 = group_need(size, j2)
+                    if r2 == r1:
+                        if total[r1] < need1 + need2:
+                            continue
+                        if exact:
+                            k1 = need1
+                            k2 = need2
+                        else:
+                            k1 = need1
+                            k2 = total[r1] - need1
+                    else:
+                        if total[r2] < need2:
+                            continue
+                        k1 = need1 if exact else total[r1]
+                        k2 = need2 if exact else total[r2]
+                    gain = k1 * pts1 + j1 * jp + k2 * pts2 + j2 * jp
+                    if gain > best:
+                        best = gain
+                        choice[0] = r1
+                        choice[1] = j1
+                        choice[2] = k1
+                        choice[3] = r2
+                        choice[4] = j2
+                        choice[5] = k2
+                        if stop_first:
+                            return best
+    return best
+
+
+@njit(cache=True)
+def write_groups(q1, q2, g, size, pure, choice, out, row):
+    """Write the chosen groups as meld rows from ``row`` on; returns the remaining planes."""
+    for i in range(g):
+        r = choice[3 * i]
+        g1, g2, q1, q2 = take_group(q1, q2, r, choice[3 * i + 2])
+        o = out[row + i]
+        o[M_KIND] = K_GROUP
+        o[M_KEY] = r
+        o[M_LO] = 0
+        o[M_HI] = 0
+        o[M_JOKERS] = choice[3 * i + 1]
+        o[M_JPOS] = 0
+        o[M_FLAGS] = F_PURE if pure else 0
+        o[M_P1] = g1
+        o[M_P2] = g2
+    return q1, q2
+
+
+@njit(cache=True)
+def solve_contract(p1, p2, jokers, spec, rules, out, stop_first):
+    """Core of find_contract / best_contract: points laid by the best (or first) way to lay
+    the contract ``spec`` (a contracts row), -1 if impossible; the melds go to ``out``."""
+    out[:] = 0
+    g = spec[C_GROUPS]
+    size = spec[C_GROUP_SIZE]
+    exact = spec[C_GROUP_EXACT] != 0
+    pure = spec[C_PURE] != 0
+    total = np.zeros(13, np.int64)
+    distinct = np.zeros(13, np.int64)
+    choice = np.zeros(6, np.int64)
+    best_choice = np.zeros(6, np.int64)
+    if spec[C_RUNS] == 0:
+        rank_counts(p1, p2, total, distinct)
+        best = best_groups(total, distinct, jokers, g, size, exact, pure, rules, choice,
+                           stop_first)
+        if best >= 0:
+            write_groups(p1, p2, g, size, pure, choice, out, 0)
+        return best
+    # one run: every (suit, lo, hi, joker position) the holding can lay, then the best groups
+    # from what is left
+    run_min = max(spec[C_RUN_MIN], rules[R_MIN_RUN])
+    maxj = min(rules[R_MAX_JOKERS], jokers)
+    jp = rules[R_JOKER_POINTS]
+    best = -1
+    b_suit = b_lo = b_hi = b_jpos = 0
+    for s in range(4):
+        plane = (p1 >> (13 * s)) & RANKS13
+        held = (plane << 1) | ((plane & 1) << 14)
+        for lo in range(1, 15):
+            for hi in range(lo + run_min - 1, 15):
+                if not pos_allowed(lo, hi, rules):
+                    continue
+                iv = interval(lo, hi)
+                miss = iv & ~held
+                m = popcount(miss)
+                if m > maxj or m > 1:
+                    continue
+                # joker positions to try: the missing one, or none / any when nothing misses
+                opts = miss if m == 1 else (iv if maxj >= 1 else np.int64(0))
+                first = m == 0
+                while True:
+                    if first:
+                        jpos = np.int64(0)
+                        first = False
+                    elif opts:
+                        jpos = opts & -opts
+                        opts &= opts - 1
+                    else:
+                        break
+                    nat = iv & ~jpos
+                    cards = pos_to_ranks(nat) << (13 * s)
+                    q1, q2 = dd_remove_mask(p1, p2, cards)
+                    nj = popcount(jpos)
+                    run_gain = nat_points(cards, 0, rules) + nj * jp
+                    rank_counts(q1, q2, total, distinct)
+                    gg = best_groups(total, distinct, jokers - nj, g, size, exact, pure,
+                                     rules, choice, stop_first)
+                    if gg < 0:
+                        continue
+                    if gg + run_gain > best:
+                        best = gg + run_gain
+                        best_choice[:] = choice
+                        b_suit = s
+                        b_lo = lo
+                        b_hi = hi
+                        b_jpos = jpos
+                        if stop_first:
+                            break
+                if stop_first and best >= 0:
+                    break
+            if stop_first and best >= 0:
+                break
+        if stop_first and best >= 0:
+            break
+    if best < 0:
+        return -1
+    cards = pos_to_ranks(interval(b_lo, b_hi) & ~b_jpos) << (13 * b_suit)
+    q1, q2 = dd_remove_mask(p1, p2, cards)
+    write_groups(q1, q2, g, size, pure, best_choice, out, 0)
+    o = out[g]
+    o[M_KIND] = K_RUN
+    o[M_KEY] = b_suit
+    o[M_LO] = b_lo
+    o[M_HI] = b_hi
+    o[M_JOKERS] = popcount(b_jpos)
+    o[M_JPOS] = b_jpos
+    o[M_FLAGS] = 0
+    o[M_P1] = cards
+    o[M_P2] = 0
+    return best
+
+
+@njit(cache=True)
+def find_contract(p1, p2, jokers, hand, contracts, rules, out):
+    """The holding can lay the contract of ``hand``; one way to do it goes to ``out``."""
+    return solve_contract(p1, p2, jokers, contracts[hand], rules, out, True) >= 0
+
+
+@njit(cache=True)
+def best_contract(p1, p2, jokers, hand, contracts, rules, out):
+    """Penalty left in the holding after laying the contract of ``hand`` in the way that
+    leaves the least (ties: see module docstring), melds in ``out``; -1 if not held."""
+    gain = solve_contract(p1, p2, jokers, contracts[hand], rules, out, False)
+    if gain < 0:
+        return -1
+    return penalty_rules(p1, p2, jokers, rules) - gain
+
+
+@njit(cache=True)
+def melds_cards(melds, n):
+    """Union of the natural cards and the jokers of ``n`` meld rows, as (p1, p2, jokers)
+    (p1 = -1 when some card is used three times or more)."""
+    a1 = np.int64(0)
+    a2 = np.int64(0)
+    jok = 0
+    for i in range(n):
+        for plane in (melds[i, M_P1], melds[i, M_P2]):
+            if a2 & plane:
+                return np.int64(-1), a2, jok
+            a2 |= a1 & plane
+            a1 |= plane
+        jok += melds[i, M_JOKERS]
+    return a1, a2, jok
+
+
+@njit(cache=True)
+def meld_valid(row, rules):
+    """A meld row is a valid group / run whose fields agree with its cards."""
+    kind = row[M_KIND]
+    if kind == K_GROUP:
+        if not valid_group(row[M_P1], row[M_P2], row[M_JOKERS], rules):
+            return False
+        if lowbit(row[M_P1]) % 13 != row[M_KEY]:
+            return False
+        if row[M_FLAGS] & F_PURE and not (row[M_FLAGS] & F_CLOSED):
+            return is_pure_trio(row[M_P1], row[M_P2], row[M_JOKERS])
+        return True
+    if kind == K_RUN:
+        if not valid_run(row[M_P1], row[M_P2], row[M_JOKERS], row[M_JPOS], rules):
+            return False
+        if lowbit(row[M_P1]) // 13 != row[M_KEY]:
+            return False
+        # the row fixes where the ace sits (a 13-card run can be A-K or 2-A)
+        lo = row[M_LO]
+        hi = row[M_HI]
+        plane = (row[M_P1] >> (13 * row[M_KEY])) & RANKS13
+        nat = (plane & ~np.int64(1)) << 1
+        if plane & 1:
+            nat |= np.int64(1) << (14 if hi == 14 else 1)
+        return (nat & row[M_JPOS]) == 0 and (nat | row[M_JPOS]) == interval(lo, hi)
+    return False
+
+
+# =============================================================================
+# lay-offs and joker operations (§9.4, §10)
+# =============================================================================
+@njit(cache=True)
+def emit(out, n, a, b, c):
+    out[n, 0] = a
+    out[n, 1] = b
+    out[n, 2] = c
+    return n + 1
+
+
+@njit(cache=True)
+def group_accepts(row, card, rules):
+    """A natural ``card`` may be laid off onto the group ``row``."""
+    if card % 13 != row[M_KEY] or row[M_FLAGS] & F_CLOSED:
+        return False
+    if row[M_FLAGS] & F_PURE:
+        ext = rules[R_PURE_EXT]
+        if ext == PURE_NONE:
+            return False
+        if ext == PURE_FOURTH_SUIT:
+            return (row[M_P1] & (np.int64(1) << card)) == 0
+    return True
+
+
+@njit(cache=True)
+def run_end_ok(row, pos, rules):
+    """Position ``pos`` is a legal new end (lo-1 or hi+1) of the run ``row``."""
+    lo = row[M_LO]
+    hi = row[M_HI]
+    if pos == lo - 1:
+        return pos_allowed(pos, hi, rules)
+    if pos == hi + 1:
+        return pos_allowed(lo, pos, rules)
+    return False
+
+
+@njit(cache=True)
+def layoffs(p1, p2, jokers, table, n_melds, rules, out):
+    """Every single-card lay-off of the holding onto the table melds (§9.4):
+    rows (card, meld index, position; 0 for groups). Returns the number of rows."""
+    n = 0
+    for i in range(n_melds):
+        row = table[i]
+        kind = row[M_KIND]
+        if kind == K_GROUP:
+            m = p1 & rank_mask(row[M_KEY])
+            while m:
+                c = lowbit(m)
+                if group_accepts(row, c, rules):
+                    n = emit(out, n, c, i, 0)
+                m &= m - 1
+            if (jokers > 0 and row[M_JOKERS] < rules[R_MAX_JOKERS]
+                    and (row[M_FLAGS] & (F_PURE | F_CLOSED)) == 0):
+                n = emit(out, n, 52, i, 0)
+        elif kind == K_RUN:
+            s = row[M_KEY]
+            for pos in (row[M_LO] - 1, row[M_HI] + 1):
+                if not run_end_ok(row, pos, rules):
+                    continue
+                c = s * 13 + pos_rank(pos)
+                if p1 & (np.int64(1) << c):
+                    n = emit(out, n, c, i, pos)
+            if jokers > 0 and row[M_JOKERS] < rules[R_MAX_JOKERS]:
+                for pos in (row[M_LO] - 1, row[M_HI] + 1):
+                    if run_end_ok(row, pos, rules):
+                        n = emit(out, n, 52, i, pos)
+    return n
+
+
+@njit(cache=True)
+def apply_layoff(table, i, card, pos):
+    """Lay ``card`` (52 = joker) onto meld ``i`` at run position ``pos`` (0 for a group)."""
+    row = table[i]
+    if card == 52:
+        row[M_JOKERS] += 1
+        if row[M_KIND] == K_RUN:
+            row[M_JPOS] |= np.int64(1) << pos
+    else:
+        b = np.int64(1) << card
+        if row[M_P1] & b:
+            row[M_P2] |= b
+        else:
+            row[M_P1] |= b
+        if row[M_KIND] == K_GROUP and row[M_FLAGS] & F_PURE and popcount(row[M_P1]) == 4:
+            row[M_FLAGS] |= F_CLOSED
+    if row[M_KIND] == K_RUN:
+        if pos < row[M_LO]:
+            row[M_LO] = pos
+        if pos > row[M_HI]:
+            row[M_HI] = pos
+
+
+@njit(cache=True)
+def joker_shifts(p1, p2, jokers, table, n_melds, rules, out):
+    """§10.2: rows (card, meld index, new joker position) for every run whose joker sits at an
+    end while the holding has the card it stands for; the joker moves to lo-1 or hi+1."""
+    n = 0
+    for i in range(n_melds):
+        row = table[i]
+        if row[M_KIND] != K_RUN or row[M_JOKERS] == 0:
+            continue
+        jm = row[M_JPOS]
+        while jm:
+            jp = lowbit(jm)
+            jm &= jm - 1
+            if jp != row[M_LO] and jp != row[M_HI]:
+                continue                    # frozen (§10.3)
+            c = row[M_KEY] * 13 + pos_rank(jp)
+            if (p1 & (np.int64(1) << c)) == 0:
+                continue
+            for pos in (row[M_LO] - 1, row[M_HI] + 1):
+                if run_end_ok(row, pos, rules):
+                    n = emit(out, n, c, i, pos)
+    return n
+
+
+@njit(cache=True)
+def apply_joker_shift(table, i, card, new_pos):
+    """The natural ``card`` takes the place of the end joker standing for it; the joker moves
+    to ``new_pos``."""
+    row = table[i]
+    jm = row[M_JPOS]
+    old = 0
+    while jm:
+        p = lowbit(jm)
+        jm &= jm - 1
+        if pos_rank(p) == card % 13 and (p == row[M_LO] or p == row[M_HI]):
+            old = p
+    row[M_JPOS] = (row[M_JPOS] & ~(np.int64(1) << old)) | (np.int64(1) << new_pos)
+    row[M_P1] |= np.int64(1) << card
+    if new_pos < row[M_LO]:
+        row[M_LO] = new_pos
+    if new_pos > row[M_HI]:
+        row[M_HI] = new_pos
+
+
+@njit(cache=True)
+def joker_retrievals(p1, p2, jokers, table, n_melds, rules, out):
+    """§10.1: rows (meld index, card_a, card_b) — add these naturals of the group's rank,
+    take its joker (card_b = -1 when R_RETRIEVE is 1). Pure trío groups never have jokers."""
+    n = 0
+    need = rules[R_RETRIEVE]
+    if need <= 0:
+        return 0
+    for i in range(n_melds):
+        row = table[i]
+        if row[M_KIND] != K_GROUP or row[M_JOKERS] == 0 or row[M_FLAGS] & F_PURE:
+            continue
+        m = p1 & rank_mask(row[M_KEY])
+        while m:
+            a = lowbit(m)
+            m &= m - 1
+            if need == 1:
+                n = emit(out, n, i, a, -1)
+                continue
+            if p2 & (np.int64(1) << a):
+                n = emit(out, n, i, a, a)
+            m2 = m
+            while m2:
+                n = emit(out, n, i, a, lowbit(m2))
+                m2 &= m2 - 1
+    return n
+
+
+@njit(cache=True)
+def apply_retrieval(table, i, a, b):
+    """Add naturals a (and b unless -1) to group ``i`` and take one joker off it."""
+    apply_layoff(table, i, a, 0)
+    if b >= 0:
+        apply_layoff(table, i, b, 0)
+    table[i, M_JOKERS] -= 1

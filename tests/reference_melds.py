@@ -1,0 +1,254 @@
+"""Slow, obviously-correct Python reference for ``kernels/melds.py`` (tests only).
+
+Telefunken rules (shared/rules/telefunken.md §2-4, §9.4, §10). A holding is a
+``collections.Counter`` of card ids (0..51, ``JK`` = 52 for jokers). Everything is brute
+force: candidate melds are enumerated card by card and checked with the validity functions
+below; contracts try every combination of candidates.
+"""
+from collections import Counter
+from itertools import combinations, combinations_with_replacement
+
+JK = 52
+MAX_JOKERS = 1
+MIN_GROUP = 3
+MIN_RUN = 3
+MAX_RUN = 13
+
+
+def rank(c):
+    return c % 13
+
+
+def suit(c):
+    return c // 13
+
+
+def points(c):
+    """§2: 2-9 face value, 10/J/Q/K 10, A 11, JK 15."""
+    if c == JK:
+        return 15
+    r = rank(c)
+    if r == 0:
+        return 11
+    return r + 1 if r <= 8 else 10
+
+
+def holding_points(hold):
+    return sum(points(c) * n for c, n in hold.items())
+
+
+def pos_rank(p):
+    """Run position 1..14 -> rank (1 and 14 are both the ace)."""
+    return (p - 1) % 13
+
+
+# ---- validity --------------------------------------------------------------------
+def valid_group(naturals, jokers):
+    """>= 1 natural, all of one rank, <= 1 joker, >= 3 cards; duplicates allowed."""
+    return (len(naturals) >= 1 and len({rank(c) for c in naturals}) == 1
+            and 0 <= jokers <= MAX_JOKERS and len(naturals) + jokers >= MIN_GROUP)
+
+
+def is_pure_trio(naturals, jokers):
+    return jokers == 0 and len(naturals) == 3 and len({rank(c) for c in naturals}) == 1 \
+        and len({suit(c) for c in naturals}) == 3
+
+
+def valid_run_layout(layout, min_len=MIN_RUN):
+    """``layout``: {position: card or JK}. One suit, each natural at its own rank's
+    position, contiguous, 1 <= lo, hi <= 14, length min_len..13, <= 1 joker."""
+    if not layout:
+        return False
+    ps = sorted(layout)
+    if ps != list(range(ps[0], ps[-1] + 1)):
+        return False
+    if ps[0] < 1 or ps[-1] > 14 or not (min_len <= len(ps) <= MAX_RUN):
+        return False
+    nats = [(p, c) for p, c in layout.items() if c != JK]
+    if not nats or len(layout) - len(nats) > MAX_JOKERS:
+        return False
+    if len({suit(c) for _, c in nats}) != 1:
+        return False
+    if len({c for _, c in nats}) != len(nats):
+        return False
+    return all(pos_rank(p) == rank(c) for p, c in nats)
+
+
+def valid_run(naturals, joker_positions, min_len=MIN_RUN):
+    """Some placement of the naturals (an ace at 1 or 14) with the jokers at the given
+    positions is a valid run."""
+    choices = []
+    for c in naturals:
+        r = rank(c)
+        choices.append([1, 14] if r == 0 else [r + 1])
+
+    def place(i, layout):
+        if i == len(naturals):
+            return valid_run_layout(layout, min_len)
+        for p in choices[i]:
+            if p not in layout:
+                layout[p] = naturals[i]
+                if place(i + 1, layout):
+                    return True
+                del layout[p]
+        return False
+    start = {}
+    for p in joker_positions:
+        if p in start:
+            return False
+        start[p] = JK
+    return place(0, start)
+
+
+# ---- candidate melds from a holding ----------------------------------------------
+def fits(hold, cards):
+    need = Counter(cards)
+    return all(hold[c] >= n for c, n in need.items())
+
+
+def candidate_groups(hold, size, exact=True, pure=False):
+    """Every distinct group (as a sorted card tuple, jokers as JK) the holding can lay."""
+    out = set()
+    for r in range(13):
+        copies = []
+        for s in range(4):
+            copies += [s * 13 + r] * hold[s * 13 + r]
+        for j in range((0 if pure else min(MAX_JOKERS, hold[JK])) + 1):
+            sizes = [size - j] if exact else range(size - j, len(copies) + 1)
+            for k in sizes:
+                for nat in combinations(copies, k):
+                    if pure and not is_pure_trio(list(nat), j):
+                        continue
+                    if valid_group(list(nat), j):
+                        out.add(tuple(sorted(nat)) + (JK,) * j)
+    return sorted(out)
+
+
+def candidate_runs(hold, min_len):
+    out = set()
+    for s in range(4):
+        held = {p for p in range(1, 15) if hold[s * 13 + pos_rank(p)]}
+        for lo in range(1, 15):
+            for hi in range(lo + min_len - 1, 15):
+                if len(set(range(lo, hi + 1)) - held) > MAX_JOKERS:
+                    continue            # one joker per missing card would be too many
+                for jp in [None] + list(range(lo, hi + 1)):
+                    layout = {p: (JK if p == jp else s * 13 + pos_rank(p))
+                              for p in range(lo, hi + 1)}
+                    cards = list(layout.values())
+                    if fits(hold, cards) and valid_run_layout(layout, min_len):
+                        out.add(tuple(sorted(cards)))
+    return sorted(out)
+
+
+CONTRACTS = {1: [("pure", 3)], 2: [("group", 3)] * 2, 3: [("group", 4)],
+             4: [("group", 4)] * 2, 5: [("group", 5)], 6: [("group", 5)] * 2,
+             7: [("group", 3), ("run", 7)]}
+
+
+def contract_options(hold, hand, spec=None):
+    """Every way (tuple of melds) to lay the contract of ``hand`` (or the given ``spec``:
+    one or two of ("pure", 3), ("group", n) exactly n, ("group+", n) at least n,
+    ("run", n) at least n, a run always last) from ``hold``."""
+    spec = spec or CONTRACTS[hand]
+    cands = []
+    for kind, n in spec:
+        if kind == "pure":
+            cands.append(candidate_groups(hold, n, pure=True))
+        elif kind == "group":
+            cands.append(candidate_groups(hold, n))
+        elif kind == "group+":
+            cands.append(candidate_groups(hold, n, exact=False))
+        else:
+            cands.append(candidate_runs(hold, n))
+    if len(spec) == 1:
+        return [(m,) for m in cands[0]]
+    if spec[0] == spec[1]:
+        pairs = combinations_with_replacement(cands[0], 2)
+    else:
+        pairs = ((a, b) for a in cands[0] for b in cands[1])
+    return [(a, b) for a, b in pairs if fits(hold, a + b)]
+
+
+def best_contract(hold, hand, spec=None):
+    """(contract held?, least penalty left after laying it or None)."""
+    total = holding_points(hold)
+    best = None
+    for melds in contract_options(hold, hand, spec):
+        left = total - sum(points(c) for m in melds for c in m)
+        if best is None or left < best:
+            best = left
+    return best is not None, best
+
+
+# ---- table melds, lay-offs and joker operations ------------------------------------
+# A table group: {"kind": "group", "cards": [naturals], "jokers": n, "pure": bool,
+#                 "closed": bool}
+# A table run:   {"kind": "run", "layout": {position: card or JK}}
+def layoffs(hold, table):
+    """Set of (card, meld index, position; 0 for a group) single-card lay-offs (§9.4)."""
+    out = set()
+    for card in [c for c in hold if hold[c] > 0]:
+        for i, m in enumerate(table):
+            if m["kind"] == "group":
+                if m["closed"]:
+                    continue
+                if card == JK:
+                    if not m["pure"] and valid_group(m["cards"], m["jokers"] + 1):
+                        out.add((card, i, 0))
+                    continue
+                if m["pure"]:
+                    # only the missing fourth suit, which closes it
+                    if rank(card) == rank(m["cards"][0]) and \
+                            suit(card) not in {suit(c) for c in m["cards"]}:
+                        out.add((card, i, 0))
+                elif valid_group(m["cards"] + [card], m["jokers"]):
+                    out.add((card, i, 0))
+            else:
+                for p in range(1, 15):
+                    if p in m["layout"] or (card != JK and pos_rank(p) != rank(card)):
+                        continue
+                    new = dict(m["layout"])
+                    new[p] = card
+                    if valid_run_layout(new):
+                        out.add((card, i, p))
+    return out
+
+
+def joker_shifts(hold, table):
+    """Set of (card, meld, new joker position): §10.2."""
+    out = set()
+    for i, m in enumerate(table):
+        if m["kind"] != "run":
+            continue
+        ps = sorted(m["layout"])
+        for jp in (ps[0], ps[-1]):
+            if m["layout"][jp] != JK:
+                continue
+            card = [c for c in m["layout"].values() if c != JK][0] // 13 * 13 + pos_rank(jp)
+            if hold[card] == 0:
+                continue
+            for p in range(1, 15):
+                if p in m["layout"]:
+                    continue
+                new = dict(m["layout"])
+                new[jp] = card
+                new[p] = JK
+                if valid_run_layout(new):
+                    out.add((card, i, p))
+    return out
+
+
+def joker_retrievals(hold, table):
+    """Set of (meld, card_a, card_b), card_a <= card_b: §10.1 with two cards."""
+    out = set()
+    for i, m in enumerate(table):
+        if m["kind"] != "group" or m["jokers"] == 0 or m["pure"]:
+            continue
+        r = rank(m["cards"][0])
+        copies = []
+        for s in range(4):
+            copies += [s * 13 + r] * hold[s * 13 + r]
+        for a, b in combinations(copies, 2):
+            out.add((i, min(a, b), max(a, b)))
+    return out
