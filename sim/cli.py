@@ -330,6 +330,33 @@ def sweep(game: GameArg,
 
 @app.command()
 @handle_errors
+def odds(game: GameArg,
+         hand: Annotated[int, typer.Option("--hand", help="hand (deal) number whose contract is asked for")],
+         cards: Annotated[Optional[int], typer.Option("--cards", "-k", help="cards drawn (default: the dealt holding)")] = None,
+         samples: Annotated[int, typer.Option("--samples", "-n", help="random holdings to sample")] = 1_000_000,
+         seed: SeedOpt = 0,
+         workers: WorkersOpt = None,
+         as_json: JsonOpt = False):
+    """Probability (95% interval) that CARDS random cards of the full deck contain the contract
+    of HAND (for Telefunken hand 7: a group of exactly 3 and a run of 7+; going out not needed)."""
+    import numba
+    from sim.odds import contract_odds
+    from sim.runner import max_workers
+    w = max_workers() if workers is None else workers
+    if not 1 <= w <= max_workers():
+        raise UsageError(f"--workers must be 1..{max_workers()} on this machine (got {w})")
+    numba.set_num_threads(w)
+    r = contract_odds(game, hand, cards, samples, seed)
+    if as_json:
+        print(_json_dump(r))
+    else:
+        out.print(f"{r['game']} hand {r['hand']}: P(contract in {r['cards']} random cards) = "
+                  f"{_fmt_pct(r['probability'])} (95% CI {_fmt_pct(r['lo'])} – {_fmt_pct(r['hi'])}; "
+                  f"{r['hits']:,} of {r['samples']:,} samples, seed {r['seed']})", markup=False)
+
+
+@app.command()
+@handle_errors
 def report(source: Annotated[str, typer.Argument(
                help="a run file (cardsim run --out) or an experiment dataset directory (compare/sweep --out)")],
            out_dir: Annotated[str, typer.Option("--out", help="directory for report.md and its PNG plots")]):
