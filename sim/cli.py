@@ -288,8 +288,10 @@ def compare(game: GameArg,
             cluster: ClusterOpt = None,
             as_json: JsonOpt = False,
             quiet: QuietOpt = False):
-    """Compare strategies on duplicate deals: each sits at every seat against the field on the
-    very same cards (or, with one strategy per seat and no --field, they rotate round the table)."""
+    """Compare strategies on duplicate deals, with paired differences.
+
+    Each strategy sits at every seat against the field on the very same cards (or, with one
+    strategy per seat and no --field, they rotate round the table)."""
     from sim.experiment import EXPERIMENT_SHARD, make_compare
     exp = make_compare(game, strategy or [], players, field, seed, deals, option, preset, workers, check, first_deal,
                        EXPERIMENT_SHARD if shard_size is None else shard_size)
@@ -320,8 +322,9 @@ def sweep(game: GameArg,
           cluster: ClusterOpt = None,
           as_json: JsonOpt = False,
           quiet: QuietOpt = False):
-    """Sweep a grid of strategy parameters (and rule options), every point on the same deals
-    against the same field, seats rotated."""
+    """Sweep a grid of strategy parameters (and rule options) on duplicate deals.
+
+    Every point plays the same deals against the same field, seats rotated."""
     from sim.experiment import EXPERIMENT_SHARD, make_sweep
     exp = make_sweep(game, strategy, param or [], option_grid or [], players, field, seed, deals, option, preset,
                      workers, check, first_deal, EXPERIMENT_SHARD if shard_size is None else shard_size)
@@ -337,8 +340,10 @@ def odds(game: GameArg,
          seed: SeedOpt = 0,
          workers: WorkersOpt = None,
          as_json: JsonOpt = False):
-    """Probability (95% interval) that CARDS random cards of the full deck contain the contract
-    of HAND (for Telefunken hand 7: a group of exactly 3 and a run of 7+; going out not needed)."""
+    """Probability (95% interval) that random cards hold a hand's contract.
+
+    CARDS cards are drawn from the full deck; for Telefunken hand 7 the contract is a group of
+    exactly 3 and a run of 7+ (going out is not needed)."""
     import numba
     from sim.odds import contract_odds
     from sim.runner import max_workers
@@ -360,8 +365,10 @@ def odds(game: GameArg,
 def report(source: Annotated[str, typer.Argument(
                help="a run file (cardsim run --out) or an experiment dataset directory (compare/sweep --out)")],
            out_dir: Annotated[str, typer.Option("--out", help="directory for report.md and its PNG plots")]):
-    """Markdown report with PNG plots: win rate / mean payout with 95% intervals, sweep curves,
-    payout distribution, outcomes (needs the report extra: matplotlib)."""
+    """Markdown report with PNG plots of a run file or an experiment dataset.
+
+    Win rate / mean payout with 95% intervals, sweep curves, payout distribution, outcomes
+    (needs the report extra: matplotlib)."""
     from sim.report import write_report  # lazy: matplotlib loads only for this command
     out.print(f"wrote {write_report(source, out_dir)}", markup=False)
 
