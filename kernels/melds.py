@@ -351,64 +351,102 @@ def group_need(size, j):
 
 
 @njit(cache=True)
-def best_groups(total, distinct, jok, g, size, exact, pure, rules, choice, stop_first):
-    """Best ``g`` (0..2) disjoint contract groups from rank counts; -1 if none.
-    ``choice`` receives (r1, j1, k1, r2, j2, k2) (k = naturals used). Returns points laid."""
-    if g == 0:
-        return 0
-    maxj = min(rules[R_MAX_JOKERS], jok)
-    if pure:
-        maxj = 0
+def group_gain(r, j, k, rules):
+    """Points laid by a group of k naturals of rank r and j jokers."""
+    return k * rules[R_POINTS + r] + j * rules[R_JOKER_POINTS]
+
+
+@njit(cache=True)
+def set_group(choice, i, r, j, k):
+    """Record group i (0 or 1) of a choice: rank, jokers, naturals used."""
+    choice[3 * i] = r
+    choice[3 * i + 1] = j
+    choice[3 * i + 2] = k
+
+
+@njit(cache=True)
+def pair_naturals(total, r1, need1, r2, need2, exact):
+    """Naturals (k1, k2) used by two groups of ranks r1 <= r2 needing need1 / need2: exactly
+    those for exact-size groups, else the rest of the rank (both ranks when they differ, the
+    second group when they are one rank); (-1, -1) when the holding lacks them."""
+    if r2 == r1:
+        if total[r1] < need1 + need2:
+            return -1, -1
+        return need1, (need2 if exact else total[r1] - need1)
+    if total[r2] < need2:
+        return -1, -1
+    if exact:
+        return need1, need2
+    return total[r1], total[r2]
+
+
+@njit(cache=True)
+def best_one_group(total, distinct, maxj, size, exact, pure, rules, choice, stop_first):
+    """Best single contract group (rank A..K, then jokers ascending); -1 if none."""
     best = -1
-    jp = rules[R_JOKER_POINTS]
+    for r in range(13):
+        avail = distinct[r] if pure else total[r]
+        for j in range(maxj + 1):
+            need = group_need(size, j)
+            if avail < need:
+                continue
+            k = need if exact else avail
+            gain = group_gain(r, j, k, rules)
+            if gain > best:
+                best = gain
+                set_group(choice, 0, r, j, k)
+                if stop_first:
+                    return best
+    return best
+
+
+@njit(cache=True)
+def best_two_groups(total, distinct, jok, maxj, size, exact, pure, rules, choice, stop_first):
+    """Best two disjoint contract groups (r1 <= r2 from A, jokers ascending, first group's
+    before the second's); -1 if none."""
+    best = -1
     for r1 in range(13):
-        pts1 = rules[R_POINTS + r1]
         avail1 = distinct[r1] if pure else total[r1]
         for j1 in range(maxj + 1):
             need1 = group_need(size, j1)
             if avail1 < need1:
                 continue
-            if g == 1:
-                k1 = need1 if exact else avail1
-                gain = k1 * pts1 + j1 * jp
-                if gain > best:
-                    best = gain
-                    choice[0] = r1
-                    choice[1] = j1
-                    choice[2] = k1
-                    if stop_first:
-                        return best
-                continue
             for r2 in range(r1, 13):
-                pts2 = rules[R_POINTS + r2]
                 for j2 in range(min(maxj, jok - j1) + 1):
-                    need2 = group_need(size, j2)
-                    if r2 == r1:
-                        if total[r1] < need1 + need2:
-                            continue
-                        if exact:
-                            k1 = need1
-                            k2 = need2
-                        else:
-                            k1 = need1
-                            k2 = total[r1] - need1
-                    else:
-                        if total[r2] < need2:
-                            continue
-                        k1 = need1 if exact else total[r1]
-                        k2 = need2 if exact else total[r2]
-                    gain = k1 * pts1 + j1 * jp + k2 * pts2 + j2 * jp
+                    k1, k2 = pair_naturals(total, r1, need1, r2, group_need(size, j2), exact)
+                    if k1 < 0:
+                        continue
+                    gain = group_gain(r1, j1, k1, rules) + group_gain(r2, j2, k2, rules)
                     if gain > best:
                         best = gain
-                        choice[0] = r1
-                        choice[1] = j1
-                        choice[2] = k1
-                        choice[3] = r2
-                        choice[4] = j2
-                        choice[5] = k2
+                        set_group(choice, 0, r1, j1, k1)
+                        set_group(choice, 1, r2, j2, k2)
                         if stop_first:
                             return best
     return best
+
+
+@njit(cache=True, inline='always')
+def best_groups(total, distinct, jok, g, size, exact, pure, rules, choice, stop_first):
+    """Best ``g`` (0..2) disjoint contract groups from rank counts; -1 if none.
+    ``choice`` receives (r1, j1, k1, r2, j2, k2) (k = naturals used). Returns points laid."""
+    if g == 0:
+        return 0
+    maxj = 0 if pure else min(rules[R_MAX_JOKERS], jok)
+    if g == 1:
+        return best_one_group(total, distinct, maxj, size, exact, pure, rules, choice,
+                              stop_first)
+    return best_two_groups(total, distinct, jok, maxj, size, exact, pure, rules, choice,
+                           stop_first)
+
+
+@njit(cache=True, inline='always')
+def contract_groups(q1, q2, jokers, spec, rules, total, distinct, choice, stop_first):
+    """best_groups for the groups of the contract ``spec`` from the holding (q1, q2, jokers);
+    ``total`` and ``distinct`` are scratch rank counts."""
+    rank_counts(q1, q2, total, distinct)
+    return best_groups(total, distinct, jokers, spec[C_GROUPS], spec[C_GROUP_SIZE],
+                       spec[C_GROUP_EXACT] != 0, spec[C_PURE] != 0, rules, choice, stop_first)
 
 
 @njit(cache=True)
@@ -430,97 +468,153 @@ def write_groups(q1, q2, g, size, pure, choice, out, row):
     return q1, q2
 
 
+# A run contract's choice: the CH_GROUPS group fields (r1, j1, k1, r2, j2, k2) as for
+# best_groups, then the run (suit, lo, hi, joker position mask). The per-candidate path
+# (best_placement -> run_candidate -> contract_groups -> best_groups) is inline='always' so
+# that search_runs compiles into one loop with no per-candidate array reference counting;
+# the tiny scalar helpers stay plain njit (LLVM inlines them, and faster than numba does).
+CH_GROUPS = 6
+CH_SUIT = 6
+CH_LO = 7
+CH_HI = 8
+CH_JPOS = 9
+CH_SIZE = 10
+
+
+@njit(cache=True)
+def suit_positions(p1, s):
+    """Run positions (1..14, the ace at both 1 and 14) of the cards of suit s held."""
+    plane = (p1 >> (13 * s)) & RANKS13
+    return (plane << 1) | ((plane & 1) << 14)
+
+
+@njit(cache=True)
+def joker_places(iv, held, maxj):
+    """Joker placements to try for a run on the positions ``iv`` as a mask, ascending =
+    enumeration order: bit 0 = no joker (only when nothing is missing), bit p = the joker at
+    p (the one missing position, or any position of a complete run)."""
+    miss = iv & ~held
+    m = popcount(miss)
+    if m > maxj or m > 1:
+        return np.int64(0)
+    if m == 1:
+        return miss
+    return np.int64(1) | (iv if maxj >= 1 else np.int64(0))
+
+
+@njit(cache=True)
+def choice_run_cards(choice):
+    """Natural cards of the run of a choice."""
+    iv = interval(choice[CH_LO], choice[CH_HI])
+    return pos_to_ranks(iv & ~choice[CH_JPOS]) << (13 * choice[CH_SUIT])
+
+
+@njit(cache=True, inline='always')
+def run_candidate(p1, p2, jokers, s, iv, jpos, spec, rules, total, distinct, cand,
+                  stop_first):
+    """Points laid by the run of suit s on the positions ``iv`` with jokers at ``jpos`` plus
+    the best contract groups from the rest of the holding (written to ``cand``); -1 when the
+    groups are not there."""
+    cards = pos_to_ranks(iv & ~jpos) << (13 * s)
+    q1, q2 = dd_remove_mask(p1, p2, cards)
+    nj = popcount(jpos)
+    gg = contract_groups(q1, q2, jokers - nj, spec, rules, total, distinct, cand, stop_first)
+    if gg < 0:
+        return -1
+    return gg + nat_points(cards, 0, rules) + nj * rules[R_JOKER_POINTS]
+
+
+@njit(cache=True, inline='always')
+def record_choice(choice, cand, s, lo, hi, jpos):
+    """A better candidate: its groups (``cand``) and its run go to ``choice``."""
+    for i in range(CH_GROUPS):
+        choice[i] = cand[i]
+    choice[CH_SUIT] = s
+    choice[CH_LO] = lo
+    choice[CH_HI] = hi
+    choice[CH_JPOS] = jpos
+
+
+@njit(cache=True, inline='always')
+def best_placement(p1, p2, jokers, s, lo, hi, places, spec, rules, total, distinct, cand,
+                   choice, best, stop_first):
+    """Try the joker placements ``places`` (see joker_places) of the run [lo, hi] of suit s;
+    a total above ``best`` goes to ``choice``. Returns the best so far."""
+    iv = interval(lo, hi)
+    while places:
+        jpos = places & -places & ~np.int64(1)          # bit 0: no joker
+        places &= places - 1
+        gain = run_candidate(p1, p2, jokers, s, iv, jpos, spec, rules, total, distinct, cand,
+                             stop_first)
+        if gain > best:
+            best = gain
+            record_choice(choice, cand, s, lo, hi, jpos)
+            if stop_first:
+                break
+    return best
+
+
+@njit(cache=True)
+def search_runs(p1, p2, jokers, spec, rules, choice, stop_first):
+    """Points laid by the best (first if ``stop_first``) run + groups of the contract
+    ``spec``, -1 if none, the winner in ``choice``. Candidates go by suit, lo, hi, then joker
+    placement (joker_places)."""
+    run_min = max(spec[C_RUN_MIN], rules[R_MIN_RUN])
+    maxj = min(rules[R_MAX_JOKERS], jokers)
+    total = np.zeros(13, np.int64)
+    distinct = np.zeros(13, np.int64)
+    cand = np.zeros(CH_GROUPS, np.int64)
+    best = -1
+    for s in range(4):
+        held = suit_positions(p1, s)
+        for lo in range(1, 15):
+            for hi in range(lo + run_min - 1, 15):
+                places = joker_places(interval(lo, hi), held, maxj)
+                if places == 0 or not pos_allowed(lo, hi, rules):
+                    continue
+                best = best_placement(p1, p2, jokers, s, lo, hi, places, spec, rules, total,
+                                      distinct, cand, choice, best, stop_first)
+                if stop_first and best >= 0:
+                    return best
+    return best
+
+
+@njit(cache=True)
+def write_run_contract(p1, p2, spec, choice, out):
+    """Write a run contract's choice: the groups first, then the run."""
+    g = spec[C_GROUPS]
+    cards = choice_run_cards(choice)
+    q1, q2 = dd_remove_mask(p1, p2, cards)
+    write_groups(q1, q2, g, spec[C_GROUP_SIZE], spec[C_PURE] != 0, choice, out, 0)
+    o = out[g]
+    o[M_KIND] = K_RUN
+    o[M_KEY] = choice[CH_SUIT]
+    o[M_LO] = choice[CH_LO]
+    o[M_HI] = choice[CH_HI]
+    o[M_JOKERS] = popcount(choice[CH_JPOS])
+    o[M_JPOS] = choice[CH_JPOS]
+    o[M_FLAGS] = 0
+    o[M_P1] = cards
+    o[M_P2] = 0
+
+
 @njit(cache=True)
 def solve_contract(p1, p2, jokers, spec, rules, out, stop_first):
     """Core of find_contract / best_contract: points laid by the best (or first) way to lay
     the contract ``spec`` (a contracts row), -1 if impossible; the melds go to ``out``."""
     out[:] = 0
-    g = spec[C_GROUPS]
-    size = spec[C_GROUP_SIZE]
-    exact = spec[C_GROUP_EXACT] != 0
-    pure = spec[C_PURE] != 0
+    choice = np.zeros(CH_SIZE, np.int64)
+    if spec[C_RUNS] != 0:
+        best = search_runs(p1, p2, jokers, spec, rules, choice, stop_first)
+        if best >= 0:
+            write_run_contract(p1, p2, spec, choice, out)
+        return best
     total = np.zeros(13, np.int64)
     distinct = np.zeros(13, np.int64)
-    choice = np.zeros(6, np.int64)
-    best_choice = np.zeros(6, np.int64)
-    if spec[C_RUNS] == 0:
-        rank_counts(p1, p2, total, distinct)
-        best = best_groups(total, distinct, jokers, g, size, exact, pure, rules, choice,
-                           stop_first)
-        if best >= 0:
-            write_groups(p1, p2, g, size, pure, choice, out, 0)
-        return best
-    # one run: every (suit, lo, hi, joker position) the holding can lay, then the best groups
-    # from what is left
-    run_min = max(spec[C_RUN_MIN], rules[R_MIN_RUN])
-    maxj = min(rules[R_MAX_JOKERS], jokers)
-    jp = rules[R_JOKER_POINTS]
-    best = -1
-    b_suit = b_lo = b_hi = b_jpos = 0
-    for s in range(4):
-        plane = (p1 >> (13 * s)) & RANKS13
-        held = (plane << 1) | ((plane & 1) << 14)
-        for lo in range(1, 15):
-            for hi in range(lo + run_min - 1, 15):
-                if not pos_allowed(lo, hi, rules):
-                    continue
-                iv = interval(lo, hi)
-                miss = iv & ~held
-                m = popcount(miss)
-                if m > maxj or m > 1:
-                    continue
-                # joker positions to try: the missing one, or none / any when nothing misses
-                opts = miss if m == 1 else (iv if maxj >= 1 else np.int64(0))
-                first = m == 0
-                while True:
-                    if first:
-                        jpos = np.int64(0)
-                        first = False
-                    elif opts:
-                        jpos = opts & -opts
-                        opts &= opts - 1
-                    else:
-                        break
-                    nat = iv & ~jpos
-                    cards = pos_to_ranks(nat) << (13 * s)
-                    q1, q2 = dd_remove_mask(p1, p2, cards)
-                    nj = popcount(jpos)
-                    run_gain = nat_points(cards, 0, rules) + nj * jp
-                    rank_counts(q1, q2, total, distinct)
-                    gg = best_groups(total, distinct, jokers - nj, g, size, exact, pure,
-                                     rules, choice, stop_first)
-                    if gg < 0:
-                        continue
-                    if gg + run_gain > best:
-                        best = gg + run_gain
-                        best_choice[:] = choice
-                        b_suit = s
-                        b_lo = lo
-                        b_hi = hi
-                        b_jpos = jpos
-                        if stop_first:
-                            break
-                if stop_first and best >= 0:
-                    break
-            if stop_first and best >= 0:
-                break
-        if stop_first and best >= 0:
-            break
-    if best < 0:
-        return -1
-    cards = pos_to_ranks(interval(b_lo, b_hi) & ~b_jpos) << (13 * b_suit)
-    q1, q2 = dd_remove_mask(p1, p2, cards)
-    write_groups(q1, q2, g, size, pure, best_choice, out, 0)
-    o = out[g]
-    o[M_KIND] = K_RUN
-    o[M_KEY] = b_suit
-    o[M_LO] = b_lo
-    o[M_HI] = b_hi
-    o[M_JOKERS] = popcount(b_jpos)
-    o[M_JPOS] = b_jpos
-    o[M_FLAGS] = 0
-    o[M_P1] = cards
-    o[M_P2] = 0
+    best = contract_groups(p1, p2, jokers, spec, rules, total, distinct, choice, stop_first)
+    if best >= 0:
+        write_groups(p1, p2, spec[C_GROUPS], spec[C_GROUP_SIZE], spec[C_PURE] != 0, choice,
+                     out, 0)
     return best
 
 
