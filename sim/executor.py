@@ -23,7 +23,7 @@ import threading
 from collections import deque
 from typing import Callable, Iterable, Iterator
 
-from sim.errors import CheckError, UsageError
+from sim.errors import UsageError
 
 CONNECT_TIMEOUT_S = 5       # an unreachable --scheduler fails after this many seconds
 WORKER_WAIT_S = 60          # a scheduler without workers fails after this many seconds
@@ -55,19 +55,10 @@ def host_cores() -> int:
         return os.cpu_count() or 1
 
 
-class _RemoteCheckError:
-    """A CheckError travelling back from a worker (CheckError itself does not unpickle)."""
-
-    def __init__(self, exc: CheckError):
-        self.args = (str(exc), exc.deal_id, exc.trace)
-
-    def reraise(self):
-        raise CheckError(*self.args)
-
-
 class _OnWorker:
     """Picklable wrapper run on a Dask worker: sets the numba thread count of this worker
-    process, plays the shard under a per-process lock, and ships CheckError back intact."""
+    process and plays the shard under a per-process lock (a CheckError pickles with its deal
+    id and trace, so it reaches the client intact)."""
 
     def __init__(self, fn: Callable, threads: dict[str, int]):
         self.fn = fn
@@ -83,10 +74,7 @@ class _OnWorker:
         import numba
         with _SHARD_LOCK:
             numba.set_num_threads(self._threads(numba))
-            try:
-                return self.fn(*args)
-            except CheckError as exc:
-                return _RemoteCheckError(exc)
+            return self.fn(*args)
 
     def _threads(self, numba) -> int:
         limit = int(numba.config.NUMBA_NUM_THREADS)   # size of this process's numba pool
@@ -187,9 +175,9 @@ class DaskExecutor:
             for task in tasks:
                 pending.append(self.client.submit(remote, *task, pure=False))
                 if len(pending) >= window:
-                    yield _unwrap(pending.popleft().result())
+                    yield pending.popleft().result()
             while pending:
-                yield _unwrap(pending.popleft().result())
+                yield pending.popleft().result()
         finally:
             for fut in pending:
                 fut.cancel()
@@ -215,12 +203,6 @@ def _check_address(address: str) -> None:
                 raise bad
     except (ValueError, TypeError):
         raise bad from None
-
-
-def _unwrap(result):
-    if isinstance(result, _RemoteCheckError):
-        result.reraise()
-    return result
 
 
 def make_executor(scheduler: str | None, cluster: str | None):
