@@ -851,3 +851,275 @@ def apply_retrieval(table, i, a, b):
     if b >= 0:
         apply_layoff(table, i, b, 0)
     table[i, M_JOKERS] -= 1
+
+
+# =============================================================================
+# Hand 7: going out in one turn (§12.2)
+# =============================================================================
+# ``go_out_partition(p1, p2, jokers, rules, out) -> int``: can the holding go out in Hand 7,
+# i.e. lay the whole holding, or all of it but one card that is then discarded, as valid
+# melds (groups 3+ with duplicates, runs 3+, each <= R_MAX_JOKERS jokers, at most one joker
+# per run) including at least one group of exactly GO_OUT_GROUP (3) cards and at least one
+# run of GO_OUT_RUN (7) or more? Returns -1 if not, else the discard: a card id, 52 for a
+# joker, GO_OUT_NO_DISCARD (53) when every card is laid. The melds go to the rows of ``out``
+# (shape (MAX_GO_OUT_MELDS, M_SIZE); M_KIND 0 for unused rows, M_FLAGS 0).
+# **Preference** (deterministic): no discard first; else the discard with the highest
+# penalty (R_JOKER_POINTS / R_POINTS), ties by the lowest card id (the joker is id 52).
+# For each discard, the first cover found in search order wins.
+# Search: depth-first cover of the holding, explicit stack (one level per meld): each level
+# takes the lowest natural card c left and tries every meld containing it — groups of c's
+# rank (c + 0..2 more copies of each suit, then 0/1 joker; option k < GO_GROUP_OPTS), then
+# runs of c's suit through c (lo, hi, joker slot; k >= GO_GROUP_OPTS). Jokers are laid only
+# inside melds, so a joker left when the naturals are gone is a failure. Pruned when no
+# suit can still give the 7-run or too few cards are left for the missing contract melds.
+# Exact for R_MAX_JOKERS <= 1 (Telefunken); a holding needing more than MAX_GO_OUT_MELDS
+# melds (impossible below 38 cards) is reported as not going out.
+GO_OUT_GROUP = 3
+GO_OUT_RUN = 7
+GO_OUT_NO_DISCARD = 53
+MAX_GO_OUT_MELDS = 12
+GO_GROUP_OPTS = 162                    # 3^4 extra-copy counts x (0 / 1 joker)
+GO_RUN_OPTS = 14 * 14 * 15             # lo 1..14 x hi 1..14 x joker slot 0..14
+GF_GROUP = 1                           # stack flags: the exact-3 group is laid
+GF_RUN = 2                             # the 7+ run is laid
+S_Q1 = 0                               # stack columns: holding left, jokers, flags, cursor
+S_Q2 = 1
+S_JOK = 2
+S_FLAGS = 3
+S_K = 4
+S_SIZE = 5
+
+
+@njit(cache=True)
+def go_group_option(q1, q2, jok, c, k, rules):
+    """Group option k (< GO_GROUP_OPTS) through card c: (g1, g2, jokers); g1 = 0 when the
+    holding lacks it. Jokers k % 2; base-3 digits of k // 2: extra copies per suit."""
+    nj = k % 2
+    if nj > jok or nj > rules[R_MAX_JOKERS]:
+        return np.int64(0), np.int64(0), 0
+    cb = np.int64(1) << c
+    g1 = cb
+    g2 = np.int64(0)
+    size = 1 + nj
+    t = k // 2
+    for s in range(4):
+        n = t % 3
+        t //= 3
+        b = np.int64(1) << (s * 13 + c % 13)
+        have = (1 if q1 & b else 0) + (1 if q2 & b else 0) - (1 if b == cb else 0)
+        if n > have:
+            return np.int64(0), np.int64(0), 0
+        if b == cb:
+            g2 |= b if n == 1 else np.int64(0)
+        else:
+            g1 |= b if n >= 1 else np.int64(0)
+            g2 |= b if n == 2 else np.int64(0)
+        size += n
+    if size < rules[R_MIN_GROUP]:
+        return np.int64(0), np.int64(0), 0
+    return g1, g2, nj
+
+
+@njit(cache=True)
+def go_run_block(held, cpos, lo, hi, rules):
+    """Missing positions of the run [lo, hi] of one suit (``held``: its positions held)
+    through c (``cpos``: c's positions), -1 if the interval is not a candidate."""
+    if hi - lo + 1 < rules[R_MIN_RUN] or not pos_allowed(lo, hi, rules):
+        return np.int64(-1)
+    iv = interval(lo, hi)
+    if (iv & cpos) == 0:
+        return np.int64(-1)
+    miss = iv & ~held
+    if popcount(miss) > 1:
+        return np.int64(-1)
+    return miss
+
+
+@njit(cache=True)
+def go_run_jpos(miss, cpos, lo, hi, js, jok, rules):
+    """Joker mask of joker slot js (0 = none, j = position lo + j - 1) of a run block, or
+    -1 when the slot does not fit (a joker must fill the missing position, never c's)."""
+    if js == 0:
+        return np.int64(0) if miss == 0 else np.int64(-1)
+    p = lo + js - 1
+    if p > hi or jok < 1 or rules[R_MAX_JOKERS] < 1:
+        return np.int64(-1)
+    jp = np.int64(1) << p
+    if (miss != 0 and jp != miss) or (jp & cpos):
+        return np.int64(-1)
+    return jp
+
+
+@njit(cache=True)
+def go_set_meld(row, kind, key, lo, hi, nj, jpos, g1, g2):
+    row[M_KIND] = kind
+    row[M_KEY] = key
+    row[M_LO] = lo
+    row[M_HI] = hi
+    row[M_JOKERS] = nj
+    row[M_JPOS] = jpos
+    row[M_FLAGS] = 0
+    row[M_P1] = g1
+    row[M_P2] = g2
+
+
+@njit(cache=True)
+def go_next_meld(q1, q2, jok, c, k, rules, row):
+    """The first meld option >= k through card c (groups, then runs), written to ``row``;
+    returns its option number, -1 when there are no more."""
+    while k < GO_GROUP_OPTS:
+        g1, g2, nj = go_group_option(q1, q2, jok, c, k, rules)
+        if g1 != 0:
+            go_set_meld(row, K_GROUP, c % 13, 0, 0, nj, 0, g1, g2)
+            return k
+        k += 1
+    s = c // 13
+    held = suit_positions(q1, s)
+    cpos = suit_positions(np.int64(1) << c, s)
+    while k < GO_GROUP_OPTS + GO_RUN_OPTS:
+        kk = k - GO_GROUP_OPTS
+        lo = kk // 210 + 1
+        hi = (kk // 15) % 14 + 1
+        js = kk % 15
+        miss = go_run_block(held, cpos, lo, hi, rules)
+        if miss < 0:
+            k += 15 - js                        # next interval
+            continue
+        jp = go_run_jpos(miss, cpos, lo, hi, js, jok, rules)
+        if jp >= 0:
+            cards = pos_to_ranks(interval(lo, hi) & ~jp) << (13 * s)
+            go_set_meld(row, K_RUN, s, lo, hi, popcount(jp), jp, cards, 0)
+            return k
+        k += 1
+    return -1
+
+
+@njit(cache=True)
+def go_hopeless(q1, q2, jok, flags, rules):
+    """Prune: the missing contract melds cannot come from what is left."""
+    runj = min(jok, 1, rules[R_MAX_JOKERS])
+    need = 0
+    if (flags & GF_RUN) == 0:
+        best = 0
+        for s in range(4):
+            best = max(best, popcount(suit_positions(q1, s) & ~np.int64(1)))
+        if best + runj < GO_OUT_RUN:
+            return True
+        need += GO_OUT_RUN
+    if (flags & GF_GROUP) == 0:
+        need += GO_OUT_GROUP
+    return popcount(q1) + popcount(q2) + jok < need
+
+
+@njit(cache=True)
+def go_meld_flags(row):
+    """Contract flags a meld row earns."""
+    if row[M_KIND] == K_GROUP:
+        n = popcount(row[M_P1]) + popcount(row[M_P2]) + row[M_JOKERS]
+        return GF_GROUP if n == GO_OUT_GROUP else 0
+    return GF_RUN if row[M_HI] - row[M_LO] + 1 >= GO_OUT_RUN else 0
+
+
+@njit(cache=True)
+def go_push(st, melds, d):
+    """Level d + 1 = level d's holding minus the meld melds[d]."""
+    row = melds[d]
+    q1, q2 = dd_remove_mask(st[d, S_Q1], st[d, S_Q2], row[M_P1])
+    q1, q2 = dd_remove_mask(q1, q2, row[M_P2])
+    st[d + 1, S_Q1] = q1
+    st[d + 1, S_Q2] = q2
+    st[d + 1, S_JOK] = st[d, S_JOK] - row[M_JOKERS]
+    st[d + 1, S_FLAGS] = st[d, S_FLAGS] | go_meld_flags(row)
+    st[d + 1, S_K] = 0
+
+
+@njit(cache=True)
+def go_cover(p1, p2, jokers, rules, st, melds):
+    """Depth-first cover of the whole holding by melds with the exact-3 group and the 7+
+    run: the number of melds (rows 0.. of ``melds``), -1 if none."""
+    st[0, S_Q1] = p1
+    st[0, S_Q2] = p2
+    st[0, S_JOK] = jokers
+    st[0, S_FLAGS] = 0
+    st[0, S_K] = 0
+    d = 0
+    while d >= 0:
+        q1 = st[d, S_Q1]
+        if q1 == 0:
+            if st[d, S_JOK] == 0 and st[d, S_FLAGS] == GF_GROUP | GF_RUN:
+                return d
+            d -= 1
+            continue
+        if d == MAX_GO_OUT_MELDS or go_hopeless(q1, st[d, S_Q2], st[d, S_JOK],
+                                                st[d, S_FLAGS], rules):
+            d -= 1
+            continue
+        k = go_next_meld(q1, st[d, S_Q2], st[d, S_JOK], lowbit(q1), st[d, S_K], rules,
+                         melds[d])
+        if k < 0:
+            d -= 1
+            continue
+        st[d, S_K] = k + 1
+        go_push(st, melds, d)
+        d += 1
+    return -1
+
+
+JOKER_ID = 52
+
+
+@njit(cache=True)
+def go_discard_order(p1, jokers, rules, order):
+    """Distinct discard candidates into ``order``, highest penalty first (ties: lowest id;
+    the joker is 52); returns how many."""
+    n = 0
+    m = p1
+    while m:
+        order[n] = lowbit(m)
+        n += 1
+        m &= m - 1
+    if jokers > 0:
+        order[n] = JOKER_ID
+        n += 1
+    for i in range(1, n):                      # insertion sort, stable on ascending ids
+        c = order[i]
+        pc = go_card_points(c, rules)
+        j = i
+        while j > 0 and go_card_points(order[j - 1], rules) < pc:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = c
+    return n
+
+
+@njit(cache=True)
+def go_card_points(c, rules):
+    return rules[R_JOKER_POINTS] if c == JOKER_ID else rules[R_POINTS + c % 13]
+
+
+@njit(cache=True)
+def go_out_partition(p1, p2, jokers, rules, out):
+    """Hand 7 going out (§12.2): -1 if the holding cannot, else the discard (card id, 52 =
+    joker, 53 = none); the melds go to ``out``. See the section comment above."""
+    out[:] = 0
+    st = np.zeros((MAX_GO_OUT_MELDS + 1, S_SIZE), np.int64)
+    melds = np.zeros((MAX_GO_OUT_MELDS + 1, M_SIZE), np.int64)
+    n = go_cover(p1, p2, jokers, rules, st, melds)
+    discard = GO_OUT_NO_DISCARD
+    if n < 0:
+        order = np.zeros(53, np.int64)
+        m = go_discard_order(p1, jokers, rules, order)
+        for i in range(m):
+            c = order[i]
+            if c == JOKER_ID:
+                n = go_cover(p1, p2, jokers - 1, rules, st, melds)
+            else:
+                q1, q2 = dd_remove_mask(p1, p2, np.int64(1) << c)
+                n = go_cover(q1, q2, jokers, rules, st, melds)
+            if n >= 0:
+                discard = c
+                break
+    if n < 0:
+        return -1
+    out[:n] = melds[:n]
+    return discard

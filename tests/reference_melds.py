@@ -6,6 +6,7 @@ force: candidate melds are enumerated card by card and checked with the validity
 below; contracts try every combination of candidates.
 """
 from collections import Counter
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
 JK = 52
@@ -251,4 +252,47 @@ def joker_retrievals(hold, table):
             copies += [s * 13 + r] * hold[s * 13 + r]
         for a, b in combinations(copies, 2):
             out.add((i, min(a, b), max(a, b)))
+    return out
+
+
+# ---- Hand 7: going out in one turn (§12.2) -----------------------------------------
+GO_OUT_NO_DISCARD = 53
+
+
+def go_out_discards(hold):
+    """Every way to go out in Hand 7 (§12.2): the set of discards that work (a card id, JK
+    for a joker, GO_OUT_NO_DISCARD when the whole holding can be laid).
+
+    The laid cards must split exactly into valid melds (groups and runs of 3+, at most one
+    joker each) including a group of exactly 3 and a run of 7+. Brute force: the meld
+    through the lowest natural card left is tried every possible way (from every meld the
+    full holding could lay), memoised on (cards left, contract melds laid so far)."""
+    melds = [(m, "group") for m in candidate_groups(hold, MIN_GROUP, exact=False)]
+    melds += [(m, "run") for m in candidate_runs(hold, MIN_RUN)]
+
+    @lru_cache(maxsize=None)
+    def covers(left, have_group3, have_run7):
+        rest = Counter(dict(left))
+        naturals = sorted(c for c in rest if c != JK)
+        if not naturals:
+            return rest[JK] == 0 and have_group3 and have_run7
+        for meld, kind in melds:
+            if naturals[0] in meld and fits(rest, meld):
+                g3 = have_group3 or (kind == "group" and len(meld) == 3)
+                r7 = have_run7 or (kind == "run" and len(meld) >= 7)
+                if covers(key(rest - Counter(meld)), g3, r7):
+                    return True
+        return False
+
+    def key(counter):
+        return tuple(sorted((+counter).items()))
+
+    out = set()
+    if covers(key(Counter(hold)), False, False):
+        out.add(GO_OUT_NO_DISCARD)
+    for c in [c for c in hold if hold[c] > 0]:
+        rest = Counter(hold)
+        rest[c] -= 1
+        if covers(key(rest), False, False):
+            out.add(c)
     return out
