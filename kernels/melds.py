@@ -766,10 +766,14 @@ def apply_layoff(table, i, card, pos):
         if row[M_KIND] == K_GROUP and row[M_FLAGS] & F_PURE and popcount(row[M_P1]) == 4:
             row[M_FLAGS] |= F_CLOSED
     if row[M_KIND] == K_RUN:
-        if pos < row[M_LO]:
-            row[M_LO] = pos
-        if pos > row[M_HI]:
-            row[M_HI] = pos
+        widen_run(row, pos)
+
+
+@njit(cache=True)
+def widen_run(row, pos):
+    """Stretch a run row's [lo, hi] to include position ``pos``."""
+    row[M_LO] = min(row[M_LO], pos)
+    row[M_HI] = max(row[M_HI], pos)
 
 
 @njit(cache=True)
@@ -810,10 +814,7 @@ def apply_joker_shift(table, i, card, new_pos):
             old = p
     row[M_JPOS] = (row[M_JPOS] & ~(np.int64(1) << old)) | (np.int64(1) << new_pos)
     row[M_P1] |= np.int64(1) << card
-    if new_pos < row[M_LO]:
-        row[M_LO] = new_pos
-    if new_pos > row[M_HI]:
-        row[M_HI] = new_pos
+    widen_run(row, new_pos)
 
 
 @njit(cache=True)

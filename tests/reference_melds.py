@@ -296,3 +296,17 @@ def go_out_discards(hold):
         if covers(key(rest), False, False):
             out.add(c)
     return out
+
+
+def planes(cards):
+    """Card ids (52 = joker) -> the kernels' (p1, p2, jokers) representation."""
+    p1 = p2 = j = 0
+    for c in cards:
+        if c == JK:
+            j += 1
+        elif p1 >> c & 1:
+            assert not p2 >> c & 1, "three copies"
+            p2 |= 1 << c
+        else:
+            p1 |= 1 << c
+    return p1, p2, j

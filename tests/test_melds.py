@@ -21,6 +21,7 @@ from kernels import melds as M
 from kernels.cards import JOKER
 from sim.notation import parse
 import reference_melds as R
+from reference_melds import planes
 
 RULES = M.TELEFUNKEN_RULES
 CONTRACTS = M.TELEFUNKEN_CONTRACTS
@@ -30,20 +31,6 @@ FUZZ = int(os.environ.get("CARDSIM_MELD_FUZZ", "5000"))
 # =============================================================================
 # helpers
 # =============================================================================
-def planes(cards):
-    """Card ids (52 = joker) -> (p1, p2, jokers)."""
-    p1 = p2 = j = 0
-    for c in cards:
-        if c == JOKER:
-            j += 1
-        elif p1 >> c & 1:
-            assert not p2 >> c & 1, "three copies"
-            p2 |= 1 << c
-        else:
-            p1 |= 1 << c
-    return p1, p2, j
-
-
 def H(text):
     return planes(parse(text))
 

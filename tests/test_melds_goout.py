@@ -15,23 +15,11 @@ from kernels import melds as M
 from kernels.cards import JOKER
 from sim.notation import parse
 import reference_melds as R
+from reference_melds import planes
 
 RULES = M.TELEFUNKEN_RULES
 FUZZ = int(os.environ.get("CARDSIM_GOOUT_FUZZ", "1200"))
 NONE = M.GO_OUT_NO_DISCARD
-
-
-def planes(cards):
-    p1 = p2 = j = 0
-    for c in cards:
-        if c == JOKER:
-            j += 1
-        elif p1 >> c & 1:
-            assert not p2 >> c & 1, "three copies"
-            p2 |= 1 << c
-        else:
-            p1 |= 1 << c
-    return p1, p2, j
 
 
 def row_cards(row):
