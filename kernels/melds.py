@@ -317,31 +317,21 @@ def take_group(q1, q2, r, k):
     singles, then second copies (suit order each). Returns (g1, g2, q1, q2)."""
     rm = rank_mask(r)
     dbl = q2 & rm
-    single = q1 & rm & ~dbl
-    g1 = np.int64(0)
-    g2 = np.int64(0)
-    m = dbl
+    first = lowest_bits(dbl, k)                          # one copy of each doubled card
+    single = lowest_bits(q1 & rm & ~dbl, k - popcount(first))
+    second = lowest_bits(first, k - popcount(first) - popcount(single))
+    return first | single, second, q1 & ~single & ~second, q2 & ~first
+
+
+@njit(cache=True)
+def lowest_bits(m, k):
+    """The k lowest set bits of m (all of them if m has fewer)."""
+    out = np.int64(0)
     while m and k > 0:
-        b = m & -m
-        g1 |= b
-        q2 &= ~b
-        k -= 1
+        out |= m & -m
         m &= m - 1
-    m = single
-    while m and k > 0:
-        b = m & -m
-        g1 |= b
-        q1 &= ~b
         k -= 1
-        m &= m - 1
-    m = dbl & g1
-    while m and k > 0:
-        b = m & -m
-        g2 |= b
-        q1 &= ~b
-        k -= 1
-        m &= m - 1
-    return g1, g2, q1, q2
+    return out
 
 
 @njit(cache=True)
