@@ -1,0 +1,1626 @@
+"""Telefunken: the seven-hand game as small numba kernels.
+
+Rules source: ``shared/rules/telefunken.md`` (the Persian seed, pagat, and the spec's
+DECISIONs; every option of §16 that the engine supports is in the options array below).
+The meld arithmetic (contracts, lay-offs, joker operations, Hand-7 going out) is
+``kernels.melds``; this module is the game flow.
+
+Choices this module adds where the spec leaves room
+----------------------------------------------------
+* One record is one **game** of seven hands. Per hand: the seat that went out, the end
+  reason, turns, reshuffles, the cut, and per seat the penalty, chips left and purchases.
+* Step B is a sequence of single table actions (D7-D10 as separate actions): go down (the
+  contract the engine finds with the fewest penalty points left, ``melds.best_contract``),
+  lay one extra meld (candidates: all naturals of a rank held, with or without one joker;
+  each maximal run of a suit, or a run that uses one joker for one gap or one end), one
+  lay-off, one joker shift, one group-joker retrieval. A discard ends the turn. In Hand 7
+  (``hand7_must_go_out_at_once``) the one table action is ``go out`` with the partition of
+  ``melds.go_out_partition`` (no discard first, else the highest-penalty one).
+* Adding to a meld created by the same player in the same turn is governed by
+  ``first_meld_turn_layoff_own`` on every turn (none / non-contract melds / all): the same
+  outcome as laying the meld larger (§9.3 allows engines to forbid it).
+* ``retrieved_joker_use_immediately``: after a retrieval the only legal actions are those
+  that lay a joker (the group just robbed always accepts it back) until it is laid.
+* The Ecuador joker exchange (A39) is a go-down action: give another player's contract meld
+  the natural its joker stands for (any natural of the rank for a group), and go down with
+  a contract that uses at least one joker. No other §10 operation exists in that model.
+* The buy window asks seats in priority order (§8.3); the strategy of each seat answers.
+  An upcard that the first player may not take free (``first_player_free_upcard=False``)
+  or declines is offered like a discard when ``upcard_buyable`` (the dealer counts as its
+  discarder); otherwise it can never be bought.
+* Exact-cut ``points`` bonus: ``exact_cut_points`` are subtracted from the cutter's total.
+  Leftover chips add ``leftover_chip_points`` each to the final total.
+* Duplicate deals: hand h is shuffled from its own stream of (seed, game, h), so the cut,
+  the deal and the stock order of every hand are the same whatever the play; reshuffles,
+  the Hand-6 exchange and the random strategy draw from the play stream.
+* ``max_turns_per_hand`` caps each hand (turns started); a capped hand ends like a blocked
+  one (everybody scores) and sets ``truncated``.
+
+Options (int array, built by ``sim.games.telefunken.TelefunkenOptions.to_array``):
+the ``O_*`` entries below, then the meld rules array (``kernels.melds`` R_*) at ``O_RULES``,
+then the contracts table (8 rows of ``melds.C_SIZE``, row 0 unused) at ``O_CONTRACTS``.
+
+State: ``st`` int64 fields (below, one comment each), table melds ``tab`` (rows of
+``melds`` M_* fields plus owner, creation turn and contract flag).
+Score range per hand and seat: 0 .. the penalty of the largest holding (at most
+108 cards); totals are sums of hand penalties (minus an exact-cut points bonus, plus
+leftover-chip points). Chips: 0 .. chips_per_player + 7 (one exact-cut chip per hand).
+"""
+import numpy as np
+from numba import njit, prange
+
+from kernels import melds as M
+from kernels.cards import lowbit, popcount, rank_mask
+from kernels.jit import unowned
+from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
+
+RULES_VERSION = 1
+MAX_PLAYERS = 5
+HANDS = 7
+DECK_SIZE = 108
+JK = 52
+MAX_MELDS = 40
+MAX_ACTS = 4096
+MAX_ACTIONS_PER_TURN = 400      # guard: table actions in one turn (never reached in play)
+CHUNK = 64
+STREAM_HAND = 16                # hand h shuffles from stream STREAM_HAND + h
+
+# ---- options array ---------------------------------------------------------------
+O_PLAYERS = 0            # num_players 3..5
+O_CHIPS = 1              # chips_per_player
+O_LEFTOVER_POINTS = 2    # leftover_chip_points (per unused chip, added at the end)
+O_CUT_MODEL = 3          # 0 aimed, 1 uniform
+O_CUT_AIM = 4            # cut_aim (bottom portion B)
+O_CUT_SPREAD = 5         # cut_spread
+O_CUT_MIN = 6            # cut_min (uniform model)
+O_CUT_MAX = 7            # cut_max (uniform model)
+O_CUT_JOKERS = 8         # cut_joker_keep: 0 mandatory, 1 optional, 2 off
+O_EXACT_BONUS = 9        # exact_cut_bonus: 0 chip, 1 card, 2 points, 3 none
+O_EXACT_POINTS = 10      # exact_cut_points
+O_EXACT_TARGET = 11      # exact_cut_target: 0 deal_plus_upcard, 1 deal_only, 2 either
+O_FREE_UPCARD = 12       # first_player_free_upcard
+O_UPCARD_BUYABLE = 13    # upcard_buyable
+O_JOKER_PRIOR = 14       # joker_ops_require_prior_turn_meld
+O_OWN_NEW = 15           # first_meld_turn_layoff_own: 0 none, 1 non_contract, 2 all
+O_BUY_AFTER_DOWN = 16    # buy_after_meld_allowed
+O_DISCARDER_BUYS = 17    # discarder_may_buy
+O_EXHAUSTION = 18        # stock_exhaustion: 0 reshuffle_all, 1 reshuffle_keep_top, 2 end_hand
+O_JOKER_NOW = 19         # retrieved_joker_use_immediately
+O_FINAL_DISCARD = 20     # final_discard_required
+O_H7_AT_ONCE = 21        # hand7_must_go_out_at_once
+O_BUY_PENALTY = 22       # buy_penalty_cards
+O_MAX_TURNS = 23         # max_turns_per_hand
+O_OWN_JOKER_OPS = 24     # joker_ops_on_own_melds
+O_EXCHANGE_MODEL = 25    # joker_exchange_model: 0 venezuela, 1 ecuador
+O_EXTRA_MELDS = 26       # allow_extra_melds
+O_EXTRA_RUNS = 27        # allow_runs (extra runs; contract runs are always allowed)
+O_FIRST_DEALER = 28      # -1 random, else the seat dealing Hand 1
+O_EXCHANGE = 30          # O_EXCHANGE + h: exchange rounds before Hand h (1..7)
+O_NO_BUY = 38            # O_NO_BUY + h: 1 = nobody may buy in Hand h
+O_RULES = 46             # melds rules array (R_SIZE entries)
+O_CONTRACTS = O_RULES + M.R_SIZE                 # contracts table, 8 rows x C_SIZE
+O_SIZE = O_CONTRACTS + 8 * M.C_SIZE
+
+# ---- state fields (int64 array) ----------------------------------------------------
+N = 0            # number of players
+HNO = 1          # hand number 1..7
+DEALER = 2       # dealer of this hand
+CUR = 3          # seat to act
+PHASE = 4        # P_*
+TURN = 5         # turns started in this hand (the global turn index of the current turn)
+DISCARD = 6      # card on offer in the buy window, -1 none
+DISCARDER = 7    # seat that discarded it (the dealer for the upcard)
+ASK = 8          # seat asked now in the buy window
+NEXTP = 9        # seat due to play after the window (the in-turn buyer)
+TABLE_ACTS = 10  # table actions of CUR this turn
+JOKER_DUE = 11   # retrieved jokers that must still be laid this turn
+OUT = 12         # seat that went out, -1
+HREASON = 13     # end reason of the hand (H_*), -1 while playing
+TRUNC = 14       # 1 once any hand hit the turn cap
+RESHUF = 15      # reshuffles this hand
+NMELDS = 16      # melds on the table
+STOCK_LO = 17    # index (in STOCK) of the top card of the stock
+STOCK_HI = 18    # end of the stock
+PILE_LEN = 19    # cards on the discard pile
+POOL_LEN = 20    # cards passed in the exchange round
+EX_ROUND = 21    # exchange rounds left before play
+ERR = 22         # check-mode violation (E_*)
+TR_LEN = 23      # trace rows written
+FIRST_DEALER = 24  # dealer of Hand 1
+CUT_B = 25       # bottom portion of this hand's cut
+CUT_KEPT = 26    # jokers the cutter kept
+CUT_EXACT = 27   # 1 if the cut was exact
+GAME_TURNS = 28  # turns in the game so far
+GAME_RESHUF = 29  # reshuffles in the game so far
+UPCARD = 30      # the upcard of this hand
+EX_SEAT = 31     # seats that finished choosing in this exchange round
+H1 = 40          # H1 + p: seat p's holding, cards held at least once (52-bit mask)
+H2 = 45          # H2 + p: cards held twice
+HJ = 50          # HJ + p: jokers held
+DOWN = 55        # DOWN + p: 1 once seat p went down this hand
+DOWN_TURN = 60   # DOWN_TURN + p: the turn it went down
+CHIPS = 65       # CHIPS + p: chips left
+TOTAL = 70       # TOTAL + p: cumulative penalty
+BUYS = 75        # BUYS + p: purchases this hand
+PEN = 80         # PEN + p: penalty this hand
+EXK = 85         # EXK + p: cards passed in this exchange round (public)
+GBUYS = 90       # GBUYS + p: purchases in the game
+STOCK = 100      # STOCK .. +108: the stock (top at STOCK_LO)
+PILE = STOCK + DECK_SIZE      # discard pile, bottom first
+POOL = PILE + DECK_SIZE       # exchange pool
+ST_SIZE = POOL + DECK_SIZE
+
+# ---- table meld rows: melds M_* fields, then ---------------------------------------
+T_OWNER = M.M_SIZE       # seat that laid it
+T_TURN = M.M_SIZE + 1    # turn it was laid
+T_CONTRACT = M.M_SIZE + 2  # 1 = a contract meld
+TW = M.M_SIZE + 3
+
+# ---- phases --------------------------------------------------------------------------
+P_EXCHANGE = 0   # CUR chooses cards to pass
+P_UPCARD = 1     # CUR may take the upcard free
+P_BUY = 2        # ASK may buy DISCARD
+P_ACT = 3        # CUR's steps B and C
+P_OVER = 4       # the hand is over
+
+# ---- hand end reasons ----------------------------------------------------------------
+H_OUT = 0
+H_EXHAUSTED = 1  # stock and discard pile both empty (A19)
+H_STOCK_END = 2  # stock_exhaustion = end_hand
+H_TURN_CAP = 3
+HAND_REASONS = ("out", "exhausted", "stock_end", "turn_cap")
+G_COMPLETE = 0
+G_TRUNCATED = 1
+REASON_NAMES = ("complete", "truncated")
+
+# ---- actions: kind in bits 0-3, fields a << 8, b << 16, c << 24, d << 32, e << 40 ----
+A_DRAW = 1        # decline the upcard (draw from the stock)
+A_TAKE_UPCARD = 2
+A_BUY = 3
+A_PASS = 4        # do not buy
+A_GO_DOWN = 5     # a = 0, or 1 + the meld whose joker is exchanged (Ecuador), b = card given
+A_MELD = 6        # a = K_GROUP, b = rank, c = jokers | a = K_RUN, b = suit, c = lo, d = hi, e = joker pos
+A_LAYOFF = 7      # a = card (52 joker), b = meld, c = run position
+A_SHIFT = 8       # a = card, b = meld, c = new joker position
+A_RETRIEVE = 9    # a = meld, b = card, c = second card + 1 (0 = none)
+A_GO_OUT7 = 10    # Hand 7: lay the whole partition (and discard the card left, if any)
+A_DISCARD = 11    # a = card (52 joker)
+A_EX_CARD = 12    # pass a = card in the exchange
+A_EX_DONE = 13    # finish choosing the exchange
+ACTION_NAMES = ("", "draw", "take upcard", "buy", "pass", "go down", "meld", "lay off",
+                "shift joker", "retrieve joker", "go out", "discard", "pass card",
+                "exchange done")
+
+# ---- check-mode violations -------------------------------------------------------------
+E_CARDS = 1
+E_MELD = 2
+E_CHIPS = 3
+E_BUY_DOWN = 4
+E_NO_MOVES = 5
+E_TOTALS = 6
+E_CAP = 7
+E_ACTIONS = 8
+ERROR_NAMES = ("", "cards not conserved (108)", "invalid meld on the table",
+               "negative chips", "a player bought after going down", "no legal action",
+               "totals differ from the sum of hand penalties", "turn cap exceeded",
+               "too many table actions in one turn")
+
+# ---- strategies ---------------------------------------------------------------------------
+S_RANDOM = 0
+S_GREEDY = 1
+S_CHIP_SAVER = 2      # params: reserve
+S_PATIENT = 3         # params: reserve, near
+N_PARAMS = 3
+
+# ---- trace rows: [code, seat, a, b, c] -------------------------------------------------------
+T_HAND = 1       # a = hand number, b = dealer
+T_CUT = 2        # a = bottom portion B, b = jokers kept, c = exact
+T_DEAL = 3       # seat's holding: a = p1, b = p2, c = jokers
+T_UPCARD = 4     # a = card
+T_ACTION = 5     # a = action, b = cards drawn as a list code (see draw_code), c = chips left
+T_RESHUFFLE = 6  # a = cards in the new stock
+T_END = 7        # a = hand reason, b = seat out
+T_SCORE = 8      # a = penalty this hand, b = total
+T_EXCHANGE = 9   # a = p1, b = p2, c = jokers after the exchange
+
+# ---- record columns (one row per game) -----------------------------------------------------
+RC_DEALER = 0    # dealer of Hand 1
+RC_WINNER = 1    # the seat with the unique lowest total, -1 if shared
+RC_WINNERS = 2   # bit mask of the seats with the lowest total
+RC_REASON = 3    # G_*
+RC_TRUNC = 4     # a hand hit the turn cap
+RC_ERR = 5       # check-mode error
+RC_TURNS = 6     # turns in the game
+RC_RESHUF = 7    # reshuffles in the game
+RC_TOTAL = 8     # RC_TOTAL + p: final total
+RC_CHIPS = RC_TOTAL + MAX_PLAYERS     # chips left at the end
+RC_BUYS = RC_CHIPS + MAX_PLAYERS      # purchases in the game
+RC_HAND = RC_BUYS + MAX_PLAYERS       # per-hand blocks, HB_SIZE each, Hand 1 first
+HB_OUT = 0       # seat that went out, -1
+HB_REASON = 1    # H_*
+HB_TURNS = 2     # turns started
+HB_RESHUF = 3    # reshuffles
+HB_CUT = 4       # bottom portion B
+HB_KEPT = 5      # jokers kept by the cutter
+HB_EXACT = 6     # exact cut
+HB_PEN = 7       # HB_PEN + p: penalty of seat p
+HB_CHIPS = HB_PEN + MAX_PLAYERS       # chips left after the hand
+HB_BUYS = HB_CHIPS + MAX_PLAYERS      # purchases in the hand
+HB_SIZE = HB_BUYS + MAX_PLAYERS
+RECORD_COLS = RC_HAND + HANDS * HB_SIZE
+WIN_SKIP = 32    # (state) 1: NEXTP already started its turn and may not buy in turn
+
+
+# =============================================================================
+# small helpers: trace, seats, holdings
+# =============================================================================
+@njit(cache=True)
+def log(st, trace, code, seat, a, b, c):
+    """Append one trace row when a trace buffer is given (replay), else nothing."""
+    i = st[TR_LEN]
+    if i < trace.shape[0]:
+        trace[i, 0] = code
+        trace[i, 1] = seat
+        trace[i, 2] = a
+        trace[i, 3] = b
+        trace[i, 4] = c
+        st[TR_LEN] = i + 1
+
+
+@njit(cache=True, inline='always')
+def nxt(st, p):
+    return (p + 1) % st[N]
+
+
+@njit(cache=True, inline='always')
+def act(kind, a, b, c, d, e):
+    """Encode an action (see the A_* table)."""
+    return kind | (a << 8) | (b << 16) | (c << 24) | (d << 32) | (e << 40)
+
+
+@njit(cache=True, inline='always')
+def field(x, i):
+    """Field i (1 = a .. 5 = e) of an action."""
+    return (x >> (8 * i)) & 255
+
+
+@njit(cache=True)
+def give(st, p, c):
+    """Card c (52 = joker) goes into seat p's holding."""
+    if c == JK:
+        st[HJ + p] += 1
+        return
+    b = np.int64(1) << c
+    if st[H1 + p] & b:
+        st[H2 + p] |= b
+    else:
+        st[H1 + p] |= b
+
+
+@njit(cache=True)
+def take(st, p, c):
+    """Card c (52 = joker) leaves seat p's holding."""
+    if c == JK:
+        st[HJ + p] -= 1
+        return
+    b = np.int64(1) << c
+    if st[H2 + p] & b:
+        st[H2 + p] &= ~b
+    else:
+        st[H1 + p] &= ~b
+
+
+@njit(cache=True)
+def take_mask(st, p, q1, q2, jokers):
+    """Natural cards (two planes) and jokers leave seat p's holding."""
+    for plane in (q1, q2):
+        m = plane
+        while m:
+            take(st, p, lowbit(m))
+            m &= m - 1
+    st[HJ + p] -= jokers
+
+
+@njit(cache=True, inline='always')
+def held(st, p):
+    """Cards in seat p's holding."""
+    return popcount(st[H1 + p]) + popcount(st[H2 + p]) + st[HJ + p]
+
+
+@njit(cache=True, inline='always')
+def rules_of(opts):
+    return opts[O_RULES:O_RULES + M.R_SIZE]
+
+
+@njit(cache=True, inline='always')
+def spec_of(opts, h):
+    return opts[O_CONTRACTS + h * M.C_SIZE:O_CONTRACTS + (h + 1) * M.C_SIZE]
+
+
+@njit(cache=True, inline='always')
+def hand7_at_once(st, opts):
+    return st[HNO] == HANDS and opts[O_H7_AT_ONCE] != 0
+
+
+# =============================================================================
+# stock and discard pile (§11.2)
+# =============================================================================
+@njit(cache=True)
+def end_hand(st, reason):
+    st[HREASON] = reason
+    st[PHASE] = P_OVER
+    if reason == H_TURN_CAP:
+        st[TRUNC] = 1
+
+
+@njit(cache=True)
+def refill(st, opts, gplay, trace):
+    """Empty stock: turn the discard pile (all, or all but the top) into a new shuffled
+    stock. False when the hand ends instead."""
+    if opts[O_EXHAUSTION] == 2:
+        end_hand(st, H_STOCK_END)
+        return False
+    keep = 1 if opts[O_EXHAUSTION] == 1 and st[PILE_LEN] > 0 else 0
+    k = st[PILE_LEN] - keep
+    if k <= 0:
+        end_hand(st, H_EXHAUSTED)
+        return False
+    for i in range(k):
+        st[STOCK + i] = st[PILE + i]
+    if keep:
+        st[PILE] = st[PILE + k]
+    st[PILE_LEN] = keep
+    shuffle(gplay, st, STOCK, STOCK + k)
+    st[STOCK_LO] = 0
+    st[STOCK_HI] = k
+    st[RESHUF] += 1
+    log(st, trace, T_RESHUFFLE, -1, k, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def draw_to(st, opts, p, k, gplay, trace):
+    """Seat p draws k stock cards; False if the hand ended on an empty stock."""
+    for _ in range(k):
+        if st[STOCK_HI] == st[STOCK_LO] and not refill(st, opts, gplay, trace):
+            return False
+        give(st, p, st[STOCK + st[STOCK_LO]])
+        st[STOCK_LO] += 1
+    return True
+
+
+@njit(cache=True)
+def pile_push(st, c):
+    st[PILE + st[PILE_LEN]] = c
+    st[PILE_LEN] += 1
+
+
+@njit(cache=True)
+def pile_pop(st):
+    st[PILE_LEN] -= 1
+    return st[PILE + st[PILE_LEN]]
+
+
+# =============================================================================
+# cut and deal (§5)
+# =============================================================================
+@njit(cache=True)
+def cut_bottom(opts, gdeck):
+    """Bottom portion B of the cut (§5.3, A9), clamped so the top portion has 3 cards."""
+    if opts[O_CUT_MODEL] == 0:
+        s = opts[O_CUT_SPREAD]
+        b = opts[O_CUT_AIM] + below(gdeck, 2 * s + 1) - s
+    else:
+        b = opts[O_CUT_MIN] + below(gdeck, opts[O_CUT_MAX] - opts[O_CUT_MIN] + 1)
+    return min(max(b, 1), DECK_SIZE - 3)
+
+
+@njit(cache=True)
+def keeps_joker(opts, sid, gplay):
+    """The cutter keeps an inspected joker (A11)."""
+    if opts[O_CUT_JOKERS] == 2:
+        return False
+    if opts[O_CUT_JOKERS] == 1 and sid == S_RANDOM:
+        return below(gplay, 2) == 1
+    return True
+
+
+@njit(cache=True)
+def cut_sequence(st, opts, b, cutter, sids, gplay):
+    """Reorder the shuffled deck (STOCK, top first) into the dealing sequence: the bottom
+    portion, then the top portion minus the kept jokers, which go to the cutter.
+    Returns the number of jokers kept."""
+    t = DECK_SIZE - b
+    n = 0
+    for i in range(t, DECK_SIZE):
+        st[POOL + n] = st[STOCK + i]
+        n += 1
+    kept = 0
+    for i in range(t):
+        c = st[STOCK + i]
+        if i >= t - 3 and c == JK and keeps_joker(opts, sids[cutter], gplay):
+            give(st, cutter, JK)
+            kept += 1
+        else:
+            st[POOL + n] = c
+            n += 1
+    for i in range(n):
+        st[STOCK + i] = st[POOL + i]
+    st[STOCK_LO] = 0
+    st[STOCK_HI] = n
+    return kept
+
+
+@njit(cache=True)
+def exact_cut(opts, n, b, kept):
+    """The cut is exact (§5.7, A8)."""
+    target = opts[O_EXACT_TARGET]
+    dealt = 11 * n - kept
+    return ((target != 1 and b == dealt + 1) or (target != 0 and b == dealt))
+
+
+@njit(cache=True)
+def deal_holdings(st, dealer):
+    """One card at a time from next(dealer) until every holding has 11 cards."""
+    n = st[N]
+    done = False
+    while not done:
+        done = True
+        for k in range(1, n + 1):
+            p = (dealer + k) % n
+            if held(st, p) < 11:
+                give(st, p, st[STOCK + st[STOCK_LO]])
+                st[STOCK_LO] += 1
+                done = False
+
+
+@njit(cache=True)
+def exact_bonus(st, opts, cutter, gplay, trace):
+    """Reward an exact cut (A7)."""
+    kind = opts[O_EXACT_BONUS]
+    if kind == 0:
+        st[CHIPS + cutter] += 1
+    elif kind == 1:
+        draw_to(st, opts, cutter, 1, gplay, trace)
+    elif kind == 2:
+        st[PEN + cutter] -= opts[O_EXACT_POINTS]
+        st[TOTAL + cutter] -= opts[O_EXACT_POINTS]
+
+
+@njit(cache=True)
+def reset_hand(st, h, dealer):
+    """Clear what a hand writes; keep chips, totals and the game counters."""
+    n = st[N]
+    trunc = st[TRUNC]
+    first = st[FIRST_DEALER]
+    for i in range(CUR, GAME_TURNS):
+        st[i] = 0
+    st[TRUNC] = trunc
+    st[FIRST_DEALER] = first
+    st[EX_SEAT] = 0
+    st[WIN_SKIP] = 0
+    st[HNO] = h
+    st[DEALER] = dealer
+    st[DISCARD] = -1
+    st[OUT] = -1
+    st[HREASON] = -1
+    for p in range(n):
+        for f in (H1, H2, HJ, DOWN, DOWN_TURN, BUYS, PEN, EXK):
+            st[f + p] = 0
+
+
+@njit(cache=True)
+def deal_hand(st, opts, h, dealer, sids, gdeck, gplay, trace):
+    """Shuffle, cut, deal and turn the upcard of hand h (§5)."""
+    n = st[N]
+    for i in range(DECK_SIZE):
+        st[STOCK + i] = i // 2 if i < 104 else JK
+    shuffle(gdeck, st, STOCK, STOCK + DECK_SIZE)
+    b = cut_bottom(opts, gdeck)
+    cutter = (dealer + n - 1) % n
+    kept = cut_sequence(st, opts, b, cutter, sids, gplay)
+    deal_holdings(st, dealer)
+    st[UPCARD] = st[STOCK + st[STOCK_LO]]
+    st[STOCK_LO] += 1
+    pile_push(st, st[UPCARD])
+    st[CUT_B] = b
+    st[CUT_KEPT] = kept
+    st[CUT_EXACT] = 1 if exact_cut(opts, n, b, kept) else 0
+    if st[CUT_EXACT]:
+        exact_bonus(st, opts, cutter, gplay, trace)
+    log(st, trace, T_HAND, dealer, h, dealer, 0)
+    log(st, trace, T_CUT, cutter, b, kept, st[CUT_EXACT])
+    for p in range(n):
+        log(st, trace, T_DEAL, p, st[H1 + p], st[H2 + p], st[HJ + p])
+    log(st, trace, T_UPCARD, -1, st[UPCARD], 0, 0)
+
+
+# =============================================================================
+# turns, the upcard, the buy window (§7, §8), the exchange (§6)
+# =============================================================================
+@njit(cache=True)
+def turn_start(st, opts, p):
+    """Seat p starts a turn; False when the turn cap ends the hand (A32)."""
+    if st[TURN] >= opts[O_MAX_TURNS]:
+        end_hand(st, H_TURN_CAP)
+        return False
+    st[TURN] += 1
+    st[CUR] = p
+    st[TABLE_ACTS] = 0
+    st[JOKER_DUE] = 0
+    st[PHASE] = P_ACT
+    return True
+
+
+@njit(cache=True)
+def start_and_draw(st, opts, p, k, gplay, trace):
+    """Seat p starts its turn and draws k cards."""
+    if turn_start(st, opts, p):
+        draw_to(st, opts, p, k, gplay, trace)
+
+
+@njit(cache=True)
+def may_buy(st, opts, p):
+    """Seat p may buy the card on offer (§8.2, A16, A18, A37)."""
+    if p == st[DISCARDER] and opts[O_DISCARDER_BUYS] == 0:
+        return False
+    if p == st[NEXTP] and st[WIN_SKIP]:
+        return False
+    if st[CHIPS + p] <= 0 or opts[O_NO_BUY + st[HNO]] != 0:
+        return False
+    return st[DOWN + p] == 0 or opts[O_BUY_AFTER_DOWN] != 0
+
+
+@njit(cache=True)
+def next_asked(st, opts, after):
+    """The next seat to ask after priority step ``after`` (1 = next(discarder) ..
+    n = the discarder), -1 when nobody else may buy."""
+    n = st[N]
+    for k in range(after + 1, n + 1):
+        p = (st[DISCARDER] + k) % n
+        if may_buy(st, opts, p):
+            return p
+    return -1
+
+
+@njit(cache=True)
+def close_window(st, opts, gplay, trace):
+    """Nobody bought: the player due draws normally."""
+    st[DISCARD] = -1
+    p = st[NEXTP]
+    if st[WIN_SKIP]:
+        st[PHASE] = P_ACT
+        draw_to(st, opts, p, 1, gplay, trace)
+    else:
+        start_and_draw(st, opts, p, 1, gplay, trace)
+
+
+@njit(cache=True)
+def open_window(st, opts, discarder, card, skip_next, gplay, trace):
+    """Offer ``card`` (on top of the pile) to the seats in priority order (§8.3)."""
+    st[DISCARD] = card
+    st[DISCARDER] = discarder
+    st[NEXTP] = nxt(st, discarder)
+    st[WIN_SKIP] = skip_next
+    st[ASK] = next_asked(st, opts, 0)
+    if st[ASK] < 0:
+        close_window(st, opts, gplay, trace)
+    else:
+        st[PHASE] = P_BUY
+
+
+@njit(cache=True)
+def priority_step(st, p):
+    return (p - st[DISCARDER] + st[N] - 1) % st[N] + 1
+
+
+@njit(cache=True)
+def buy(st, opts, gplay, trace):
+    """The asked seat buys (§8.4): discard + penalty cards, in turn also the draw."""
+    b = st[ASK]
+    st[CHIPS + b] -= 1
+    st[BUYS + b] += 1
+    st[GBUYS + b] += 1
+    give(st, b, pile_pop(st))
+    st[DISCARD] = -1
+    pen = opts[O_BUY_PENALTY]
+    p = st[NEXTP]
+    if b == p and not st[WIN_SKIP]:
+        start_and_draw(st, opts, p, pen + 1, gplay, trace)
+        return
+    if draw_to(st, opts, b, pen, gplay, trace):
+        if st[WIN_SKIP]:
+            st[PHASE] = P_ACT
+            draw_to(st, opts, p, 1, gplay, trace)
+        else:
+            start_and_draw(st, opts, p, 1, gplay, trace)
+
+
+@njit(cache=True)
+def pass_buy(st, opts, gplay, trace):
+    st[ASK] = next_asked(st, opts, priority_step(st, st[ASK]))
+    if st[ASK] < 0:
+        close_window(st, opts, gplay, trace)
+
+
+@njit(cache=True)
+def begin_play(st, opts, gplay, trace):
+    """After the deal (and the exchange): the first turn (§7 step A, A10)."""
+    first = nxt(st, st[DEALER])
+    if opts[O_FREE_UPCARD]:
+        if turn_start(st, opts, first):
+            st[PHASE] = P_UPCARD
+    elif opts[O_UPCARD_BUYABLE]:
+        open_window(st, opts, st[DEALER], st[UPCARD], 0, gplay, trace)
+    else:
+        start_and_draw(st, opts, first, 1, gplay, trace)
+
+
+@njit(cache=True)
+def decline_upcard(st, opts, gplay, trace):
+    """The first player draws instead; the upcard may then be bought by the others."""
+    if opts[O_UPCARD_BUYABLE]:
+        open_window(st, opts, st[DEALER], st[UPCARD], 1, gplay, trace)
+    else:
+        st[PHASE] = P_ACT
+        draw_to(st, opts, st[CUR], 1, gplay, trace)
+
+
+@njit(cache=True)
+def start_exchange(st):
+    st[PHASE] = P_EXCHANGE
+    st[CUR] = nxt(st, st[DEALER])
+    st[EX_SEAT] = 0
+    st[POOL_LEN] = 0
+    for p in range(st[N]):
+        st[EXK + p] = 0
+
+
+@njit(cache=True)
+def exchange_card(st, c):
+    take(st, st[CUR], c)
+    st[POOL + st[POOL_LEN]] = c
+    st[POOL_LEN] += 1
+    st[EXK + st[CUR]] += 1
+
+
+@njit(cache=True)
+def exchange_done(st, opts, gplay, trace):
+    """CUR has chosen; after the last seat, shuffle the pool and give each seat back as
+    many cards as it passed (§6)."""
+    st[EX_SEAT] += 1
+    st[CUR] = nxt(st, st[CUR])
+    if st[EX_SEAT] < st[N]:
+        return
+    shuffle(gplay, st, POOL, POOL + st[POOL_LEN])
+    i = 0
+    for k in range(1, st[N] + 1):
+        p = (st[DEALER] + k) % st[N]
+        for _ in range(st[EXK + p]):
+            give(st, p, st[POOL + i])
+            i += 1
+        log(st, trace, T_EXCHANGE, p, st[H1 + p], st[H2 + p], st[HJ + p])
+    st[POOL_LEN] = 0
+    st[EX_ROUND] -= 1
+    if st[EX_ROUND] > 0:
+        start_exchange(st)
+    else:
+        begin_play(st, opts, gplay, trace)
+
+
+@njit(cache=True)
+def start_hand(st, opts, h, dealer, sids, gdeck, gplay, trace):
+    reset_hand(st, h, dealer)
+    deal_hand(st, opts, h, dealer, sids, gdeck, gplay, trace)
+    st[EX_ROUND] = opts[O_EXCHANGE + h]
+    if st[EX_ROUND] > 0:
+        start_exchange(st)
+    else:
+        begin_play(st, opts, gplay, trace)
+
+
+# =============================================================================
+# table actions (§9, §10, §12): candidates
+# =============================================================================
+@njit(cache=True)
+def group_cards(st, p, r):
+    """All naturals of rank r in seat p's holding (both planes)."""
+    rm = rank_mask(r)
+    return st[H1 + p] & rm, st[H2 + p] & rm
+
+
+@njit(cache=True)
+def add_group_melds(st, p, rules, acts, n):
+    """Extra groups: every natural of a rank held, with no joker or with one."""
+    jok = st[HJ + p]
+    for r in range(13):
+        g1, g2 = group_cards(st, p, r)
+        k = popcount(g1) + popcount(g2)
+        if k >= rules[M.R_MIN_GROUP]:
+            acts[n] = act(A_MELD, M.K_GROUP, r, 0, 0, 0)
+            n += 1
+        if jok > 0 and rules[M.R_MAX_JOKERS] > 0 and k >= 1 and k + 1 >= rules[M.R_MIN_GROUP]:
+            acts[n] = act(A_MELD, M.K_GROUP, r, 1, 0, 0)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def emit_run(rules, s, lo, hi, jp, acts, n):
+    if lo < 1 or hi > 14 or hi - lo + 1 < rules[M.R_MIN_RUN] or not M.pos_allowed(lo, hi, rules):
+        return n
+    acts[n] = act(A_MELD, M.K_RUN, s, lo, hi, jp)
+    return n + 1
+
+
+@njit(cache=True)
+def add_run_melds(st, p, rules, acts, n):
+    """Extra runs per suit: each maximal segment of held positions (a 14-position one as
+    A-K and 2-A); with a joker, two segments joined over a one-position gap, or a segment
+    of two or more extended by the joker at either end."""
+    joker = st[HJ + p] > 0 and rules[M.R_MAX_JOKERS] > 0
+    for s in range(4):
+        pos = M.suit_positions(st[H1 + p], s)
+        lo = 1
+        while lo <= 14:
+            if not (pos >> lo) & 1:
+                lo += 1
+                continue
+            hi = lo
+            while hi < 14 and (pos >> (hi + 1)) & 1:
+                hi += 1
+            if hi - lo == 13:
+                n = emit_run(rules, s, 1, 13, 0, acts, n)
+                n = emit_run(rules, s, 2, 14, 0, acts, n)
+            else:
+                n = emit_run(rules, s, lo, hi, 0, acts, n)
+            if joker and hi - lo + 1 <= 12:
+                n = emit_run(rules, s, lo - 1, hi, lo - 1, acts, n)
+                n = emit_run(rules, s, lo, hi + 1, hi + 1, acts, n)
+                if hi + 2 <= 14 and (pos >> (hi + 2)) & 1:
+                    top = hi + 2
+                    while top < 14 and (pos >> (top + 1)) & 1:
+                        top += 1
+                    n = emit_run(rules, s, lo, top, hi + 1, acts, n)
+            lo = hi + 1
+    return n
+
+
+@njit(cache=True)
+def meld_size(st, p, x):
+    """Cards an A_MELD action lays."""
+    if field(x, 1) == M.K_GROUP:
+        g1, g2 = group_cards(st, p, field(x, 2))
+        return popcount(g1) + popcount(g2) + field(x, 3)
+    return field(x, 4) - field(x, 3) + 1
+
+
+@njit(cache=True)
+def own_new_ok(st, opts, p, i, tab):
+    """Seat p may add to table meld i now: not one it laid this turn, unless
+    first_meld_turn_layoff_own allows (A13)."""
+    if tab[i, T_OWNER] != p or tab[i, T_TURN] != st[TURN]:
+        return True
+    rule = opts[O_OWN_NEW]
+    return rule == 2 or (rule == 1 and tab[i, T_CONTRACT] == 0)
+
+
+@njit(cache=True)
+def joker_ops_ok(st, opts, p, i, tab):
+    """§10 operations on meld i are open to seat p now (A12, A38, A39)."""
+    if opts[O_EXCHANGE_MODEL] != 0:
+        return False
+    if opts[O_JOKER_PRIOR] and st[DOWN_TURN + p] == st[TURN]:
+        return False
+    if tab[i, T_OWNER] == p and opts[O_OWN_JOKER_OPS] == 0:
+        return False
+    return own_new_ok(st, opts, p, i, tab)
+
+
+@njit(cache=True)
+def add_layoffs(st, opts, p, tab, rules, sc, acts, n, joker_only, last_ok):
+    """Lay-offs onto melds seat p may add to (§9.2-9.4)."""
+    k = M.layoffs(st[H1 + p], st[H2 + p], st[HJ + p], tab, st[NMELDS], rules, sc)
+    for i in range(k):
+        c = sc[i, 0]
+        if (joker_only and c != JK) or not own_new_ok(st, opts, p, sc[i, 1], tab):
+            continue
+        if last_ok or held(st, p) > 1:
+            acts[n] = act(A_LAYOFF, c, sc[i, 1], sc[i, 2], 0, 0)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def add_joker_ops(st, opts, p, tab, rules, sc, acts, n, last_ok):
+    """Joker shifts and group-joker retrievals (§10)."""
+    if opts[O_EXCHANGE_MODEL] != 0 or (opts[O_JOKER_PRIOR] and st[DOWN_TURN + p] == st[TURN]):
+        return n
+    k = M.joker_shifts(st[H1 + p], st[H2 + p], st[HJ + p], tab, st[NMELDS], rules, sc)
+    for i in range(k):
+        if joker_ops_ok(st, opts, p, sc[i, 1], tab) and (last_ok or held(st, p) > 1):
+            acts[n] = act(A_SHIFT, sc[i, 0], sc[i, 1], sc[i, 2], 0, 0)
+            n += 1
+    k = M.joker_retrievals(st[H1 + p], st[H2 + p], st[HJ + p], tab, st[NMELDS], rules, sc)
+    for i in range(k):
+        if joker_ops_ok(st, opts, p, sc[i, 0], tab):
+            acts[n] = act(A_RETRIEVE, sc[i, 0], sc[i, 1], sc[i, 2] + 1, 0, 0)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def add_discards(st, p, acts, n):
+    m = st[H1 + p]
+    while m:
+        acts[n] = act(A_DISCARD, lowbit(m), 0, 0, 0, 0)
+        n += 1
+        m &= m - 1
+    if st[HJ + p] > 0:
+        acts[n] = act(A_DISCARD, JK, 0, 0, 0, 0)
+        n += 1
+    return n
+
+
+@njit(cache=True, inline='always')
+def contracts_of(opts):
+    return opts[O_CONTRACTS:O_SIZE].reshape((8, M.C_SIZE))
+
+
+@njit(cache=True)
+def contract_jokers(mo):
+    j = 0
+    for i in range(mo.shape[0]):
+        j += mo[i, M.M_JOKERS]
+    return j
+
+
+@njit(cache=True)
+def exchange_holding(st, p, tab, i, c):
+    """Seat p's holding after giving c to meld i for its joker: (p1, p2, jokers)."""
+    q1, q2 = M.dd_remove_mask(st[H1 + p], st[H2 + p], np.int64(1) << c)
+    return q1, q2, st[HJ + p] + 1
+
+
+@njit(cache=True)
+def joker_card(tab, i, c):
+    """Natural c can take the place of a joker of table meld i (Ecuador exchange)."""
+    row = tab[i]
+    if row[M.M_JOKERS] == 0:
+        return False
+    if row[M.M_KIND] == M.K_GROUP:
+        return c % 13 == row[M.M_KEY]
+    if c // 13 != row[M.M_KEY]:
+        return False
+    jm = row[M.M_JPOS]
+    while jm:
+        if M.pos_rank(lowbit(jm)) == c % 13:
+            return True
+        jm &= jm - 1
+    return False
+
+
+@njit(cache=True)
+def add_exchange_downs(st, opts, p, tab, mo, acts, n):
+    """Ecuador (A39): go down using a joker taken from another player's contract meld."""
+    rules = rules_of(opts)
+    for i in range(st[NMELDS]):
+        if tab[i, T_OWNER] == p or tab[i, T_CONTRACT] == 0 or tab[i, M.M_JOKERS] == 0:
+            continue
+        m = st[H1 + p]
+        while m:
+            c = lowbit(m)
+            m &= m - 1
+            if not joker_card(tab, i, c):
+                continue
+            q1, q2, qj = exchange_holding(st, p, tab, i, c)
+            if (M.best_contract(q1, q2, qj, st[HNO], contracts_of(opts), rules, mo) >= 0
+                    and contract_jokers(mo) >= 1):
+                acts[n] = act(A_GO_DOWN, i + 1, c, 0, 0, 0)
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def go_out(p1, p2, jokers, spec, rules, mo):
+    """Hand 7: the discard of going out (melds in ``mo``), -1 when the holding cannot."""
+    return M.go_out_partition(p1, p2, jokers, spec, rules, mo)
+
+
+@njit(cache=True)
+def legal_not_down(st, opts, tab, mo, acts):
+    """Step B/C of a player who has not gone down: go down / go out in Hand 7, discard."""
+    p = st[CUR]
+    n = 0
+    rules = rules_of(opts)
+    if st[TABLE_ACTS] == 0:
+        if hand7_at_once(st, opts):
+            if go_out(st[H1 + p], st[H2 + p], st[HJ + p], spec_of(opts, HANDS), rules, mo) >= 0:
+                acts[n] = act(A_GO_OUT7, 0, 0, 0, 0, 0)
+                n += 1
+        else:
+            if M.find_contract(st[H1 + p], st[H2 + p], st[HJ + p], st[HNO], contracts_of(opts),
+                               rules, mo):
+                acts[n] = act(A_GO_DOWN, 0, 0, 0, 0, 0)
+                n += 1
+            if opts[O_EXCHANGE_MODEL] == 1:
+                n = add_exchange_downs(st, opts, p, tab, mo, acts, n)
+    return add_discards(st, p, acts, n)
+
+
+@njit(cache=True)
+def legal_down(st, opts, tab, sc, acts):
+    """Step B/C of a player who is down: extra melds, lay-offs, joker operations, discard."""
+    p = st[CUR]
+    rules = rules_of(opts)
+    last_ok = opts[O_FINAL_DISCARD] == 0
+    n = 0
+    if st[TABLE_ACTS] < MAX_ACTIONS_PER_TURN:
+        due = st[JOKER_DUE] > 0
+        if opts[O_EXTRA_MELDS]:
+            k = add_group_melds(st, p, rules, acts, 0)
+            if opts[O_EXTRA_RUNS]:
+                k = add_run_melds(st, p, rules, acts, k)
+            for i in range(k):
+                x = acts[i]
+                big = meld_size(st, p, x)
+                joker = field(x, 1) == M.K_GROUP and field(x, 3) == 1 or field(x, 5) != 0
+                if (last_ok or big < held(st, p)) and (joker or not due):
+                    acts[n] = x
+                    n += 1
+        n = add_layoffs(st, opts, p, tab, rules, sc, acts, n, due, last_ok)
+        if not due:
+            n = add_joker_ops(st, opts, p, tab, rules, sc, acts, n, last_ok)
+        if due and n > 0:
+            return n
+    return add_discards(st, p, acts, n)
+
+
+@njit(cache=True)
+def legal_actions(st, opts, tab, sc, mo, acts):
+    """Legal actions of the seat to act (CUR, or ASK in the buy window)."""
+    ph = st[PHASE]
+    if ph == P_BUY:
+        acts[0] = act(A_BUY, 0, 0, 0, 0, 0)
+        acts[1] = act(A_PASS, 0, 0, 0, 0, 0)
+        return 2
+    if ph == P_UPCARD:
+        acts[0] = act(A_TAKE_UPCARD, 0, 0, 0, 0, 0)
+        acts[1] = act(A_DRAW, 0, 0, 0, 0, 0)
+        return 2
+    if ph == P_EXCHANGE:
+        n = add_discards(st, st[CUR], acts, 0)
+        for i in range(n):
+            acts[i] = act(A_EX_CARD, field(acts[i], 1), 0, 0, 0, 0)
+        acts[n] = act(A_EX_DONE, 0, 0, 0, 0, 0)
+        return n + 1
+    if ph == P_ACT:
+        if st[DOWN + st[CUR]]:
+            return legal_down(st, opts, tab, sc, acts)
+        return legal_not_down(st, opts, tab, mo, acts)
+    return 0
+
+
+# =============================================================================
+# table actions: applying them
+# =============================================================================
+@njit(cache=True)
+def lay_row(st, tab, p, row, contract):
+    """Put meld ``row`` on the table as seat p's and take its cards from the holding."""
+    i = st[NMELDS]
+    for f in range(M.M_SIZE):
+        tab[i, f] = row[f]
+    tab[i, T_OWNER] = p
+    tab[i, T_TURN] = st[TURN]
+    tab[i, T_CONTRACT] = contract
+    st[NMELDS] = i + 1
+    take_mask(st, p, row[M.M_P1], row[M.M_P2], row[M.M_JOKERS])
+
+
+@njit(cache=True)
+def lay_rows(st, tab, p, mo, contract):
+    for i in range(mo.shape[0]):
+        if mo[i, M.M_KIND] != M.K_NONE:
+            lay_row(st, tab, p, mo[i], contract)
+
+
+@njit(cache=True)
+def give_for_joker(st, tab, p, i, c):
+    """Ecuador exchange: natural c replaces a joker of meld i; the joker goes to seat p."""
+    row = tab[i]
+    if row[M.M_KIND] == M.K_RUN:
+        jm = row[M.M_JPOS]
+        while jm:
+            q = lowbit(jm)
+            jm &= jm - 1
+            if M.pos_rank(q) == c % 13:
+                row[M.M_JPOS] &= ~(np.int64(1) << q)
+                break
+        row[M.M_P1] |= np.int64(1) << c
+    else:
+        M.apply_layoff(tab, i, c, 0)
+    row[M.M_JOKERS] -= 1
+    take(st, p, c)
+    give(st, p, JK)
+
+
+@njit(cache=True)
+def go_down(st, opts, tab, mo, x):
+    """Lay the contract (§9.1) the way that leaves the fewest penalty points."""
+    p = st[CUR]
+    if field(x, 1) > 0:
+        give_for_joker(st, tab, p, field(x, 1) - 1, field(x, 2))
+    M.best_contract(st[H1 + p], st[H2 + p], st[HJ + p], st[HNO], contracts_of(opts),
+                    rules_of(opts), mo)
+    lay_rows(st, tab, p, mo, 1)
+    st[DOWN + p] = 1
+    st[DOWN_TURN + p] = st[TURN]
+
+
+@njit(cache=True)
+def meld_row(st, p, x, row):
+    """The meld row of an A_MELD action."""
+    row[:] = 0
+    row[M.M_KIND] = field(x, 1)
+    row[M.M_KEY] = field(x, 2)
+    if field(x, 1) == M.K_GROUP:
+        g1, g2 = group_cards(st, p, field(x, 2))
+        row[M.M_JOKERS] = field(x, 3)
+    else:
+        lo, hi, jp = field(x, 3), field(x, 4), field(x, 5)
+        iv = M.interval(lo, hi) & ~(np.int64(1) << jp if jp else np.int64(0))
+        g1 = M.pos_to_ranks(iv) << (13 * field(x, 2))
+        g2 = np.int64(0)
+        row[M.M_LO] = lo
+        row[M.M_HI] = hi
+        row[M.M_JOKERS] = 1 if jp else 0
+        row[M.M_JPOS] = np.int64(1) << jp if jp else np.int64(0)
+    row[M.M_P1] = g1
+    row[M.M_P2] = g2
+
+
+@njit(cache=True)
+def go_out_hand7(st, opts, tab, mo):
+    """Hand 7 (§12.2): lay the whole partition, discard the card left over if any."""
+    p = st[CUR]
+    d = go_out(st[H1 + p], st[H2 + p], st[HJ + p], spec_of(opts, HANDS), rules_of(opts), mo)
+    lay_rows(st, tab, p, mo, 1)
+    if d != M.GO_OUT_NO_DISCARD:
+        take(st, p, d)
+        pile_push(st, d)
+    st[DOWN + p] = 1
+    st[DOWN_TURN + p] = st[TURN]
+
+
+@njit(cache=True)
+def table_action(st, opts, tab, mo, x):
+    """Apply one step-B action of CUR."""
+    p = st[CUR]
+    kind = x & 15
+    a, b, c = field(x, 1), field(x, 2), field(x, 3)
+    if kind == A_GO_DOWN:
+        go_down(st, opts, tab, mo, x)
+    elif kind == A_MELD:
+        meld_row(st, p, x, mo[0])
+        lay_row(st, tab, p, mo[0], 0)
+    elif kind == A_LAYOFF:
+        M.apply_layoff(tab, b, a, c)
+        take(st, p, a)
+        if a == JK and st[JOKER_DUE] > 0:
+            st[JOKER_DUE] -= 1
+    elif kind == A_SHIFT:
+        M.apply_joker_shift(tab, b, a, c)
+        take(st, p, a)
+    elif kind == A_RETRIEVE:
+        M.apply_retrieval(tab, a, b, c - 1)
+        take(st, p, b)
+        if c > 0:
+            take(st, p, c - 1)
+        give(st, p, JK)
+        st[JOKER_DUE] += opts[O_JOKER_NOW]
+    elif kind == A_GO_OUT7:
+        go_out_hand7(st, opts, tab, mo)
+    st[TABLE_ACTS] += 1
+    if kind == A_MELD and st[JOKER_DUE] > 0 and tab[st[NMELDS] - 1, M.M_JOKERS] > 0:
+        st[JOKER_DUE] -= 1
+    if held(st, p) == 0:
+        st[OUT] = p
+        end_hand(st, H_OUT)
+
+
+@njit(cache=True)
+def discard(st, opts, c, gplay, trace):
+    """Step C: discard c; an empty holding goes out, else the buy window opens."""
+    p = st[CUR]
+    take(st, p, c)
+    pile_push(st, c)
+    if held(st, p) == 0:
+        st[OUT] = p
+        end_hand(st, H_OUT)
+    else:
+        open_window(st, opts, p, c, 0, gplay, trace)
+
+
+@njit(cache=True)
+def apply_action(st, opts, tab, mo, x, gplay, trace):
+    """Apply action x of the seat to act."""
+    kind = x & 15
+    seat = st[ASK] if st[PHASE] == P_BUY else st[CUR]
+    if kind == A_BUY:
+        buy(st, opts, gplay, trace)
+    elif kind == A_PASS:
+        pass_buy(st, opts, gplay, trace)
+    elif kind == A_TAKE_UPCARD:
+        give(st, st[CUR], pile_pop(st))
+        st[PHASE] = P_ACT
+    elif kind == A_DRAW:
+        decline_upcard(st, opts, gplay, trace)
+    elif kind == A_EX_CARD:
+        exchange_card(st, field(x, 1))
+    elif kind == A_EX_DONE:
+        exchange_done(st, opts, gplay, trace)
+    elif kind == A_DISCARD:
+        discard(st, opts, field(x, 1), gplay, trace)
+    else:
+        table_action(st, opts, tab, mo, x)
+    log(st, trace, T_ACTION, seat, x, 0, st[CHIPS + seat])
+
+
+# =============================================================================
+# strategies
+# =============================================================================
+BIG = 1 << 20
+
+
+@njit(cache=True)
+def group_need(p1, p2, jok, spec):
+    """Cards still missing for the contract groups (a heuristic: jokers fill one gap per
+    group, two groups from one rank need twice the size)."""
+    g = spec[M.C_GROUPS]
+    if g == 0:
+        return 0, jok
+    size = spec[M.C_GROUP_SIZE]
+    pure = spec[M.C_PURE] >= g
+    d1 = BIG
+    d2 = BIG
+    same = BIG
+    for r in range(13):
+        rm = rank_mask(r)
+        nat = popcount(p1 & rm) if pure else popcount(p1 & rm) + popcount(p2 & rm)
+        d = max(0, size - nat)
+        if d < d1:
+            d2 = d1
+            d1 = d
+        elif d < d2:
+            d2 = d
+        same = min(same, max(0, 2 * size - nat))
+    need = d1 if g == 1 else min(d1 + d2, same)
+    use = 0 if pure else min(jok, g, need)
+    return need - use, jok - use
+
+
+@njit(cache=True)
+def run_need(p1, jok, spec, rules):
+    """Cards still missing for the contract run (the best window of its minimum length)."""
+    if spec[M.C_RUNS] == 0:
+        return 0
+    ln = max(spec[M.C_RUN_MIN], rules[M.R_MIN_RUN])
+    best = ln
+    for s in range(4):
+        pos = M.suit_positions(p1, s)
+        for lo in range(1, 16 - ln):
+            if M.pos_allowed(lo, lo + ln - 1, rules):
+                best = min(best, ln - popcount(pos & M.interval(lo, lo + ln - 1)))
+    return max(0, best - min(jok, 1))
+
+
+@njit(cache=True)
+def contract_need(p1, p2, jok, spec, rules):
+    """Heuristic distance to the contract: cards still missing."""
+    g, left = group_need(p1, p2, jok, spec)
+    return g + run_need(p1, left, spec, rules)
+
+
+@njit(cache=True)
+def need_with(st, opts, p, c):
+    """contract_need of seat p's holding, with card c added when c >= 0."""
+    p1, p2, j = st[H1 + p], st[H2 + p], st[HJ + p]
+    if c == JK:
+        j += 1
+    elif c >= 0:
+        b = np.int64(1) << c
+        if p1 & b:
+            p2 |= b
+        else:
+            p1 |= b
+    if hand7_at_once(st, opts):
+        return h7_need(p1, p2, j, rules_of(opts))
+    return contract_need(p1, p2, j, spec_of(opts, st[HNO]), rules_of(opts))
+
+
+# Hand 7 going out at once needs the whole holding in melds: with 12 cards after the draw,
+# a group of 3 and a run of 8 (and a discard). The greedy family picks a target: the suit
+# and 8-position window holding most of its cards, and keeps groups of up to 3 beside it.
+H7_WINDOW = 8
+
+
+@njit(cache=True)
+def h7_target(p1, rules):
+    """(suit, window mask, positions held in it) of the best 8-window of a suit."""
+    best_s, best_w, best_k = 0, np.int64(0), -1
+    for s in range(4):
+        pos = M.suit_positions(p1, s)
+        for lo in range(1, 16 - H7_WINDOW):
+            w = M.interval(lo, lo + H7_WINDOW - 1)
+            k = popcount(pos & w)
+            if k > best_k and M.pos_allowed(lo, lo + H7_WINDOW - 1, rules):
+                best_s, best_w, best_k = s, w, k
+    return best_s, best_w, best_k
+
+
+@njit(cache=True)
+def in_window(c, s, w):
+    return c // 13 == s and (M.suit_positions(np.int64(1) << c, s) & w) != 0
+
+
+@njit(cache=True)
+def h7_need(p1, p2, jok, rules):
+    """Cards missing for a run of 8 in the target window plus a group of 3 beside it."""
+    s, w, k = h7_target(p1, rules)
+    run = M.pos_to_ranks(w) << (13 * s)
+    grp = 0
+    for r in range(13):
+        rm = rank_mask(r)
+        grp = max(grp, popcount(p1 & rm & ~run) + popcount(p2 & rm))
+    need = max(0, H7_WINDOW - k) + max(0, 3 - grp)
+    return max(0, need - jok)
+
+
+@njit(cache=True)
+def h7_keep(st, p, c, rules):
+    """Hand-7 keep score of card c: the target run first, then groups, then neighbours."""
+    if c == JK:
+        return BIG
+    p1, p2 = st[H1 + p], st[H2 + p]
+    s, w, k = h7_target(p1, rules)
+    b = np.int64(1) << c
+    if in_window(c, s, w) and (p2 & b) == 0:
+        return 1000 - rules[M.R_POINTS + c % 13]
+    rm = rank_mask(c % 13)
+    run = M.pos_to_ranks(w) << (13 * s)
+    grp = popcount(p1 & rm & ~run) + popcount(p2 & rm)
+    cs = c // 13
+    near = popcount(M.suit_positions(p1, cs) & near_mask(M.suit_positions(b, cs) & -M.suit_positions(b, cs)))
+    return 100 * (2 * min(grp, 3) + near) - rules[M.R_POINTS + c % 13]
+
+
+@njit(cache=True)
+def wants(st, opts, p, c, sid, prm):
+    """Seat p (greedy family) takes / buys card c."""
+    before = need_with(st, opts, p, -1)
+    after = need_with(st, opts, p, c)
+    if after >= before:
+        return False
+    if st[PHASE] != P_BUY:
+        return True
+    late = st[HNO] == HANDS
+    if sid == S_CHIP_SAVER:
+        return late or st[CHIPS + p] > prm[0]
+    if sid == S_PATIENT:
+        return after <= prm[1] and (late or st[CHIPS + p] > prm[0])
+    return True
+
+
+@njit(cache=True)
+def near_mask(q):
+    """Positions within two of run position q, q excluded."""
+    return M.interval(max(q - 2, 1), min(q + 2, 14)) & ~(np.int64(1) << q)
+
+
+@njit(cache=True)
+def keep_score(st, opts, p, c):
+    """How much seat p wants to keep card c (low = discard first; ties go to the card
+    with the higher penalty)."""
+    if c == JK:
+        return BIG
+    if st[DOWN + p] == 0 and hand7_at_once(st, opts):
+        return h7_keep(st, p, c, rules_of(opts))
+    r = c % 13
+    s = c // 13
+    rm = rank_mask(r)
+    nat = popcount(st[H1 + p] & rm) + popcount(st[H2 + p] & rm)
+    pos = M.suit_positions(st[H1 + p], s)
+    cp = M.suit_positions(np.int64(1) << c, s)
+    near = 0
+    while cp:
+        q = lowbit(cp)
+        cp &= cp - 1
+        near += popcount(pos & near_mask(q))
+    wg, wr = 2, 2
+    if st[DOWN + p] == 0:
+        if spec_of(opts, st[HNO])[M.C_RUNS]:
+            wg, wr = 2, 3
+        else:
+            wg, wr = 4, 1
+    rules = rules_of(opts)
+    return 100 * (wg * (nat - 1) + wr * near) - rules[M.R_POINTS + r]
+
+
+@njit(cache=True)
+def best_discard(st, opts, acts, n, kind):
+    """Index of the action of ``kind`` whose card has the lowest keep score."""
+    best = -1
+    score = BIG + 1
+    for i in range(n):
+        if acts[i] & 15 == kind:
+            k = keep_score(st, opts, st[CUR], field(acts[i], 1))
+            if k < score:
+                score = k
+                best = i
+    return best
+
+
+ACT_ORDER = (A_GO_OUT7, A_GO_DOWN, A_SHIFT, A_RETRIEVE, A_MELD, A_LAYOFF)
+
+
+@njit(cache=True)
+def greedy_act(st, opts, acts, n):
+    """Go out / go down / joker operations / melds / lay-offs first, then discard."""
+    for kind in ACT_ORDER:
+        for i in range(n):
+            if acts[i] & 15 == kind:
+                return i
+    return best_discard(st, opts, acts, n, A_DISCARD)
+
+
+@njit(cache=True)
+def greedy_exchange(st, opts, acts, n):
+    """Pass up to four lone cards (no other natural of the rank), least useful first."""
+    p = st[CUR]
+    if st[EXK + p] < 4:
+        best = -1
+        score = BIG
+        for i in range(n - 1):
+            c = field(acts[i], 1)
+            if c != JK and popcount(st[H1 + p] & rank_mask(c % 13)) + popcount(st[H2 + p] & rank_mask(c % 13)) == 1:
+                k = keep_score(st, opts, p, c)
+                if k < score:
+                    score = k
+                    best = i
+        if best >= 0:
+            return best
+    return n - 1
+
+
+@njit(cache=True)
+def choose(st, opts, acts, n, sid, prm, gplay):
+    """Index of the chosen action among acts[:n] (strategy ``sid``, parameters ``prm``)."""
+    if sid == S_RANDOM:
+        return below(gplay, n)
+    ph = st[PHASE]
+    if ph == P_BUY:
+        return 0 if wants(st, opts, st[ASK], st[DISCARD], sid, prm) else 1
+    if ph == P_UPCARD:
+        return 0 if wants(st, opts, st[CUR], st[UPCARD], sid, prm) else 1
+    if ph == P_EXCHANGE:
+        return greedy_exchange(st, opts, acts, n)
+    return greedy_act(st, opts, acts, n)
+
+
+# =============================================================================
+# invariants (check mode)
+# =============================================================================
+@njit(cache=True)
+def table_cards(tab, k):
+    n = 0
+    for i in range(k):
+        n += popcount(tab[i, M.M_P1]) + popcount(tab[i, M.M_P2]) + tab[i, M.M_JOKERS]
+    return n
+
+
+@njit(cache=True)
+def cards_ok(st, tab):
+    """Holdings + stock + discard pile + exchange pool + table = 108, and no card is held
+    more than twice (jokers: 4) anywhere."""
+    total = st[STOCK_HI] - st[STOCK_LO] + st[PILE_LEN] + st[POOL_LEN] + table_cards(tab, st[NMELDS])
+    for p in range(st[N]):
+        total += held(st, p)
+    return total == DECK_SIZE
+
+
+@njit(cache=True)
+def melds_ok(tab, k, rules):
+    for i in range(k):
+        if tab[i, M.M_JOKERS] > rules[M.R_MAX_JOKERS] or not M.meld_valid(tab[i], rules):
+            return False
+    return True
+
+
+@njit(cache=True)
+def check_invariants(st, opts, tab):
+    if not cards_ok(st, tab):
+        return E_CARDS
+    if not melds_ok(tab, st[NMELDS], rules_of(opts)):
+        return E_MELD
+    for p in range(st[N]):
+        if st[CHIPS + p] < 0:
+            return E_CHIPS
+    if st[TURN] > opts[O_MAX_TURNS]:
+        return E_CAP
+    if st[TABLE_ACTS] > MAX_ACTIONS_PER_TURN + 1:
+        return E_ACTIONS
+    return 0
+
+
+@njit(cache=True)
+def check_buy(st, opts, x):
+    """A purchase by a seat that is down (A16)."""
+    if x & 15 == A_BUY and st[DOWN + st[ASK]] and opts[O_BUY_AFTER_DOWN] == 0:
+        return E_BUY_DOWN
+    return 0
+
+
+# =============================================================================
+# hands, games, batches
+# =============================================================================
+@njit(cache=True)
+def score_hand(st, opts, trace):
+    """Everybody but the player who went out adds the penalty of the holding (§13)."""
+    rules = rules_of(opts)
+    for p in range(st[N]):
+        if p != st[OUT]:
+            pen = M.penalty_rules(st[H1 + p], st[H2 + p], st[HJ + p], rules)
+            st[PEN + p] += pen
+            st[TOTAL + p] += pen
+        log(st, trace, T_SCORE, p, st[PEN + p], st[TOTAL + p], 0)
+
+
+@njit(cache=True)
+def write_hand(st, row):
+    b = RC_HAND + (st[HNO] - 1) * HB_SIZE
+    row[b + HB_OUT] = st[OUT]
+    row[b + HB_REASON] = st[HREASON]
+    row[b + HB_TURNS] = st[TURN]
+    row[b + HB_RESHUF] = st[RESHUF]
+    row[b + HB_CUT] = st[CUT_B]
+    row[b + HB_KEPT] = st[CUT_KEPT]
+    row[b + HB_EXACT] = st[CUT_EXACT]
+    for p in range(st[N]):
+        row[b + HB_PEN + p] = st[PEN + p]
+        row[b + HB_CHIPS + p] = st[CHIPS + p]
+        row[b + HB_BUYS + p] = st[BUYS + p]
+
+
+@njit(cache=True)
+def write_game(st, opts, row):
+    """Totals (with leftover-chip points), the winner(s), the game counters."""
+    n = st[N]
+    low = BIG
+    for p in range(n):
+        st[TOTAL + p] += st[CHIPS + p] * opts[O_LEFTOVER_POINTS]
+        low = min(low, st[TOTAL + p])
+    mask = 0
+    for p in range(n):
+        if st[TOTAL + p] == low:
+            mask |= 1 << p
+        row[RC_TOTAL + p] = st[TOTAL + p]
+        row[RC_CHIPS + p] = st[CHIPS + p]
+        row[RC_BUYS + p] = st[GBUYS + p]
+    row[RC_DEALER] = st[FIRST_DEALER]
+    row[RC_WINNERS] = mask
+    row[RC_WINNER] = lowbit(np.int64(mask)) if popcount(np.int64(mask)) == 1 else -1
+    row[RC_REASON] = G_TRUNCATED if st[TRUNC] else G_COMPLETE
+    row[RC_TRUNC] = st[TRUNC]
+    row[RC_ERR] = st[ERR]
+    row[RC_TURNS] = st[GAME_TURNS]
+    row[RC_RESHUF] = st[GAME_RESHUF]
+
+
+@njit(cache=True)
+def totals_ok(st, opts, row):
+    """Each total is the sum of its hand penalties (+ leftover-chip points)."""
+    for p in range(st[N]):
+        s = st[CHIPS + p] * opts[O_LEFTOVER_POINTS]
+        for h in range(HANDS):
+            s += row[RC_HAND + h * HB_SIZE + HB_PEN + p]
+        if s != st[TOTAL + p]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo, gdeck, gplay):
+    """Deal and play hand h to its end; returns the check error (0 = none)."""
+    start_hand(st, opts, h, dealer, sids, gdeck, gplay, trace)
+    while st[PHASE] != P_OVER:
+        n = legal_actions(st, opts, tab, sc, mo, acts)
+        if n == 0:
+            return E_NO_MOVES
+        p = st[ASK] if st[PHASE] == P_BUY else st[CUR]
+        x = acts[choose(st, opts, acts, n, sids[p], params[p], gplay)]
+        if check and check_buy(st, opts, x):
+            return E_BUY_DOWN
+        apply_action(st, opts, tab, mo, x, gplay, trace)
+        if check:
+            e = check_invariants(st, opts, tab)
+            if e:
+                return e
+    log(st, trace, T_END, st[OUT], st[HREASON], st[OUT], 0)
+    score_hand(st, opts, trace)
+    st[GAME_TURNS] += st[TURN]
+    st[GAME_RESHUF] += st[RESHUF]
+    return 0
+
+
+@njit(cache=True)
+def first_dealer(opts, seed, game, gdeck):
+    if opts[O_FIRST_DEALER] >= 0:
+        return opts[O_FIRST_DEALER]
+    seed_stream(gdeck, seed, game, np.int64(STREAM_HAND))
+    return below(gdeck, opts[O_PLAYERS])
+
+
+@njit(cache=True)
+def play_game(st, opts, tab, seed, game, sids, params, check, trace, acts, sc, mo, gdeck,
+              gplay, row):
+    """Play game ``game`` of run ``seed`` (seven hands) into the record ``row``."""
+    st[:] = 0
+    row[:] = 0
+    n = opts[O_PLAYERS]
+    st[N] = n
+    for p in range(n):
+        st[CHIPS + p] = opts[O_CHIPS]
+    seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
+    dealer = first_dealer(opts, seed, game, gdeck)
+    st[FIRST_DEALER] = dealer
+    for h in range(1, HANDS + 1):
+        seed_stream(gdeck, seed, game, np.int64(STREAM_HAND + h))
+        st[ERR] = play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc,
+                            mo, gdeck, gplay)
+        write_hand(st, row)
+        if st[ERR]:
+            break
+        dealer = (dealer + 1) % n
+    write_game(st, opts, row)
+    if check and st[ERR] == 0 and not totals_ok(st, opts, row):
+        st[ERR] = E_TOTALS
+        row[RC_ERR] = E_TOTALS
+    return st[ERR]
+
+
+@njit(cache=True)
+def buffers():
+    """Working arrays of one thread: state, table, actions, scratch rows, melds, streams."""
+    return (np.zeros(ST_SIZE, np.int64), np.zeros((MAX_MELDS, TW), np.int64),
+            np.zeros(MAX_ACTS, np.int64), np.zeros((MAX_ACTS, 3), np.int64),
+            np.zeros((M.MAX_GO_OUT_MELDS, M.M_SIZE), np.int64), np.zeros(2, np.uint64),
+            np.zeros(2, np.uint64))
+
+
+@njit(cache=True)
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
+    """Play games first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers."""
+    st, tab, acts, sc, mo, gdeck, gplay = buffers()
+    trace = np.zeros((0, 5), np.int64)
+    for d in range(lo, hi):
+        play_game(st, opts, tab, seed, first + d, sids, params, check, trace, acts, sc, mo,
+                  gdeck, gplay, rec[d])
+
+
+@njit(cache=True, parallel=True)
+def play_batch(seed, first, count, opts, sids, params, check, rec):
+    """Play ``count`` games starting at ``first`` on all numba threads into ``rec``."""
+    chunks = (count + CHUNK - 1) // CHUNK
+    for c in prange(chunks):
+        play_chunk(seed, first, c * CHUNK, min(count, (c + 1) * CHUNK), opts, sids, params,
+                   check, rec)
+
+
+@njit(cache=True)
+def replay_game(seed, game, opts, sids, params, check, trace):
+    """Play one game alone with a trace buffer; returns the final state."""
+    st, tab, acts, sc, mo, gdeck, gplay = buffers()
+    row = np.zeros(RECORD_COLS, np.int64)
+    play_game(st, opts, tab, seed, game, sids, params, check, trace, acts, sc, mo, gdeck,
+              gplay, row)
+    return st
