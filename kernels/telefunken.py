@@ -38,7 +38,8 @@ Choices this module adds where the spec leaves room
 
 Options (int array, built by ``sim.games.telefunken.TelefunkenOptions.to_array``):
 the ``O_*`` entries below, then the meld rules array (``kernels.melds`` R_*) at ``O_RULES``,
-then the contracts table (8 rows of ``melds.C_SIZE``, row 0 unused) at ``O_CONTRACTS``.
+then the contracts table (8 rows of ``C_STRIDE``, the first ``melds.C_SIZE`` used, row 0
+unused) at ``O_CONTRACTS``.
 
 State: ``st`` int64 fields (below, one comment each), table melds ``tab`` (rows of
 ``melds`` M_* fields plus owner, creation turn and contract flag).
@@ -97,9 +98,14 @@ O_EXTRA_RUNS = 27        # allow_runs (extra runs; contract runs are always allo
 O_FIRST_DEALER = 28      # -1 random, else the seat dealing Hand 1
 O_EXCHANGE = 30          # O_EXCHANGE + h: exchange rounds before Hand h (1..7)
 O_NO_BUY = 38            # O_NO_BUY + h: 1 = nobody may buy in Hand h
-O_RULES = 46             # melds rules array (R_SIZE entries)
-O_CONTRACTS = O_RULES + M.R_SIZE                 # contracts table, 8 rows x C_SIZE
-O_SIZE = O_CONTRACTS + 8 * M.C_SIZE
+O_RULES = 46             # melds rules array (R_SIZE entries, room for RULES_ROOM)
+RULES_ROOM = 32
+O_CONTRACTS = O_RULES + RULES_ROOM   # contracts table: 8 rows of C_STRIDE (C_SIZE used, zero padded)
+C_STRIDE = 16
+O_SIZE = O_CONTRACTS + 8 * C_STRIDE
+# Fixed offsets, not computed from kernels.melds sizes: numba's cache does not notice a change
+# of another module's constants, so layouts shared with Python stay literal.
+assert M.R_SIZE <= RULES_ROOM and M.C_SIZE <= C_STRIDE
 
 # ---- state fields (int64 array) ----------------------------------------------------
 N = 0            # number of players
@@ -151,10 +157,11 @@ POOL = PILE + DECK_SIZE       # exchange pool
 ST_SIZE = POOL + DECK_SIZE
 
 # ---- table meld rows: melds M_* fields, then ---------------------------------------
-T_OWNER = M.M_SIZE       # seat that laid it
-T_TURN = M.M_SIZE + 1    # turn it was laid
-T_CONTRACT = M.M_SIZE + 2  # 1 = a contract meld
-TW = M.M_SIZE + 3
+T_OWNER = 12             # seat that laid it (columns 0 .. M_SIZE - 1: the meld row)
+T_TURN = 13              # turn it was laid
+T_CONTRACT = 14          # 1 = a contract meld
+TW = 15
+assert M.M_SIZE <= T_OWNER
 
 # ---- phases --------------------------------------------------------------------------
 P_EXCHANGE = 0   # CUR chooses cards to pass
@@ -217,11 +224,12 @@ T_HAND = 1       # a = hand number, b = dealer
 T_CUT = 2        # a = bottom portion B, b = jokers kept, c = exact
 T_DEAL = 3       # seat's holding: a = p1, b = p2, c = jokers
 T_UPCARD = 4     # a = card
-T_ACTION = 5     # a = action, b = cards drawn as a list code (see draw_code), c = chips left
+T_ACTION = 5     # a = action, c = the seat's chips before it (draws it causes follow)
 T_RESHUFFLE = 6  # a = cards in the new stock
 T_END = 7        # a = hand reason, b = seat out
 T_SCORE = 8      # a = penalty this hand, b = total
 T_EXCHANGE = 9   # a = p1, b = p2, c = jokers after the exchange
+T_DRAW = 10      # a = card drawn from the stock
 
 # ---- record columns (one row per game) -----------------------------------------------------
 RC_DEALER = 0    # dealer of Hand 1
@@ -334,7 +342,7 @@ def rules_of(opts):
 
 @njit(cache=True, inline='always')
 def spec_of(opts, h):
-    return opts[O_CONTRACTS + h * M.C_SIZE:O_CONTRACTS + (h + 1) * M.C_SIZE]
+    return opts[O_CONTRACTS + h * C_STRIDE:O_CONTRACTS + (h + 1) * C_STRIDE]
 
 
 @njit(cache=True, inline='always')
@@ -384,8 +392,10 @@ def draw_to(st, opts, p, k, gplay, trace):
     for _ in range(k):
         if st[STOCK_HI] == st[STOCK_LO] and not refill(st, opts, gplay, trace):
             return False
-        give(st, p, st[STOCK + st[STOCK_LO]])
+        c = st[STOCK + st[STOCK_LO]]
+        give(st, p, c)
         st[STOCK_LO] += 1
+        log(st, trace, T_DRAW, p, c, 0, 0)
     return True
 
 
@@ -491,12 +501,10 @@ def exact_bonus(st, opts, cutter, gplay, trace):
 def reset_hand(st, h, dealer):
     """Clear what a hand writes; keep chips, totals and the game counters."""
     n = st[N]
-    trunc = st[TRUNC]
-    first = st[FIRST_DEALER]
+    trunc, first, tr_len = st[TRUNC], st[FIRST_DEALER], st[TR_LEN]
     for i in range(CUR, GAME_TURNS):
         st[i] = 0
-    st[TRUNC] = trunc
-    st[FIRST_DEALER] = first
+    st[TRUNC], st[FIRST_DEALER], st[TR_LEN] = trunc, first, tr_len
     st[EX_SEAT] = 0
     st[WIN_SKIP] = 0
     st[HNO] = h
@@ -864,7 +872,7 @@ def add_discards(st, p, acts, n):
 
 @njit(cache=True, inline='always')
 def contracts_of(opts):
-    return opts[O_CONTRACTS:O_SIZE].reshape((8, M.C_SIZE))
+    return opts[O_CONTRACTS:O_SIZE].reshape((8, C_STRIDE))
 
 
 @njit(cache=True)
@@ -1146,6 +1154,7 @@ def apply_action(st, opts, tab, mo, x, gplay, trace):
     """Apply action x of the seat to act."""
     kind = x & 15
     seat = st[ASK] if st[PHASE] == P_BUY else st[CUR]
+    log(st, trace, T_ACTION, seat, x, 0, st[CHIPS + seat])
     if kind == A_BUY:
         buy(st, opts, gplay, trace)
     elif kind == A_PASS:
@@ -1163,7 +1172,6 @@ def apply_action(st, opts, tab, mo, x, gplay, trace):
         discard(st, opts, field(x, 1), gplay, trace)
     else:
         table_action(st, opts, tab, mo, x)
-    log(st, trace, T_ACTION, seat, x, 0, st[CHIPS + seat])
 
 
 # =============================================================================

@@ -1,10 +1,14 @@
-"""Benchmark Tonk: deals/s by strategy and core count, cold compile, warm start, floor.
+"""Benchmarks: deals (games, hands) per second by strategy and core count, cold compile,
+warm start.
 
-    python scripts/bench.py [--deals 400000] [--repeats 5] [--out results/BENCHMARKS.md]
+    python scripts/bench.py [--game all|tonk|telefunken] [--deals 400000] [--games 20000]
+                            [--repeats 5] [--out results/BENCHMARKS.md]
 
-Every figure is the median of ``--repeats`` runs. Deals/s exclude compilation (a warm-up
+Every figure is the median of ``--repeats`` runs. Rates exclude compilation (a warm-up
 call precedes the timed ones). Cold compile and warm start run in fresh subprocesses:
 cold with an empty numba cache directory, warm with the cache that the cold run filled.
+Each game's section of the output file sits between ``<!-- bench:GAME -->`` markers; a
+run for one game replaces only its own section.
 """
 from __future__ import annotations
 
@@ -24,14 +28,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kernels import telefunken as TK  # noqa: E402
 from kernels import tonk as K  # noqa: E402
+from sim.games.telefunken import TelefunkenOptions  # noqa: E402
 from sim.games.tonk import TonkOptions  # noqa: E402
 
 FIRST_DEAL = """
 import time; t0 = time.perf_counter()
 import numpy as np
 from sim.runner import make_config, play_shard
-cfg = make_config('tonk', players=2, deals=1, seed=1, strategies=['greedy'])
+cfg = make_config('{game}', players={players}, deals=1, seed=1, strategies=['greedy'])
 play_shard(cfg, 0, 1)
 print(time.perf_counter() - t0)
 """
@@ -65,10 +71,11 @@ def median_time(fn, repeats: int) -> float:
     return statistics.median(times)
 
 
-def subprocess_seconds(env: dict) -> tuple[float, float]:
+def subprocess_seconds(env: dict, game: str = "tonk", players: int = 2) -> tuple[float, float]:
     """(wall time of a fresh interpreter doing import + first deal, time it reports itself)."""
     t = time.perf_counter()
-    res = subprocess.run([sys.executable, "-c", FIRST_DEAL], env=env, cwd=ROOT, capture_output=True, text=True,
+    code = FIRST_DEAL.format(game=game, players=players)
+    res = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
                          check=True)
     return time.perf_counter() - t, float(res.stdout.strip().splitlines()[-1])
 
@@ -92,24 +99,30 @@ def bench_floor(n_players: int, deals: int, threads: int, repeats: int) -> float
     return deals / median_time(lambda: K.deal_only_batch(1, 0, deals, opts, out), repeats)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=400_000)
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--compile-repeats", type=int, default=3)
-    ap.add_argument("--out", default=str(ROOT / "results" / "BENCHMARKS.md"))
-    args = ap.parse_args()
-    cores = numba.config.NUMBA_NUM_THREADS
-
+def startup(game: str, players: int, repeats: int) -> tuple[float, float, float]:
+    """Medians of (cold compile, warm start wall, warm start inside) over fresh interpreters."""
     colds, warms, warm_inner = [], [], []
-    for _ in range(args.compile_repeats):
+    for _ in range(repeats):
         with tempfile.TemporaryDirectory() as cache:
             env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-            colds.append(subprocess_seconds(env)[0])
-            wall, inner = subprocess_seconds(env)
+            colds.append(subprocess_seconds(env, game, players)[0])
+            wall, inner = subprocess_seconds(env, game, players)
             warms.append(wall)
             warm_inner.append(inner)
+    return statistics.median(colds), statistics.median(warms), statistics.median(warm_inner)
 
+
+def startup_lines(what: str, repeats: int, times: tuple[float, float, float]) -> list[str]:
+    cold, warm, inner = times
+    return [f"Median of {repeats} fresh interpreters each.", "",
+            "| what | seconds |", "|---|---:|",
+            f"| cold compile: import + first {what}, empty numba cache | {cold:.2f} |",
+            f"| warm start: import + first {what}, cache filled (process wall time) | {warm:.2f} |",
+            f"| warm start measured inside the interpreter | {inner:.2f} |", ""]
+
+
+def tonk_section(args, cores: int) -> list[str]:
+    times = startup("tonk", 2, args.compile_repeats)
     rows = []
     for n in (2, 3, 4):
         for name, sid in (("random", K.S_RANDOM), ("greedy", K.S_GREEDY), ("knocker:threshold=8", K.S_KNOCKER)):
@@ -118,41 +131,87 @@ def main() -> None:
             rows.append((n, name, one, alln))
         rows.append((n, "floor: shuffle + deal + 49/50 check", bench_floor(n, args.deals, 1, args.repeats),
                      bench_floor(n, args.deals, cores, args.repeats)))
-
-    lines = [
-        "# Benchmarks",
-        "",
-        f"Written by `scripts/bench.py` on {time.strftime('%Y-%m-%d')}.",
-        "",
-        f"Machine: {machine()}.",
-        "",
-        f"Each figure is the median of {args.repeats} runs of {args.deals:,} deals (compile excluded);",
-        "all seats play the same strategy, default (seed) rules.",
-        "",
-        "## Tonk deals per second",
-        "",
-        f"| players | strategy | 1 core | all cores ({cores}) |",
-        "|---|---|---:|---:|",
-    ]
+    lines = ["## Tonk deals per second", "",
+             f"Each figure is the median of {args.repeats} runs of {args.deals:,} deals (compile excluded);",
+             "all seats play the same strategy, default (seed) rules.", "",
+             f"| players | strategy | 1 core | all cores ({cores}) |", "|---|---|---:|---:|"]
     lines += [f"| {n} | {name} | {one:,.0f} | {alln:,.0f} |" for n, name, one, alln in rows]
-    lines += [
-        "",
-        "## Start-up",
-        "",
-        f"Median of {args.compile_repeats} fresh interpreters each.",
-        "",
-        "| what | seconds |",
-        "|---|---:|",
-        f"| cold compile: import + first deal, empty numba cache | {statistics.median(colds):.2f} |",
-        f"| warm start: import + first deal, cache filled (process wall time) | {statistics.median(warms):.2f} |",
-        f"| warm start measured inside the interpreter | {statistics.median(warm_inner):.2f} |",
-        "",
-        "Targets (issue 2, 2-core machine): at least 300,000 Tonk deals/s with greedy play on all",
-        "cores; warm start under 2 s.",
-        "",
-    ]
-    Path(args.out).write_text("\n".join(lines))
-    print("\n".join(lines))
+    lines += ["", "### Tonk start-up", ""] + startup_lines("deal", args.compile_repeats, times)
+    lines += ["Targets (issue 2, 2-core machine): at least 300,000 Tonk deals/s with greedy play on all",
+              "cores; warm start under 2 s.", ""]
+    return lines
+
+
+def bench_telefunken(preset: dict, strategy: str, games: int, threads: int, repeats: int) -> float:
+    """Games per second, 4 players, every seat the same strategy."""
+    from sim.registry import get_game, seat_arrays, seat_table
+    spec = get_game("telefunken")
+    numba.set_num_threads(threads)
+    opts = TelefunkenOptions(**preset).to_array(4)
+    sids, params = seat_arrays(spec, seat_table(spec, [strategy], 4))
+    rec = np.zeros((games, TK.RECORD_COLS), dtype=np.int64)
+    TK.play_batch(1, 0, 256, opts, sids, params, False, rec[:256])
+    return games / median_time(lambda: TK.play_batch(1, 0, games, opts, sids, params, False, rec), repeats)
+
+
+def telefunken_section(args, cores: int) -> list[str]:
+    from sim.games.telefunken import PRESETS
+    times = startup("telefunken", 4, args.compile_repeats)
+    rows = []
+    for preset in ("venezuela", "ecuador", "bolivia"):
+        for strategy in ("greedy", "chip_saver:reserve=2", "patient", "random"):
+            if strategy == "random" and preset != "venezuela":
+                continue
+            games = args.games if strategy != "random" else max(args.games // 100, 64)
+            one = bench_telefunken(PRESETS[preset], strategy, games, 1, args.repeats)
+            alln = bench_telefunken(PRESETS[preset], strategy, games, cores, args.repeats)
+            rows.append((preset, strategy, one, alln))
+    lines = ["## Telefunken hands and games per second", "",
+             f"Each figure is the median of {args.repeats} runs of {args.games:,} games of 7 hands",
+             "(random play: 1% of that, its hands mostly run to the 2,000-turn cap) with 4 players,",
+             "all seats the same strategy, compile excluded.", "",
+             f"| preset | strategy | hands/s 1 core | hands/s all cores ({cores}) | games/s 1 core | "
+             f"games/s all cores ({cores}) |", "|---|---|---:|---:|---:|---:|"]
+    lines += [f"| {p} | {s} | {7 * one:,.0f} | {7 * alln:,.0f} | {one:,.0f} | {alln:,.0f} |"
+              for p, s, one, alln in rows]
+    lines += ["", "### Telefunken start-up", ""] + startup_lines("game", args.compile_repeats, times)
+    lines += ["Target (issue 4, 2-core machine): at least 10,000 hands/s with greedy play.", ""]
+    return lines
+
+
+SECTIONS = {"tonk": tonk_section, "telefunken": telefunken_section}
+
+
+def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
+    """The file with the given game blocks replaced (others kept, in SECTIONS order)."""
+    old = path.read_text() if path.exists() else ""
+    parts = []
+    for game in SECTIONS:
+        start, end = f"<!-- bench:{game} -->", f"<!-- /bench:{game} -->"
+        if game in blocks:
+            parts.append("\n".join([start, *blocks[game], end]))
+        elif start in old and end in old:
+            parts.append(old[old.index(start):old.index(end) + len(end)])
+    return "\n".join(header) + "\n" + "\n\n".join(parts) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", choices=["all", *SECTIONS], default="all")
+    ap.add_argument("--deals", type=int, default=400_000)
+    ap.add_argument("--games", type=int, default=20_000)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--compile-repeats", type=int, default=3)
+    ap.add_argument("--out", default=str(ROOT / "results" / "BENCHMARKS.md"))
+    args = ap.parse_args()
+    cores = numba.config.NUMBA_NUM_THREADS
+    games = list(SECTIONS) if args.game == "all" else [args.game]
+    blocks = {g: SECTIONS[g](args, cores) for g in games}
+    header = ["# Benchmarks", "", f"Written by `scripts/bench.py`; last run {time.strftime('%Y-%m-%d')} "
+              f"({', '.join(games)}).", "", f"Machine: {machine()}.", ""]
+    text = merge(Path(args.out), header, blocks)
+    Path(args.out).write_text(text)
+    print(text)
 
 
 if __name__ == "__main__":

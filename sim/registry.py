@@ -59,6 +59,9 @@ class GameSpec:
     format_trace: Callable                    # (trace, state, seat_names) -> [lines]
     state_payouts: Callable                   # (state, n_players) -> [payout per seat]
     state_error: Callable                     # (state) -> check-mode error code (0 = none)
+    payout_label: str = "payout (chips)"      # what payout_{p} is, for reports ("score (minus penalty points)")
+    payout_unit: str = "chips"                # its unit in running text ("chips per deal")
+    seat_extras: tuple = ()                   # (name, column with {p}): per-seat columns experiments keep
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,8 @@ def _num(v: float) -> str:
 
 
 def games() -> dict[str, GameSpec]:
-    from sim.games import tonk
-    return {g.name: g for g in (tonk.GAME,)}
+    from sim.games import telefunken, tonk
+    return {g.name: g for g in (tonk.GAME, telefunken.GAME)}
 
 
 def get_game(name: str) -> GameSpec:

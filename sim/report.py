@@ -173,7 +173,7 @@ def _options_lines(game_name: str, options: dict, preset) -> str:
     try:
         from sim.options import options_dict
         from sim.registry import get_game
-        defaults = options_dict(get_game(game_name).options_cls())
+        defaults = json.loads(json.dumps(options_dict(get_game(game_name).options_cls())))  # as stored
     except Exception:   # an unknown game (file from another version): list every option
         defaults = {}
     diff = [f"`{k}={_opt_text(v)}`" for k, v in options.items() if defaults.get(k, object()) != v]
@@ -182,6 +182,8 @@ def _options_lines(game_name: str, options: dict, preset) -> str:
 
 
 def _opt_text(v) -> str:
+    if isinstance(v, dict):
+        return ",".join(f"{k}:{x}" for k, x in v.items()) or "none"
     if isinstance(v, list):
         return ",".join(map(str, v))
     if isinstance(v, bool):
@@ -196,6 +198,16 @@ def _deal_text(meta: dict, deals: int) -> str:
     if meta.get("until_ci") is not None:
         text += f"; played until the 95% half-width reached {meta['until_ci']:g} (cap {meta.get('max_deals') or 0:,})"
     return text
+
+
+def _payout_words(name: str) -> tuple[str, str]:
+    """(label, unit) of a game's payout column: ("payout (chips)", "chips") for Tonk."""
+    try:
+        from sim.registry import get_game
+        g = get_game(name)
+        return g.payout_label, g.payout_unit
+    except Exception:
+        return "payout (chips)", "chips"
 
 
 def _game_title(name: str) -> str:
@@ -342,7 +354,7 @@ def _legend_below(fig, n_players: int | None = None, even_share: bool = False, z
 
 
 def _distribution_plot(out: Path, name: str, title: str, series: list[tuple[str, IntHist]], ylabel_kind: str,
-                       unit: str = "deals") -> str | None:
+                       unit: str = "deals", label: str = "payout (chips)") -> str | None:
     """Grouped bars (few series) or a heatmap (many) of the share of each payout value."""
     bins = _common_bins([h for _, h in series])
     if not bins or not any(h.total for _, h in series):
@@ -385,7 +397,7 @@ def _distribution_plot(out: Path, name: str, title: str, series: list[tuple[str,
                                 color="white" if s > 0.6 * top else "black")
         fig.colorbar(im, ax=ax, label=f"share of {unit} (%)", shrink=min(0.9, 5.0 / height), aspect=20,
                      anchor=(0.0, 1.0))
-    ax.set_xlabel("payout (chips)" + ("" if all(a == b for a, b in bins) else ", binned"))
+    ax.set_xlabel(label + ("" if all(a == b for a, b in bins) else ", binned"))
     ax.set_title(title)
     return _save(fig, out, name)
 
@@ -408,6 +420,7 @@ def _run_report(path: Path, out: Path) -> list[str]:
             hists[p].add(batch[f"payout_{p}"])
     head = f"{meta['game']} · {n} players · {deals:,} deals · seed {meta['seed']}"
     title = f"{_game_title(meta['game'])}: {n} players, {deals:,} deals"
+    label, money = _payout_words(meta["game"])
 
     lines = [f"# cardsim report: {title}", ""]
     lines += ["## What was run", ""]
@@ -420,31 +433,34 @@ def _run_report(path: Path, out: Path) -> list[str]:
     if timing.get("wall_time_s"):
         lines.append(f"- **Played:** {timing.get('created_utc', '?')}, {timing['wall_time_s']:.2f} s"
                      + (f" ({timing['deals_per_s']:,.0f} deals/s)" if timing.get("deals_per_s") else ""))
-    lines += ["", "Intervals are 95%: Wilson for rates, Student t for means. Payouts are in chips "
-              "(stake units); a deal's payouts sum to zero over the seats.", ""]
+    lines += ["", "Intervals are 95%: Wilson for rates, Student t for means. "
+              + ("Payouts are in chips (stake units); a deal's payouts sum to zero over the seats."
+                 if money == "chips" else f"Payouts are the {label}: higher is better."), ""]
     if deals == 0:
         return lines + ["The file holds no deals: nothing to report.", ""]
 
     strat = s["strategies"]
     d = _digits([(r["payout_hi"] - r["payout_lo"]) / 2 for r in strat + s["seats"] if r["payout_hi"] is not None])
     lines += ["## Strategies", ""]
-    lines += _table(["strategy", "seats", "win rate", "95% CI", "mean payout (chips)", "95% CI"],
+    lines += _table(["strategy", "seats", "win rate", "95% CI", f"mean {label}", "95% CI"],
                     [[f"`{r['strategy']}`", ",".join(map(str, r["seats"])), _pct(r["win_rate"]),
                       _ci(r["win_lo"], r["win_hi"], _pct), _num(r["mean_payout"], d),
                       _ci(r["payout_lo"], r["payout_hi"], lambda x: _num(x, d))] for r in strat])
     lines += ["Win rate is per seat (a strategy held by k seats: share of deals one of them won, divided by k).", ""]
-    _image(lines, _run_strategy_plot(out, strat, n, head, d), "win rate and mean payout per strategy")
+    _image(lines, _run_strategy_plot(out, strat, n, head, d, money), "win rate and mean payout per strategy")
 
     lines += ["## Seats", ""]
-    lines += _table(["seat", "strategy", "win rate", "95% CI", "mean payout (chips)", "95% CI"],
+    lines += _table(["seat", "strategy", "win rate", "95% CI", f"mean {label}", "95% CI"],
                     [[str(r["seat"]), f"`{r['strategy']}`", _pct(r["win_rate"]), _ci(r["win_lo"], r["win_hi"], _pct),
                       _num(r["mean_payout"], d), _ci(r["payout_lo"], r["payout_hi"], lambda x: _num(x, d))]
                      for r in s["seats"]], "rlrrrr")
 
     lines += ["## Payout distribution", ""]
-    lines += _distribution_table([(f"{p}: `{meta['seats'][p]['label']}`", hists[p]) for p in range(n)], "seat")
+    lines += _distribution_table([(f"{p}: `{meta['seats'][p]['label']}`", hists[p]) for p in range(n)], "seat",
+                                 money=money)
     series = [(f"{p}: {_wrap(meta['seats'][p]['label'], 32)}", hists[p]) for p in range(n)]
-    _image(lines, _distribution_plot(out, "payouts.png", f"Payout per deal by seat · {head}", series, "seat"),
+    _image(lines, _distribution_plot(out, "payouts.png", f"Payout per deal by seat · {head}", series, "seat",
+                                     label=label),
            "payout distribution per seat")
 
     lines += ["## Outcomes", ""]
@@ -458,21 +474,21 @@ def _run_report(path: Path, out: Path) -> list[str]:
     return lines
 
 
-def _run_strategy_plot(out: Path, strat: list[dict], n: int, head: str, d: int) -> str:
+def _run_strategy_plot(out: Path, strat: list[dict], n: int, head: str, d: int, money: str = "chips") -> str:
     labels = [_wrap(r["strategy"]) for r in strat]
     lines_per = max(lab.count("\n") + 1 for lab in labels)
     fig = _figure(13, 2.4 + len(labels) * max(0.6, 0.3 * lines_per + 0.25))
     ax1, ax2 = fig.subplots(1, 2, sharey=True)
     _hbars(ax1, labels, [r["mean_payout"] for r in strat], [r["payout_lo"] for r in strat],
            [r["payout_hi"] for r in strat], C_PAY, lambda x: _num(x, d), ref=0.0)
-    ax1.set_xlabel("mean payout per deal (chips)")
+    ax1.set_xlabel(f"mean payout per deal ({money})")
     ax1.set_title("Mean payout")
     _hbars(ax2, labels, [100 * _f(r["win_rate"]) for r in strat], [100 * _f(r["win_lo"]) for r in strat],
            [100 * _f(r["win_hi"]) for r in strat], C_WIN, lambda x: f"{x:.1f}%", ref=100 / n, ref_style=":")
     ax2.set_xlabel("deals won per seat (%)")
     ax2.set_title("Win rate")
     fig.suptitle(f"Per strategy · {head}")
-    _legend_below(fig, n, True, "break-even (0 chips)")
+    _legend_below(fig, n, True, "break-even (0 chips)" if money == "chips" else "zero")
     return _save(fig, out, "strategies.png")
 
 
@@ -508,7 +524,8 @@ def _share(count, total) -> str:
     return "<0.1%" if x < 0.0005 else f"{100 * x:.1f}%"
 
 
-def _distribution_table(series: list[tuple[str, IntHist]], what: str, unit: str = "deals") -> list[str]:
+def _distribution_table(series: list[tuple[str, IntHist]], what: str, unit: str = "deals",
+                        money: str = "chips") -> list[str]:
     bins = _common_bins([h for _, h in series])
     if not bins:
         return ["No payouts recorded.", ""]
@@ -521,7 +538,7 @@ def _distribution_table(series: list[tuple[str, IntHist]], what: str, unit: str 
         mean = float((vals * h.counts).sum()) / tot
         rows.append([lab] + [_share(x, tot) for x in c] + [_num(mean, 3)])
     binned = "" if all(a == b for a, b in bins) else " (binned)"
-    return [f"Share of {unit} by payout in chips{binned} (· = never):", ""] + _table(header, rows)
+    return [f"Share of {unit} by payout in {money}{binned} (· = never):", ""] + _table(header, rows)
 
 
 # ---- experiment datasets ---------------------------------------------------------------------
@@ -642,6 +659,7 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
         what = f"comparison of {len(pts)} strategies"
     title = f"{_game_title(meta['game'])} {what}, {n} players, {deals:,} duplicate deals"
     head = f"{meta['game']} · {n} players · {deals:,} duplicate deals · seed {meta['seed']}"
+    label, money = _payout_words(meta["game"])
 
     lines = [f"# cardsim report: {title}", "", "## What was run", ""]
     lines += [f"- **Source:** `{path}` ({kind} dataset)",
@@ -665,7 +683,7 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
         state = "reached" if seq.get("reached") else "not reached (hit the deal cap)"
         lines.append(f"- **Precision target:** half-width {seq['target']:g} {state}: {_f(seq['half_width']):.4g} "
                      f"after {seq['looks']} looks")
-    lines += ["", "Per deal, a point scores X = its candidate's payout averaged over the lineups (chips) and "
+    lines += ["", f"Per deal, a point scores X = its candidate's payout averaged over the lineups ({money}) and "
               "W = the share of lineups it won. Intervals are 95% (Student t over deals). The difference to "
               "point 0 is paired: both points played the very same deals from the same seats, which removes "
               "most of the luck of the cards (variance reduction = how many times more deals unpaired play "
@@ -673,7 +691,7 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
     if deals == 0 or not pts:
         return lines + ["The dataset holds no deals: nothing to report.", ""]
 
-    best, reading = _reading(path, summary, meta, parts, lineups)
+    best, reading = _reading(path, summary, meta, parts, lineups, money)
     lines += ["## Reading", "", reading, ""]
 
     d = _digits([(_f(r["payout_hi"]) - _f(r["payout_lo"])) / 2 for r in pts]
@@ -689,16 +707,16 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
                      "reference" if first else _num(r["diff"], d),
                      "" if first else _ci(r["diff_lo"], r["diff_hi"], lambda x: _num(x, d)),
                      "" if first or not math.isfinite(vr) else f"{vr:.2f}×"])
-    lines += _table(["point", "label", "mean payout (chips)", "95% CI", "win rate", "95% CI",
-                     "diff vs point 0 (chips)", "95% CI", "variance reduction"], rows, "rlrrrrrrr")
+    lines += _table(["point", "label", f"mean {label}", "95% CI", "win rate", "95% CI",
+                     f"diff vs point 0 ({money})", "95% CI", "variance reduction"], rows, "rlrrrrrrr")
     x_axis = next(((a, v) for a, v, num in axes if num and len(v) > 1), None)
     if x_axis is not None:
-        name = _sweep_plot(out, pts, mpts, axes, x_axis[0], best, head, base)
+        name = _sweep_plot(out, pts, mpts, axes, x_axis[0], best, head, base, money)
         _image(lines, name, f"mean payout, win rate and difference to point 0 against {x_axis[0]}")
     else:
         plot_what = (f"{base} sweep over {' × '.join(a for a, _, _ in axes)}" if kind == "sweep"
                      else f"Comparison of {len(pts)} strategies")
-        _image(lines, _points_plot(out, pts, best, head, d, plot_what, n),
+        _image(lines, _points_plot(out, pts, best, head, d, plot_what, n, money),
                "mean payout, win rate and difference per point")
 
     lines += ["## Payout distribution", ""]
@@ -707,12 +725,12 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
     else:
         shown = [r for r in pts if r["point"] in scans]
         lines += _distribution_table([(f"{r['point']}: `{r['label']}`", scans[r["point"]][0]) for r in shown],
-                                     "point", "games")
+                                     "point", "games", money)
         series = [(f"{r['point']}: {_wrap(r['label'], 32)}", scans[r["point"]][0]) for r in shown]
         lines += [f"Every lineup of every deal counts once (the candidate's seat): {lineups:,} × {deals:,} "
                   "games per point.", ""]
         _image(lines, _distribution_plot(out, "payouts.png", f"Candidate's payout per game by point · {head}",
-                                         series, "point", "games"), "payout distribution per point")
+                                         series, "point", "games", label), "payout distribution per point")
 
     lines += ["## Outcomes", ""]
     if not scans:
@@ -742,7 +760,8 @@ def _common_options(meta: dict) -> str:
     return text + (f" (varied by the grid: {', '.join(f'`{k}`' for k in varying)})" if varying else "")
 
 
-def _reading(path: Path, summary: dict, meta: dict, parts: dict, lineups: int) -> tuple[int, str]:
+def _reading(path: Path, summary: dict, meta: dict, parts: dict, lineups: int,
+             money: str = "chips") -> tuple[int, str]:
     pts = summary["points"]
     ranked = sorted((r for r in pts if math.isfinite(_f(r["mean_payout"]))), key=lambda r: -_f(r["mean_payout"]))
     if not ranked:
@@ -751,12 +770,12 @@ def _reading(path: Path, summary: dict, meta: dict, parts: dict, lineups: int) -
     d = _digits([(_f(r["payout_hi"]) - _f(r["payout_lo"])) / 2 for r in pts]
                 + [(_f(r["diff_hi"]) - _f(r["diff_lo"])) / 2 for r in pts[1:]])
     fmt = lambda x: _num(x, d)  # noqa: E731
-    text = (f"The best point by mean payout is **{b['label']}**: {fmt(b['mean_payout'])} chips per deal "
+    text = (f"The best point by mean payout is **{b['label']}**: {fmt(b['mean_payout'])} {money} per deal "
             f"(95% CI {_ci(b['payout_lo'], b['payout_hi'], fmt)}), win rate {_pct(b['win_rate'])} "
             f"(95% CI {_ci(b['win_lo'], b['win_hi'], _pct)})")
     r2 = ranked[1] if len(ranked) > 1 else None
     if b["point"] != 0 and (r2 is None or r2["point"] != 0):
-        text += (f", {fmt(b['diff'])} chips per deal better than point 0 `{pts[0]['label']}` "
+        text += (f", {fmt(b['diff'])} {money} per deal better than point 0 `{pts[0]['label']}` "
                  f"(paired 95% CI {_ci(b['diff_lo'], b['diff_hi'], fmt)})")
     text += "."
     if r2 is not None:
@@ -777,14 +796,15 @@ def _reading(path: Path, summary: dict, meta: dict, parts: dict, lineups: int) -
             else:
                 verdict = ("so the lead is significant at 95%" if lo > 0 else
                            "so the two are not distinguishable at this number of deals")
-                text += (f" It leads the runner-up {who} by {fmt(m)} chips per deal "
+                text += (f" It leads the runner-up {who} by {fmt(m)} {money} per deal "
                          f"(paired 95% CI {fmt(lo)} – {fmt(hi)}), {verdict}.")
         else:
-            text += f" The runner-up is {who} at {fmt(r2['mean_payout'])} chips per deal."
+            text += f" The runner-up is {who} at {fmt(r2['mean_payout'])} {money} per deal."
     return b["point"], text
 
 
-def _sweep_plot(out: Path, pts, mpts, axes, xname: str, best: int, head: str, base: str) -> str:
+def _sweep_plot(out: Path, pts, mpts, axes, xname: str, best: int, head: str, base: str,
+                money: str = "chips") -> str:
     """Three stacked panels against the x parameter: mean payout, win rate, paired difference
     to point 0, each with its 95% band; one curve per combination of the other axes."""
     others = [a for a, _, _ in axes if a != xname]
@@ -808,9 +828,9 @@ def _sweep_plot(out: Path, pts, mpts, axes, xname: str, best: int, head: str, ba
     else:
         color_of = {k: f"C{i % 10}" for i, k in enumerate(groups)}
         keys = list(groups)
-    panels = [("mean_payout", "payout_lo", "payout_hi", "mean payout per deal (chips)", 1.0, C_PAY),
+    panels = [("mean_payout", "payout_lo", "payout_hi", f"mean payout per deal ({money})", 1.0, C_PAY),
               ("win_rate", "win_lo", "win_hi", "win rate (%)", 100.0, C_WIN),
-              ("diff", "diff_lo", "diff_hi", "difference to point 0 (chips)", 1.0, C_DIFF)]
+              ("diff", "diff_lo", "diff_hi", f"difference to point 0 ({money})", 1.0, C_DIFF)]
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     for ax, (col, lo, hi, ylabel, scale, single_color) in zip(axs, panels):
@@ -852,14 +872,14 @@ def _sweep_plot(out: Path, pts, mpts, axes, xname: str, best: int, head: str, ba
     return _save(fig, out, "sweep.png")
 
 
-def _points_plot(out: Path, pts, best: int, head: str, d: int, what: str, n: int) -> str:
+def _points_plot(out: Path, pts, best: int, head: str, d: int, what: str, n: int, money: str = "chips") -> str:
     labels = [f"{r['point']}: " + _wrap(r["label"] + (" ★" if r["point"] == best else "")) for r in pts]
     lines_per = max(lab.count("\n") + 1 for lab in labels)
     fig = _figure(15, 2.6 + len(labels) * max(0.6, 0.3 * lines_per + 0.25))
     ax1, ax2, ax3 = fig.subplots(1, 3, sharey=True)
     _hbars(ax1, labels, [r["mean_payout"] for r in pts], [r["payout_lo"] for r in pts],
            [r["payout_hi"] for r in pts], C_PAY, lambda x: _num(x, d), ref=0.0)
-    ax1.set_xlabel("mean payout per deal (chips)")
+    ax1.set_xlabel(f"mean payout per deal ({money})")
     ax1.set_title("Mean payout")
     _hbars(ax2, labels, [100 * _f(r["win_rate"]) for r in pts], [100 * _f(r["win_lo"]) for r in pts],
            [100 * _f(r["win_hi"]) for r in pts], C_WIN, lambda x: f"{x:.1f}%", ref=100 / n, ref_style=":")
@@ -868,7 +888,7 @@ def _points_plot(out: Path, pts, best: int, head: str, d: int, what: str, n: int
     _hbars(ax3, labels, [r["diff"] for r in pts], [r["diff_lo"] if r["point"] else float("nan") for r in pts],
            [r["diff_hi"] if r["point"] else float("nan") for r in pts], C_DIFF, lambda x: _num(x, d), ref=0.0,
            texts=["reference" if r["point"] == 0 else None for r in pts])
-    ax3.set_xlabel("difference to point 0 (chips per deal)")
+    ax3.set_xlabel(f"difference to point 0 ({money} per deal)")
     ax3.set_title("Paired difference to point 0")
     fig.suptitle(f"{what} · {head}  (★ best mean payout)")
     _legend_below(fig, n, True, "zero (break-even / no difference)")
