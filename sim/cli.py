@@ -90,6 +90,16 @@ def _fmt_num(x: float, digits: int = 4) -> str:
     return "nan" if math.isnan(x) else f"{x:+.{digits}f}"
 
 
+def _mean_label(meta: dict) -> str:
+    """'mean payout', or the game's own name for what payout_{p} holds."""
+    try:
+        from sim.registry import get_game
+        label = get_game(meta["game"]).payout_label
+    except Exception:  # noqa: BLE001 - a summary of an unknown game still prints
+        return "mean payout"
+    return "mean payout" if label == "payout (chips)" else f"mean {label.split(' (')[0]}"
+
+
 def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None:
     """Per-seat, per-strategy and outcome tables with 95% intervals."""
     head = (f"{meta['game']} · {meta['players']} players · {summary['deals']:,} deals · seed {meta['seed']}"
@@ -100,7 +110,7 @@ def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None
     for title, rows in (("seat", summary["seats"]), ("strategy", summary["strategies"])):
         t = Table(title=f"per {title} (95% intervals: Wilson for rates, t for means)", title_justify="left")
         for col in ([title, "strategy" if title == "seat" else "seats", "win rate", "95% CI",
-                     "mean payout", "95% CI"]):
+                     _mean_label(meta), "95% CI"]):
             t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
         for r in rows:
             first, second = ((str(r["seat"]), r["strategy"]) if title == "seat"
@@ -178,7 +188,7 @@ def _executor(scheduler: str | None, cluster: str | None):
 @handle_errors
 def run(game: GameArg,
         players: PlayersOpt = None,
-        deals: Annotated[int, typer.Option("--deals", "-n", help="number of deals to play")] = 100_000,
+        deals: Annotated[int, typer.Option("--deals", "--games", "-n", help="number of deals to play (records; a Telefunken deal is a game of 7 hands)")] = 100_000,
         seed: SeedOpt = 0,
         strategy: StrategyOpt = None,
         option: OptionOpt = None,
@@ -224,7 +234,7 @@ def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
         head += f" · {timing['wall_time_s']:.2f} s"
     out.print(head, markup=False)
     t = Table(title="per point (95% intervals; difference paired on the same deals and seats)", title_justify="left")
-    for col in ("point", "label", "mean payout", "95% CI", "win rate", "95% CI", "diff vs point 0", "95% CI",
+    for col in ("point", "label", _mean_label(meta), "95% CI", "win rate", "95% CI", "diff vs point 0", "95% CI",
                 "se", "variance reduction"):
         t.add_column(col, justify="left" if col == "label" else "right", no_wrap=True)
     for r in summary["points"]:
@@ -272,7 +282,7 @@ def compare(game: GameArg,
             strategy: StrategyOpt = None,
             field: Annotated[Optional[str], typer.Option("--field", help="strategy of the other seats (default greedy)")] = None,
             players: PlayersOpt = None,
-            deals: Annotated[int, typer.Option("--deals", "-n", help="duplicate deals to play")] = 100_000,
+            deals: Annotated[int, typer.Option("--deals", "--games", "-n", help="duplicate deals (games) to play")] = 100_000,
             seed: SeedOpt = 0,
             option: OptionOpt = None,
             preset: PresetOpt = None,
@@ -306,7 +316,7 @@ def sweep(game: GameArg,
           option_grid: Annotated[Optional[list[str]], typer.Option("--option-grid", help="rule option NAME=A,B (repeatable)")] = None,
           field: Annotated[Optional[str], typer.Option("--field", help="strategy of the other seats (default greedy)")] = None,
           players: PlayersOpt = None,
-          deals: Annotated[int, typer.Option("--deals", "-n", help="duplicate deals per point")] = 100_000,
+          deals: Annotated[int, typer.Option("--deals", "--games", "-n", help="duplicate deals (games) per point")] = 100_000,
           seed: SeedOpt = 0,
           option: OptionOpt = None,
           preset: PresetOpt = None,
