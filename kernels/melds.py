@@ -1,10 +1,12 @@
 """Double-deck meld engine (Telefunken; written to be shared with Contract Rummy).
 
 Rules source: ``shared/rules/telefunken.md`` §1-4 (deck, values, melds, contracts), §9.4
-(lay-offs) and §10 (jokers on the table); the §19 worked examples are tests in
-``tests/test_melds.py``. Game flow (who may do what on which turn, §9.1-9.3, §12) is left to
-the game module: these kernels answer "is this a meld", "can this holding go down, and how
-best", "what can be laid off / which joker operations exist".
+(lay-offs), §10 (jokers on the table), §12 (Hand 7), options A3, A15, A34, A36 of §16 and
+the §17 presets; the §19 worked examples are tests in ``tests/test_melds.py``, the options
+and presets in ``tests/test_melds_variants.py``. Game flow (who may do what on which turn,
+§9.1-9.3, §12) is left to the game module: these kernels answer "is this a meld", "can
+this holding go down, and how best", "what can be laid off / which joker operations
+exist", "can this Hand-7 holding go out".
 
 Representation
 --------------
@@ -23,13 +25,23 @@ ace never at both ends) · ``R_PURE_EXT`` pure-trío extension (0 = the missing 
 then closed, §3.2; 1 = any natural of the rank; 2 = none) · ``R_RETRIEVE`` natural cards
 needed to retrieve a group joker (2, §10.1; 0 = forbidden; 1 or 2 supported) ·
 ``R_JOKER_POINTS`` (15) · ``R_POINTS + rank`` penalty of each rank (A 11, 2..9 face,
-10..K 10; §2).
+10..K 10; §2) · ``R_GROUP_DUPS`` (1: a group may hold two identical natural cards, §3.1;
+0: it may not, option A3 ``groups_allow_duplicate_suits=False`` — at most 4 naturals + its
+jokers; honoured by valid_group, the contract search, lay-offs, joker retrievals and
+going out). ``R_GROUP_DUPS`` is the last entry so the older indices are unchanged.
 
-Contract table (``contracts``, int64 (n_hands + 1, C_SIZE), row = hand; ``TELEFUNKEN_CONTRACTS``
-is §4): ``C_GROUPS`` number of groups (0..2) · ``C_GROUP_SIZE`` · ``C_GROUP_EXACT`` (1: size
-exactly, 0: at least) · ``C_PURE`` (1: the group must be a pure trío: distinct suits, no
-joker) · ``C_RUNS`` (0 or 1) · ``C_RUN_MIN`` (minimum run length). Two groups may share a
-rank (A15) but never a physical card. The contract search is exact for ``R_MAX_JOKERS <= 1``
+Contract table (``contracts``, int64 (8, C_SIZE), row = hand 1..7, row 0 unused;
+``TELEFUNKEN_CONTRACTS`` is §4, ``ECUADOR_CONTRACTS`` and ``BOLIVIA_CONTRACTS`` the §17
+presets; ``make_contracts(entries, joker_limits=None, distinct_ranks=False)`` builds one
+from the A34 / A36 / A15 options and raises ValueError for shapes it cannot search):
+``C_GROUPS`` number of groups (0..2; they share one size) · ``C_GROUP_SIZE`` ·
+``C_GROUP_EXACT`` (1: size exactly, 0: at least) · ``C_PURE`` number of pure groups among
+them (0..2; a pure group is a trío of distinct suits with no joker; the first ``C_PURE``
+groups written are the pure ones, flagged ``F_PURE``) · ``C_RUNS`` (0 or 1) · ``C_RUN_MIN``
+(minimum run length) · ``C_JOKER_LIMIT`` most jokers over all the contract melds together
+(-1: no limit beyond ``R_MAX_JOKERS`` per meld; A36) · ``C_DISTINCT`` (1: the two groups of
+a two-group contract must differ in rank; A15, default 0). By default two groups may share
+a rank but never a physical card. The contract search is exact for ``R_MAX_JOKERS <= 1``
 (the Telefunken rule); more runs per contract (Contract Rummy) are not supported yet.
 
 Meld rows (int64, ``M_SIZE`` fields): the layout of a meld on the table and of the contract
@@ -53,13 +65,17 @@ Kernels
 * ``find_contract(p1, p2, jokers, hand, contracts, rules, out) -> bool`` and
   ``best_contract(...) -> int`` (penalty left after going down, -1 when the contract is not
   held). Both write the melds into ``out`` (shape (``MAX_CONTRACT_MELDS``, ``M_SIZE``)):
-  groups first, then the run. ``best_contract`` maximises the points laid (= minimises the
-  holding's penalty left). **Ties**: the first optimum in enumeration order wins — runs by
-  suit, ``lo``, ``hi``, joker position (none first, then ascending); for each run (or none),
-  groups by rank ascending (A first), first group's rank <= second's, joker counts ascending
-  (first group before second). Group cards are taken from a rank as: one copy of each doubled
-  card (suit order), then the single cards, then second copies, so the holding keeps as
-  many distinct suits as it can. A pure trío uses the same order (one copy per suit).
+  groups first (pure ones first), then the run. ``best_contract`` maximises the points laid
+  (= minimises the holding's penalty left). A joker limit is met by letting the search lay
+  at most ``C_JOKER_LIMIT`` jokers in all. **Ties**: the first optimum in enumeration order
+  wins — runs by suit, ``lo``, ``hi``, joker position (none first, then ascending); for each
+  run (or none), groups by rank ascending (A first), then joker counts ascending (first
+  group before second); the second group's rank starts at the first's, or at A when
+  exactly one group is pure (the pure one is always first); with ``C_DISTINCT`` the ranks
+  differ. Group cards are taken from a rank as: one copy of each doubled card (suit
+  order), then the single cards, then second copies, so the holding keeps as many distinct
+  suits as it can. A pure trío (and every group when ``R_GROUP_DUPS`` is 0) takes one copy
+  per suit in the same order. Suits with too few cards for the contract run are skipped.
 * ``layoffs(p1, p2, jokers, table, n_melds, rules, out) -> n``: rows ``(card, meld, pos)``
   (card 52 = joker; pos = run position the card takes, 0 for a group) of every single-card
   lay-off of §9.4 (including a natural beyond an end joker). ``out`` needs
@@ -67,6 +83,8 @@ Kernels
 * ``joker_shifts`` (§10.2): rows ``(card, meld, new_pos)``; ``apply_joker_shift``.
 * ``joker_retrievals`` (§10.1): rows ``(meld, card_a, card_b)`` (``card_b`` = -1 when one
   card is needed); ``apply_retrieval``.
+* ``go_out_partition(p1, p2, jokers, spec, rules, out) -> discard``: Hand 7 going out
+  (§12.2) with the contract melds of the contracts row ``spec``; see its section comment.
 Updating the holding (``kernels.cards.dd_remove``) is the caller's job.
 """
 import numpy as np
@@ -85,7 +103,8 @@ R_PURE_EXT = 6
 R_RETRIEVE = 7
 R_JOKER_POINTS = 8
 R_POINTS = 9            # R_POINTS + rank
-R_SIZE = R_POINTS + 13
+R_GROUP_DUPS = R_POINTS + 13
+R_SIZE = R_GROUP_DUPS + 1
 
 PURE_FOURTH_SUIT = 0
 PURE_ANY_NATURAL = 1
@@ -96,8 +115,9 @@ TELEFUNKEN_POINTS = (11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
 def make_rules(max_jokers=1, min_group=3, min_run=3, ace_low=True, ace_high=True, max_run=13,
                pure_ext=PURE_FOURTH_SUIT, retrieve=2, joker_points=15,
-               points=TELEFUNKEN_POINTS):
-    """Rules array for the kernels (defaults: Telefunken §2-3, §9-10)."""
+               points=TELEFUNKEN_POINTS, group_dups=True):
+    """Rules array for the kernels (defaults: Telefunken §2-3, §9-10; ``group_dups``: a
+    group may hold two identical natural cards, option A3)."""
     r = np.zeros(R_SIZE, np.int64)
     r[R_MAX_JOKERS] = max_jokers
     r[R_MIN_GROUP] = min_group
@@ -109,6 +129,7 @@ def make_rules(max_jokers=1, min_group=3, min_run=3, ace_low=True, ace_high=True
     r[R_RETRIEVE] = retrieve
     r[R_JOKER_POINTS] = joker_points
     r[R_POINTS:R_POINTS + 13] = points
+    r[R_GROUP_DUPS] = int(group_dups)
     return r
 
 
@@ -121,19 +142,79 @@ C_GROUP_EXACT = 2
 C_PURE = 3
 C_RUNS = 4
 C_RUN_MIN = 5
-C_SIZE = 6
+C_JOKER_LIMIT = 6
+C_DISTINCT = 7
+C_SIZE = 8
 MAX_CONTRACT_MELDS = 3
 
 TELEFUNKEN_CONTRACTS = np.array([
-    [0, 0, 0, 0, 0, 0],      # (unused: hands are 1..7)
-    [1, 3, 1, 1, 0, 0],      # 1: pure trío
-    [2, 3, 1, 0, 0, 0],      # 2: 2 x 3
-    [1, 4, 1, 0, 0, 0],      # 3: 1 x 4
-    [2, 4, 1, 0, 0, 0],      # 4: 2 x 4
-    [1, 5, 1, 0, 0, 0],      # 5: 1 x 5
-    [2, 5, 1, 0, 0, 0],      # 6: 2 x 5
-    [1, 3, 1, 0, 1, 7],      # 7: exactly 3 + run of 7 or more
+    [0, 0, 0, 0, 0, 0, -1, 0],      # (unused: hands are 1..7)
+    [1, 3, 1, 1, 0, 0, -1, 0],      # 1: pure trío
+    [2, 3, 1, 0, 0, 0, -1, 0],      # 2: 2 x 3
+    [1, 4, 1, 0, 0, 0, -1, 0],      # 3: 1 x 4
+    [2, 4, 1, 0, 0, 0, -1, 0],      # 4: 2 x 4
+    [1, 5, 1, 0, 0, 0, -1, 0],      # 5: 1 x 5
+    [2, 5, 1, 0, 0, 0, -1, 0],      # 6: 2 x 5
+    [1, 3, 1, 0, 1, 7, -1, 0],      # 7: exactly 3 + run of 7 or more
 ], dtype=np.int64)
+
+
+def _contract_row(hand, entry):
+    """One contracts row from a list of (kind, size, pure) (see make_contracts)."""
+    groups = []
+    runs = []
+    for meld in entry:
+        if len(meld) != 3:
+            raise ValueError(f"hand {hand}: a contract meld is (kind, size, pure), got {meld!r}")
+        kind, size, pure = meld
+        if kind not in ("group", "run"):
+            raise ValueError(f"hand {hand}: meld kind must be 'group' or 'run', got {kind!r}")
+        if int(size) != size or size < 3:
+            raise ValueError(f"hand {hand}: a {kind} needs an integer size >= 3, got {size!r}")
+        if pure and (kind != "group" or size != 3):
+            raise ValueError(f"hand {hand}: only a group of 3 (a trío) can be pure")
+        (groups if kind == "group" else runs).append((int(size), bool(pure)))
+    if not groups and not runs:
+        raise ValueError(f"hand {hand}: a contract needs at least one meld")
+    if len(groups) > 2 or len(runs) > 1:
+        raise ValueError(f"hand {hand}: supported contracts have 0-2 groups and 0-1 run "
+                         f"(got {len(groups)} groups, {len(runs)} runs)")
+    if len({g[0] for g in groups}) > 1:
+        raise ValueError(f"hand {hand}: the groups of a contract must share one size")
+    return [len(groups), groups[0][0] if groups else 0, 1 if groups else 0,
+            sum(p for _, p in groups), len(runs), runs[0][0] if runs else 0, -1, 0]
+
+
+def make_contracts(entries, joker_limits=None, distinct_ranks=False):
+    """Contract table (8 rows, row 0 unused) from ``entries``: seven contracts (hands 1..7),
+    each a sequence of (kind, size, pure) with kind "group" (exactly ``size`` cards) or "run"
+    (at least ``size``) — rules spec A34. ``joker_limits``: {hand: most jokers over all the
+    contract melds of the hand} (A36; other hands: no limit beyond R_MAX_JOKERS per meld).
+    ``distinct_ranks``: two contract groups must differ in rank (A15). Supported: 0-2 groups
+    of one size (pure = a trío of distinct suits, no joker) and 0-1 run; ValueError else."""
+    entries = list(entries)
+    if len(entries) != 7:
+        raise ValueError(f"contracts: need 7 entries (hands 1..7), got {len(entries)}")
+    table = np.zeros((8, C_SIZE), np.int64)
+    table[0, C_JOKER_LIMIT] = -1
+    for hand, entry in enumerate(entries, 1):
+        table[hand] = _contract_row(hand, entry)
+        table[hand, C_DISTINCT] = int(bool(distinct_ranks))
+    for hand, limit in (joker_limits or {}).items():
+        if hand not in range(1, 8) or int(limit) != limit or limit < 0:
+            raise ValueError(f"joker_limits: want {{hand 1..7: limit >= 0}}, got {hand!r}: "
+                             f"{limit!r}")
+        table[hand, C_JOKER_LIMIT] = int(limit)
+    return table
+
+
+_TRIO, _PURE_TRIO = ("group", 3, False), ("group", 3, True)
+ECUADOR_CONTRACTS = make_contracts(
+    [[_PURE_TRIO], [_PURE_TRIO, _TRIO], [("group", 4, False)], [("group", 4, False)] * 2,
+     [("group", 5, False)], [_TRIO, ("run", 4, False)], [("run", 7, False)]],
+    joker_limits={1: 0, 2: 1, 3: 0, 4: 1, 5: 0, 6: 0, 7: 1})
+BOLIVIA_CONTRACTS = TELEFUNKEN_CONTRACTS.copy()
+BOLIVIA_CONTRACTS[7] = [0, 0, 0, 0, 1, 7, -1, 0]          # Hand 7: one run of 7 or more
 
 # ---- meld rows -------------------------------------------------------------------
 M_KIND = 0
@@ -241,9 +322,11 @@ def penalty(p1, p2, jokers):
 # =============================================================================
 @njit(cache=True)
 def valid_group(p1, p2, jokers, rules):
-    """(p1, p2, jokers) is a group: one rank, duplicates allowed, >= 1 natural,
-    <= R_MAX_JOKERS jokers, >= R_MIN_GROUP cards (§3.1)."""
+    """(p1, p2, jokers) is a group: one rank, duplicates allowed unless R_GROUP_DUPS is 0,
+    >= 1 natural, <= R_MAX_JOKERS jokers, >= R_MIN_GROUP cards (§3.1)."""
     if p1 == 0 or (p2 & ~p1) != 0 or jokers < 0 or jokers > rules[R_MAX_JOKERS]:
+        return False
+    if p2 != 0 and rules[R_GROUP_DUPS] == 0:
         return False
     rm = rank_mask(lowbit(p1) % 13)
     if p1 & ~rm:
@@ -371,11 +454,37 @@ def pair_naturals(total, r1, need1, r2, need2, exact):
 
 
 @njit(cache=True)
-def best_one_group(total, distinct, maxj, size, exact, pure, rules, choice, stop_first):
-    """Best single contract group (rank A..K, then jokers ascending); -1 if none."""
+def pair_mixed(total, distinct, r1, need1, r2, need2, exact, npure, nodup):
+    """pair_naturals when group 1 is pure if npure >= 1, group 2 if npure == 2, and no
+    group holds two identical cards if ``nodup`` (group 1's own count was checked). Pure
+    groups take exactly their size. Two sets of distinct suits of one rank, sizes a and
+    b <= distinct, exist iff a + b <= total (the doubled suits can be in both)."""
+    u2 = npure == 2 or nodup
+    if r2 == r1:
+        if total[r1] < need1 + need2 or (u2 and distinct[r1] < need2):
+            return -1, -1
+        if exact:
+            return need1, need2
+        k1 = min(distinct[r1], total[r1] - need2) if nodup and npure == 0 else need1
+        if npure == 2:
+            return k1, need2
+        return k1, (min(distinct[r1], total[r1] - k1) if u2 else total[r1] - k1)
+    avail2 = distinct[r2] if u2 else total[r2]
+    if avail2 < need2:
+        return -1, -1
+    if exact:
+        return need1, need2
+    k1 = need1 if npure >= 1 else (distinct[r1] if nodup else total[r1])
+    return k1, (need2 if npure == 2 else avail2)
+
+
+@njit(cache=True)
+def best_one_group(total, distinct, maxj, size, exact, suits, rules, choice, stop_first):
+    """Best single contract group (rank A..K, then jokers ascending); -1 if none. With
+    ``suits`` (a pure trío, or no identical cards in groups) it takes one card per suit."""
     best = -1
     for r in range(13):
-        avail = distinct[r] if pure else total[r]
+        avail = distinct[r] if suits else total[r]
         for j in range(maxj + 1):
             need = group_need(size, j)
             if avail < need:
@@ -391,15 +500,15 @@ def best_one_group(total, distinct, maxj, size, exact, pure, rules, choice, stop
 
 
 @njit(cache=True)
-def best_two_groups(total, distinct, jok, maxj, size, exact, pure, rules, choice, stop_first):
-    """Best two disjoint contract groups (r1 <= r2 from A, jokers ascending, first group's
-    before the second's); -1 if none."""
+def best_two_groups(total, jok, maxj, size, exact, rules, choice, stop_first):
+    """Best two disjoint contract groups, neither pure, ranks free (r1 <= r2 from A, jokers
+    ascending, first group's before the second's); -1 if none. The default contracts' path:
+    best_mixed_pair does the general case, slower."""
     best = -1
     for r1 in range(13):
-        avail1 = distinct[r1] if pure else total[r1]
         for j1 in range(maxj + 1):
             need1 = group_need(size, j1)
-            if avail1 < need1:
+            if total[r1] < need1:
                 continue
             for r2 in range(r1, 13):
                 for j2 in range(min(maxj, jok - j1) + 1):
@@ -416,18 +525,58 @@ def best_two_groups(total, distinct, jok, maxj, size, exact, pure, rules, choice
     return best
 
 
+@njit(cache=True)
+def best_mixed_pair(total, distinct, jok, maxj, size, exact, npure, dist, nodup, rules,
+                    choice, stop_first):
+    """Best two disjoint contract groups, the first ``npure`` of them pure; ranks differ when
+    ``dist``; no identical cards in a group when ``nodup``. Order: r1 from A, j1 ascending,
+    r2 (from r1, or from A when exactly one group is pure), j2 ascending; -1 if none."""
+    best = -1
+    for r1 in range(13):
+        avail1 = distinct[r1] if npure >= 1 or nodup else total[r1]
+        for j1 in range((0 if npure >= 1 else maxj) + 1):
+            need1 = group_need(size, j1)
+            if avail1 < need1:
+                continue
+            maxj2 = 0 if npure == 2 else min(maxj, jok - j1)
+            for r2 in range(0 if npure == 1 else r1, 13):
+                if dist and r2 == r1:
+                    continue
+                for j2 in range(maxj2 + 1):
+                    k1, k2 = pair_mixed(total, distinct, r1, need1, r2, group_need(size, j2),
+                                        exact, npure, nodup)
+                    if k1 < 0:
+                        continue
+                    gain = group_gain(r1, j1, k1, rules) + group_gain(r2, j2, k2, rules)
+                    if gain > best:
+                        best = gain
+                        set_group(choice, 0, r1, j1, k1)
+                        set_group(choice, 1, r2, j2, k2)
+                        if stop_first:
+                            return best
+    return best
+
+
 @njit(cache=True, inline='always')
-def best_groups(total, distinct, jok, g, size, exact, pure, rules, choice, stop_first):
-    """Best ``g`` (0..2) disjoint contract groups from rank counts; -1 if none.
-    ``choice`` receives (r1, j1, k1, r2, j2, k2) (k = naturals used). Returns points laid."""
+def best_groups(total, distinct, jok, spec, rules, choice, stop_first):
+    """Best contract groups of ``spec`` (0..2 disjoint groups) from rank counts, with at
+    most ``jok`` jokers in all; -1 if none. ``choice`` receives (r1, j1, k1, r2, j2, k2)
+    (k = naturals used). Returns points laid."""
+    g = spec[C_GROUPS]
     if g == 0:
         return 0
-    maxj = 0 if pure else min(rules[R_MAX_JOKERS], jok)
+    maxj = min(rules[R_MAX_JOKERS], jok)
+    nodup = rules[R_GROUP_DUPS] == 0
     if g == 1:
-        return best_one_group(total, distinct, maxj, size, exact, pure, rules, choice,
-                              stop_first)
-    return best_two_groups(total, distinct, jok, maxj, size, exact, pure, rules, choice,
-                           stop_first)
+        return best_one_group(total, distinct, 0 if spec[C_PURE] else maxj, spec[C_GROUP_SIZE],
+                              spec[C_GROUP_EXACT] != 0, spec[C_PURE] != 0 or nodup, rules,
+                              choice, stop_first)
+    if spec[C_PURE] == 0 and spec[C_DISTINCT] == 0 and not nodup:
+        return best_two_groups(total, jok, maxj, spec[C_GROUP_SIZE], spec[C_GROUP_EXACT] != 0,
+                               rules, choice, stop_first)
+    return best_mixed_pair(total, distinct, jok, maxj, spec[C_GROUP_SIZE],
+                           spec[C_GROUP_EXACT] != 0, spec[C_PURE], spec[C_DISTINCT] != 0, nodup,
+                           rules, choice, stop_first)
 
 
 @njit(cache=True, inline='always')
@@ -435,13 +584,13 @@ def contract_groups(q1, q2, jokers, spec, rules, total, distinct, choice, stop_f
     """best_groups for the groups of the contract ``spec`` from the holding (q1, q2, jokers);
     ``total`` and ``distinct`` are scratch rank counts."""
     rank_counts(q1, q2, total, distinct)
-    return best_groups(total, distinct, jokers, spec[C_GROUPS], spec[C_GROUP_SIZE],
-                       spec[C_GROUP_EXACT] != 0, spec[C_PURE] != 0, rules, choice, stop_first)
+    return best_groups(total, distinct, jokers, spec, rules, choice, stop_first)
 
 
 @njit(cache=True)
-def write_groups(q1, q2, g, size, pure, choice, out, row):
-    """Write the chosen groups as meld rows from ``row`` on; returns the remaining planes."""
+def write_groups(q1, q2, g, npure, choice, out, row):
+    """Write the chosen groups as meld rows from ``row`` on (the first ``npure`` flagged
+    pure); returns the remaining planes."""
     for i in range(g):
         r = choice[3 * i]
         g1, g2, q1, q2 = take_group(q1, q2, r, choice[3 * i + 2])
@@ -452,7 +601,7 @@ def write_groups(q1, q2, g, size, pure, choice, out, row):
         o[M_HI] = 0
         o[M_JOKERS] = choice[3 * i + 1]
         o[M_JPOS] = 0
-        o[M_FLAGS] = F_PURE if pure else 0
+        o[M_FLAGS] = F_PURE if i < npure else 0
         o[M_P1] = g1
         o[M_P2] = g2
     return q1, q2
@@ -557,6 +706,8 @@ def search_runs(p1, p2, jokers, spec, rules, choice, stop_first):
     best = -1
     for s in range(4):
         held = suit_positions(p1, s)
+        if popcount(held & ~np.int64(2)) + maxj < run_min:
+            continue                                    # too few cards of the suit
         for lo in range(1, 15):
             for hi in range(lo + run_min - 1, 15):
                 places = joker_places(interval(lo, hi), held, maxj)
@@ -575,7 +726,7 @@ def write_run_contract(p1, p2, spec, choice, out):
     g = spec[C_GROUPS]
     cards = choice_run_cards(choice)
     q1, q2 = dd_remove_mask(p1, p2, cards)
-    write_groups(q1, q2, g, spec[C_GROUP_SIZE], spec[C_PURE] != 0, choice, out, 0)
+    write_groups(q1, q2, g, spec[C_PURE], choice, out, 0)
     o = out[g]
     o[M_KIND] = K_RUN
     o[M_KEY] = choice[CH_SUIT]
@@ -591,9 +742,12 @@ def write_run_contract(p1, p2, spec, choice, out):
 @njit(cache=True)
 def solve_contract(p1, p2, jokers, spec, rules, out, stop_first):
     """Core of find_contract / best_contract: points laid by the best (or first) way to lay
-    the contract ``spec`` (a contracts row), -1 if impossible; the melds go to ``out``."""
+    the contract ``spec`` (a contracts row), -1 if impossible; the melds go to ``out``.
+    A joker limit (C_JOKER_LIMIT >= 0) caps the jokers the search may lay in all."""
     out[:] = 0
     choice = np.zeros(CH_SIZE, np.int64)
+    if 0 <= spec[C_JOKER_LIMIT] < jokers:
+        jokers = spec[C_JOKER_LIMIT]
     if spec[C_RUNS] != 0:
         best = search_runs(p1, p2, jokers, spec, rules, choice, stop_first)
         if best >= 0:
@@ -603,8 +757,7 @@ def solve_contract(p1, p2, jokers, spec, rules, out, stop_first):
     distinct = np.zeros(13, np.int64)
     best = contract_groups(p1, p2, jokers, spec, rules, total, distinct, choice, stop_first)
     if best >= 0:
-        write_groups(p1, p2, spec[C_GROUPS], spec[C_GROUP_SIZE], spec[C_PURE] != 0, choice,
-                     out, 0)
+        write_groups(p1, p2, spec[C_GROUPS], spec[C_PURE], choice, out, 0)
     return best
 
 
@@ -650,8 +803,10 @@ def meld_valid(row, rules):
             return False
         if lowbit(row[M_P1]) % 13 != row[M_KEY]:
             return False
-        if row[M_FLAGS] & F_PURE and not (row[M_FLAGS] & F_CLOSED):
-            return is_pure_trio(row[M_P1], row[M_P2], row[M_JOKERS])
+        if row[M_FLAGS] & F_PURE:
+            # a pure trío, possibly extended (fourth suit; any natural under PURE_ANY_NATURAL):
+            # never a joker, and its three suits stay
+            return row[M_JOKERS] == 0 and popcount(row[M_P1]) >= 3
         return True
     if kind == K_RUN:
         if not valid_run(row[M_P1], row[M_P2], row[M_JOKERS], row[M_JPOS], rules):
@@ -682,16 +837,18 @@ def emit(out, n, a, b, c):
 
 @njit(cache=True)
 def group_accepts(row, card, rules):
-    """A natural ``card`` may be laid off onto the group ``row``."""
+    """A natural ``card`` may be laid off onto the group ``row`` (not a second copy of one
+    of its cards when R_GROUP_DUPS is 0)."""
     if card % 13 != row[M_KEY] or row[M_FLAGS] & F_CLOSED:
         return False
+    new_suit = (row[M_P1] & (np.int64(1) << card)) == 0
     if row[M_FLAGS] & F_PURE:
         ext = rules[R_PURE_EXT]
         if ext == PURE_NONE:
             return False
         if ext == PURE_FOURTH_SUIT:
-            return (row[M_P1] & (np.int64(1) << card)) == 0
-    return True
+            return new_suit
+    return new_suit or rules[R_GROUP_DUPS] != 0
 
 
 @njit(cache=True)
@@ -810,7 +967,8 @@ def apply_joker_shift(table, i, card, new_pos):
 @njit(cache=True)
 def joker_retrievals(p1, p2, jokers, table, n_melds, rules, out):
     """§10.1: rows (meld index, card_a, card_b) — add these naturals of the group's rank,
-    take its joker (card_b = -1 when R_RETRIEVE is 1). Pure trío groups never have jokers."""
+    take its joker (card_b = -1 when R_RETRIEVE is 1). Pure trío groups never have jokers.
+    With R_GROUP_DUPS 0 the cards must be of suits the group lacks (and differ)."""
     n = 0
     need = rules[R_RETRIEVE]
     if need <= 0:
@@ -820,13 +978,15 @@ def joker_retrievals(p1, p2, jokers, table, n_melds, rules, out):
         if row[M_KIND] != K_GROUP or row[M_JOKERS] == 0 or row[M_FLAGS] & F_PURE:
             continue
         m = p1 & rank_mask(row[M_KEY])
+        if rules[R_GROUP_DUPS] == 0:
+            m &= ~row[M_P1]                     # only suits the group lacks, one card each
         while m:
             a = lowbit(m)
             m &= m - 1
             if need == 1:
                 n = emit(out, n, i, a, -1)
                 continue
-            if p2 & (np.int64(1) << a):
+            if p2 & (np.int64(1) << a) and rules[R_GROUP_DUPS] != 0:
                 n = emit(out, n, i, a, a)
             m2 = m
             while m2:
@@ -847,38 +1007,49 @@ def apply_retrieval(table, i, a, b):
 # =============================================================================
 # Hand 7: going out in one turn (§12.2)
 # =============================================================================
-# ``go_out_partition(p1, p2, jokers, rules, out) -> int``: can the holding go out in Hand 7,
-# i.e. lay the whole holding, or all of it but one card that is then discarded, as valid
-# melds (groups 3+ with duplicates, runs 3+, each <= R_MAX_JOKERS jokers, at most one joker
-# per run) including at least one group of exactly GO_OUT_GROUP (3) cards and at least one
-# run of GO_OUT_RUN (7) or more? Returns -1 if not, else the discard: a card id, 52 for a
-# joker, GO_OUT_NO_DISCARD (53) when every card is laid. The melds go to the rows of ``out``
+# ``go_out_partition(p1, p2, jokers, spec, rules, out) -> int``: can the holding go out in
+# Hand 7, i.e. lay the whole holding, or all of it but one card that is then discarded, as
+# valid melds (groups 3+, with duplicates unless R_GROUP_DUPS is 0, runs 3+, each
+# <= R_MAX_JOKERS jokers, at most one joker per run) including the contract melds of
+# ``spec`` (a contracts row): a group of exactly C_GROUP_SIZE cards when C_GROUPS >= 1 and
+# a run of C_RUN_MIN or more when C_RUNS is 1 (Telefunken's row 7: exactly 3 + 7 or more;
+# Ecuador's and Bolivia's: a 7+ run only). Only one contract group is supported (C_GROUPS 2
+# is read as 1); C_PURE, C_GROUP_EXACT, C_JOKER_LIMIT and C_DISTINCT are not read (no
+# preset's Hand 7 needs them: Ecuador's limit of 1 joker on its single run is
+# R_MAX_JOKERS). Returns -1 if not, else the discard: a card id, 52 for a joker,
+# GO_OUT_NO_DISCARD (53) when every card is laid. The melds go to the rows of ``out``
 # (shape (MAX_GO_OUT_MELDS, M_SIZE); M_KIND 0 for unused rows, M_FLAGS 0).
 # **Preference** (deterministic): no discard first; else the discard with the highest
 # penalty (R_JOKER_POINTS / R_POINTS), ties by the lowest card id (the joker is id 52).
 # For each discard, the first cover found in search order wins.
+# Gate (cheap necessary conditions, the answer is unchanged): more than one natural card
+# that no meld of the holding can hold (go_orphans) -> -1, exactly one -> it is the only
+# possible discard; the contract melds must be in the holding (find_contract on a row
+# relaxed to one plain group + the run).
 # Search: depth-first cover of the holding, explicit stack (one level per meld): each level
 # takes the lowest natural card c left and tries every meld containing it — groups of c's
 # rank (c + 0..2 more copies of each suit, then 0/1 joker; option k < GO_GROUP_OPTS), then
 # runs of c's suit through c (lo, hi, joker slot; k >= GO_GROUP_OPTS). Jokers are laid only
-# inside melds, so a joker left when the naturals are gone is a failure. Pruned when no
-# suit can still give the 7-run or too few cards are left for the missing contract melds.
-# Exact for R_MAX_JOKERS <= 1 (Telefunken); a holding needing more than MAX_GO_OUT_MELDS
-# melds (impossible below 38 cards) is reported as not going out.
-GO_OUT_GROUP = 3
-GO_OUT_RUN = 7
+# inside melds, so a joker left when the naturals are gone is a failure. Pruned when a card
+# left has no meld in what is left, when no suit can still give the contract run, or when
+# too few cards are left for the missing contract melds (pruning never changes which cover
+# is found first). Exact for R_MAX_JOKERS <= 1 (Telefunken); a holding needing more than
+# MAX_GO_OUT_MELDS melds (impossible below 38 cards) is reported as not going out.
 GO_OUT_NO_DISCARD = 53
 MAX_GO_OUT_MELDS = 12
 GO_GROUP_OPTS = 162                    # 3^4 extra-copy counts x (0 / 1 joker)
 GO_RUN_OPTS = 14 * 14 * 15             # lo 1..14 x hi 1..14 x joker slot 0..14
-GF_GROUP = 1                           # stack flags: the exact-3 group is laid
-GF_RUN = 2                             # the 7+ run is laid
+GF_GROUP = 1                           # stack flags: the contract group is laid
+GF_RUN = 2                             # the contract run is laid
 S_Q1 = 0                               # stack columns: holding left, jokers, flags, cursor
 S_Q2 = 1
 S_JOK = 2
 S_FLAGS = 3
 S_K = 4
 S_SIZE = 5
+G_REQ = 0                              # goal array: flags required, group size, run minimum
+G_GROUP = 1
+G_RUN = 2
 
 
 @njit(cache=True)
@@ -898,6 +1069,8 @@ def go_group_option(q1, q2, jok, c, k, rules):
         t //= 3
         b = np.int64(1) << (s * 13 + c % 13)
         have = (1 if q1 & b else 0) + (1 if q2 & b else 0) - (1 if b == cb else 0)
+        if rules[R_GROUP_DUPS] == 0:
+            have = min(have, 0 if b == cb else 1)        # one card per suit
         if n > have:
             return np.int64(0), np.int64(0), 0
         if b == cb:
@@ -986,33 +1159,64 @@ def go_next_meld(q1, q2, jok, c, k, rules, row):
 
 
 @njit(cache=True)
-def go_hopeless(q1, q2, jok, flags, rules):
-    """Prune: the missing contract melds cannot come from what is left."""
-    runj = min(jok, 1, rules[R_MAX_JOKERS])
+def go_orphans(q1, q2, jok, rules):
+    """Natural cards of the holding that no meld of the holding can hold (a group needs
+    R_MIN_GROUP cards of the rank with <= R_MAX_JOKERS jokers; a run an R_MIN_RUN window of
+    the suit through the card with at most one position missing, filled by a joker)."""
+    jg = min(jok, rules[R_MAX_JOKERS])
+    jr = min(jg, 1)
+    cov = np.int64(0)
+    dup = q2 if rules[R_GROUP_DUPS] else np.int64(0)
+    for r in range(13):
+        rm = rank_mask(r)
+        if popcount(q1 & rm) + popcount(dup & rm) + jg >= rules[R_MIN_GROUP]:
+            cov |= rm
+    n = max(rules[R_MIN_RUN], 1)
+    for s in range(4):
+        held = suit_positions(q1, s)
+        if popcount(held & ~np.int64(2)) + jr < n:
+            continue
+        pc = np.int64(0)
+        for lo in range(1, 16 - n):
+            iv = interval(lo, lo + n - 1)
+            if popcount(iv & ~held) <= jr and pos_allowed(lo, lo + n - 1, rules):
+                pc |= iv & held
+        cov |= pos_to_ranks(pc) << (13 * s)
+    return q1 & ~cov
+
+
+@njit(cache=True)
+def go_hopeless(q1, q2, jok, flags, goal, rules):
+    """Prune: a card left has no meld, or the missing contract melds cannot come from what
+    is left."""
+    if go_orphans(q1, q2, jok, rules):
+        return True
+    miss = goal[G_REQ] & ~flags
     need = 0
-    if (flags & GF_RUN) == 0:
+    if miss & GF_RUN:
+        runj = min(jok, 1, rules[R_MAX_JOKERS])
         best = 0
         for s in range(4):
-            best = max(best, popcount(suit_positions(q1, s) & ~np.int64(1)))
-        if best + runj < GO_OUT_RUN:
+            best = max(best, popcount(suit_positions(q1, s) & ~np.int64(2)))
+        if best + runj < goal[G_RUN]:
             return True
-        need += GO_OUT_RUN
-    if (flags & GF_GROUP) == 0:
-        need += GO_OUT_GROUP
+        need += goal[G_RUN]
+    if miss & GF_GROUP:
+        need += goal[G_GROUP]
     return popcount(q1) + popcount(q2) + jok < need
 
 
 @njit(cache=True)
-def go_meld_flags(row):
+def go_meld_flags(row, goal):
     """Contract flags a meld row earns."""
     if row[M_KIND] == K_GROUP:
         n = popcount(row[M_P1]) + popcount(row[M_P2]) + row[M_JOKERS]
-        return GF_GROUP if n == GO_OUT_GROUP else 0
-    return GF_RUN if row[M_HI] - row[M_LO] + 1 >= GO_OUT_RUN else 0
+        return GF_GROUP if n == goal[G_GROUP] else 0
+    return GF_RUN if row[M_HI] - row[M_LO] + 1 >= goal[G_RUN] else 0
 
 
 @njit(cache=True)
-def go_push(st, melds, d):
+def go_push(st, melds, d, goal):
     """Level d + 1 = level d's holding minus the meld melds[d]."""
     row = melds[d]
     q1, q2 = dd_remove_mask(st[d, S_Q1], st[d, S_Q2], row[M_P1])
@@ -1020,14 +1224,14 @@ def go_push(st, melds, d):
     st[d + 1, S_Q1] = q1
     st[d + 1, S_Q2] = q2
     st[d + 1, S_JOK] = st[d, S_JOK] - row[M_JOKERS]
-    st[d + 1, S_FLAGS] = st[d, S_FLAGS] | go_meld_flags(row)
+    st[d + 1, S_FLAGS] = st[d, S_FLAGS] | go_meld_flags(row, goal)
     st[d + 1, S_K] = 0
 
 
 @njit(cache=True)
-def go_cover(p1, p2, jokers, rules, st, melds):
-    """Depth-first cover of the whole holding by melds with the exact-3 group and the 7+
-    run: the number of melds (rows 0.. of ``melds``), -1 if none."""
+def go_cover(p1, p2, jokers, goal, rules, st, melds):
+    """Depth-first cover of the whole holding by melds including the contract melds of
+    ``goal``: the number of melds (rows 0.. of ``melds``), -1 if none."""
     st[0, S_Q1] = p1
     st[0, S_Q2] = p2
     st[0, S_JOK] = jokers
@@ -1037,12 +1241,12 @@ def go_cover(p1, p2, jokers, rules, st, melds):
     while d >= 0:
         q1 = st[d, S_Q1]
         if q1 == 0:
-            if st[d, S_JOK] == 0 and st[d, S_FLAGS] == GF_GROUP | GF_RUN:
+            if st[d, S_JOK] == 0 and (st[d, S_FLAGS] & goal[G_REQ]) == goal[G_REQ]:
                 return d
             d -= 1
             continue
-        if d == MAX_GO_OUT_MELDS or go_hopeless(q1, st[d, S_Q2], st[d, S_JOK],
-                                                st[d, S_FLAGS], rules):
+        if st[d, S_K] == 0 and (d == MAX_GO_OUT_MELDS or go_hopeless(
+                q1, st[d, S_Q2], st[d, S_JOK], st[d, S_FLAGS], goal, rules)):
             d -= 1
             continue
         k = go_next_meld(q1, st[d, S_Q2], st[d, S_JOK], lowbit(q1), st[d, S_K], rules,
@@ -1051,7 +1255,7 @@ def go_cover(p1, p2, jokers, rules, st, melds):
             d -= 1
             continue
         st[d, S_K] = k + 1
-        go_push(st, melds, d)
+        go_push(st, melds, d, goal)
         d += 1
     return -1
 
@@ -1089,28 +1293,63 @@ def go_card_points(c, rules):
 
 
 @njit(cache=True)
-def go_out_partition(p1, p2, jokers, rules, out):
-    """Hand 7 going out (§12.2): -1 if the holding cannot, else the discard (card id, 52 =
-    joker, 53 = none); the melds go to ``out``. See the section comment above."""
+def go_goal(spec, rules):
+    """(goal array, relaxed contracts table for the gate) of a contracts row: one plain
+    exact group (if any) and the run, no joker limit."""
+    goal = np.zeros(3, np.int64)
+    gate = np.zeros((2, C_SIZE), np.int64)
+    g = gate[1]
+    g[C_JOKER_LIMIT] = -1
+    if spec[C_GROUPS] >= 1:
+        goal[G_REQ] |= GF_GROUP
+        goal[G_GROUP] = spec[C_GROUP_SIZE]
+        g[C_GROUPS] = 1
+        g[C_GROUP_SIZE] = spec[C_GROUP_SIZE]
+        g[C_GROUP_EXACT] = 1
+    if spec[C_RUNS] != 0:
+        goal[G_REQ] |= GF_RUN
+        goal[G_RUN] = max(spec[C_RUN_MIN], rules[R_MIN_RUN])
+        g[C_RUNS] = 1
+        g[C_RUN_MIN] = spec[C_RUN_MIN]
+    return goal, gate
+
+
+@njit(cache=True)
+def go_candidates(p1, p2, jokers, spec, rules, out, order):
+    """Gate + discard candidates in preference order (GO_OUT_NO_DISCARD first) into
+    ``order``; returns (how many, goal). 0 when the holding cannot go out."""
+    goal, gate = go_goal(spec, rules)
+    orphans = go_orphans(p1, p2, jokers, rules)
+    if orphans & p2 or orphans & (orphans - 1):
+        return 0, goal                          # two cards nothing can hold
+    if not find_contract(p1, p2, jokers, 1, gate, rules, out[:MAX_CONTRACT_MELDS]):
+        return 0, goal
+    if orphans:
+        order[0] = lowbit(orphans)              # the only card that can be left over
+        return 1, goal
+    order[0] = GO_OUT_NO_DISCARD
+    return 1 + go_discard_order(p1, jokers, rules, order[1:]), goal
+
+
+@njit(cache=True)
+def go_out_partition(p1, p2, jokers, spec, rules, out):
+    """Hand 7 going out (§12.2) with the contract melds of ``spec`` (a contracts row): -1 if
+    the holding cannot, else the discard (card id, 52 = joker, 53 = none); the melds go to
+    ``out``. See the section comment above."""
+    order = np.zeros(54, np.int64)
+    m, goal = go_candidates(p1, p2, jokers, spec, rules, out, order)
     out[:] = 0
     st = np.zeros((MAX_GO_OUT_MELDS + 1, S_SIZE), np.int64)
     melds = np.zeros((MAX_GO_OUT_MELDS + 1, M_SIZE), np.int64)
-    n = go_cover(p1, p2, jokers, rules, st, melds)
-    discard = GO_OUT_NO_DISCARD
-    if n < 0:
-        order = np.zeros(53, np.int64)
-        m = go_discard_order(p1, jokers, rules, order)
-        for i in range(m):
-            c = order[i]
-            if c == JOKER_ID:
-                n = go_cover(p1, p2, jokers - 1, rules, st, melds)
-            else:
-                q1, q2 = dd_remove_mask(p1, p2, np.int64(1) << c)
-                n = go_cover(q1, q2, jokers, rules, st, melds)
-            if n >= 0:
-                discard = c
-                break
-    if n < 0:
-        return -1
-    out[:n] = melds[:n]
-    return discard
+    for i in range(m):
+        c = order[i]
+        q1, q2, jok = p1, p2, jokers
+        if c == JOKER_ID:
+            jok -= 1
+        elif c != GO_OUT_NO_DISCARD:
+            q1, q2 = dd_remove_mask(p1, p2, np.int64(1) << c)
+        n = go_cover(q1, q2, jok, goal, rules, st, melds)
+        if n >= 0:
+            out[:n] = melds[:n]
+            return c
+    return -1

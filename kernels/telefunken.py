@@ -731,10 +731,11 @@ def start_hand(st, opts, h, dealer, sids, gdeck, gplay, trace):
 # table actions (§9, §10, §12): candidates
 # =============================================================================
 @njit(cache=True)
-def group_cards(st, p, r):
-    """All naturals of rank r in seat p's holding (both planes)."""
+def group_cards(st, p, r, rules):
+    """The naturals of rank r in seat p's holding that one group can take: all of them, or
+    one per suit when groups may not hold identical cards (A3)."""
     rm = rank_mask(r)
-    return st[H1 + p] & rm, st[H2 + p] & rm
+    return st[H1 + p] & rm, st[H2 + p] & rm if rules[M.R_GROUP_DUPS] else np.int64(0)
 
 
 @njit(cache=True)
@@ -742,7 +743,7 @@ def add_group_melds(st, p, rules, acts, n):
     """Extra groups: every natural of a rank held, with no joker or with one."""
     jok = st[HJ + p]
     for r in range(13):
-        g1, g2 = group_cards(st, p, r)
+        g1, g2 = group_cards(st, p, r, rules)
         k = popcount(g1) + popcount(g2)
         if k >= rules[M.R_MIN_GROUP]:
             acts[n] = act(A_MELD, M.K_GROUP, r, 0, 0, 0)
@@ -795,10 +796,10 @@ def add_run_melds(st, p, rules, acts, n):
 
 
 @njit(cache=True)
-def meld_size(st, p, x):
+def meld_size(st, p, x, rules):
     """Cards an A_MELD action lays."""
     if field(x, 1) == M.K_GROUP:
-        g1, g2 = group_cards(st, p, field(x, 2))
+        g1, g2 = group_cards(st, p, field(x, 2), rules)
         return popcount(g1) + popcount(g2) + field(x, 3)
     return field(x, 4) - field(x, 3) + 1
 
@@ -971,7 +972,7 @@ def legal_down(st, opts, tab, sc, acts):
                 k = add_run_melds(st, p, rules, acts, k)
             for i in range(k):
                 x = acts[i]
-                big = meld_size(st, p, x)
+                big = meld_size(st, p, x, rules)
                 joker = field(x, 1) == M.K_GROUP and field(x, 3) == 1 or field(x, 5) != 0
                 if (last_ok or big < held(st, p)) and (joker or not due):
                     acts[n] = x
@@ -1066,13 +1067,13 @@ def go_down(st, opts, tab, mo, x):
 
 
 @njit(cache=True)
-def meld_row(st, p, x, row):
+def meld_row(st, p, x, row, rules):
     """The meld row of an A_MELD action."""
     row[:] = 0
     row[M.M_KIND] = field(x, 1)
     row[M.M_KEY] = field(x, 2)
     if field(x, 1) == M.K_GROUP:
-        g1, g2 = group_cards(st, p, field(x, 2))
+        g1, g2 = group_cards(st, p, field(x, 2), rules)
         row[M.M_JOKERS] = field(x, 3)
     else:
         lo, hi, jp = field(x, 3), field(x, 4), field(x, 5)
@@ -1109,7 +1110,7 @@ def table_action(st, opts, tab, mo, x):
     if kind == A_GO_DOWN:
         go_down(st, opts, tab, mo, x)
     elif kind == A_MELD:
-        meld_row(st, p, x, mo[0])
+        meld_row(st, p, x, mo[0], rules_of(opts))
         lay_row(st, tab, p, mo[0], 0)
     elif kind == A_LAYOFF:
         M.apply_layoff(tab, b, a, c)

@@ -7,7 +7,7 @@ below; contracts try every combination of candidates.
 """
 from collections import Counter
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, product
 
 JK = 52
 MAX_JOKERS = 1
@@ -44,10 +44,12 @@ def pos_rank(p):
 
 
 # ---- validity --------------------------------------------------------------------
-def valid_group(naturals, jokers):
-    """>= 1 natural, all of one rank, <= 1 joker, >= 3 cards; duplicates allowed."""
+def valid_group(naturals, jokers, dups=True):
+    """>= 1 natural, all of one rank, <= 1 joker, >= 3 cards; duplicates allowed when
+    ``dups`` (rules option A3), else no card twice."""
     return (len(naturals) >= 1 and len({rank(c) for c in naturals}) == 1
-            and 0 <= jokers <= MAX_JOKERS and len(naturals) + jokers >= MIN_GROUP)
+            and 0 <= jokers <= MAX_JOKERS and len(naturals) + jokers >= MIN_GROUP
+            and (dups or len(set(naturals)) == len(naturals)))
 
 
 def is_pure_trio(naturals, jokers):
@@ -107,7 +109,7 @@ def fits(hold, cards):
     return all(hold[c] >= n for c, n in need.items())
 
 
-def candidate_groups(hold, size, exact=True, pure=False):
+def candidate_groups(hold, size, exact=True, pure=False, dups=True):
     """Every distinct group (as a sorted card tuple, jokers as JK) the holding can lay."""
     out = set()
     for r in range(13):
@@ -120,7 +122,7 @@ def candidate_groups(hold, size, exact=True, pure=False):
                 for nat in combinations(copies, k):
                     if pure and not is_pure_trio(list(nat), j):
                         continue
-                    if valid_group(list(nat), j):
+                    if valid_group(list(nat), j, dups):
                         out.add(tuple(sorted(nat)) + (JK,) * j)
     return sorted(out)
 
@@ -147,35 +149,58 @@ CONTRACTS = {1: [("pure", 3)], 2: [("group", 3)] * 2, 3: [("group", 4)],
              7: [("group", 3), ("run", 7)]}
 
 
-def contract_options(hold, hand, spec=None):
+def spec_of(entry):
+    """A ``kernels.melds.make_contracts`` entry [(kind, size, pure), ...] -> this module's
+    spec: pure tríos first, then the other groups, then the run."""
+    groups = [("pure" if pure else "group", n) for kind, n, pure in entry if kind == "group"]
+    runs = [("run", n) for kind, n, _ in entry if kind == "run"]
+    return sorted(groups, key=lambda g: g[0] != "pure") + runs
+
+
+def meld_rank(meld):
+    return rank([c for c in meld if c != JK][0])
+
+
+def contract_options(hold, hand, spec=None, joker_limit=None, distinct=False, dups=True):
     """Every way (tuple of melds) to lay the contract of ``hand`` (or the given ``spec``:
-    one or two of ("pure", 3), ("group", n) exactly n, ("group+", n) at least n,
-    ("run", n) at least n, a run always last) from ``hold``."""
+    melds ("pure", 3), ("group", n) exactly n, ("group+", n) at least n, ("run", n) at
+    least n, in the order the kernel writes them) from ``hold``, with at most
+    ``joker_limit`` jokers in all (None: no limit) and, when ``distinct``, groups of
+    different ranks; ``dups``: see valid_group."""
     spec = spec or CONTRACTS[hand]
     cands = []
     for kind, n in spec:
         if kind == "pure":
             cands.append(candidate_groups(hold, n, pure=True))
         elif kind == "group":
-            cands.append(candidate_groups(hold, n))
+            cands.append(candidate_groups(hold, n, dups=dups))
         elif kind == "group+":
-            cands.append(candidate_groups(hold, n, exact=False))
+            cands.append(candidate_groups(hold, n, exact=False, dups=dups))
         else:
             cands.append(candidate_runs(hold, n))
-    if len(spec) == 1:
-        return [(m,) for m in cands[0]]
-    if spec[0] == spec[1]:
-        pairs = combinations_with_replacement(cands[0], 2)
+    if len(spec) >= 2 and spec[0] == spec[1]:           # one order of twin groups
+        combos = ((a, b) + rest for a, b in combinations_with_replacement(cands[0], 2)
+                  for rest in product(*cands[2:]))
     else:
-        pairs = ((a, b) for a in cands[0] for b in cands[1])
-    return [(a, b) for a, b in pairs if fits(hold, a + b)]
+        combos = product(*cands)
+    out = []
+    for melds in combos:
+        if not fits(hold, sum(melds, ())):
+            continue
+        if joker_limit is not None and sum(m.count(JK) for m in melds) > joker_limit:
+            continue
+        ranks = [meld_rank(m) for m, (kind, _) in zip(melds, spec) if kind != "run"]
+        if distinct and len(set(ranks)) < len(ranks):
+            continue
+        out.append(melds)
+    return out
 
 
-def best_contract(hold, hand, spec=None):
+def best_contract(hold, hand, spec=None, joker_limit=None, distinct=False, dups=True):
     """(contract held?, least penalty left after laying it or None)."""
     total = holding_points(hold)
     best = None
-    for melds in contract_options(hold, hand, spec):
+    for melds in contract_options(hold, hand, spec, joker_limit, distinct, dups):
         left = total - sum(points(c) for m in melds for c in m)
         if best is None or left < best:
             best = left
@@ -186,7 +211,7 @@ def best_contract(hold, hand, spec=None):
 # A table group: {"kind": "group", "cards": [naturals], "jokers": n, "pure": bool,
 #                 "closed": bool}
 # A table run:   {"kind": "run", "layout": {position: card or JK}}
-def layoffs(hold, table):
+def layoffs(hold, table, dups=True):
     """Set of (card, meld index, position; 0 for a group) single-card lay-offs (§9.4)."""
     out = set()
     for card in [c for c in hold if hold[c] > 0]:
@@ -203,7 +228,7 @@ def layoffs(hold, table):
                     if rank(card) == rank(m["cards"][0]) and \
                             suit(card) not in {suit(c) for c in m["cards"]}:
                         out.add((card, i, 0))
-                elif valid_group(m["cards"] + [card], m["jokers"]):
+                elif valid_group(m["cards"] + [card], m["jokers"], dups):
                     out.add((card, i, 0))
             else:
                 for p in range(1, 15):
@@ -240,8 +265,9 @@ def joker_shifts(hold, table):
     return out
 
 
-def joker_retrievals(hold, table):
-    """Set of (meld, card_a, card_b), card_a <= card_b: §10.1 with two cards."""
+def joker_retrievals(hold, table, dups=True):
+    """Set of (meld, card_a, card_b), card_a <= card_b: §10.1 with two cards; the group
+    must stay valid (``dups``: see valid_group)."""
     out = set()
     for i, m in enumerate(table):
         if m["kind"] != "group" or m["jokers"] == 0 or m["pure"]:
@@ -251,7 +277,8 @@ def joker_retrievals(hold, table):
         for s in range(4):
             copies += [s * 13 + r] * hold[s * 13 + r]
         for a, b in combinations(copies, 2):
-            out.add((i, min(a, b), max(a, b)))
+            if valid_group(m["cards"] + [a, b], m["jokers"] - 1, dups):
+                out.add((i, min(a, b), max(a, b)))
     return out
 
 
@@ -259,15 +286,17 @@ def joker_retrievals(hold, table):
 GO_OUT_NO_DISCARD = 53
 
 
-def go_out_discards(hold):
+def go_out_discards(hold, group_size=3, run_min=7, dups=True):
     """Every way to go out in Hand 7 (§12.2): the set of discards that work (a card id, JK
     for a joker, GO_OUT_NO_DISCARD when the whole holding can be laid).
 
     The laid cards must split exactly into valid melds (groups and runs of 3+, at most one
-    joker each) including a group of exactly 3 and a run of 7+. Brute force: the meld
+    joker each) including a group of exactly ``group_size`` (None: no group needed) and a
+    run of ``run_min`` or more (None: no run needed); ``dups``: see valid_group. Brute
+    force: the meld
     through the lowest natural card left is tried every possible way (from every meld the
     full holding could lay), memoised on (cards left, contract melds laid so far)."""
-    melds = [(m, "group") for m in candidate_groups(hold, MIN_GROUP, exact=False)]
+    melds = [(m, "group") for m in candidate_groups(hold, MIN_GROUP, exact=False, dups=dups)]
     melds += [(m, "run") for m in candidate_runs(hold, MIN_RUN)]
 
     @lru_cache(maxsize=None)
@@ -278,8 +307,9 @@ def go_out_discards(hold):
             return rest[JK] == 0 and have_group3 and have_run7
         for meld, kind in melds:
             if naturals[0] in meld and fits(rest, meld):
-                g3 = have_group3 or (kind == "group" and len(meld) == 3)
-                r7 = have_run7 or (kind == "run" and len(meld) >= 7)
+                g3 = have_group3 or (kind == "group" and len(meld) == group_size)
+                r7 = have_run7 or (kind == "run" and run_min is not None
+                                   and len(meld) >= run_min)
                 if covers(key(rest - Counter(meld)), g3, r7):
                     return True
         return False
@@ -288,12 +318,13 @@ def go_out_discards(hold):
         return tuple(sorted((+counter).items()))
 
     out = set()
-    if covers(key(Counter(hold)), False, False):
+    start = (group_size is None, run_min is None)
+    if covers(key(Counter(hold)), *start):
         out.add(GO_OUT_NO_DISCARD)
     for c in [c for c in hold if hold[c] > 0]:
         rest = Counter(hold)
         rest[c] -= 1
-        if covers(key(rest), False, False):
+        if covers(key(rest), *start):
             out.add(c)
     return out
 

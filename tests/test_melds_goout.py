@@ -18,6 +18,7 @@ import reference_melds as R
 from reference_melds import planes
 
 RULES = M.TELEFUNKEN_RULES
+SPEC = M.TELEFUNKEN_CONTRACTS[7]
 FUZZ = int(os.environ.get("CARDSIM_GOOUT_FUZZ", "1200"))
 NONE = M.GO_OUT_NO_DISCARD
 
@@ -29,7 +30,7 @@ def row_cards(row):
 
 def go_out(cards):
     out = np.zeros((M.MAX_GO_OUT_MELDS, M.M_SIZE), np.int64)
-    d = M.go_out_partition(*planes(cards), RULES, out)
+    d = M.go_out_partition(*planes(cards), SPEC, RULES, out)
     return int(d), out
 
 
@@ -201,7 +202,7 @@ def test_go_out_fuzz():
     for _ in range(FUZZ):
         hold = partition_holding(rng)
         ref = R.go_out_discards(Counter(hold))
-        d = int(M.go_out_partition(*planes(hold), RULES, out))
+        d = int(M.go_out_partition(*planes(hold), SPEC, RULES, out))
         assert (d >= 0) == bool(ref), (sorted(hold), d, ref)
         if not ref:
             continue

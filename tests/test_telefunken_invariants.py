@@ -106,6 +106,9 @@ def test_random_play_with_full_turn_cap():
     dict(allow_runs=False), dict(allow_extra_melds=False), dict(leftover_chip_points=-10),
     dict(exchange_rounds="4:1,6:2"), dict(hand7_must_go_out_at_once=False),
     dict(first_meld_turn_layoff_own="non_contract"), dict(cut_model="uniform"),
+    dict(groups_allow_duplicate_suits=False), dict(contract_groups_distinct_ranks=True),
+    dict(pure_trio_extension="any_natural"), dict(pure_trio_extension="none"),
+    dict(joker_group_retrieval_cards=0), dict(joker_ops_require_prior_turn_meld=False),
 ])
 def test_options_keep_invariants(over):
     rec, opts = play("venezuela", 4, ["greedy", "random", "patient", "chip_saver"], 12,
