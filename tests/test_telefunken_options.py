@@ -574,3 +574,30 @@ def test_cli_bad_input_is_one_line(cli, tmp_path, args, fragment):
     assert res.exit_code == 2, res.output
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and fragment in lines[0], res.stderr
+
+
+def test_cli_run_replay_and_compare(cli, tmp_path):
+    import pandas as pd
+    out = tmp_path / "tf.parquet"
+    res = cli.invoke(app, ["run", "telefunken", "--games", "40", "--seed", "3", "-q", "--out", str(out),
+                           "--strategy", "chip_saver:reserve=3", "--strategy", "greedy", "--strategy", "patient",
+                           "--strategy", "greedy"])
+    assert res.exit_code == 0, res.output
+    assert "mean score" in res.stdout
+    df = pd.read_parquet(out)
+    assert len(df) == 40 and (df["payout_0"] == -df["total_0"]).all()
+    assert (df[[f"h{h}_pen_1" for h in range(1, 8)]].sum(axis=1) == df["total_1"]).all()
+    res = cli.invoke(app, ["replay", "telefunken", "--seed", "3", "--deal", "5", "--strategy", "greedy"])
+    assert res.exit_code == 0, res.output
+    assert "== hand 7" in res.stdout and "end of hand" in res.stdout and " draws " in res.stdout
+    res = cli.invoke(app, ["compare", "telefunken", "--strategy", "greedy", "--strategy", "chip_saver:reserve=4",
+                           "--field", "greedy", "--games", "20", "--out", str(tmp_path / "cmp")])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "cmp" / "_summary.json").exists()
+
+
+def test_cli_bad_output_leaves_nothing(cli, tmp_path):
+    out = tmp_path / "x.parquet"
+    res = cli.invoke(app, ["run", "telefunken", "--games", "5", "--out", str(out), "-o", "chips_per_player=-1"])
+    assert res.exit_code == 2 and not out.exists()
+    assert not list(tmp_path.iterdir())
