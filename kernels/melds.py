@@ -1041,6 +1041,7 @@ GO_GROUP_OPTS = 162                    # 3^4 extra-copy counts x (0 / 1 joker)
 GO_RUN_OPTS = 14 * 14 * 15             # lo 1..14 x hi 1..14 x joker slot 0..14
 GF_GROUP = 1                           # stack flags: the contract group is laid
 GF_RUN = 2                             # the contract run is laid
+GF_DISC = 4                            # (go_cover_spare) the spare card is used
 S_Q1 = 0                               # stack columns: holding left, jokers, flags, cursor
 S_Q2 = 1
 S_JOK = 2
@@ -1260,6 +1261,74 @@ def go_cover(p1, p2, jokers, goal, rules, st, melds):
     return -1
 
 
+# go_cover_spare: the same search, but one card may be left over (the discard). At each
+# level, after every meld through the lowest card c, the option GO_SPARE_OPT leaves c over;
+# a single joker left at the end is the spare too. It only answers "can the holding go out,
+# with or without a discard" (one search instead of one per candidate discard);
+# go_out_partition asks it first and, when the answer is yes, still picks the preferred
+# discard with go_cover, so results do not change.
+GO_SPARE_OPT = GO_GROUP_OPTS + GO_RUN_OPTS
+
+
+@njit(cache=True)
+def go_hopeless_spare(q1, q2, jok, flags, goal, rules):
+    """go_hopeless while a spare card is still free: one card without a meld is allowed."""
+    if flags & GF_DISC:
+        return go_hopeless(q1, q2, jok, flags, goal, rules)
+    orphans = go_orphans(q1, q2, jok, rules)
+    if orphans & q2 or orphans & (orphans - 1):
+        return True
+    return go_hopeless(q1 & ~orphans, q2, jok, flags, goal, rules)
+
+
+@njit(cache=True)
+def go_spare_row(row, c):
+    """Meld row standing for 'card c is left over' (go_push removes it, earns no flag)."""
+    row[:] = 0
+    row[M_P1] = np.int64(1) << c
+
+
+@njit(cache=True)
+def go_done_spare(st, d, goal):
+    """Level d has no naturals left: a cover, with at most one joker left over unspent?"""
+    flags = st[d, S_FLAGS]
+    spare = 0 if flags & GF_DISC else 1
+    return st[d, S_JOK] <= spare and (flags & goal[G_REQ]) == goal[G_REQ]
+
+
+@njit(cache=True)
+def go_cover_spare(p1, p2, jokers, goal, rules, st, melds):
+    """The holding can be covered by melds including the contract melds of ``goal`` with at
+    most one card left over."""
+    st[0, S_Q1], st[0, S_Q2], st[0, S_JOK], st[0, S_FLAGS], st[0, S_K] = p1, p2, jokers, 0, 0
+    d = 0
+    while d >= 0:
+        q1 = st[d, S_Q1]
+        if q1 == 0:
+            if go_done_spare(st, d, goal):
+                return True
+            d -= 1
+            continue
+        if st[d, S_K] == 0 and (d == MAX_GO_OUT_MELDS or go_hopeless_spare(
+                q1, st[d, S_Q2], st[d, S_JOK], st[d, S_FLAGS], goal, rules)):
+            d -= 1
+            continue
+        k = -1
+        if st[d, S_K] < GO_SPARE_OPT:
+            k = go_next_meld(q1, st[d, S_Q2], st[d, S_JOK], lowbit(q1), st[d, S_K], rules, melds[d])
+        if k < 0 and st[d, S_K] <= GO_SPARE_OPT and not st[d, S_FLAGS] & GF_DISC:
+            k = GO_SPARE_OPT
+            go_spare_row(melds[d], lowbit(q1))
+        if k < 0:
+            d -= 1
+            continue
+        st[d, S_K] = k + 1
+        go_push(st, melds, d, goal)
+        st[d + 1, S_FLAGS] |= GF_DISC if k == GO_SPARE_OPT else 0
+        d += 1
+    return False
+
+
 JOKER_ID = 52
 
 
@@ -1341,6 +1410,8 @@ def go_out_partition(p1, p2, jokers, spec, rules, out):
     out[:] = 0
     st = np.zeros((MAX_GO_OUT_MELDS + 1, S_SIZE), np.int64)
     melds = np.zeros((MAX_GO_OUT_MELDS + 1, M_SIZE), np.int64)
+    if m > 1 and not go_cover_spare(p1, p2, jokers, goal, rules, st, melds):
+        return -1                               # neither all cards nor all but one
     for i in range(m):
         c = order[i]
         q1, q2, jok = p1, p2, jokers

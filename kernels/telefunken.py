@@ -23,7 +23,9 @@ Choices this module adds where the spec leaves room
   that lay a joker (the group just robbed always accepts it back) until it is laid.
 * The Ecuador joker exchange (A39) is a go-down action: give another player's contract meld
   the natural its joker stands for (any natural of the rank for a group), and go down with
-  a contract that uses at least one joker. No other §10 operation exists in that model.
+  a contract that uses at least one joker. It is offered only when the holding cannot go
+  down without it (then every contract of the new holding uses a joker). No other §10
+  operation exists in that model.
 * The buy window asks seats in priority order (§8.3); the strategy of each seat answers.
   An upcard that the first player may not take free (``first_player_free_upcard=False``)
   or declines is offered like a discard when ``upcard_buyable`` (the dealer counts as its
@@ -55,7 +57,7 @@ from kernels.cards import lowbit, popcount, rank_mask
 from kernels.jit import unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
 
-RULES_VERSION = 1
+RULES_VERSION = 2          # 2: the Ecuador exchange is offered only when needed
 MAX_PLAYERS = 5
 HANDS = 7
 DECK_SIZE = 108
@@ -877,14 +879,6 @@ def contracts_of(opts):
 
 
 @njit(cache=True)
-def contract_jokers(mo):
-    j = 0
-    for i in range(mo.shape[0]):
-        j += mo[i, M.M_JOKERS]
-    return j
-
-
-@njit(cache=True)
 def exchange_holding(st, p, tab, i, c):
     """Seat p's holding after giving c to meld i for its joker: (p1, p2, jokers)."""
     q1, q2 = M.dd_remove_mask(st[H1 + p], st[H2 + p], np.int64(1) << c)
@@ -911,7 +905,9 @@ def joker_card(tab, i, c):
 
 @njit(cache=True)
 def add_exchange_downs(st, opts, p, tab, mo, acts, n):
-    """Ecuador (A39): go down using a joker taken from another player's contract meld."""
+    """Ecuador (A39): go down using a joker taken from another player's contract meld. Only
+    offered when the holding cannot go down without it; then every way to go down with the
+    exchanged holding uses a joker, as the rule requires."""
     rules = rules_of(opts)
     for i in range(st[NMELDS]):
         if tab[i, T_OWNER] == p or tab[i, T_CONTRACT] == 0 or tab[i, M.M_JOKERS] == 0:
@@ -923,8 +919,7 @@ def add_exchange_downs(st, opts, p, tab, mo, acts, n):
             if not joker_card(tab, i, c):
                 continue
             q1, q2, qj = exchange_holding(st, p, tab, i, c)
-            if (M.best_contract(q1, q2, qj, st[HNO], contracts_of(opts), rules, mo) >= 0
-                    and contract_jokers(mo) >= 1):
+            if M.find_contract(q1, q2, qj, st[HNO], contracts_of(opts), rules, mo):
                 acts[n] = act(A_GO_DOWN, i + 1, c, 0, 0, 0)
                 n += 1
     return n
@@ -952,7 +947,7 @@ def legal_not_down(st, opts, tab, mo, acts):
                                rules, mo):
                 acts[n] = act(A_GO_DOWN, 0, 0, 0, 0, 0)
                 n += 1
-            if opts[O_EXCHANGE_MODEL] == 1:
+            elif opts[O_EXCHANGE_MODEL] == 1:
                 n = add_exchange_downs(st, opts, p, tab, mo, acts, n)
     return add_discards(st, p, acts, n)
 

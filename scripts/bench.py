@@ -1,7 +1,7 @@
 """Benchmarks: deals (games, hands) per second by strategy and core count, cold compile,
 warm start.
 
-    python scripts/bench.py [--game all|tonk|telefunken] [--deals 400000] [--games 20000]
+    python scripts/bench.py [--game all|tonk|telefunken|marafon] [--deals 400000] [--games 20000]
                             [--repeats 5] [--out results/BENCHMARKS.md]
 
 Every figure is the median of ``--repeats`` runs. Rates exclude compilation (a warm-up
@@ -87,7 +87,8 @@ def bench_play(n_players: int, sid: int, deals: int, threads: int, repeats: int)
     params = np.zeros((n_players, K.N_PARAMS))
     params[:, 0] = 8.0
     rec = np.zeros((deals, K.RECORD_COLS), dtype=np.int32)
-    K.play_batch(1, 0, 1000, opts, sids, params, False, rec[:1000])
+    warm = min(1000, deals)
+    K.play_batch(1, 0, warm, opts, sids, params, False, rec[:warm])
     return deals / median_time(lambda: K.play_batch(1, 0, deals, opts, sids, params, False, rec), repeats)
 
 
@@ -95,7 +96,8 @@ def bench_floor(n_players: int, deals: int, threads: int, repeats: int) -> float
     numba.set_num_threads(threads)
     opts = TonkOptions().to_array(n_players)
     out = np.zeros(deals, dtype=np.int64)
-    K.deal_only_batch(1, 0, 1000, opts, out[:1000])
+    warm = min(1000, deals)
+    K.deal_only_batch(1, 0, warm, opts, out[:warm])
     return deals / median_time(lambda: K.deal_only_batch(1, 0, deals, opts, out), repeats)
 
 
@@ -149,8 +151,9 @@ def bench_telefunken(preset: dict, strategy: str, games: int, threads: int, repe
     numba.set_num_threads(threads)
     opts = TelefunkenOptions(**preset).to_array(4)
     sids, params = seat_arrays(spec, seat_table(spec, [strategy], 4))
-    rec = np.zeros((games, TK.RECORD_COLS), dtype=np.int64)
-    TK.play_batch(1, 0, 256, opts, sids, params, False, rec[:256])
+    rec = np.zeros((games, TK.RECORD_COLS), dtype=np.int32)
+    warm = min(256, games)
+    TK.play_batch(1, 0, warm, opts, sids, params, False, rec[:warm])
     return games / median_time(lambda: TK.play_batch(1, 0, games, opts, sids, params, False, rec), repeats)
 
 
@@ -179,7 +182,133 @@ def telefunken_section(args, cores: int) -> list[str]:
     return lines
 
 
-SECTIONS = {"tonk": tonk_section, "telefunken": telefunken_section}
+def bench_tricks(name: str, preset: str, strategy: str, games: int, threads: int, repeats: int) -> tuple[float, float]:
+    """(games/s, hands/s) of Marafon or Trionfo records, every seat the same strategy."""
+    from sim.registry import get_game, seat_arrays, seat_table
+    spec = get_game(name)
+    n = spec.players[2]
+    numba.set_num_threads(threads)
+    opts = spec.options_cls(**spec.presets[preset]).to_array(n)
+    sids, params = seat_arrays(spec, seat_table(spec, [strategy], n))
+    rec = np.zeros((games, spec.record_width), dtype=np.int32)
+    warm = min(1024, games)
+    spec.play_batch(1, 0, warm, opts, sids, params, False, rec[:warm])
+    t = median_time(lambda: spec.play_batch(1, 0, games, opts, sids, params, False, rec), repeats)
+    hands = float(spec.record_columns(rec, n)["hands"].astype(np.int64).sum())
+    return games / t, hands / t
+
+
+def marafon_section(args, cores: int) -> list[str]:
+    times = startup("marafon", 4, args.compile_repeats)
+    rows = []
+    for preset, strategy in (("seed", "heuristic"), ("seed", "greedy"), ("seed", "random"),
+                             ("target31", "heuristic"), ("best_of_three", "heuristic")):
+        one = bench_tricks("marafon", preset, strategy, args.games * 5, 1, args.repeats)
+        alln = bench_tricks("marafon", preset, strategy, args.games * 5, cores, args.repeats)
+        rows.append((preset, strategy, one, alln))
+    lines = ["## Marafon hands and games per second", "",
+             f"Each figure is the median of {args.repeats} runs of {args.games * 5:,} records (a record is a",
+             "game; best_of_three: a match) with 4 players, all seats the same strategy, compile excluded.",
+             "Hands/s counts every hand played (claims end the last hand of a game early).", "",
+             f"| preset | strategy | hands/s 1 core | hands/s all cores ({cores}) | games/s 1 core | "
+             f"games/s all cores ({cores}) |", "|---|---|---:|---:|---:|---:|"]
+    lines += [f"| {p} | {s} | {one[1]:,.0f} | {alln[1]:,.0f} | {one[0]:,.0f} | {alln[0]:,.0f} |"
+              for p, s, one, alln in rows]
+    for strategy in ("heuristic", "random"):
+        one = bench_tricks("trionfo", "seed", strategy, args.games * 2, 1, args.repeats)
+        alln = bench_tricks("trionfo", "seed", strategy, args.games * 2, cores, args.repeats)
+        rows.append(("trionfo", strategy, one, alln))
+    lines += ["", "### Trionfo", "",
+              f"Sessions of 10 hands, 5 players, default rules, {args.games * 2:,} sessions per run.", "",
+              f"| strategy | hands/s 1 core | hands/s all cores ({cores}) | sessions/s 1 core | "
+              f"sessions/s all cores ({cores}) |", "|---|---:|---:|---:|---:|"]
+    lines += [f"| {s} | {one[1]:,.0f} | {alln[1]:,.0f} | {one[0]:,.0f} | {alln[0]:,.0f} |"
+              for p, s, one, alln in rows if p == "trionfo"]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    lines += ["", f"Load average (1 min) at the end of these runs: {load:.1f} on {os.cpu_count()} cores; other",
+              "processes on a shared machine hold cores and flatten the all-cores column.", ""]
+    lines += ["### Marafon start-up", ""] + startup_lines("game", args.compile_repeats, times)
+    lines += ["Target (issue 6, 2-core machine): at least 200,000 Marafon hands/s with heuristic players.", ""]
+    return lines
+
+
+def bench_tripoli(preset: str, strategy: str, n: int, deals: int, threads: int, repeats: int) -> float:
+    """Deals per second of Tripoli (all seats one strategy), compile excluded."""
+    from sim.registry import get_game, seat_arrays, seat_table
+    spec = get_game("tripoli")
+    numba.set_num_threads(threads)
+    opts = spec.options_cls(**spec.presets[preset]).to_array(n)
+    sids, params = seat_arrays(spec, seat_table(spec, [strategy], n))
+    rec = np.zeros((deals, spec.record_width), dtype=np.int32)
+    warm = min(1000, deals)
+    spec.play_batch(1, 0, warm, opts, sids, params, False, rec[:warm])
+    return deals / median_time(lambda: spec.play_batch(1, 0, deals, opts, sids, params, False, rec), repeats)
+
+
+def tripoli_section(args, cores: int) -> list[str]:
+    times = startup("tripoli", 5, args.compile_repeats)
+    deals = max(args.deals // 2, 1000)
+    rows = []
+    for preset, strategy, n in (("seed", "heuristic", 5), ("seed", "heuristic", 2), ("seed", "heuristic", 9),
+                                ("rummoli", "heuristic", 5), ("cosmo", "heuristic", 5),
+                                ("suit_auction", "heuristic", 5), ("seed", "random", 5)):
+        one = bench_tripoli(preset, strategy, n, deals, 1, args.repeats)
+        alln = bench_tripoli(preset, strategy, n, deals, cores, args.repeats)
+        rows.append((preset, strategy, n, one, alln))
+    lines = ["## Tripoli deals per second", "",
+             f"Each figure is the median of {args.repeats} runs of {deals:,} deals (sessions of n deals with a",
+             "clearing round; compile excluded), all seats the same strategy.", "",
+             f"| preset | strategy | players | 1 core | all cores ({cores}) |", "|---|---|---:|---:|---:|"]
+    lines += [f"| {p} | {s} | {n} | {one:,.0f} | {alln:,.0f} |" for p, s, n, one, alln in rows]
+    lines += ["", "### Tripoli start-up", ""] + startup_lines("deal", args.compile_repeats, times)
+    lines += ["Target (issue 7, 2-core machine): at least 50,000 deals/s with heuristic players.", ""]
+    return lines
+
+
+def poker_section(args, cores: int) -> list[str]:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import bench_poker
+    return bench_poker.section(repeats=args.repeats, cores=cores)
+
+
+def bench_contract_rummy(preset: str, strategy: str, n: int, games: int, threads: int, repeats: int) -> float:
+    """Games (7 deals each) per second, every seat the same strategy, compile excluded."""
+    from kernels import contract_rummy as CK
+    from sim.games.contract_rummy import PRESETS as CR_PRESETS, ContractRummyOptions
+    from sim.registry import get_game, seat_arrays, seat_table
+    spec = get_game("contract_rummy")
+    numba.set_num_threads(threads)
+    opts = ContractRummyOptions(**CR_PRESETS[preset]).to_array(n)
+    sids, params = seat_arrays(spec, seat_table(spec, [strategy], n))
+    rec = np.zeros((games, CK.RECORD_COLS), dtype=np.int64)
+    warm = min(64, games)
+    CK.play_batch(1, 0, warm, opts, sids, params, False, rec[:warm])
+    return games / median_time(lambda: CK.play_batch(1, 0, games, opts, sids, params, False, rec), repeats)
+
+
+def contract_rummy_section(args, cores: int) -> list[str]:
+    games = min(args.games, 3000)
+    repeats = min(args.repeats, 3)
+    rows = []
+    for preset, strategy, n in (("contract", "greedy", 4), ("liverpool", "greedy", 4), ("may_i", "greedy", 4),
+                                ("contract", "greedy", 3), ("contract", "greedy", 5), ("may_i", "greedy", 5),
+                                ("contract", "cautious", 4)):
+        one = bench_contract_rummy(preset, strategy, n, games, 1, repeats)
+        alln = bench_contract_rummy(preset, strategy, n, games, cores, repeats)
+        rows.append((preset, strategy, n, one, alln))
+    lines = ["## Contract Rummy deals and games per second", "",
+             f"Each figure is the median of {repeats} runs of {games:,} games of 7 deals, all seats the same",
+             "strategy, compile excluded (`scripts/bench.py --game contract_rummy`).", "",
+             f"| preset | strategy | players | deals/s 1 core | deals/s all cores ({cores}) | games/s 1 core | "
+             f"games/s all cores ({cores}) |", "|---|---|---:|---:|---:|---:|---:|"]
+    lines += [f"| {p} | {s} | {n} | {7 * one:,.0f} | {7 * alln:,.0f} | {one:,.0f} | {alln:,.0f} |"
+              for p, s, n, one, alln in rows]
+    lines += ["", "Target (issue 5, 2-core machine): at least 10,000 deals/s with greedy play.", ""]
+    return lines
+
+
+SECTIONS = {"tonk": tonk_section, "telefunken": telefunken_section, "marafon": marafon_section,
+            "tripoli": tripoli_section, "poker": poker_section, "contract_rummy": contract_rummy_section}
 
 
 def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:

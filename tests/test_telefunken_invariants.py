@@ -21,7 +21,7 @@ PLAYERS = range(GAME.players[0], GAME.players[1] + 1)
 def play(preset, n, strategies, count, seed=11, check=True, first=0, **over):
     opts = GAME.options_cls(**{**GAME.presets[preset], **over}).to_array(n)
     sids, params = seat_arrays(GAME, seat_table(GAME, strategies, n))
-    rec = np.zeros((count, K.RECORD_COLS), np.int64)
+    rec = np.zeros((count, K.RECORD_COLS), np.int32)          # the runner's record type
     K.play_batch(seed, first, count, opts, sids, params, check, rec)
     return rec, opts
 
