@@ -87,8 +87,9 @@ def _num(v: float) -> str:
 
 
 def games() -> dict[str, GameSpec]:
-    from sim.games import telefunken, tonk
-    return {g.name: g for g in (tonk.GAME, telefunken.GAME)}
+    from sim.games import contract_rummy, marafon, telefunken, tonk, trionfo, tripoli
+    return {g.name: g for g in (tonk.GAME, telefunken.GAME, marafon.GAME, trionfo.GAME, tripoli.GAME,
+                                contract_rummy.GAME)}
 
 
 def get_game(name: str) -> GameSpec:

@@ -1,0 +1,746 @@
+"""Marafon (Marafone, Beccaccino): 4 players in partnerships, as small numba kernels.
+
+Rules source: ``shared/rules/marafon.md`` Part A (and §0, the common conventions); every
+DECISION of its section C that concerns Marafon is an option below. The trick arithmetic
+(card ids, legality, winner, values in thirds) is ``kernels.tricks``.
+
+Choices this module adds where the spec leaves room
+----------------------------------------------------
+* One record is one **match** (``games_per_match`` games, default 1: one game). A match of
+  several games stops as soon as one side has won a majority (best of three: first to 2).
+* Each hand is shuffled from its own stream (seed, game, 16 + hand index in the match), so
+  hand h gets the same cards whatever the strategies (duplicate deals).
+* Decisions go to the seat's strategy one at a time in the order of the rules: trump (the
+  battitore, seeing only his 10 cards), then per card: in trick 1 the marafona declaration
+  (auto or the strategy's), the claim windows, the card. A claim window asks the four seats
+  in turn from the seat that opened it; the first claim ends the game (§A8).
+* ``marafona_trump_only = False``: every cricca (3-2-A of a suit) held at a player's turn in
+  trick 1 scores; several cricche of one player are declared together.
+* A hand cap ``max_hands`` (default 60, not in the spec) ends a game still running; the
+  higher total wins (no winner on equal totals), end reason ``hand_cap``, ``truncated`` set.
+* ``allow_lead_signals`` is reserved by the spec without semantics: only ``False`` exists.
+
+Options (int array built by ``sim.games.marafon.MarafonOptions.to_array``):
+
+| index | option | values |
+|---|---|---|
+| O_TRUMP_ONLY | marafona_trump_only | 0/1 |
+| O_DECLARER | marafona_declarer | 0 any_player, 1 battitore_only |
+| O_AUTO_DECLARE | marafona_auto_declare | 0/1 |
+| O_MARAF_POINTS | marafona_points | >= 0 |
+| O_FIRST_DEALER | first_dealer | -1 random, else seat |
+| O_SECOND_DEALER | second_dealer | 0 four_of_coins_holder, 1 rotate |
+| O_BOTH_REACH | both_reach_target | 0 extra_hand_cumulative, 1 extra_hand_points, 2 higher_total |
+| O_TARGET | target_thirds | 123 (41), 93 (31), 94 (31 1/3), any >= 1 |
+| O_CLAIM_TIMING | claim_timing | 0 trick_boundaries, 1 every_card |
+| O_CLAIMS | claims_enabled | 0/1 |
+| O_GAMES | games_per_match | >= 1 |
+| O_MAX_HANDS | max_hands | hand cap per game |
+
+State: one int64 array, fields below with one comment each. Masks are 40-bit card masks.
+RULES_VERSION = 1 (bumped whenever a rule or an option's meaning changes).
+
+Speed (measured before optimising: with plain calls the per-card helpers cost more in call
+overhead than in work): every kernel on the per-card path (the card choice, the claim
+windows, the declarations, the trick arithmetic of ``kernels.tricks``) is
+``inline='always'``, so a trick compiles into one function; that doubled the hands per
+second. Once-a-hand kernels (the deal, scoring, the end of the game) stay separate.
+
+Score range: a hand gives the sides ``11 + marafona_points x (marafone declared)`` points
+(at most 11 + 4 x 3 = 23 with every cricca), each side 0 .. that; game scores are sums of
+hand points; ``payout`` is +1 for the two seats of the side that won the match, -1 for the
+other two (0 for both sides when a capped game ends level).
+"""
+import numpy as np
+from numba import njit, prange
+
+from kernels.cards import nth_card, popcount
+from kernels.jit import unowned
+from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
+from kernels.tricks import (
+    FULL40,
+    LAST_TRICK_THIRDS,
+    beating_cards,
+    best_trump,
+    cheapest,
+    cricche,
+    follow_card,
+    lead_card,
+    legal_cards,
+    mask_thirds,
+    trick_winner,
+)
+
+RULES_VERSION = 1
+N_PLAYERS = 4
+TRICKS = 10
+FOUR_COINS = 10                 # card id of 4D (suit 1, strength 0)
+STREAM_HAND = 16                # hand k of a match shuffles from stream STREAM_HAND + k
+STREAM_DEALER = 15              # draws the first dealer
+HAND_SLOTS = 16                 # hands of a match with their own record columns
+CHUNK = 256
+
+# ---- options array -------------------------------------------------------------
+O_TRUMP_ONLY = 0
+O_DECLARER = 1
+O_AUTO_DECLARE = 2
+O_MARAF_POINTS = 3
+O_FIRST_DEALER = 4
+O_SECOND_DEALER = 5
+O_BOTH_REACH = 6
+O_TARGET = 7
+O_CLAIM_TIMING = 8
+O_CLAIMS = 9
+O_GAMES = 10
+O_MAX_HANDS = 11
+O_SIZE = 12
+
+BOTH_CUMULATIVE = 0
+BOTH_POINTS = 1
+BOTH_HIGHER = 2
+
+# ---- state fields (int64 array) ------------------------------------------------
+N = 0            # number of players (4)
+GAME_NO = 1      # game index in the match (0-based)
+HAND_NO = 2      # hand number in the current game (1-based)
+MATCH_HANDS = 3  # hands started in the match
+DEALER = 4       # dealer of the current hand
+FIRST_DEALER = 5  # dealer of the match's first hand
+EXTRA = 6        # 1 while playing extra hands after both sides reached the target
+OVER = 7         # 1 once the current game is decided
+WIN_SIDE = 8     # side (0 = seats 0+2, 1 = seats 1+3) that won the current game, -1
+REASON = 9       # end reason of the current game (R_*), -1 while playing
+TRUNC = 10       # 1 if a game hit the hand cap
+ERR = 11         # check-mode violation (E_*)
+TR_LEN = 12      # trace rows written
+SCORE = 13       # SCORE + side: game score in whole points
+GAMES = 15       # GAMES + side: games won in the match
+TRICKS_PLAYED = 17  # tricks played in the match
+CLAIMS = 18      # claims made in the match
+EXTRA_HANDS = 19  # extra hands played in the match
+BATT = 20        # battitore of this hand (names trump, leads trick 1)
+TRUMP = 21       # trump suit, -1 until named
+HOLDER4D = 22    # seat dealt the 4 of coins this hand
+MHOLDER = 23     # seat holding the 3-2-A of trump after trump is named, -1
+LEADER = 24      # leader of the current trick
+TRICK_NO = 25    # tricks completed in this hand (0..10)
+NCARDS = 26      # cards in the current trick
+LED = 27         # suit led in the current trick, -1 before the lead
+PLAYED = 28      # mask of every card played this hand (public)
+THIRDS = 29      # THIRDS + side: thirds won this hand (the last trick's 3 included)
+TRICKS_WON = 31  # TRICKS_WON + side: tricks won this hand
+LAST_WINNER = 33  # winner of the last completed trick, -1
+MARAF = 34       # MARAF + side: marafone (cricche) declared this hand
+ASKED = 36       # 1 right after a claim window (no second window before the next card)
+HAND_END = 37    # 0 scored, 1 ended by a correct claim, 2 by a wrong claim
+PTS = 38         # PTS + side: points this hand added to the game score
+HAND = 40        # HAND + p: cards held by seat p
+WON = 44         # WON + side: cards in the side's tricks this hand
+TRICK = 46       # TRICK + i: i-th card of the current trick (play order)
+DECK = 50        # DECK .. DECK+39: the shuffled deck of this hand
+ST_SIZE = 90
+
+# ---- end reasons -----------------------------------------------------------------
+R_TARGET = 0
+R_CLAIM_CORRECT = 1
+R_CLAIM_WRONG = 2
+R_EXTRA = 3
+R_HIGHER = 4
+R_CAP = 5
+REASON_NAMES = ("target", "claim_correct", "claim_wrong", "extra_hand", "higher_total", "hand_cap")
+
+# ---- check-mode violations -----------------------------------------------------
+E_CARDS = 1
+E_NO_MOVES = 2
+E_ILLEGAL = 3
+E_POINTS = 4
+E_BOUND = 5
+E_CAP = 6
+ERROR_NAMES = ("", "cards not conserved", "no legal card", "illegal card chosen",
+               "hand points differ from 11 + bonuses (or thirds from 35)",
+               "score out of bounds", "hand cap exceeded")
+
+# ---- strategies ----------------------------------------------------------------
+S_RANDOM = 0       # params: claim_prob
+S_GREEDY = 1       # no params
+S_HEURISTIC = 2    # params: claim_margin, memory_noise, honour_min
+N_PARAMS = 3
+
+# ---- trace rows: [code, seat, a, b, c, d] --------------------------------------
+T_GAME = 1       # a = game number in the match
+T_HAND = 2       # a = hand number in the game, b = dealer, c = battitore, d = 4D holder
+T_DEAL = 3       # a = hand mask
+T_TRUMP = 4      # a = suit
+T_DECLARE = 5    # a = suit mask of the cricche declared
+T_PLAY = 6       # a = card
+T_TRICK = 7      # seat = winner, a = trick thirds, b = thirds side 0, c = thirds side 1
+T_CLAIM = 8      # a = 1 correct / 0 wrong, b = the side's count in thirds
+T_SCORE = 9      # a, b = hand points of sides 0 and 1, c, d = game scores
+T_END = 10       # a = reason, b = winning side
+TRACE_W = 6
+
+# ---- record columns (one row per match) -----------------------------------------
+RC_DEALER = 0     # dealer of the first hand
+RC_REASON = 1     # end reason of the last game
+RC_WINNER = 2     # a seat of the winning side (alternates with the match index), -1
+RC_WIN_SIDE = 3   # winning side, -1
+RC_TRUNC = 4
+RC_ERR = 5
+RC_TRICKS = 6     # tricks played
+RC_HANDS = 7      # hands played
+RC_GAMES = 8      # games played
+RC_GAMES_WON = 9  # + side
+RC_SCORE = 11     # + side: final scores of the last game
+RC_CLAIMS = 13
+RC_EXTRA = 14     # extra hands played
+RC_HAND = 16      # hand blocks, HB_SIZE each
+HB_GAME = 0       # game number of the hand
+HB_BATT = 1       # battitore
+HB_TRUMP = 2      # trump suit
+HB_PTS = 3        # + side: points added to the game score (0 if a claim ended the hand)
+HB_THIRDS = 5     # + side: thirds won (so far, if a claim ended the hand)
+HB_MARAF = 7      # + side: marafone declared
+HB_HOLDER = 9     # seat holding the 3-2-A of trump, -1
+HB_END = 10       # 0 scored, 1 correct claim, 2 wrong claim
+HB_EXTRA = 11     # 1 for an extra hand
+HB_SIZE = 12
+RECORD_COLS = RC_HAND + HAND_SLOTS * HB_SIZE
+
+
+# =============================================================================
+# small helpers
+# =============================================================================
+@njit(cache=True, inline='always')
+def log(st, trace, code, seat, a, b, c, d):
+    """Append one trace row when a trace buffer is given (replay), else nothing."""
+    i = st[TR_LEN]
+    if i < trace.shape[0]:
+        trace[i, 0] = code
+        trace[i, 1] = seat
+        trace[i, 2] = a
+        trace[i, 3] = b
+        trace[i, 4] = c
+        trace[i, 5] = d
+        st[TR_LEN] = i + 1
+
+
+@njit(cache=True, inline='always')
+def side_count(st, opts, side):
+    """The side's claim count in thirds: score before the hand, thirds won, marafone (§A8)."""
+    return 3 * st[SCORE + side] + st[THIRDS + side] + 3 * opts[O_MARAF_POINTS] * st[MARAF + side]
+
+
+@njit(cache=True)
+def owner_of(st, card):
+    for p in range(N_PLAYERS):
+        if (st[HAND + p] >> card) & 1:
+            return p
+    return -1
+
+
+# =============================================================================
+# the deal and the trump
+# =============================================================================
+@njit(cache=True)
+def reset_hand(st):
+    for i in range(BATT, ST_SIZE):
+        st[i] = 0
+    st[TRUMP] = -1
+    st[LED] = -1
+    st[LAST_WINNER] = -1
+    st[MHOLDER] = -1
+
+
+@njit(cache=True)
+def deal(st, gdeck):
+    """Shuffle and deal 10 each in two rounds of packets of 5 from the dealer's right."""
+    for i in range(40):
+        st[DECK + i] = i
+    shuffle(gdeck, st, DECK, DECK + 40)
+    for r in range(2):
+        for k in range(1, 5):
+            seat = (st[DEALER] + k) % 4
+            for j in range(5):
+                st[HAND + seat] |= np.int64(1) << st[DECK + 20 * r + 5 * (k - 1) + j]
+
+
+@njit(cache=True)
+def begin_hand(st, gdeck, trace):
+    """Deal; the battitore is the 4D holder in a game's first hand, else the dealer's right."""
+    reset_hand(st)
+    deal(st, gdeck)
+    st[HOLDER4D] = owner_of(st, FOUR_COINS)
+    st[BATT] = st[HOLDER4D] if st[HAND_NO] == 1 else (st[DEALER] + 1) % 4
+    log(st, trace, T_HAND, -1, st[HAND_NO], st[DEALER], st[BATT], st[HOLDER4D])
+    for p in range(N_PLAYERS):
+        log(st, trace, T_DEAL, p, st[HAND + p], 0, 0, 0)
+
+
+@njit(cache=True, inline='always')
+def set_trump(st, suit, trace):
+    st[TRUMP] = suit
+    st[LEADER] = st[BATT]
+    for p in range(N_PLAYERS):
+        if (cricche(st[HAND + p]) >> suit) & 1:
+            st[MHOLDER] = p
+    log(st, trace, T_TRUMP, st[BATT], suit, 0, 0, 0)
+
+
+@njit(cache=True, inline='always')
+def choose_trump(hand, sid, gen):
+    """The trump-choice policy sees only the battitore's own ten cards (§A3)."""
+    if sid == S_RANDOM:
+        return below(gen, 4)
+    return best_trump(hand)
+
+
+# =============================================================================
+# claims (§A8)
+# =============================================================================
+@njit(cache=True, inline='always')
+def wants_claim(st, opts, p, sid, prm, gen):
+    """random: with probability claim_prob. greedy: exact count. heuristic: a count off by up
+    to memory_noise thirds (uniform), claiming with claim_margin thirds to spare."""
+    c = side_count(st, opts, p & 1)
+    t = opts[O_TARGET]
+    if sid == S_RANDOM:
+        return prm[0] > 0 and uniform(gen) < prm[0]
+    if sid == S_GREEDY:
+        return c >= t
+    noise = np.int64(prm[1])
+    if c + noise < t + prm[0]:
+        return False
+    if noise > 0:
+        c += below(gen, 2 * noise + 1) - noise
+    return c >= t + prm[0]
+
+
+@njit(cache=True, inline='always')
+def end_game(st, side, reason, trace):
+    st[OVER] = 1
+    st[WIN_SIDE] = side
+    st[REASON] = reason
+    if side >= 0:
+        st[GAMES + side] += 1
+    log(st, trace, T_END, -1, reason, side, st[SCORE], st[SCORE + 1])
+
+
+@njit(cache=True, inline='always')
+def resolve_claim(st, opts, p, trace):
+    """A correct claim wins the game at once, a wrong one loses it."""
+    side = p & 1
+    count = side_count(st, opts, side)
+    ok = count >= opts[O_TARGET]
+    st[CLAIMS] += 1
+    st[HAND_END] = 1 if ok else 2
+    log(st, trace, T_CLAIM, p, np.int64(ok), count, 0, 0)
+    end_game(st, side if ok else 1 - side, np.int64(R_CLAIM_CORRECT if ok else R_CLAIM_WRONG), trace)
+
+
+@njit(cache=True, inline='always')
+def claim_window(st, opts, first, sids, params, gplay, trace):
+    """Ask the seats from ``first`` anticlockwise; the first claim ends the game."""
+    st[ASKED] = 1
+    if opts[O_CLAIMS] == 0 or st[EXTRA]:
+        return
+    for k in range(N_PLAYERS):
+        p = (first + k) & 3
+        if wants_claim(st, opts, p, sids[p], params[p], gplay):
+            resolve_claim(st, opts, p, trace)
+            return
+
+
+# =============================================================================
+# the marafona (§A5)
+# =============================================================================
+@njit(cache=True, inline='always')
+def declarable(st, opts, p):
+    """Suit mask of the cricche seat p may declare now (trick 1, his turn)."""
+    if opts[O_DECLARER] == 1 and p != st[BATT]:
+        return 0
+    c = cricche(st[HAND + p])
+    if opts[O_TRUMP_ONLY]:
+        c &= 1 << st[TRUMP]
+    return c
+
+
+@njit(cache=True, inline='always')
+def wants_declare(sid, gen):
+    """Only asked when declaring is optional: random tosses a coin, the others declare."""
+    if sid == S_RANDOM:
+        return below(gen, 2) == 1
+    return True
+
+
+@njit(cache=True, inline='always')
+def declare_step(st, opts, p, sids, params, gplay, trace):
+    c = declarable(st, opts, p)
+    if c == 0:
+        return
+    if opts[O_AUTO_DECLARE] == 0 and not wants_declare(sids[p], gplay):
+        return
+    st[MARAF + (p & 1)] += popcount(c)
+    log(st, trace, T_DECLARE, p, c, 0, 0, 0)
+    claim_window(st, opts, p, sids, params, gplay, trace)
+
+
+# =============================================================================
+# card play
+# =============================================================================
+@njit(cache=True, inline='always')
+def trick_mask(st):
+    m = 0
+    for i in range(st[NCARDS]):
+        m |= np.int64(1) << st[TRICK + i]
+    return m
+
+
+@njit(cache=True, inline='always')
+def heuristic_card(st, p, legal, prm):
+    """Club-player card play (``tricks.lead_card`` / ``tricks.follow_card``)."""
+    hand = st[HAND + p]
+    unseen = FULL40 & ~st[PLAYED] & ~hand
+    trump = st[TRUMP]
+    k = st[NCARDS]
+    if k == 0:
+        return lead_card(hand, unseen, trump)
+    w = trick_winner(st[TRICK:TRICK + 4], k, trump)
+    friend = ((st[LEADER] + w) & 1) == (p & 1)
+    opp_after = 2 if k == 0 else (1 if k < 3 else 0)
+    return follow_card(legal, unseen, st[TRICK + w], friend, opp_after,
+                       mask_thirds(trick_mask(st)), trump, prm[2])
+
+
+@njit(cache=True, inline='always')
+def greedy_card(st, legal):
+    """Win the trick with the cheapest winning card if possible, else throw the cheapest."""
+    trump = st[TRUMP]
+    if st[NCARDS] == 0:
+        return cheapest(legal, trump)
+    w = trick_winner(st[TRICK:TRICK + 4], st[NCARDS], trump)
+    win = beating_cards(legal, st[TRICK + w], trump)
+    return cheapest(win if win else legal, trump)
+
+
+@njit(cache=True, inline='always')
+def choose_card(st, p, legal, sid, prm, gen):
+    if sid == S_RANDOM:
+        return nth_card(legal, below(gen, popcount(legal)))
+    if sid == S_GREEDY:
+        return greedy_card(st, legal)
+    return heuristic_card(st, p, legal, prm)
+
+
+@njit(cache=True, inline='always')
+def put_card(st, p, card, trace):
+    st[HAND + p] &= ~(np.int64(1) << card)
+    st[PLAYED] |= np.int64(1) << card
+    if st[NCARDS] == 0:
+        st[LED] = card // 10
+    st[TRICK + st[NCARDS]] = card
+    st[NCARDS] += 1
+    st[ASKED] = 0
+    log(st, trace, T_PLAY, p, card, 0, 0, 0)
+
+
+@njit(cache=True, inline='always')
+def play_turn(st, opts, p, sid, prm, check, gplay, trace):
+    """Seat p plays one card; returns a check error (0 = none)."""
+    legal = legal_cards(st[HAND + p], st[LED])
+    if legal == 0:
+        return E_NO_MOVES
+    card = choose_card(st, p, legal, sid, prm, gplay)
+    if check and not (legal >> card) & 1:
+        return E_ILLEGAL
+    put_card(st, p, card, trace)
+    return 0
+
+
+@njit(cache=True, inline='always')
+def finish_trick(st, trace):
+    """The trick goes to its winner's side with its thirds (+3 for the last trick)."""
+    w = trick_winner(st[TRICK:TRICK + 4], st[NCARDS], st[TRUMP])
+    winner = (st[LEADER] + w) & 3
+    m = trick_mask(st)
+    thirds = mask_thirds(m)
+    st[TRICK_NO] += 1
+    if st[TRICK_NO] == TRICKS:
+        thirds += LAST_TRICK_THIRDS
+    side = winner & 1
+    st[THIRDS + side] += thirds
+    st[WON + side] |= m
+    st[TRICKS_WON + side] += 1
+    st[LAST_WINNER] = winner
+    st[LEADER] = winner
+    st[NCARDS] = 0
+    st[LED] = -1
+    st[TRICKS_PLAYED] += 1
+    log(st, trace, T_TRICK, winner, thirds, st[THIRDS], st[THIRDS + 1], 0)
+
+
+@njit(cache=True, inline='always')
+def play_trick(st, opts, sids, params, check, gplay, trace):
+    """One trick with its declarations and claim windows; returns a check error."""
+    leader = st[LEADER]
+    for k in range(N_PLAYERS):
+        p = (leader + k) & 3
+        if st[TRICK_NO] == 0:
+            declare_step(st, opts, p, sids, params, gplay, trace)
+        if opts[O_CLAIM_TIMING] == 1 and st[ASKED] == 0 and st[OVER] == 0:
+            claim_window(st, opts, p, sids, params, gplay, trace)
+        if st[OVER]:
+            return 0
+        e = play_turn(st, opts, p, sids[p], params[p], check, gplay, trace)
+        if e == 0 and check:
+            e = check_cards(st)
+        if e:
+            return e
+    finish_trick(st, trace)
+    claim_window(st, opts, st[LAST_WINNER], sids, params, gplay, trace)
+    return 0
+
+
+# =============================================================================
+# scoring and the end of the game (§A6, §A7)
+# =============================================================================
+@njit(cache=True)
+def score_hand(st, opts, trace):
+    """Each side: its thirds truncated to whole points, plus its marafona bonuses."""
+    for s in range(2):
+        st[PTS + s] = st[THIRDS + s] // 3 + opts[O_MARAF_POINTS] * st[MARAF + s]
+        st[SCORE + s] += st[PTS + s]
+    log(st, trace, T_SCORE, -1, st[PTS], st[PTS + 1], st[SCORE], st[SCORE + 1])
+
+
+@njit(cache=True)
+def after_hand(st, opts, trace):
+    """Decide the game after a scored hand: one side at the target wins; both: extra hands."""
+    mode = opts[O_BOTH_REACH]
+    if st[EXTRA]:
+        d = st[PTS] - st[PTS + 1] if mode == BOTH_POINTS else st[SCORE] - st[SCORE + 1]
+        if d != 0:
+            end_game(st, np.int64(0 if d > 0 else 1), np.int64(R_HIGHER if mode == BOTH_HIGHER else R_EXTRA),
+                     trace)
+        return
+    q0 = 3 * st[SCORE] >= opts[O_TARGET]
+    q1 = 3 * st[SCORE + 1] >= opts[O_TARGET]
+    if q0 and q1:
+        if mode == BOTH_HIGHER and st[SCORE] != st[SCORE + 1]:
+            end_game(st, np.int64(0 if st[SCORE] > st[SCORE + 1] else 1), np.int64(R_HIGHER), trace)
+        else:
+            st[EXTRA] = 1
+    elif q0 or q1:
+        end_game(st, np.int64(0 if q0 else 1), np.int64(R_TARGET), trace)
+
+
+@njit(cache=True)
+def next_dealer(st, opts):
+    """Hand 2's dealer is the first hand's 4D holder (default), then the deal passes right."""
+    if st[HAND_NO] == 1 and opts[O_SECOND_DEALER] == 0:
+        st[DEALER] = st[HOLDER4D]
+    else:
+        st[DEALER] = (st[DEALER] + 1) % 4
+
+
+# =============================================================================
+# check mode
+# =============================================================================
+@njit(cache=True)
+def check_cards(st):
+    """40 cards: hands disjoint, hands + played = deck, tricks won + trick = played,
+    and every hand holds 10 - tricks done (- 1 if it played to this trick)."""
+    seen = 0
+    for p in range(N_PLAYERS):
+        if seen & st[HAND + p]:
+            return E_CARDS
+        seen |= st[HAND + p]
+        played_now = 0
+        for i in range(st[NCARDS]):
+            if (st[LEADER] + i) & 3 == p:
+                played_now = 1
+        if popcount(st[HAND + p]) != TRICKS - st[TRICK_NO] - played_now:
+            return E_CARDS
+    if seen & st[PLAYED] or (seen | st[PLAYED]) != FULL40:
+        return E_CARDS
+    if (st[WON] | st[WON + 1] | trick_mask(st)) != st[PLAYED] or st[WON] & st[WON + 1]:
+        return E_CARDS
+    return 0
+
+
+@njit(cache=True)
+def check_hand(st, opts):
+    """After a scored hand: 35 thirds, 11 points + bonuses, scores within bounds."""
+    if st[HAND_END] != 0:
+        return 0
+    bonus = opts[O_MARAF_POINTS] * (st[MARAF] + st[MARAF + 1])
+    if st[THIRDS] + st[THIRDS + 1] != 35 or st[PTS] + st[PTS + 1] != 11 + bonus:
+        return E_POINTS
+    for s in range(2):
+        if st[PTS + s] < 0 or st[SCORE + s] < 0 or st[SCORE + s] > 23 * st[HAND_NO]:
+            return E_BOUND
+    return 0
+
+
+# =============================================================================
+# hands, games, matches
+# =============================================================================
+@njit(cache=True)
+def write_hand(st, row, extra):
+    k = st[MATCH_HANDS] - 1
+    if k >= HAND_SLOTS:
+        return
+    b = RC_HAND + k * HB_SIZE
+    row[b + HB_GAME] = st[GAME_NO]
+    row[b + HB_BATT] = st[BATT]
+    row[b + HB_TRUMP] = st[TRUMP]
+    for s in range(2):
+        row[b + HB_PTS + s] = st[PTS + s]
+        row[b + HB_THIRDS + s] = st[THIRDS + s]
+        row[b + HB_MARAF + s] = st[MARAF + s]
+    row[b + HB_HOLDER] = st[MHOLDER]
+    row[b + HB_END] = st[HAND_END]
+    row[b + HB_EXTRA] = extra
+
+
+@njit(cache=True)
+def play_out(st, opts, sids, params, check, gplay, trace):
+    """Play the ten tricks of a dealt hand whose trump is named, score it and decide the
+    game; returns a check error."""
+    e = 0
+    for t in range(TRICKS):
+        e = play_trick(st, opts, sids, params, check, gplay, trace)
+        if e or st[OVER]:
+            break
+    if e == 0 and st[OVER] == 0:
+        score_hand(st, opts, trace)
+        if check:
+            e = check_hand(st, opts)
+        if e == 0:
+            after_hand(st, opts, trace)
+    return e
+
+
+@njit(cache=True)
+def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row):
+    """Deal, name trump and play hand ``HAND_NO`` to its end; returns a check error."""
+    seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[MATCH_HANDS])
+    begin_hand(st, gdeck, trace)
+    b = st[BATT]
+    set_trump(st, choose_trump(st[HAND + b], sids[b], gplay), trace)
+    extra = st[EXTRA]
+    st[EXTRA_HANDS] += extra
+    e = play_out(st, opts, sids, params, check, gplay, trace)
+    write_hand(st, row, extra)
+    return e
+
+
+@njit(cache=True)
+def cap_game(st, trace):
+    """The hand cap ends the game: the higher total wins, none on equal totals."""
+    st[TRUNC] = 1
+    d = st[SCORE] - st[SCORE + 1]
+    end_game(st, np.int64(0 if d > 0 else (1 if d < 0 else -1)), np.int64(R_CAP), trace)
+
+
+@njit(cache=True)
+def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row):
+    """One game to the target (or a claim); returns a check error."""
+    st[SCORE] = 0
+    st[SCORE + 1] = 0
+    st[HAND_NO] = 0
+    st[EXTRA] = 0
+    st[OVER] = 0
+    st[WIN_SIDE] = -1
+    st[REASON] = -1
+    log(st, trace, T_GAME, -1, st[GAME_NO], 0, 0, 0)
+    while st[OVER] == 0:
+        if st[HAND_NO] >= opts[O_MAX_HANDS]:
+            cap_game(st, trace)
+            break
+        st[HAND_NO] += 1
+        st[MATCH_HANDS] += 1
+        e = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row)
+        if e:
+            return e
+        next_dealer(st, opts)
+    return 0
+
+
+@njit(cache=True)
+def first_dealer(opts, seed, game, gdeck):
+    if opts[O_FIRST_DEALER] >= 0:
+        return opts[O_FIRST_DEALER]
+    seed_stream(gdeck, seed, game, np.int64(STREAM_DEALER))
+    return below(gdeck, 4)
+
+
+@njit(cache=True)
+def write_match(st, row, game):
+    g0 = st[GAMES]
+    g1 = st[GAMES + 1]
+    side = 0 if g0 > g1 else (1 if g1 > g0 else -1)
+    row[RC_DEALER] = st[FIRST_DEALER]
+    row[RC_REASON] = st[REASON]
+    row[RC_WIN_SIDE] = side
+    row[RC_WINNER] = -1 if side < 0 else side + 2 * (game & 1)
+    row[RC_TRUNC] = st[TRUNC]
+    row[RC_ERR] = st[ERR]
+    row[RC_TRICKS] = st[TRICKS_PLAYED]
+    row[RC_HANDS] = st[MATCH_HANDS]
+    row[RC_GAMES] = st[GAME_NO] + 1
+    for s in range(2):
+        row[RC_GAMES_WON + s] = st[GAMES + s]
+        row[RC_SCORE + s] = st[SCORE + s]
+    row[RC_CLAIMS] = st[CLAIMS]
+    row[RC_EXTRA] = st[EXTRA_HANDS]
+
+
+@njit(cache=True)
+def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row):
+    """Play match ``game`` of run ``seed`` into ``row``; returns the check error."""
+    st[:] = 0
+    row[:] = 0
+    st[N] = N_PLAYERS
+    st[DEALER] = first_dealer(opts, seed, game, gdeck)
+    st[FIRST_DEALER] = st[DEALER]
+    seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
+    need = opts[O_GAMES] // 2 + 1
+    for g in range(opts[O_GAMES]):
+        st[GAME_NO] = g
+        st[ERR] = play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row)
+        if st[ERR] or st[WIN_SIDE] < 0 or st[GAMES] >= need or st[GAMES + 1] >= need:
+            break
+    write_match(st, row, game)
+    return st[ERR]
+
+
+@njit(cache=True)
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
+    """Play matches first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers."""
+    st = np.zeros(ST_SIZE, np.int64)
+    gdeck = np.zeros(2, np.uint64)
+    gplay = np.zeros(2, np.uint64)
+    trace = np.zeros((0, TRACE_W), np.int64)
+    o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)   # shared by threads
+    for d in range(lo, hi):
+        play_match(unowned(st), o, seed, first + d, s, p, check, unowned(trace), unowned(gdeck),
+                   unowned(gplay), r[d])
+
+
+@njit(cache=True, parallel=True)
+def play_batch(seed, first, count, opts, sids, params, check, rec):
+    """Play ``count`` matches starting at ``first`` on all numba threads into ``rec``."""
+    chunks = (count + CHUNK - 1) // CHUNK
+    for c in prange(chunks):
+        play_chunk(seed, first, c * CHUNK, min(count, (c + 1) * CHUNK), opts, sids, params,
+                   check, rec)
+
+
+@njit(cache=True)
+def replay_match(seed, game, opts, sids, params, check, trace):
+    """Play one match alone with a trace buffer; returns the final state."""
+    st = np.zeros(ST_SIZE, np.int64)
+    row = np.zeros(RECORD_COLS, np.int64)
+    play_match(st, opts, seed, game, sids, params, check, trace, np.zeros(2, np.uint64),
+               np.zeros(2, np.uint64), row)
+    return st

@@ -1,0 +1,714 @@
+"""Trionfo: 5 players, an auction, a called partner or a solo, as small numba kernels.
+
+Rules source: ``shared/rules/marafon.md`` Part B (and §0); every Trionfo DECISION of its
+section C is an option below. Trick arithmetic and the shared play heuristics are
+``kernels.tricks``.
+
+Choices this module adds where the spec leaves room
+----------------------------------------------------
+* One record is one **session** of ``trionfo_hands`` hands; the first HAND_SLOTS hands have
+  their own record columns. Hand h is shuffled from stream (seed, session, 16 + h); a
+  thrown-in deal is reshuffled from the same stream (so hand h's first deal is the same
+  whatever the strategies).
+* ``open_ascending``: a bid names the contract, so the heuristic bids the level it wants
+  (by its strength thresholds) at once when that is above the current bid, and passes
+  otherwise; jump bids are legal.
+* Knowledge used by the play heuristic: the declarer knows his partner once the called card
+  is played; the partner knows the declarer; a defender treats the other defenders as
+  partners only when that is public (a solo contract, or the partner revealed). Unknown
+  seats count as opponents.
+* ``trionfo_allow_self_call``: a self-called partnership is a secret solo; it is paid as a
+  solo at the bid's stake (the public still sees a partnership contract).
+* ``name_player``: the declarer names a seat openly; the heuristic names the seat that bid
+  highest in the auction (nearest to the declarer's right on ties, his right if nobody else
+  bid).
+* Redeal cap ``MAX_REDEALS`` (100, not in the spec): a hand still thrown in after that many
+  deals is void (no money) and the session is flagged ``truncated``.
+
+Options (int array built by ``sim.games.trionfo.TrionfoOptions.to_array``):
+
+| index | option | values |
+|---|---|---|
+| O_PARTNER_LEVELS | trionfo_partner_levels | 1 (chiamo) or 2 (chiamo, di più) |
+| O_STAKE + k | trionfo_bid_stakes | stake of level k + 1 |
+| O_PARTNER_METHOD | trionfo_partner_method | 0 call_card, 1 name_player |
+| O_SELF_CALL | trionfo_allow_self_call | 0/1 |
+| O_AUCTION | trionfo_auction | 0 open_ascending, 1 single_round |
+| O_FIRST_LEADER | trionfo_first_leader | 0 first_bidder, 1 first_speaker, 2 declarer |
+| O_REDEAL_DEALER | trionfo_redeal_dealer | 0 same, 1 next |
+| O_WIN_POINTS | trionfo_win_points | 1..11 |
+| O_PAYOUT | trionfo_payout | 0 chiamata |
+| O_HANDS | trionfo_hands | hands per session |
+| O_FIRST_DEALER | first_dealer | -1 random, else seat |
+
+RULES_VERSION = 1. Speed: as in ``kernels.marafon``, the per-card and per-bid kernels are
+``inline='always'`` (about 1.6x the hands per second of plain calls).
+
+State: one int64 array, fields below with one comment each. Money per hand: the declarer
+wins or pays 2s (partner s, each opponent s) or 4s alone (each opponent s), s the stake of
+the contract; the hand and the session are zero-sum; |money of a hand| <= 4 x max stake.
+"""
+import numpy as np
+from numba import njit, prange
+
+from kernels.cards import nth_card, popcount
+from kernels.jit import unowned
+from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
+from kernels.tricks import (
+    FULL40,
+    LAST_TRICK_THIRDS,
+    S_ACE,
+    S_THREE,
+    S_TWO,
+    SUIT40,
+    beating_cards,
+    best_trump,
+    cheapest,
+    follow_card,
+    lead_card,
+    legal_cards,
+    mask_thirds,
+    trick_winner,
+)
+
+RULES_VERSION = 1
+N_PLAYERS = 5
+TRICKS = 8
+FIVE_COINS = 11                 # card id of 5D (suit 1, strength 1)
+STREAM_HAND = 16
+STREAM_DEALER = 15
+HAND_SLOTS = 20
+MAX_REDEALS = 100
+MAX_SPEECHES = 64               # auction guard (an open auction ends within 4 raises)
+CHUNK = 128
+LEVELS = 4
+
+# ---- options array -------------------------------------------------------------
+O_PARTNER_LEVELS = 0
+O_STAKE = 1        # O_STAKE + k, k = 0..3
+O_PARTNER_METHOD = 5
+O_SELF_CALL = 6
+O_AUCTION = 7
+O_FIRST_LEADER = 8
+O_REDEAL_DEALER = 9
+O_WIN_POINTS = 10
+O_PAYOUT = 11
+O_HANDS = 12
+O_FIRST_DEALER = 13
+O_SIZE = 14
+
+# ---- state fields (int64 array) ------------------------------------------------
+N = 0            # number of players (5)
+HAND_IDX = 1     # hand of the session being played (0-based)
+DEALER = 2       # dealer of the current deal
+FIRST_DEALER = 3  # dealer of the session's first hand
+REDEALS = 4      # thrown-in deals of the current hand
+ALL_REDEALS = 5  # thrown-in deals in the session
+TRUNC = 6        # 1 if a hand hit the redeal cap
+ERR = 7          # check-mode violation (E_*)
+TR_LEN = 8       # trace rows written
+TRICKS_PLAYED = 9  # tricks played in the session
+FIRST_SPEAKER = 10  # first to speak in the auction
+HIGH_LEVEL = 11  # highest bid so far (0 = none)
+HIGH_BIDDER = 12  # seat of the highest bid, -1
+FIRST_BIDDER = 13  # first seat that made a bid, -1
+PASSED = 14      # bit p: seat p has passed
+DECLARER = 15    # the auction's winner, -1
+TRUMP = 16       # trump suit, -1 before it is named
+CALLED = 17      # called card (call_card), -1
+PARTNER = 18     # partner seat (-1 solo; = DECLARER after a self-call)
+REVEALED = 19    # 1 once the partner is public (called card played, or named openly)
+LEADER = 20      # leader of the current trick
+TRICK_NO = 21    # tricks completed this hand
+NCARDS = 22      # cards in the current trick
+LED = 23         # suit led, -1 before the lead
+PLAYED = 24      # mask of the cards played this hand
+LAST_WINNER = 25  # winner of the last completed trick
+SIDE_PTS = 26    # declarer side's points (truncated) at the end of the hand
+WON = 27         # 1 if the declarer's side won the hand
+STRENGTH = 28    # declarer's hand strength when the auction ended
+VOID_HAND = 29   # 1 if the hand was void (redeal cap)
+HAND = 30        # HAND + p: cards held by seat p
+THIRDS = 35      # THIRDS + p: thirds won by seat p this hand
+MONEY = 40       # MONEY + p: session money of seat p
+HMONEY = 45      # HMONEY + p: money of seat p in this hand
+BID = 50         # BID + p: highest level seat p bid in this auction (0 = none)
+TRICK = 55       # TRICK + i: i-th card of the current trick
+DECK = 60        # DECK .. DECK+39: the shuffled deck
+ST_SIZE = 100
+
+# ---- end reasons of a session ----------------------------------------------------
+R_COMPLETE = 0
+R_REDEAL_CAP = 1
+REASON_NAMES = ("complete", "redeal_cap")
+
+# ---- check-mode violations -----------------------------------------------------
+E_CARDS = 1
+E_NO_MOVES = 2
+E_ILLEGAL = 3
+E_POINTS = 4
+E_ZERO_SUM = 5
+E_BOUND = 6
+E_AUCTION = 7
+ERROR_NAMES = ("", "cards not conserved", "no legal card", "illegal card or bid chosen",
+               "thirds differ from 35 or points from 11", "money not zero-sum",
+               "money out of bounds", "auction guard exceeded")
+
+# ---- strategies ----------------------------------------------------------------
+S_RANDOM = 0       # no params
+S_GREEDY = 1       # no params (default thresholds)
+S_HEURISTIC = 2    # params: t1..t4 (strength for each level), explore
+N_PARAMS = 5
+GREEDY_THRESHOLDS = (9.0, 13.0, 15.0, 17.0)
+
+# ---- trace rows: [code, seat, a, b, c, d] --------------------------------------
+T_HAND = 1       # a = hand number (1-based), b = dealer, c = first speaker
+T_DEAL = 2       # a = hand mask
+T_BID = 3        # a = level (0 = pass)
+T_REDEAL = 4     # a = redeal number
+T_CONTRACT = 5   # seat = declarer, a = level, b = trump, c = called card or -1, d = partner
+T_PLAY = 6       # a = card
+T_TRICK = 7      # seat = winner, a = thirds
+T_SETTLE = 8     # a = side points, b = won, c = stake
+T_MONEY = 9      # seat, a = money this hand, b = session money
+TRACE_W = 6
+
+# ---- record columns (one row per session) ----------------------------------------
+RC_DEALER = 0
+RC_REASON = 1
+RC_WINNER = 2     # seat with the unique highest money, -1
+RC_TRUNC = 3
+RC_ERR = 4
+RC_TRICKS = 5
+RC_HANDS = 6      # hands played (void hands included)
+RC_REDEALS = 7
+RC_MONEY = 8      # + p
+RC_HAND = 13
+HB_DECLARER = 0   # -1 for a void hand
+HB_LEVEL = 1
+HB_TRUMP = 2
+HB_PARTNER = 3    # -1 solo, the declarer himself after a self-call
+HB_CALLED = 4     # called card id, -1
+HB_STRENGTH = 5   # declarer's hand strength
+HB_PTS = 6        # declarer side's points
+HB_WON = 7
+HB_FIRST_BIDDER = 8
+HB_REDEALS = 9
+HB_MONEY = 10     # + p: money of seat p in the hand
+HB_SIZE = 15
+RECORD_COLS = RC_HAND + HAND_SLOTS * HB_SIZE
+
+
+# =============================================================================
+# small helpers
+# =============================================================================
+@njit(cache=True, inline='always')
+def log(st, trace, code, seat, a, b, c, d):
+    i = st[TR_LEN]
+    if i < trace.shape[0]:
+        trace[i, 0] = code
+        trace[i, 1] = seat
+        trace[i, 2] = a
+        trace[i, 3] = b
+        trace[i, 4] = c
+        trace[i, 5] = d
+        st[TR_LEN] = i + 1
+
+
+@njit(cache=True, inline='always')
+def nxt(p):
+    return (p + 1) % N_PLAYERS
+
+
+@njit(cache=True)
+def owner_of(st, card):
+    for p in range(N_PLAYERS):
+        if (st[HAND + p] >> card) & 1:
+            return p
+    return -1
+
+
+@njit(cache=True)
+def hand_strength(hand):
+    """Bidding strength: with the best trump t, 2 per trump + 3/2/2 for its 3/2/A, plus per
+    plain suit 2 for the 3, 1 for the 2 and 1 for the A."""
+    t = best_trump(hand)
+    s = 0
+    for suit in range(4):
+        m = (hand >> (10 * suit)) & SUIT40
+        top = 2 * ((m >> S_THREE) & 1) + ((m >> S_TWO) & 1) + ((m >> S_ACE) & 1)
+        if suit == t:
+            s += 2 * popcount(m) + top + ((m >> S_THREE) & 1) + ((m >> S_TWO) & 1) + ((m >> S_ACE) & 1)
+        else:
+            s += top
+    return s
+
+
+@njit(cache=True, inline='always')
+def is_solo(st, opts):
+    """The contract is a public solo (its level has no partner)."""
+    return st[HIGH_LEVEL] > opts[O_PARTNER_LEVELS]
+
+
+# =============================================================================
+# the deal and the auction
+# =============================================================================
+@njit(cache=True)
+def reset_deal(st):
+    for i in range(FIRST_SPEAKER, MONEY):
+        st[i] = 0
+    for i in range(HMONEY, ST_SIZE):
+        st[i] = 0
+    st[HIGH_BIDDER] = -1
+    st[FIRST_BIDDER] = -1
+    st[DECLARER] = -1
+    st[TRUMP] = -1
+    st[CALLED] = -1
+    st[PARTNER] = -1
+    st[LED] = -1
+    st[LAST_WINNER] = -1
+
+
+@njit(cache=True)
+def deal(st, gdeck, trace):
+    """Shuffle and deal 8 each in two rounds of packets of 4 from the dealer's right; the
+    first speaker is the 5D holder in the session's first hand, else the dealer's right."""
+    reset_deal(st)
+    for i in range(40):
+        st[DECK + i] = i
+    shuffle(gdeck, st, DECK, DECK + 40)
+    for r in range(2):
+        for k in range(1, 6):
+            seat = (st[DEALER] + k) % N_PLAYERS
+            for j in range(4):
+                st[HAND + seat] |= np.int64(1) << st[DECK + 20 * r + 4 * (k - 1) + j]
+    st[FIRST_SPEAKER] = owner_of(st, FIVE_COINS) if st[HAND_IDX] == 0 else nxt(st[DEALER])
+    log(st, trace, T_HAND, -1, st[HAND_IDX] + 1, st[DEALER], st[FIRST_SPEAKER], 0)
+    for p in range(N_PLAYERS):
+        log(st, trace, T_DEAL, p, st[HAND + p], 0, 0, 0)
+
+
+@njit(cache=True, inline='always')
+def choose_bid(st, p, high, sid, prm, gen):
+    """0 = pass, else a level above ``high``. random: uniform among the legal calls;
+    greedy / heuristic: the level wanted (strength thresholds) if it is higher, else pass."""
+    if sid == S_RANDOM or (sid == S_HEURISTIC and prm[4] > 0 and uniform(gen) < prm[4]):
+        k = below(gen, LEVELS - high + 1)
+        return 0 if k == 0 else high + k
+    s = hand_strength(st[HAND + p])
+    want = 0
+    for k in range(LEVELS):
+        t = GREEDY_THRESHOLDS[k] if sid == S_GREEDY else prm[k]
+        if s >= t:
+            want = k + 1
+    return want if want > high else 0
+
+
+@njit(cache=True, inline='always')
+def speak(st, p, level, trace):
+    """Seat p passes (0) or bids ``level``."""
+    log(st, trace, T_BID, p, level, 0, 0, 0)
+    if level == 0:
+        st[PASSED] |= 1 << p
+        return
+    st[HIGH_LEVEL] = level
+    st[HIGH_BIDDER] = p
+    st[BID + p] = level
+    if st[FIRST_BIDDER] < 0:
+        st[FIRST_BIDDER] = p
+
+
+@njit(cache=True, inline='always')
+def auction_over(st, opts, spoken):
+    if st[HIGH_LEVEL] == LEVELS:
+        return True
+    if opts[O_AUCTION] == 1:
+        return spoken >= N_PLAYERS
+    out = popcount(st[PASSED])
+    return out == N_PLAYERS or (out == N_PLAYERS - 1 and st[HIGH_BIDDER] >= 0)
+
+
+@njit(cache=True)
+def auction(st, opts, sids, params, check, gplay, trace):
+    """Run the auction; returns a check error (the winner is HIGH_BIDDER, -1 if all passed)."""
+    p = st[FIRST_SPEAKER]
+    spoken = 0
+    while not auction_over(st, opts, spoken):
+        if spoken >= MAX_SPEECHES:
+            return E_AUCTION
+        if not (st[PASSED] >> p) & 1:
+            level = choose_bid(st, p, st[HIGH_LEVEL], sids[p], params[p], gplay)
+            if check and level != 0 and not (st[HIGH_LEVEL] < level <= LEVELS):
+                return E_ILLEGAL
+            speak(st, p, level, trace)
+            spoken += 1
+        p = nxt(p)
+    return 0
+
+
+# =============================================================================
+# the contract: trump and partner
+# =============================================================================
+@njit(cache=True)
+def choose_called(st, d, trump, sid, gen, self_ok):
+    """The card the declarer calls: random picks any allowed card; the others call the
+    highest trump they do not hold."""
+    hand = st[HAND + d]
+    allowed = FULL40 if self_ok else FULL40 & ~hand
+    if sid == S_RANDOM:
+        return nth_card(allowed, below(gen, popcount(allowed)))
+    for s in range(9, -1, -1):
+        c = 10 * trump + s
+        if not (hand >> c) & 1:
+            return c
+    return cheapest(allowed, trump)
+
+
+@njit(cache=True)
+def choose_named(st, d, sid, gen):
+    """Seat named openly: random, or the other seat that bid highest (nearest right on ties)."""
+    if sid == S_RANDOM:
+        return (d + 1 + below(gen, N_PLAYERS - 1)) % N_PLAYERS
+    best = (d + 1) % N_PLAYERS
+    for k in range(1, N_PLAYERS):
+        q = (d + k) % N_PLAYERS
+        if st[BID + q] > st[BID + best]:
+            best = q
+    return best
+
+
+@njit(cache=True)
+def make_contract(st, opts, sids, gplay, trace):
+    """Declarer, trump, partner and the leader of trick 1."""
+    d = st[HIGH_BIDDER]
+    st[DECLARER] = d
+    st[STRENGTH] = hand_strength(st[HAND + d])
+    st[TRUMP] = below(gplay, 4) if sids[d] == S_RANDOM else best_trump(st[HAND + d])
+    if not is_solo(st, opts):
+        if opts[O_PARTNER_METHOD] == 1:
+            st[PARTNER] = choose_named(st, d, sids[d], gplay)
+            st[REVEALED] = 1
+        else:
+            st[CALLED] = choose_called(st, d, st[TRUMP], sids[d], gplay, opts[O_SELF_CALL] != 0)
+            st[PARTNER] = owner_of(st, st[CALLED])
+    fl = opts[O_FIRST_LEADER]
+    st[LEADER] = st[FIRST_BIDDER] if fl == 0 else (st[FIRST_SPEAKER] if fl == 1 else d)
+    log(st, trace, T_CONTRACT, d, st[HIGH_LEVEL], st[TRUMP], st[CALLED], st[PARTNER])
+
+
+# =============================================================================
+# card play
+# =============================================================================
+@njit(cache=True, inline='always')
+def is_friend(st, opts, p, q):
+    """Seat p knows that seat q plays on its side (unknown = no)."""
+    d = st[DECLARER]
+    partner = st[PARTNER]
+    if p == d:
+        return st[REVEALED] == 1 and q == partner and partner != d
+    if is_solo(st, opts):
+        return q != d
+    if p == partner:
+        return q == d
+    if q == d:
+        return False
+    return st[REVEALED] == 1 and q != partner
+
+
+@njit(cache=True, inline='always')
+def trick_mask(st):
+    m = 0
+    for i in range(st[NCARDS]):
+        m |= np.int64(1) << st[TRICK + i]
+    return m
+
+
+@njit(cache=True, inline='always')
+def heuristic_card(st, opts, p, legal):
+    hand = st[HAND + p]
+    unseen = FULL40 & ~st[PLAYED] & ~hand
+    trump = st[TRUMP]
+    k = st[NCARDS]
+    if k == 0:
+        return lead_card(hand, unseen, trump)
+    w = trick_winner(st[TRICK:TRICK + N_PLAYERS], k, trump)
+    friend = is_friend(st, opts, p, (st[LEADER] + w) % N_PLAYERS)
+    opp_after = 0
+    for j in range(k + 1, N_PLAYERS):
+        if not is_friend(st, opts, p, (st[LEADER] + j) % N_PLAYERS):
+            opp_after += 1
+    return follow_card(legal, unseen, st[TRICK + w], friend, opp_after,
+                       mask_thirds(trick_mask(st)), trump, np.int64(3))
+
+
+@njit(cache=True, inline='always')
+def choose_card(st, opts, p, legal, sid, gen):
+    if sid == S_RANDOM:
+        return nth_card(legal, below(gen, popcount(legal)))
+    if sid == S_GREEDY:
+        if st[NCARDS] == 0:
+            return cheapest(legal, st[TRUMP])
+        w = trick_winner(st[TRICK:TRICK + N_PLAYERS], st[NCARDS], st[TRUMP])
+        win = beating_cards(legal, st[TRICK + w], st[TRUMP])
+        return cheapest(win if win else legal, st[TRUMP])
+    return heuristic_card(st, opts, p, legal)
+
+
+@njit(cache=True, inline='always')
+def play_turn(st, opts, p, sid, check, gplay, trace):
+    legal = legal_cards(st[HAND + p], st[LED])
+    if legal == 0:
+        return E_NO_MOVES
+    card = choose_card(st, opts, p, legal, sid, gplay)
+    if check and not (legal >> card) & 1:
+        return E_ILLEGAL
+    st[HAND + p] &= ~(np.int64(1) << card)
+    st[PLAYED] |= np.int64(1) << card
+    if st[NCARDS] == 0:
+        st[LED] = card // 10
+    st[TRICK + st[NCARDS]] = card
+    st[NCARDS] += 1
+    if card == st[CALLED]:
+        st[REVEALED] = 1
+    log(st, trace, T_PLAY, p, card, 0, 0, 0)
+    return 0
+
+
+@njit(cache=True, inline='always')
+def finish_trick(st, trace):
+    w = trick_winner(st[TRICK:TRICK + N_PLAYERS], st[NCARDS], st[TRUMP])
+    winner = (st[LEADER] + w) % N_PLAYERS
+    thirds = mask_thirds(trick_mask(st))
+    st[TRICK_NO] += 1
+    if st[TRICK_NO] == TRICKS:
+        thirds += LAST_TRICK_THIRDS
+    st[THIRDS + winner] += thirds
+    st[LAST_WINNER] = winner
+    st[LEADER] = winner
+    st[NCARDS] = 0
+    st[LED] = -1
+    st[TRICKS_PLAYED] += 1
+    log(st, trace, T_TRICK, winner, thirds, 0, 0, 0)
+
+
+@njit(cache=True)
+def play_tricks(st, opts, sids, check, gplay, trace):
+    for t in range(TRICKS):
+        leader = st[LEADER]
+        for k in range(N_PLAYERS):
+            p = (leader + k) % N_PLAYERS
+            e = play_turn(st, opts, p, sids[p], check, gplay, trace)
+            if e == 0 and check:
+                e = check_cards(st)
+            if e:
+                return e
+        finish_trick(st, trace)
+    return 0
+
+
+# =============================================================================
+# settlement (§B5)
+# =============================================================================
+@njit(cache=True)
+def settle(st, opts, trace):
+    """Declarer's side wins with >= win_points; chiamata money 2s/s/s or 4s/s."""
+    d = st[DECLARER]
+    partner = st[PARTNER]
+    mate = partner >= 0 and partner != d
+    thirds = st[THIRDS + d] + (st[THIRDS + partner] if mate else 0)
+    st[SIDE_PTS] = thirds // 3
+    st[WON] = 1 if st[SIDE_PTS] >= opts[O_WIN_POINTS] else 0
+    s = opts[O_STAKE + st[HIGH_LEVEL] - 1]
+    sign = 1 if st[WON] else -1
+    for p in range(N_PLAYERS):
+        st[HMONEY + p] = -sign * s
+    if mate:
+        st[HMONEY + d] = 2 * sign * s
+        st[HMONEY + partner] = sign * s
+    else:
+        st[HMONEY + d] = 4 * sign * s
+    for p in range(N_PLAYERS):
+        st[MONEY + p] += st[HMONEY + p]
+    log(st, trace, T_SETTLE, d, st[SIDE_PTS], st[WON], s, 0)
+    for p in range(N_PLAYERS):
+        log(st, trace, T_MONEY, p, st[HMONEY + p], st[MONEY + p], 0, 0)
+
+
+# =============================================================================
+# check mode
+# =============================================================================
+@njit(cache=True)
+def check_cards(st):
+    """Hands disjoint, hands + played = deck, every hand 8 - tricks done (- 1 if it played)."""
+    seen = 0
+    for p in range(N_PLAYERS):
+        if seen & st[HAND + p]:
+            return E_CARDS
+        seen |= st[HAND + p]
+        played_now = 0
+        for i in range(st[NCARDS]):
+            if (st[LEADER] + i) % N_PLAYERS == p:
+                played_now = 1
+        if popcount(st[HAND + p]) != TRICKS - st[TRICK_NO] - played_now:
+            return E_CARDS
+    if seen & st[PLAYED] or (seen | st[PLAYED]) != FULL40:
+        return E_CARDS
+    return 0
+
+
+@njit(cache=True)
+def check_hand(st, opts):
+    total = 0
+    money = 0
+    big = 0
+    for p in range(N_PLAYERS):
+        total += st[THIRDS + p]
+        money += st[HMONEY + p]
+        big = max(big, abs(st[HMONEY + p]))
+    if total != 35:
+        return E_POINTS
+    if money != 0:
+        return E_ZERO_SUM
+    top = 0
+    for k in range(LEVELS):
+        top = max(top, opts[O_STAKE + k])
+    return E_BOUND if big > 4 * top else 0
+
+
+# =============================================================================
+# hands, sessions, batches
+# =============================================================================
+@njit(cache=True)
+def write_hand(st, row):
+    k = st[HAND_IDX]
+    if k >= HAND_SLOTS:
+        return
+    b = RC_HAND + k * HB_SIZE
+    row[b + HB_DECLARER] = st[DECLARER]
+    row[b + HB_LEVEL] = st[HIGH_LEVEL]
+    row[b + HB_TRUMP] = st[TRUMP]
+    row[b + HB_PARTNER] = st[PARTNER]
+    row[b + HB_CALLED] = st[CALLED]
+    row[b + HB_STRENGTH] = st[STRENGTH]
+    row[b + HB_PTS] = st[SIDE_PTS]
+    row[b + HB_WON] = st[WON]
+    row[b + HB_FIRST_BIDDER] = st[FIRST_BIDDER]
+    row[b + HB_REDEALS] = st[REDEALS]
+    for p in range(N_PLAYERS):
+        row[b + HB_MONEY + p] = st[HMONEY + p]
+
+
+@njit(cache=True)
+def deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace):
+    """Deal and auction, redealing while all pass (up to MAX_REDEALS); returns a check error."""
+    st[REDEALS] = 0
+    for attempt in range(MAX_REDEALS + 1):
+        deal(st, gdeck, trace)
+        e = auction(st, opts, sids, params, check, gplay, trace)
+        if e or st[HIGH_BIDDER] >= 0:
+            return e
+        if attempt < MAX_REDEALS:
+            st[REDEALS] += 1
+            st[ALL_REDEALS] += 1
+            log(st, trace, T_REDEAL, -1, st[REDEALS], 0, 0, 0)
+            if opts[O_REDEAL_DEALER] == 1:
+                st[DEALER] = nxt(st[DEALER])
+    st[VOID_HAND] = 1
+    st[TRUNC] = 1
+    return 0
+
+
+@njit(cache=True)
+def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row):
+    """One hand of the session (its deals, auction, contract, tricks, money)."""
+    seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[HAND_IDX])
+    e = deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace)
+    if e == 0 and st[VOID_HAND] == 0:
+        make_contract(st, opts, sids, gplay, trace)
+        e = play_tricks(st, opts, sids, check, gplay, trace)
+        if e == 0:
+            settle(st, opts, trace)
+            if check:
+                e = check_hand(st, opts)
+    write_hand(st, row)
+    return e
+
+
+@njit(cache=True)
+def write_session(st, row):
+    best = -(1 << 40)
+    winner = -1
+    for p in range(N_PLAYERS):
+        row[RC_MONEY + p] = st[MONEY + p]
+        if st[MONEY + p] > best:
+            best = st[MONEY + p]
+            winner = p
+        elif st[MONEY + p] == best:
+            winner = -1
+    row[RC_DEALER] = st[FIRST_DEALER]
+    row[RC_REASON] = R_REDEAL_CAP if st[TRUNC] else R_COMPLETE
+    row[RC_WINNER] = winner
+    row[RC_TRUNC] = st[TRUNC]
+    row[RC_ERR] = st[ERR]
+    row[RC_TRICKS] = st[TRICKS_PLAYED]
+    row[RC_HANDS] = st[HAND_IDX]
+    row[RC_REDEALS] = st[ALL_REDEALS]
+
+
+@njit(cache=True)
+def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row):
+    """Play session ``game`` of run ``seed`` (trionfo_hands hands) into ``row``."""
+    st[:] = 0
+    row[:] = 0
+    st[N] = N_PLAYERS
+    if opts[O_FIRST_DEALER] >= 0:
+        st[DEALER] = opts[O_FIRST_DEALER]
+    else:
+        seed_stream(gdeck, seed, game, np.int64(STREAM_DEALER))
+        st[DEALER] = below(gdeck, N_PLAYERS)
+    st[FIRST_DEALER] = st[DEALER]
+    seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
+    for h in range(opts[O_HANDS]):
+        st[HAND_IDX] = h
+        st[ERR] = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row)
+        if st[ERR]:
+            break
+        st[DEALER] = nxt(st[DEALER])
+    st[HAND_IDX] = min(st[HAND_IDX] + 1, opts[O_HANDS])
+    if check and st[ERR] == 0:
+        total = 0
+        for p in range(N_PLAYERS):
+            total += st[MONEY + p]
+        st[ERR] = E_ZERO_SUM if total != 0 else 0
+    write_session(st, row)
+    return st[ERR]
+
+
+@njit(cache=True)
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
+    st = np.zeros(ST_SIZE, np.int64)
+    gdeck = np.zeros(2, np.uint64)
+    gplay = np.zeros(2, np.uint64)
+    trace = np.zeros((0, TRACE_W), np.int64)
+    o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)
+    for d in range(lo, hi):
+        play_session(unowned(st), o, seed, first + d, s, p, check, unowned(trace), unowned(gdeck),
+                     unowned(gplay), r[d])
+
+
+@njit(cache=True, parallel=True)
+def play_batch(seed, first, count, opts, sids, params, check, rec):
+    """Play ``count`` sessions starting at ``first`` on all numba threads into ``rec``."""
+    chunks = (count + CHUNK - 1) // CHUNK
+    for c in prange(chunks):
+        play_chunk(seed, first, c * CHUNK, min(count, (c + 1) * CHUNK), opts, sids, params,
+                   check, rec)
+
+
+@njit(cache=True)
+def replay_session(seed, game, opts, sids, params, check, trace):
+    st = np.zeros(ST_SIZE, np.int64)
+    row = np.zeros(RECORD_COLS, np.int64)
+    play_session(st, opts, seed, game, sids, params, check, trace, np.zeros(2, np.uint64),
+                 np.zeros(2, np.uint64), row)
+    return st

@@ -1,0 +1,1463 @@
+"""Tripoli (Tripoley, Michigan Rummy, Rummoli): pay cards, poker and Michigan in one deal.
+
+Rules source: ``shared/rules/tripoli.md`` (the Persian seed = pagat's page; every DECISION of
+that spec is followed, every option of its sections 10 and 14 is in the options array). The
+poker arithmetic is ``kernels.poker``; this module is the game flow.
+
+Choices this module adds where the spec leaves room
+----------------------------------------------------
+* **Sessions and records.** A record is one DEAL. Deals are grouped into sessions of
+  ``deals_per_session`` deals: deal ``d`` is deal ``k = d % D`` of session ``s = d // D``.
+  Every session starts with an empty board; chips left on the board carry from deal to
+  deal inside the session. The board carried into a deal is computed deterministically by
+  replaying the earlier deals of its session (each deal draws from its own random streams),
+  so any deal still replays alone and rows do not depend on thread counts. The batch kernel
+  plays whole sessions (a shard boundary inside a session replays that session's prefix).
+  The end-of-session clearing round(s) belong to the record of the session's last deal
+  (columns ``clear_{p}``, ``clearing_prize``).
+* **Payouts.** ``payout_{p}`` = change of seat p's balance in the deal: antes, auction
+  payments, pay-card and poker winnings, Michigan payments, clearing rounds. Chips on the
+  board belong to nobody, so a row sums to minus the growth of the board; over a whole
+  session (clearing on) the rows sum to zero. Check mode asserts after every action that
+  balances + board (+ the open clearing pot) equal their value at the start of the deal.
+* The first dealer of a session is drawn from (seed, session); the deal passes left.
+* Auctions: a bid action names the new high bid, from ``max(high + 1, auction_min_bid)``
+  up to 20 above the current high bid (jump bids beyond 20 are not offered) and never above
+  ``auction_max_bid`` (default none = a guard of 1000; reaching the guard sets ``truncated``).
+* Poker hand choice: the 5 poker cards are picked one card per action (``pick``), so the
+  legal actions stay few; any 5-card subset can be chosen.
+* Bet and raise sizes: every amount 1 .. the limit (per action) or up to the total limit.
+  ``max_raises`` none = unlimited with a guard of 100 raises (reaching it sets ``truncated``).
+* Phase 3 leads: the only decision is the suit (``lead``); following is forced.
+* Rummoli timing (``payout_timing=michigan``) books pay-card claims in the pay-card ledger
+  (``pay_{p}``) although they happen during Phase 3.
+* Cosmo: the pay suit and sequence start are drawn from the deal's deck stream after the
+  shuffle (duplicate deals see the same dials).
+* ``max_steps`` (default 20,000) caps the decisions of a deal; a capped deal stops where it
+  is (chips still conserved) and sets ``truncated`` (end reason ``step_cap``).
+
+* Variant precedence in Phase 3: colour alternation (and Cosmo) decide every lead; otherwise
+  ``first_lead_lowest_in_hand`` decides the first lead. A pay-suit auction nobody bids in
+  leaves the configured ``pay_suit`` (hearts by default). A step-capped last deal of a
+  session skips the clearing round (the board then stays as it is).
+* Strategies see only their own hand and public facts (board, played cards, hand sizes);
+  the heuristic's parameters are listed in ``sim.games.tripoli``.
+
+Options (int array, built by ``sim.games.tripoli.TripoliOptions.to_array``):
+
+| index | option (tripoli.md) | values |
+|---|---|---|
+| O_PLAYERS | n_players (1) | 2..9 |
+| O_ANTE | ante_per_space (2) | chips, default 1 |
+| O_WIDOW, O_WIDOW_LAST | widow_exchange (4, 10.6), widow_dealt_last (3) | 0/1 |
+| O_MIN_BID, O_MAX_BID, O_BID_GUARDED | auction_min_bid, auction_max_bid (4) | chips; none = 1000 guarded |
+| O_TIMING | payout_timing (5, 10.1) | 0 phase1, 1 michigan (also set by pay_suit_auction) |
+| O_SEQ_SPLIT | sequence_split (5) | 0 per_player, 1 per_sequence |
+| O_PAY_SUIT, O_SEQ_START | pay_suit (1), sequence_start (10.3) | suit 0..3; ace-high rank 0..10 (2..Q) |
+| O_SUIT_AUCTION | pay_suit_auction (10.2) | 0/1 |
+| O_FIRST_BETTOR | poker_first_bettor (6.2, 10.4) | 0 left_of_dealer, 1 dealer |
+| O_LIMIT, O_LIMIT_MODE | bet_limit, bet_limit_mode (6.2) | 1..60; 0 per_action, 1 total |
+| O_MAX_RAISES, O_RAISES_GUARDED | max_raises (6.2) | count; none = 100 guarded |
+| O_LEADER | michigan_first_leader (7, 10.5) | 0 poker_winner, 1 dealer, 2 left_of_dealer |
+| O_FIRST_LOWEST, O_COLOR, O_COSMO | variants 10.7, 10.8, 10.9 | 0/1 (cosmo sets O_COLOR) |
+| O_DEALS, O_CLEARING | deals_per_session, clearing_pots (9) | default n; default 1 |
+| O_FIRST_DEALER | first dealer of each session (3) | -1 random, else a seat |
+| O_MAX_STEPS | decision cap per deal (not in the spec) | default 20,000 |
+
+State: one int64 array, the fields below with one comment each (masks are 52-bit card masks).
+``RULES_VERSION`` (1) is stored with every run; it changes when a rule change alters records.
+Score range: a deal's payout is unbounded above in principle (carried chips, unlimited
+credit) and bounded in practice by the board, the bet limits and the auction guard; check
+mode asserts chip conservation exactly, never a range.
+"""
+import numpy as np
+from numba import njit, prange
+
+from kernels import poker as PK
+from kernels.cards import FULL_DECK, lowbit, popcount
+from kernels.jit import unowned
+from kernels.rng import (STREAM_DECK, STREAM_PLAY, STREAM_RUN, below, seed_stream, shuffle,
+                         stream_key)
+
+RULES_VERSION = 1
+MAX_PLAYERS = 9
+MAX_ACTS = 64
+BID_STEPS = 20
+BID_GUARD = 1000
+RAISE_GUARD = 100
+STREAM_CLEAR = 8                # clearing round j shuffles from stream STREAM_CLEAR + j
+SESSIONS_PER_CHUNK = 8
+LOW13 = (1 << 13) - 1
+
+# ---- options array -------------------------------------------------------------------
+O_PLAYERS = 0        # n_players 2..9
+O_ANTE = 1           # ante_per_space
+O_WIDOW = 2          # widow_exchange 0/1
+O_WIDOW_LAST = 3     # widow_dealt_last 0/1
+O_MIN_BID = 4        # auction_min_bid
+O_MAX_BID = 5        # auction_max_bid (the guard when none)
+O_BID_GUARDED = 6    # 1 when auction_max_bid is none (reaching O_MAX_BID = truncated)
+O_TIMING = 7         # payout_timing 0 phase1, 1 michigan (Rummoli)
+O_SEQ_SPLIT = 8      # sequence_split 0 per_player, 1 per_sequence
+O_PAY_SUIT = 9       # pay_suit 0 C, 1 D, 2 H, 3 S
+O_SEQ_START = 10     # sequence_start as an ace-high rank index (2 -> 0 .. Q -> 10)
+O_SUIT_AUCTION = 11  # pay_suit_auction 0/1
+O_FIRST_BETTOR = 12  # poker_first_bettor 0 left_of_dealer, 1 dealer
+O_LIMIT = 13         # bet_limit
+O_LIMIT_MODE = 14    # bet_limit_mode 0 per_action, 1 total
+O_MAX_RAISES = 15    # max_raises (RAISE_GUARD when none)
+O_RAISES_GUARDED = 16  # 1 when max_raises is none
+O_LEADER = 17        # michigan_first_leader 0 poker_winner, 1 dealer, 2 left_of_dealer
+O_FIRST_LOWEST = 18  # first_lead_lowest_in_hand 0/1
+O_COLOR = 19         # color_alternation 0/1
+O_COSMO = 20         # cosmo 0/1
+O_DEALS = 21         # deals_per_session
+O_CLEARING = 22      # clearing_pots (0 = none)
+O_FIRST_DEALER = 23  # -1 random per session, else a seat
+O_MAX_STEPS = 24     # decisions per deal before the step cap
+O_SIZE = 25
+
+# ---- state fields (int64 array) ---------------------------------------------------------
+N = 0            # number of players
+DEALER = 1       # dealer of this deal
+PHASE = 2        # P_*
+CUR = 3          # seat to decide
+SESSION = 4      # session number
+DEAL_NO = 5      # deal number inside the session (0-based)
+PAY_SUIT = 6     # pay suit of this deal
+SEQ = 7          # sequence start (ace-high rank index) of this deal
+TRUNC = 8        # 1 once a cap or guard bound
+ERR = 9          # check-mode violation (E_*)
+TR_LEN = 10      # trace rows written
+STEPS = 11       # decisions taken this deal
+REASON = 12      # end reason R_*, -1 while playing
+MWIN = 13        # seat that went out in Phase 3, -1
+WIDOW = 14       # widow mask
+W_SEEN = 15      # seat that has seen the current widow, -1
+W_ACT = 16       # widow decisions: bit mask of W_* flags
+W_BUYER = 17     # buyer in a widow auction, -1
+W_PRICE = 18     # price paid in a widow auction
+AU_KIND = 19     # auction on: AU_WIDOW, AU_OLD, AU_SUIT
+HIGH = 20        # current high bid (0 none)
+HIGH_BY = 21     # seat of the high bid, -1
+ACTIVE = 22      # bit mask of bidders who have not passed
+SUIT_BY = 23     # winner of the pay-suit auction, -1
+SUIT_PRICE = 24  # price paid for the pay suit
+FOLDED = 25      # bit mask of folded seats
+CUR_BET = 26     # highest total bet
+RAISES = 27      # raises this betting round
+ACTED = 28       # bit mask of seats that acted since the last bet / raise
+POT_WIN = 29     # bit mask of the poker winners of the deal
+POT = 30         # chips contested in the deal's poker pot (board Pot space + bets)
+POKER_END = 31   # 0 showdown, 1 all others folded
+BET_CTX = 32     # 0 Phase 2 betting, 1 clearing round
+BET_DEALER = 33  # dealer of the current betting round
+PLAYED = 34      # mask of cards played in Phase 3
+BANNED = 35      # suit just stopped (-1 none)
+COLOR = 36       # colour alternation: required colour 0 black 1 red, -1 off
+LEADER = 37      # seat from which the next leader is searched
+FIRST_LEAD = 38  # 1 before the first lead of Phase 3
+LAST_P = 39      # seat of the last Phase-3 play (-1)
+LAST_C = 40      # card of the last Phase-3 play (-1)
+RUN_LEN = 41     # consecutive plays of one suit run by LAST_P
+RUN_START = 42   # first card of that run
+LEADS = 43       # leads in Phase 3
+CL_POT = 44      # open clearing-round pot (prize + bets)
+CL_LEFT = 45     # clearing rounds still to play after the current one
+CL_INDEX = 46    # clearing round in play (0-based)
+CL_TOTAL = 47    # chips pooled for the clearing rounds
+TOTAL0 = 48      # balances + board at the start of the deal
+DEAL_ID = 49     # deal id in the run
+SEED = 50        # run seed (clearing rounds reseed the deck stream)
+PICKED_N = 51    # cards picked by CUR for its poker hand
+SEL_LEFT = 52    # seats still to pick their poker hand
+LAST_DEAL = 53   # 1 if this deal ends its session
+CL_FIRST = 54    # dealer of the first clearing round
+CL_RESERVE = 55  # pooled chips of the clearing prizes not yet played for
+P2_RAISES = 56   # raises in the Phase-2 betting round
+P2_FOLDED = 57   # bit mask of the seats that folded in Phase 2
+HAND = 64        # HAND + p: seat p's hand
+PICK = 73        # PICK + p: seat p's 5 poker cards (clearing rounds: its 5 dealt cards)
+CONTRIB = 82     # CONTRIB + p: seat p's total bet this betting round
+CHIPS = 91       # CHIPS + p: seat p's balance change this deal
+HCAT = 100       # HCAT + p: poker strength class of PICK + p (-1 none)
+BOARD = 109      # BOARD + i: chips on space i
+BOARD0 = 118     # BOARD0 + i: chips on space i when the deal began (before the antes)
+PH = 127         # PH + ledger * MAX_PLAYERS + p: chips won by seat p in ledger L_*
+CLH = PH + 6 * MAX_PLAYERS   # CLH + p: seat p's 5 cards in the current clearing round
+CLS = CLH + MAX_PLAYERS      # CLS + p: their strength class
+ST_SIZE = CLS + MAX_PLAYERS
+
+# board spaces
+SP_A, SP_K, SP_Q, SP_J, SP_10, SP_KQ, SP_SEQ, SP_KITTY, SP_POT = range(9)
+SPACE_NAMES = ("A", "K", "Q", "J", "10", "K-Q", "sequence", "kitty", "pot")
+SPACE_RANK = (0, 12, 11, 10, 9)         # kernels.cards rank of the single-card spaces
+# ledgers
+L_ANTE, L_WIDOW, L_PAY, L_POKER, L_MICHIGAN, L_CLEAR = range(6)
+LEDGER_NAMES = ("ante", "widow", "pay", "poker", "michigan", "clear")
+
+# phases (decision points)
+P_WIDOW = 0        # dealer: keep | swap | auction_widow
+P_AFTER_SWAP = 1   # dealer: done | auction_old
+P_AFTER_UNSOLD = 2  # dealer: keep | swap
+P_AUCTION = 3      # CUR: bid | pass (AU_KIND says what is sold)
+P_SUIT = 4         # the pay-suit auction winner names the suit
+P_SELECT = 5       # CUR picks its poker cards
+P_BET = 6          # CUR bets (Phase 2 or a clearing round)
+P_LEAD = 7         # CUR chooses the suit to lead
+P_OVER = 8
+AU_WIDOW, AU_OLD, AU_SUIT = 0, 1, 2
+
+# widow decision flags (record column widow)
+W_SWAP = 1
+W_AUCTION_WIDOW = 2
+W_SOLD_WIDOW = 4
+W_AUCTION_OLD = 8
+W_SOLD_OLD = 16
+WIDOW_FLAG_NAMES = ("swap", "auction_widow", "sold_widow", "auction_old", "sold_old")
+
+# end reasons
+R_OUT = 0
+R_BLOCKED = 1
+R_STEP_CAP = 2
+REASON_NAMES = ("out", "blocked", "step_cap")
+
+# actions: kind in bits 0-3, payload << 8
+A_KEEP = 1
+A_SWAP = 2
+A_AUCTION_WIDOW = 3
+A_DONE = 4
+A_AUCTION_OLD = 5
+A_BID = 6          # payload: the new high bid
+A_PASS = 7
+A_SUIT = 8         # payload: suit
+A_PICK = 9         # payload: card
+A_CHECK = 10
+A_BET = 11         # payload: amount
+A_CALL = 12
+A_RAISE = 13       # payload: raise increment
+A_FOLD = 14
+A_LEAD = 15        # payload: suit
+ACTION_NAMES = ("", "keep", "swap", "auction widow", "done", "auction old hand", "bid", "pass",
+                "name pay suit", "pick", "check", "bet", "call", "raise", "fold", "lead")
+
+# check-mode violations
+E_CARDS = 1
+E_CHIPS = 2
+E_NO_MOVES = 3
+E_CAP = 4
+E_BOARD = 5
+E_BET = 6
+E_PICK = 7
+ERROR_NAMES = ("", "cards not conserved", "chips not conserved", "no legal action",
+               "step cap exceeded", "negative board space", "bet outside the limits",
+               "poker hand not 5 cards of the hand")
+
+# strategies: id + parameter row
+S_RANDOM = 0
+S_HEURISTIC = 1
+PR_SWAP_BELOW, PR_PAY_WEIGHT, PR_AUCTION_WIDOW, PR_SELL_OLD, PR_BID_MAX, PR_SUIT_BID_MAX = range(6)
+PR_BET_AT, PR_RAISE_AT, PR_CALL_AT, PR_BET_SIZE, PR_RUN_WEIGHT, PR_STOP_BONUS = range(6, 12)
+N_PARAMS = 12
+
+# trace rows: [code, seat, a, b]
+T_DEAL = 1       # a = hand mask (seat -1: the widow)
+T_BOARD = 2      # a = space, b = chips after the antes
+T_ACTION = 3     # a = action
+T_CLAIM = 4      # a = space, b = chips taken
+T_SHOW = 5       # a = poker cards, b = strength class
+T_POT = 6        # a = winners mask, b = chips each
+T_PLAY = 7       # a = card
+T_STOP = 8       # a = last card of the stopped sequence
+T_END = 9        # a = reason, b = seat out
+T_PAYMENT = 10   # a = chips, b = receiver (-1 the kitty)
+T_CLEAR = 11     # a = prize, b = dealer of the clearing round
+T_DIALS = 12     # a = pay suit, b = sequence start
+
+# record columns (one row per deal)
+RC_SESSION = 0       # session number
+RC_DEAL_NO = 1       # deal number inside the session
+RC_DEALER = 2
+RC_REASON = 3        # R_*
+RC_WINNER = 4        # seat with the unique highest payout, -1
+RC_MWIN = 5          # seat that went out in Phase 3, -1
+RC_LEADS = 6         # Phase-3 leads
+RC_TRUNC = 7
+RC_ERR = 8
+RC_WIDOW = 9         # W_* flags
+RC_W_BUYER = 10
+RC_W_PRICE = 11
+RC_PAY_SUIT = 12
+RC_SEQ = 13          # sequence start rank (2..12, 11 = J, 12 = Q)
+RC_SUIT_BY = 14
+RC_SUIT_PRICE = 15
+RC_POT = 16          # chips contested in the poker pot
+RC_POT_WIN = 17      # poker winners mask
+RC_POKER_END = 18
+RC_RAISES = 19
+RC_FOLDED = 20
+RC_CLEAR_PRIZE = 21  # chips pooled for the clearing rounds (last deal of a session)
+RC_BOARD = 22        # RC_BOARD + i: chips on space i after the deal
+RC_SEAT = RC_BOARD + 9
+SC_PAY, SC_WIDOW, SC_PH1, SC_POKER, SC_MICH, SC_CLEAR, SC_HAND, SC_LEFT = range(8)
+SEAT_COLS = 8
+RECORD_COLS = RC_SEAT + SEAT_COLS * MAX_PLAYERS
+
+
+# =============================================================================
+# small helpers
+# =============================================================================
+@njit(cache=True, inline='always')
+def log(st, trace, code, seat, a, b):
+    """Append one trace row when a trace buffer is given (replay), else nothing."""
+    i = st[TR_LEN]
+    if i < trace.shape[0]:
+        trace[i, 0] = code
+        trace[i, 1] = seat
+        trace[i, 2] = a
+        trace[i, 3] = b
+        st[TR_LEN] = i + 1
+
+
+@njit(cache=True, inline='always')
+def nxt(st, p):
+    return (p + 1) % st[N]
+
+
+@njit(cache=True, inline='always')
+def ah_rank(c):
+    """Ace-high rank index of a card: 2 -> 0 .. A -> 12."""
+    return (c % 13 + 12) % 13
+
+
+@njit(cache=True, inline='always')
+def card_at(s, ah):
+    return s * 13 + (ah + 1) % 13
+
+
+@njit(cache=True, inline='always')
+def next_card(c):
+    """Next higher card of the same suit (-1 after an ace)."""
+    ah = ah_rank(c)
+    return -1 if ah == 12 else card_at(c // 13, ah + 1)
+
+
+@njit(cache=True, inline='always')
+def suit_ah(hand, s):
+    """Ace-high rank bits of ``hand`` in suit s."""
+    return PK.ace_high((hand >> (13 * s)) & LOW13)
+
+
+@njit(cache=True, inline='always')
+def lowest_in(hand, s):
+    """Lowest card of suit s in ``hand`` (-1 if none)."""
+    r = suit_ah(hand, s)
+    return card_at(s, lowbit(r)) if r else -1
+
+
+@njit(cache=True, inline='always')
+def holder(st, c):
+    for p in range(st[N]):
+        if (st[HAND + p] >> c) & 1:
+            return p
+    return -1
+
+
+@njit(cache=True, inline='always')
+def pay_card(st, i):
+    """Card id of single space i (A, K, Q, J, 10 of the pay suit)."""
+    return st[PAY_SUIT] * 13 + (0, 12, 11, 10, 9)[i]
+
+
+@njit(cache=True)
+def to_board(st, p, space, amount, ledger):
+    st[CHIPS + p] -= amount
+    st[PH + ledger * MAX_PLAYERS + p] -= amount
+    st[BOARD + space] += amount
+
+
+@njit(cache=True)
+def from_board(st, p, space, amount, ledger, trace):
+    st[CHIPS + p] += amount
+    st[PH + ledger * MAX_PLAYERS + p] += amount
+    st[BOARD + space] -= amount
+    log(st, trace, T_CLAIM, p, space, amount)
+
+
+@njit(cache=True)
+def transfer(st, payer, payee, amount, ledger):
+    st[CHIPS + payer] -= amount
+    st[PH + ledger * MAX_PLAYERS + payer] -= amount
+    st[CHIPS + payee] += amount
+    st[PH + ledger * MAX_PLAYERS + payee] += amount
+
+
+@njit(cache=True)
+def chips_total(st):
+    t = st[CL_POT] + st[CL_RESERVE]
+    for i in range(9):
+        t += st[BOARD + i]
+    for p in range(st[N]):
+        t += st[CHIPS + p]
+    return t
+
+
+# =============================================================================
+# the deal: antes, cards, dials
+# =============================================================================
+@njit(cache=True)
+def reset_deal(st, opts, dealer):
+    """Clear every per-deal field; keep N and the board."""
+    for i in range(PHASE, ST_SIZE):
+        if i < BOARD or i >= BOARD + 9:
+            st[i] = 0
+    for i in range(9):
+        st[BOARD0 + i] = st[BOARD + i]
+    for i in range(HCAT, HCAT + MAX_PLAYERS):
+        st[i] = -1
+    for f in (REASON, MWIN, W_SEEN, W_BUYER, HIGH_BY, SUIT_BY, BANNED, COLOR, LAST_P, LAST_C):
+        st[f] = -1
+    st[DEALER] = dealer
+    st[PAY_SUIT] = opts[O_PAY_SUIT]
+    st[SEQ] = opts[O_SEQ_START]
+    st[TOTAL0] = chips_total(st)
+
+
+@njit(cache=True)
+def antes(st, opts, trace):
+    for p in range(st[N]):
+        for i in range(9):
+            to_board(st, p, i, opts[O_ANTE], np.int64(L_ANTE))
+    for i in range(9):
+        log(st, trace, T_BOARD, -1, i, st[BOARD + i])
+
+
+@njit(cache=True)
+def deal_cards(st, opts, gdeck, deck, trace):
+    """Shuffle and deal all 52 cards into n + 1 hands (section 3)."""
+    n = st[N]
+    for i in range(52):
+        deck[i] = i
+    shuffle(gdeck, deck, 0, 52)
+    for i in range(52):
+        j = i % (n + 1)                 # position in the deal order
+        if not opts[O_WIDOW_LAST]:
+            j = (j + n) % (n + 1)       # the widow first: position 0 -> widow
+        if j == n:
+            st[WIDOW] |= np.int64(1) << deck[i]
+        else:
+            st[HAND + (st[DEALER] + 1 + j) % n] |= np.int64(1) << deck[i]
+    for p in range(n):
+        log(st, trace, T_DEAL, p, st[HAND + p], 0)
+    log(st, trace, T_DEAL, -1, st[WIDOW], 0)
+
+
+@njit(cache=True)
+def cosmo_dials(st, opts, gdeck, trace):
+    """Cosmo: pay suit and sequence start drawn anew each deal (after the shuffle)."""
+    if opts[O_COSMO]:
+        st[PAY_SUIT] = below(gdeck, np.int64(4))
+        st[SEQ] = below(gdeck, np.int64(11))
+    log(st, trace, T_DIALS, -1, st[PAY_SUIT], st[SEQ])
+
+
+@njit(cache=True)
+def start_deal(st, opts, gdeck, deck, trace):
+    antes(st, opts, trace)
+    deal_cards(st, opts, gdeck, deck, trace)
+    cosmo_dials(st, opts, gdeck, trace)
+    if opts[O_WIDOW]:
+        st[PHASE] = P_WIDOW
+        st[CUR] = st[DEALER]
+    else:
+        after_widow(st, opts, trace)
+
+
+# =============================================================================
+# widow phase and auctions (section 4, variant 2)
+# =============================================================================
+@njit(cache=True)
+def swap_with_widow(st, p):
+    h = st[HAND + p]
+    st[HAND + p] = st[WIDOW]
+    st[WIDOW] = h
+    st[W_SEEN] = p
+
+
+@njit(cache=True)
+def start_auction(st, opts, kind):
+    n = st[N]
+    st[AU_KIND] = kind
+    st[HIGH] = 0
+    st[HIGH_BY] = -1
+    st[ACTIVE] = (1 << n) - 1
+    if kind != AU_SUIT:
+        st[ACTIVE] &= ~(1 << st[DEALER])
+        st[CUR] = nxt(st, st[DEALER])
+    else:
+        st[CUR] = st[DEALER]
+    st[PHASE] = P_AUCTION
+
+
+@njit(cache=True)
+def sold(st, opts, trace):
+    """The auction ended with a buyer: pay and hand over what was sold."""
+    b = st[HIGH_BY]
+    x = st[HIGH]
+    if st[AU_KIND] == AU_SUIT:
+        to_board(st, b, np.int64(SP_KITTY), x, np.int64(L_WIDOW))
+        st[SUIT_BY] = b
+        st[SUIT_PRICE] = x
+        st[CUR] = b
+        st[PHASE] = P_SUIT
+        return
+    transfer(st, b, st[DEALER], x, np.int64(L_WIDOW))
+    swap_with_widow(st, b)
+    st[W_BUYER] = b
+    st[W_PRICE] = x
+    st[W_ACT] |= W_SOLD_WIDOW if st[AU_KIND] == AU_WIDOW else W_SOLD_OLD
+    after_widow(st, opts, trace)
+
+
+@njit(cache=True)
+def unsold(st, opts, trace):
+    if st[AU_KIND] == AU_WIDOW:
+        st[PHASE] = P_AFTER_UNSOLD
+        st[CUR] = st[DEALER]
+    elif st[AU_KIND] == AU_OLD:
+        after_widow(st, opts, trace)
+    else:
+        selection_start(st, opts, trace)
+
+
+@njit(cache=True)
+def auction_step(st, opts, p, a, trace):
+    """A bid or a pass by p; ends the auction when one bidder remains after a bid."""
+    if (a & 15) == A_BID:
+        st[HIGH] = a >> 8
+        st[HIGH_BY] = p
+        if st[HIGH] >= opts[O_MAX_BID] and opts[O_BID_GUARDED]:
+            st[TRUNC] = 1
+    else:
+        st[ACTIVE] &= ~(1 << p)
+    act = st[ACTIVE]
+    if act == 0:
+        unsold(st, opts, trace)
+    elif popcount(act) == 1 and st[HIGH_BY] >= 0 and (act >> st[HIGH_BY]) & 1:
+        sold(st, opts, trace)
+    else:
+        q = nxt(st, p)
+        while not (act >> q) & 1:
+            q = nxt(st, q)
+        st[CUR] = q
+
+
+@njit(cache=True)
+def widow_action(st, opts, a, trace):
+    kind = a & 15
+    if kind == A_KEEP or kind == A_DONE:
+        after_widow(st, opts, trace)
+    elif kind == A_SWAP:
+        swap_with_widow(st, st[DEALER])
+        st[W_ACT] |= W_SWAP
+        st[PHASE] = P_AFTER_SWAP
+    elif kind == A_AUCTION_WIDOW:
+        st[W_ACT] |= W_AUCTION_WIDOW
+        start_auction(st, opts, np.int64(AU_WIDOW))
+    else:
+        st[W_ACT] |= W_AUCTION_OLD
+        start_auction(st, opts, np.int64(AU_OLD))
+
+
+@njit(cache=True)
+def after_widow(st, opts, trace):
+    """Hands are final: the pay-suit auction (variant 2) or the poker hand choice."""
+    if opts[O_SUIT_AUCTION]:
+        start_auction(st, opts, np.int64(AU_SUIT))
+    else:
+        selection_start(st, opts, trace)
+
+
+# =============================================================================
+# Phase 1: pay cards (section 5)
+# =============================================================================
+@njit(cache=True)
+def seq_suits(st, hand):
+    """Number of suits in which ``hand`` holds the three sequence cards."""
+    k = 0
+    for s in range(4):
+        if ((suit_ah(hand, s) >> st[SEQ]) & 7) == 7:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def phase1_sequence(st, opts, trace):
+    units = 0
+    for p in range(st[N]):
+        k = seq_suits(st, st[HAND + p])
+        units += (1 if k else 0) if opts[O_SEQ_SPLIT] == 0 else k
+    if units == 0:
+        return
+    share = st[BOARD + SP_SEQ] // units
+    for p in range(st[N]):
+        k = seq_suits(st, st[HAND + p])
+        if k:
+            units = 1 if opts[O_SEQ_SPLIT] == 0 else k
+            from_board(st, p, np.int64(SP_SEQ), share * units, np.int64(L_PAY), trace)
+
+
+@njit(cache=True)
+def phase1(st, opts, trace):
+    """Pay cards collect their spaces (the widow's cards win nothing)."""
+    for i in range(5):
+        p = holder(st, pay_card(st, i))
+        if p >= 0:
+            from_board(st, p, i, st[BOARD + i], np.int64(L_PAY), trace)
+    pk = holder(st, pay_card(st, 1))
+    if pk >= 0 and pk == holder(st, pay_card(st, 2)):
+        from_board(st, pk, np.int64(SP_KQ), st[BOARD + SP_KQ], np.int64(L_PAY), trace)
+    phase1_sequence(st, opts, trace)
+
+
+@njit(cache=True)
+def rummoli_claims(st, opts, p, c, trace):
+    """payout_timing=michigan: claims made by playing card c (variant 1)."""
+    if c // 13 == st[PAY_SUIT]:
+        for i in range(5):
+            if c == pay_card(st, i):
+                from_board(st, p, i, st[BOARD + i], np.int64(L_PAY), trace)
+        if c == pay_card(st, 1) and st[LAST_P] == p and st[LAST_C] == pay_card(st, 2):
+            from_board(st, p, np.int64(SP_KQ), st[BOARD + SP_KQ], np.int64(L_PAY), trace)
+    if st[LAST_P] == p and st[LAST_C] >= 0 and next_card(st[LAST_C]) == c:
+        st[RUN_LEN] += 1
+    else:
+        st[RUN_LEN] = 1
+        st[RUN_START] = c
+    if ah_rank(c) == st[SEQ] + 2 and st[RUN_LEN] >= 3 and ah_rank(st[RUN_START]) <= st[SEQ]:
+        from_board(st, p, np.int64(SP_SEQ), st[BOARD + SP_SEQ], np.int64(L_PAY), trace)
+
+
+# =============================================================================
+# Phase 2: poker hand choice, betting, showdown (section 6); clearing rounds (section 9)
+# =============================================================================
+@njit(cache=True)
+def selection_start(st, opts, trace):
+    if opts[O_TIMING] == 0:
+        phase1(st, opts, trace)
+    st[PHASE] = P_SELECT
+    st[CUR] = nxt(st, st[DEALER])
+    st[SEL_LEFT] = st[N]
+    st[PICKED_N] = 0
+
+
+@njit(cache=True)
+def pick(st, opts, c, trace):
+    p = st[CUR]
+    st[PICK + p] |= np.int64(1) << c
+    st[PICKED_N] += 1
+    if st[PICKED_N] < 5:
+        return
+    st[HCAT + p] = PK.eval5(st[PICK + p])
+    st[PICKED_N] = 0
+    st[SEL_LEFT] -= 1
+    st[CUR] = nxt(st, p)
+    if st[SEL_LEFT] == 0:
+        betting_start(st, opts, st[DEALER], np.int64(0))
+
+
+@njit(cache=True)
+def betting_start(st, opts, dealer, ctx):
+    st[BET_CTX] = ctx
+    st[BET_DEALER] = dealer
+    st[FOLDED] = 0
+    st[CUR_BET] = 0
+    st[RAISES] = 0
+    st[ACTED] = 0
+    for p in range(MAX_PLAYERS):
+        st[CONTRIB + p] = 0
+    st[CUR] = dealer if opts[O_FIRST_BETTOR] else (dealer + 1) % st[N]
+    st[PHASE] = P_BET
+
+
+@njit(cache=True, inline='always')
+def raise_cap(opts):
+    return opts[O_MAX_RAISES]
+
+
+@njit(cache=True, inline='always')
+def max_amount(st, opts):
+    """Largest opening bet or raise increment allowed now (0: none)."""
+    if opts[O_LIMIT_MODE] == 0:
+        return opts[O_LIMIT]
+    return max(0, opts[O_LIMIT] - st[CUR_BET])
+
+
+@njit(cache=True)
+def put_in(st, p, amount):
+    """Seat p's bet goes to the Pot space (Phase 2) or the clearing pot."""
+    st[CONTRIB + p] += amount
+    if st[BET_CTX] == 0:
+        to_board(st, p, np.int64(SP_POT), amount, np.int64(L_POKER))
+    else:
+        st[CHIPS + p] -= amount
+        st[PH + L_CLEAR * MAX_PLAYERS + p] -= amount
+        st[CL_POT] += amount
+
+
+@njit(cache=True)
+def bet_action(st, opts, a, gdeck, deck, trace):
+    p = st[CUR]
+    kind = a & 15
+    x = a >> 8
+    if kind == A_CHECK or kind == A_CALL:
+        put_in(st, p, st[CUR_BET] - st[CONTRIB + p])
+        st[ACTED] |= 1 << p
+    elif kind == A_FOLD:
+        st[FOLDED] |= 1 << p
+    else:
+        if kind == A_RAISE:
+            st[RAISES] += 1
+            if st[RAISES] >= opts[O_MAX_RAISES] and opts[O_RAISES_GUARDED]:
+                st[TRUNC] = 1
+        put_in(st, p, st[CUR_BET] + x - st[CONTRIB + p])
+        st[CUR_BET] += x
+        st[ACTED] = 1 << p
+    betting_next(st, opts, gdeck, deck, trace)
+
+
+@njit(cache=True)
+def betting_next(st, opts, gdeck, deck, trace):
+    """Next bettor, or the end of the round (one left, or everybody matched)."""
+    n = st[N]
+    live = ((1 << n) - 1) & ~st[FOLDED]
+    if popcount(live) == 1:
+        round_won(st, opts, live, np.int64(1), gdeck, deck, trace)
+        return
+    if (st[ACTED] & live) == live:
+        even = True
+        for p in range(n):
+            if (live >> p) & 1 and st[CONTRIB + p] != st[CUR_BET]:
+                even = False
+        if even:
+            round_won(st, opts, showdown(st, live, trace), np.int64(0), gdeck, deck, trace)
+            return
+    q = nxt(st, st[CUR])
+    while not (live >> q) & 1:
+        q = nxt(st, q)
+    st[CUR] = q
+
+
+@njit(cache=True, inline='always')
+def bet_hand(st, p):
+    """(cards, strength class) seat p bets on: its poker hand, or its clearing-round cards."""
+    if st[BET_CTX] == 0:
+        return st[PICK + p], st[HCAT + p]
+    return st[CLH + p], st[CLS + p]
+
+
+@njit(cache=True)
+def showdown(st, live, trace):
+    """Mask of the seats with the best poker hand among ``live``."""
+    best = -1
+    win = 0
+    for p in range(st[N]):
+        if (live >> p) & 1:
+            cards, v = bet_hand(st, p)
+            log(st, trace, T_SHOW, p, cards, v)
+            if v > best:
+                best = v
+                win = 0
+            if v == best:
+                win |= 1 << p
+    return win
+
+
+@njit(cache=True)
+def first_from_left(st, mask, dealer):
+    """First seat of ``mask`` going clockwise from the dealer's left."""
+    q = (dealer + 1) % st[N]
+    while not (mask >> q) & 1:
+        q = nxt(st, q)
+    return q
+
+
+@njit(cache=True)
+def round_won(st, opts, win, uncontested, gdeck, deck, trace):
+    if st[BET_CTX] == 0:
+        pot_won(st, opts, win, uncontested, trace)
+        michigan_start(st, opts, trace)
+    else:
+        clearing_won(st, opts, win, gdeck, deck, trace)
+
+
+@njit(cache=True)
+def pot_won(st, opts, win, uncontested, trace):
+    """Phase 2 result: winners split the Pot space; the odd chips stay on it."""
+    st[POT] = st[BOARD + SP_POT]
+    st[POT_WIN] = win
+    st[POKER_END] = uncontested
+    st[P2_RAISES] = st[RAISES]
+    st[P2_FOLDED] = st[FOLDED]
+    share = st[BOARD + SP_POT] // popcount(win)
+    log(st, trace, T_POT, -1, win, share)
+    for p in range(st[N]):
+        if (win >> p) & 1:
+            from_board(st, p, np.int64(SP_POT), share, np.int64(L_POKER), trace)
+
+
+# ---- clearing rounds ----------------------------------------------------------------
+@njit(cache=True)
+def clearing_start(st, opts, gdeck, deck, trace):
+    """After a session's last deal: pool the board into clearing_pots prizes."""
+    total = 0
+    for i in range(9):
+        total += st[BOARD + i]
+        st[BOARD + i] = 0
+    st[CL_TOTAL] = total
+    st[CL_RESERVE] = total
+    st[CL_INDEX] = -1
+    st[CL_LEFT] = opts[O_CLEARING]
+    st[CL_FIRST] = nxt(st, st[DEALER])
+    clearing_round(st, opts, gdeck, deck, trace)
+
+
+@njit(cache=True)
+def clearing_round(st, opts, gdeck, deck, trace):
+    """Deal 5 cards to each seat for the next prize and open its betting."""
+    st[CL_INDEX] += 1
+    st[CL_LEFT] -= 1
+    k = opts[O_CLEARING]
+    j = st[CL_INDEX]
+    prize = st[CL_TOTAL] // k + (1 if j < st[CL_TOTAL] % k else 0)
+    st[CL_RESERVE] -= prize
+    st[CL_POT] = prize
+    dealer = (st[CL_FIRST] + j) % st[N]
+    seed_stream(gdeck, st[SEED], st[DEAL_ID], np.int64(STREAM_CLEAR + j))
+    for i in range(52):
+        deck[i] = i
+    shuffle(gdeck, deck, 0, 52)
+    for p in range(st[N]):
+        st[CLH + p] = 0
+    for i in range(5 * st[N]):
+        st[CLH + (dealer + 1 + i) % st[N]] |= np.int64(1) << deck[i]
+    for p in range(st[N]):
+        st[CLS + p] = PK.eval5(st[CLH + p])
+    log(st, trace, T_CLEAR, -1, prize, dealer)
+    betting_start(st, opts, dealer, np.int64(1))
+
+
+@njit(cache=True)
+def clearing_won(st, opts, win, gdeck, deck, trace):
+    """The prize and the bets go to the winners; the odd chips to the first winner."""
+    pot = st[CL_POT]
+    k = popcount(win)
+    first = first_from_left(st, win, st[BET_DEALER])
+    log(st, trace, T_POT, -1, win, pot // k)
+    for p in range(st[N]):
+        if (win >> p) & 1:
+            amount = pot // k + (pot % k if p == first else 0)
+            st[CHIPS + p] += amount
+            st[PH + L_CLEAR * MAX_PLAYERS + p] += amount
+    st[CL_POT] = 0
+    if st[CL_LEFT] > 0:
+        clearing_round(st, opts, gdeck, deck, trace)
+    else:
+        st[PHASE] = P_OVER
+
+
+# =============================================================================
+# Phase 3: Michigan (section 7)
+# =============================================================================
+@njit(cache=True)
+def michigan_start(st, opts, trace):
+    lead = opts[O_LEADER]
+    if lead == 0:
+        st[LEADER] = first_from_left(st, st[POT_WIN], st[DEALER])
+    elif lead == 1:
+        st[LEADER] = st[DEALER]
+    else:
+        st[LEADER] = nxt(st, st[DEALER])
+    st[BANNED] = -1
+    st[COLOR] = 0 if opts[O_COLOR] else -1
+    st[FIRST_LEAD] = 1
+    find_leader(st, opts, trace)
+
+
+@njit(cache=True)
+def lead_suits(st, opts, hand):
+    """Bit mask of the suits ``hand`` may lead now (sections 7 and 10.7, 10.8)."""
+    if st[COLOR] >= 0:
+        cand = 9 if st[COLOR] == 0 else 6            # black: C S; red: D H
+    elif st[FIRST_LEAD] and opts[O_FIRST_LOWEST]:
+        cand = 15
+    else:
+        cand = 15 & ~(1 << st[BANNED]) if st[BANNED] >= 0 else 15
+    low = 13
+    for s in range(4):
+        if (cand >> s) & 1 and suit_ah(hand, s):
+            low = min(low, lowbit(suit_ah(hand, s)))
+    if low == 13:
+        return 0
+    restrict = st[COLOR] >= 0 or (st[FIRST_LEAD] and opts[O_FIRST_LOWEST])
+    out = 0
+    for s in range(4):
+        r = suit_ah(hand, s)
+        if (cand >> s) & 1 and r and (not restrict or lowbit(r) == low):
+            out |= 1 << s
+    return out
+
+
+@njit(cache=True)
+def find_leader(st, opts, trace):
+    """From LEADER clockwise, the first seat that can lead; none = blocked end."""
+    p = st[LEADER]
+    for _ in range(st[N]):
+        if lead_suits(st, opts, st[HAND + p]):
+            st[CUR] = p
+            st[PHASE] = P_LEAD
+            return
+        p = nxt(st, p)
+    blocked_end(st, trace)
+
+
+@njit(cache=True)
+def play_card(st, opts, p, c, trace):
+    """p plays c; returns True if that emptied p's hand (the deal is then over)."""
+    st[HAND + p] &= ~(np.int64(1) << c)
+    st[PLAYED] |= np.int64(1) << c
+    log(st, trace, T_PLAY, p, c, 0)
+    if opts[O_TIMING]:
+        rummoli_claims(st, opts, p, c, trace)
+    st[LAST_P] = p
+    st[LAST_C] = c
+    if st[HAND + p] == 0:
+        went_out(st, p, trace)
+        return True
+    return False
+
+
+@njit(cache=True)
+def lead(st, opts, s, trace):
+    """Lead the lowest card of suit s, then the forced sequence up to the stop."""
+    p = st[CUR]
+    st[LEADS] += 1
+    c = lowest_in(st[HAND + p], s)
+    if play_card(st, opts, p, c, trace):
+        return
+    while True:
+        nc = next_card(c)
+        if nc < 0 or (st[WIDOW] >> nc) & 1 or (st[PLAYED] >> nc) & 1:
+            break
+        p = holder(st, nc)
+        c = nc
+        if play_card(st, opts, p, c, trace):
+            return
+    log(st, trace, T_STOP, p, c, 0)
+    st[LEADER] = p
+    st[BANNED] = c // 13
+    if st[COLOR] >= 0:
+        st[COLOR] ^= 1
+    st[FIRST_LEAD] = 0
+    find_leader(st, opts, trace)
+
+
+@njit(cache=True)
+def went_out(st, w, trace):
+    """w played his last card: the kitty and 1 chip per card from every other hand."""
+    st[MWIN] = w
+    st[REASON] = R_OUT
+    from_board(st, w, np.int64(SP_KITTY), st[BOARD + SP_KITTY], np.int64(L_MICHIGAN), trace)
+    for p in range(st[N]):
+        k = popcount(st[HAND + p])
+        if p != w and k:
+            transfer(st, p, w, k, np.int64(L_MICHIGAN))
+            log(st, trace, T_PAYMENT, p, k, w)
+    st[PHASE] = P_OVER
+
+
+@njit(cache=True)
+def blocked_end(st, trace):
+    """Nobody can lead: every player pays 1 chip per card onto the kitty."""
+    st[REASON] = R_BLOCKED
+    for p in range(st[N]):
+        k = popcount(st[HAND + p])
+        to_board(st, p, np.int64(SP_KITTY), k, np.int64(L_MICHIGAN))
+        log(st, trace, T_PAYMENT, p, k, -1)
+    st[PHASE] = P_OVER
+
+
+# =============================================================================
+# legal actions
+# =============================================================================
+@njit(cache=True, inline='always')
+def push(acts, n, a):
+    acts[n] = a
+    return n + 1
+
+
+@njit(cache=True)
+def legal_auction(st, opts, acts):
+    n = push(acts, 0, A_PASS)
+    lo = max(st[HIGH] + 1, opts[O_MIN_BID])
+    hi = min(st[HIGH] + BID_STEPS, opts[O_MAX_BID])
+    for x in range(lo, hi + 1):
+        n = push(acts, n, A_BID | (x << 8))
+    return n
+
+
+@njit(cache=True)
+def legal_bet(st, opts, acts):
+    top = max_amount(st, opts)
+    if st[CUR_BET] == 0:
+        n = push(acts, 0, A_CHECK)
+        for x in range(1, top + 1):
+            n = push(acts, n, A_BET | (x << 8))
+        return n
+    n = push(acts, 0, A_FOLD)
+    n = push(acts, n, A_CALL)
+    if st[RAISES] < raise_cap(opts):
+        for x in range(1, top + 1):
+            n = push(acts, n, A_RAISE | (x << 8))
+    return n
+
+
+@njit(cache=True)
+def legal_pick(st, acts):
+    p = st[CUR]
+    m = st[HAND + p] & ~st[PICK + p]
+    n = 0
+    while m:
+        n = push(acts, n, A_PICK | (lowbit(m) << 8))
+        m &= m - 1
+    return n
+
+
+@njit(cache=True)
+def legal_actions(st, opts, acts):
+    """Fill ``acts`` with the legal actions of the seat to decide; returns their number."""
+    ph = st[PHASE]
+    if ph == P_WIDOW:
+        acts[0], acts[1], acts[2] = A_KEEP, A_SWAP, A_AUCTION_WIDOW
+        return 3
+    if ph == P_AFTER_SWAP:
+        acts[0], acts[1] = A_DONE, A_AUCTION_OLD
+        return 2
+    if ph == P_AFTER_UNSOLD:
+        acts[0], acts[1] = A_KEEP, A_SWAP
+        return 2
+    if ph == P_AUCTION:
+        return legal_auction(st, opts, acts)
+    if ph == P_SUIT:
+        for s in range(4):
+            acts[s] = A_SUIT | (s << 8)
+        return 4
+    if ph == P_SELECT:
+        return legal_pick(st, acts)
+    if ph == P_BET:
+        return legal_bet(st, opts, acts)
+    if ph == P_LEAD:
+        m = lead_suits(st, opts, st[HAND + st[CUR]])
+        n = 0
+        for s in range(4):
+            if (m >> s) & 1:
+                n = push(acts, n, A_LEAD | (s << 8))
+        return n
+    return 0
+
+
+@njit(cache=True)
+def apply_action(st, opts, a, gdeck, deck, trace):
+    """Play action ``a`` for the seat to decide (it must be legal)."""
+    log(st, trace, T_ACTION, st[CUR], a, 0)
+    st[STEPS] += 1
+    ph = st[PHASE]
+    kind = a & 15
+    if ph <= P_AFTER_UNSOLD:
+        widow_action(st, opts, a, trace)
+    elif ph == P_AUCTION:
+        auction_step(st, opts, st[CUR], a, trace)
+    elif ph == P_SUIT:
+        st[PAY_SUIT] = a >> 8
+        selection_start(st, opts, trace)
+    elif ph == P_SELECT:
+        pick(st, opts, a >> 8, trace)
+    elif ph == P_BET:
+        bet_action(st, opts, a, gdeck, deck, trace)
+    elif kind == A_LEAD:
+        lead(st, opts, a >> 8, trace)
+
+
+# =============================================================================
+# strategies
+# =============================================================================
+@njit(cache=True)
+def pay_value(st, hand):
+    """Chips the pay cards of ``hand`` would collect from the board now (Phase 1 rules)."""
+    v = 0
+    for i in range(5):
+        if (hand >> pay_card(st, i)) & 1:
+            v += st[BOARD + i]
+    if (hand >> pay_card(st, 1)) & 1 and (hand >> pay_card(st, 2)) & 1:
+        v += st[BOARD + SP_KQ]
+    if seq_suits(st, hand):
+        v += st[BOARD + SP_SEQ]
+    return v
+
+
+@njit(cache=True)
+def strength(cls):
+    """Poker strength on a 0..9 scale: category + position inside the category."""
+    c = PK.category(cls)
+    return c + (cls - PK.BASE[c]) / (PK.BASE[c + 1] - PK.BASE[c])
+
+
+@njit(cache=True)
+def hand_value(st, hand, prm):
+    return strength(PK.best5(hand)[0]) + prm[PR_PAY_WEIGHT] * pay_value(st, hand)
+
+
+@njit(cache=True)
+def find(acts, n, kind, x):
+    """Index of action kind (payload x; -1 = any) in acts[:n], else -1."""
+    for i in range(n):
+        if (acts[i] & 15) == kind and (x < 0 or (acts[i] >> 8) == x):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def widow_choice(st, acts, n, prm):
+    ph = st[PHASE]
+    if ph == P_AFTER_SWAP:
+        return 1 if prm[PR_SELL_OLD] > 0.5 else 0
+    if ph == P_WIDOW and prm[PR_AUCTION_WIDOW] > 0.5:
+        return 2
+    weak = hand_value(st, st[HAND + st[DEALER]], prm) < prm[PR_SWAP_BELOW]
+    return 1 if weak else 0
+
+
+@njit(cache=True)
+def suit_values(st, hand, out):
+    """Chips each suit's pay spaces would give ``hand`` as the pay suit."""
+    keep = st[PAY_SUIT]
+    for s in range(4):
+        st[PAY_SUIT] = s
+        out[s] = pay_value(st, hand) - (st[BOARD + SP_SEQ] if seq_suits(st, hand) else 0)
+    st[PAY_SUIT] = keep
+
+
+@njit(cache=True)
+def auction_choice(st, acts, n, prm):
+    """Bid the minimum while the price stays within the strategy's value, else pass."""
+    p = st[CUR]
+    if st[AU_KIND] == AU_SUIT:
+        vals = np.zeros(4, np.int64)
+        suit_values(st, st[HAND + p], vals)
+        limit = min(prm[PR_SUIT_BID_MAX], vals.max())
+    else:
+        weak = hand_value(st, st[HAND + p], prm) < prm[PR_SWAP_BELOW]
+        limit = prm[PR_BID_MAX] if weak else 0.0
+    if n > 1 and (acts[1] >> 8) <= limit:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def bet_choice(st, opts, acts, n, prm):
+    q = strength(bet_hand(st, st[CUR])[1])
+    size = max(1, min(max_amount(st, opts), np.int64(prm[PR_BET_SIZE])))
+    if st[CUR_BET] == 0:
+        i = find(acts, n, np.int64(A_BET), size) if q >= prm[PR_BET_AT] else -1
+        return max(i, 0)
+    i = find(acts, n, np.int64(A_RAISE), size) if q >= prm[PR_RAISE_AT] else -1
+    if i >= 0:
+        return i
+    return 1 if q >= prm[PR_CALL_AT] else 0
+
+
+@njit(cache=True)
+def lead_score(st, hand, s, prm):
+    """Cards shed by leading suit s, plus a bonus when the run ends in an own stop."""
+    c = lowest_in(hand, s)
+    run = 1
+    nc = next_card(c)
+    while nc >= 0 and (hand >> nc) & 1:
+        run += 1
+        c = nc
+        nc = next_card(c)
+    stop = nc < 0 or (st[PLAYED] >> nc) & 1
+    length = popcount(hand & (np.int64(LOW13) << (13 * s)))
+    return length + prm[PR_RUN_WEIGHT] * run + (prm[PR_STOP_BONUS] if stop else 0.0)
+
+
+@njit(cache=True)
+def lead_choice(st, acts, n, prm):
+    hand = st[HAND + st[CUR]]
+    best = -1e300
+    bi = 0
+    for i in range(n):
+        v = lead_score(st, hand, acts[i] >> 8, prm)
+        if v > best:
+            best = v
+            bi = i
+    return bi
+
+
+@njit(cache=True)
+def pick_choice(st, acts, n):
+    p = st[CUR]
+    want = PK.best5(st[HAND + p])[1] & ~st[PICK + p]
+    return find(acts, n, np.int64(A_PICK), lowbit(want))
+
+
+@njit(cache=True)
+def suit_choice(st, prm):
+    vals = np.zeros(4, np.int64)
+    suit_values(st, st[HAND + st[CUR]], vals)
+    return np.argmax(vals)
+
+
+@njit(cache=True)
+def choose(st, opts, acts, n, sid, prm, gplay):
+    """Index of the action strategy ``sid`` picks among acts[:n]."""
+    if sid == S_RANDOM:
+        return below(gplay, n)
+    ph = st[PHASE]
+    if ph <= P_AFTER_UNSOLD:
+        return widow_choice(st, acts, n, prm)
+    if ph == P_AUCTION:
+        return auction_choice(st, acts, n, prm)
+    if ph == P_SUIT:
+        return suit_choice(st, prm)
+    if ph == P_SELECT:
+        return pick_choice(st, acts, n)
+    if ph == P_BET:
+        return bet_choice(st, opts, acts, n, prm)
+    return lead_choice(st, acts, n, prm)
+
+
+# =============================================================================
+# check mode
+# =============================================================================
+@njit(cache=True)
+def cards_ok(st):
+    seen = st[WIDOW] | st[PLAYED]
+    total = popcount(st[WIDOW]) + popcount(st[PLAYED])
+    for p in range(st[N]):
+        seen |= st[HAND + p]
+        total += popcount(st[HAND + p])
+    return total == 52 and seen == FULL_DECK
+
+
+@njit(cache=True)
+def bets_ok(st, opts):
+    if st[PHASE] != P_BET:
+        return True
+    if st[RAISES] > raise_cap(opts):
+        return False
+    for p in range(st[N]):
+        c = st[CONTRIB + p]
+        if c < 0 or c > st[CUR_BET] or (opts[O_LIMIT_MODE] == 1 and c > opts[O_LIMIT]):
+            return False
+    return True
+
+
+@njit(cache=True)
+def picks_ok(st):
+    for p in range(st[N]):
+        k = popcount(st[PICK + p])
+        if st[PICK + p] & ~st[HAND + p] & ~st[PLAYED] or k > 5:
+            return False
+        if st[PHASE] > P_SELECT and k != 5 and st[REASON] != R_STEP_CAP:
+            return False
+    return True
+
+
+@njit(cache=True)
+def check_invariants(st, opts):
+    """0 if the state is sound, else an E_* code."""
+    if not cards_ok(st):
+        return E_CARDS
+    if chips_total(st) != st[TOTAL0]:
+        return E_CHIPS
+    for i in range(9):
+        if st[BOARD + i] < 0:
+            return E_BOARD
+    if not bets_ok(st, opts):
+        return E_BET
+    if not picks_ok(st):
+        return E_PICK
+    if st[STEPS] > opts[O_MAX_STEPS]:
+        return E_CAP
+    return 0
+
+
+# =============================================================================
+# one deal, a session, a batch
+# =============================================================================
+@njit(cache=True)
+def dealer_of(opts, seed, session, k):
+    n = opts[O_PLAYERS]
+    first = opts[O_FIRST_DEALER]
+    if first < 0:
+        first = np.int64(stream_key(seed, session, np.int64(STREAM_RUN)) % np.uint64(n))
+    return (first + k) % n
+
+
+@njit(cache=True)
+def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, deck):
+    """Play deal ``deal_id`` on the board carried in ``st``; returns the check error."""
+    st, opts, sids, params = unowned(st), unowned(opts), unowned(sids), unowned(params)
+    trace, acts, gdeck, gplay, deck = unowned(trace), unowned(acts), unowned(gdeck), unowned(gplay), unowned(deck)
+    D = opts[O_DEALS]
+    reset_deal(st, opts, dealer_of(opts, seed, deal_id // D, deal_id % D))
+    st[SESSION] = deal_id // D
+    st[DEAL_NO] = deal_id % D
+    st[DEAL_ID] = deal_id
+    st[SEED] = seed
+    st[LAST_DEAL] = 1 if st[DEAL_NO] == D - 1 else 0
+    seed_stream(gdeck, seed, deal_id, np.int64(STREAM_DECK))
+    seed_stream(gplay, seed, deal_id, np.int64(STREAM_PLAY))
+    start_deal(st, opts, gdeck, deck, trace)
+    run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck)
+    if st[ERR] == 0 and st[LAST_DEAL] and opts[O_CLEARING] and st[REASON] != R_STEP_CAP:
+        clearing_start(st, opts, gdeck, deck, trace)
+        run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck)
+    if check and st[ERR] == 0:
+        st[ERR] = check_invariants(st, opts)
+    log(st, trace, T_END, st[MWIN], st[REASON], st[MWIN])
+    return st[ERR]
+
+
+@njit(cache=True, inline='always')
+def run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck):
+    """Ask and apply decisions until the deal (or the clearing) is over or capped."""
+    while st[PHASE] != P_OVER:
+        if st[STEPS] >= opts[O_MAX_STEPS]:
+            st[TRUNC] = 1
+            st[REASON] = R_STEP_CAP
+            st[PHASE] = P_OVER
+            break
+        n = legal_actions(st, opts, acts)
+        if n == 0:
+            st[ERR] = E_NO_MOVES
+            break
+        p = st[CUR]
+        i = choose(st, opts, acts, n, sids[p], params[p], gplay)
+        apply_action(st, opts, acts[i], gdeck, deck, trace)
+        if check:
+            st[ERR] = check_invariants(st, opts)
+            if st[ERR]:
+                break
+
+
+@njit(cache=True)
+def write_record(st, row):
+    n = st[N]
+    row[:] = 0
+    row[RC_SESSION] = st[SESSION]
+    row[RC_DEAL_NO] = st[DEAL_NO]
+    row[RC_DEALER] = st[DEALER]
+    row[RC_REASON] = st[REASON]
+    row[RC_MWIN] = st[MWIN]
+    row[RC_LEADS] = st[LEADS]
+    row[RC_TRUNC] = st[TRUNC]
+    row[RC_ERR] = st[ERR]
+    row[RC_WIDOW] = st[W_ACT]
+    row[RC_W_BUYER] = st[W_BUYER]
+    row[RC_W_PRICE] = st[W_PRICE]
+    row[RC_PAY_SUIT] = st[PAY_SUIT]
+    row[RC_SEQ] = st[SEQ] + 2
+    row[RC_SUIT_BY] = st[SUIT_BY]
+    row[RC_SUIT_PRICE] = st[SUIT_PRICE]
+    row[RC_POT] = st[POT]
+    row[RC_POT_WIN] = st[POT_WIN]
+    row[RC_POKER_END] = st[POKER_END]
+    row[RC_RAISES] = st[P2_RAISES]
+    row[RC_FOLDED] = st[P2_FOLDED]
+    row[RC_CLEAR_PRIZE] = st[CL_TOTAL]
+    for i in range(9):
+        row[RC_BOARD + i] = st[BOARD + i]
+    write_seats(st, row)
+    row[RC_WINNER] = top_seat(st)
+
+
+@njit(cache=True)
+def write_seats(st, row):
+    for p in range(st[N]):
+        b = RC_SEAT + SEAT_COLS * p
+        row[b + SC_PAY] = st[CHIPS + p]
+        row[b + SC_WIDOW] = st[PH + L_WIDOW * MAX_PLAYERS + p]
+        row[b + SC_PH1] = st[PH + L_PAY * MAX_PLAYERS + p]
+        row[b + SC_POKER] = st[PH + L_POKER * MAX_PLAYERS + p]
+        row[b + SC_MICH] = st[PH + L_MICHIGAN * MAX_PLAYERS + p]
+        row[b + SC_CLEAR] = st[PH + L_CLEAR * MAX_PLAYERS + p]
+        row[b + SC_HAND] = -1 if st[HCAT + p] < 0 else PK.category(st[HCAT + p])
+        row[b + SC_LEFT] = popcount(st[HAND + p])
+
+
+@njit(cache=True)
+def top_seat(st):
+    """Seat with the unique highest payout, -1 if shared."""
+    best = st[CHIPS]
+    who = 0
+    for p in range(1, st[N]):
+        if st[CHIPS + p] > best:
+            best = st[CHIPS + p]
+            who = p
+        elif st[CHIPS + p] == best:
+            who = -1
+    return who
+
+
+@njit(cache=True)
+def buffers(opts):
+    st = np.zeros(ST_SIZE, np.int64)
+    st[N] = opts[O_PLAYERS]
+    return (st, np.zeros(MAX_ACTS, np.int64), np.zeros(2, np.uint64), np.zeros(2, np.uint64),
+            np.zeros(52, np.int64))
+
+
+@njit(cache=True)
+def play_range(seed, first, lo, hi, opts, sids, params, check, rec):
+    """Play deals first+lo .. first+hi-1 into rec[lo:hi], replaying the session prefix
+    of deal first+lo (its board) without writing it."""
+    st, acts, gdeck, gplay, deck = buffers(opts)
+    trace = np.zeros((0, 4), np.int64)
+    D = opts[O_DEALS]
+    start = (first + lo) // D * D
+    for d in range(start, first + hi):
+        if d % D == 0:
+            for i in range(9):
+                st[BOARD + i] = 0
+        play_deal(st, opts, seed, d, sids, params, check, trace, acts, gdeck, gplay, deck)
+        if d >= first + lo:
+            write_record(st, rec[d - first])
+
+
+@njit(cache=True, parallel=True)
+def play_batch(seed, first, count, opts, sids, params, check, rec):
+    """Play deals first .. first+count-1 into ``rec`` on all numba threads (chunks are
+    whole sessions, so a session's board never crosses threads)."""
+    D = opts[O_DEALS]
+    span = D * SESSIONS_PER_CHUNK
+    base = first // span * span
+    chunks = (first + count - base + span - 1) // span
+    for c in prange(chunks):
+        lo = max(first, base + c * span) - first
+        hi = min(first + count, base + (c + 1) * span) - first
+        if hi > lo:
+            play_range(seed, first, lo, hi, opts, sids, params, check, rec)
+
+
+@njit(cache=True)
+def replay_deal(seed, deal_id, opts, sids, params, check, trace):
+    """Play one deal alone (after its session's earlier deals) with a trace; final state."""
+    st, acts, gdeck, gplay, deck = buffers(opts)
+    none = np.zeros((0, 4), np.int64)
+    D = opts[O_DEALS]
+    for d in range(deal_id // D * D, deal_id):
+        play_deal(st, opts, seed, d, sids, params, np.bool_(False), none, acts, gdeck, gplay, deck)
+    play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, deck)
+    return st

@@ -1,0 +1,303 @@
+"""Marafon on the Python side: options, presets, strategies, records and trace formatting.
+
+Rules: ``shared/rules/marafon.md`` Part A; the kernels are ``kernels/marafon.py`` (its
+docstring lists the choices made where the spec leaves room) on ``kernels/tricks.py``.
+
+One record row is one **match** (one game by default, ``games_per_match``). Partnerships are
+seats 0+2 (side 0) and 1+3 (side 1). ``payout_{p}`` is the match result of seat p's side:
++1 won, -1 lost (0 for both sides if a capped game ended level), so a seat's mean payout is
+2 x (its side's win rate) - 1 and the row sums to 0. ``winner`` must name one seat, while two
+seats win together: it names the winning side's seat ``side + 2 x (deal_id mod 2)``, i.e.
+each partner is credited on alternate matches, so a seat's win rate in the generic tables is
+half its side's win rate and the paired comparisons of ``cardsim compare`` stay unbiased;
+``win_side`` gives the side itself.
+
+Cards use the 40-card ids of ``kernels.tricks``; ``parse40`` and ``fmt40`` translate the
+usual notation (``3C 2C AC KD QH JS 7D 4D``) through ``sim.notation``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels import marafon as K
+from kernels.tricks import STRENGTH_NAMES, STRENGTH_OF_RANK52, SUIT_NAMES40
+from sim.errors import UsageError
+from sim.notation import parse as parse52
+from sim.options import check_choice, opt
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec
+
+DECLARER = ("any_player", "battitore_only")
+SECOND_DEALER = ("four_of_coins_holder", "rotate")
+BOTH_REACH = ("extra_hand_cumulative", "extra_hand_points", "higher_total")
+CLAIM_TIMING = ("trick_boundaries", "every_card")
+
+
+# ---- 40-card notation -------------------------------------------------------------------
+def parse40(text: str) -> list[int]:
+    """``"3C 2C AC 4D"`` -> 40-card ids ``[9, 8, 7, 10]`` (8, 9 and 10 do not exist)."""
+    out = []
+    for c52 in parse52(text):
+        if c52 >= 52 or STRENGTH_OF_RANK52[c52 % 13] < 0:
+            raise ValueError(f"not a card of the 40-card Italian deck: {text!r}")
+        out.append(10 * (c52 // 13) + STRENGTH_OF_RANK52[c52 % 13])
+    return out
+
+
+def mask40(text: str) -> int:
+    m = 0
+    for c in parse40(text):
+        m |= 1 << c
+    return m
+
+
+def fmt40_card(card: int) -> str:
+    card = int(card)
+    if not 0 <= card < 40:
+        raise ValueError(f"not a 40-card id: {card}")
+    return STRENGTH_NAMES[card % 10] + SUIT_NAMES40[card // 10]
+
+
+def fmt40(cards) -> str:
+    return " ".join(fmt40_card(c) for c in cards)
+
+
+def fmt40_mask(mask: int) -> str:
+    """Mask -> notation by suit, strongest first within a suit (``-`` if empty)."""
+    mask = int(mask)
+    cards = [c for s in range(4) for c in range(10 * s + 9, 10 * s - 1, -1) if mask >> c & 1]
+    return fmt40(cards) if cards else "-"
+
+
+# ---- options ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MarafonOptions:
+    """Rule options of ``shared/rules/marafon.md`` section C (defaults = the seed's rules)."""
+    marafona_trump_only: bool = opt(True, "only the 3-2-A of trumps is a marafona (C1); false: any suit")
+    marafona_declarer: str = opt("any_player", "who may declare the marafona (C2)", DECLARER)
+    marafona_auto_declare: bool = opt(True, "the engine declares every marafona (C3); false: the strategy decides")
+    marafona_points: int = opt(3, "bonus points of a marafona (C4)")
+    first_dealer: str | int = opt("random", "first dealer: random or a seat number 0..3 (C5)")
+    second_dealer: str = opt("four_of_coins_holder", "dealer of hand 2 (C6); later the deal passes right",
+                             SECOND_DEALER)
+    both_reach_target: str = opt("extra_hand_cumulative", "both sides reach the target in one hand (C7)",
+                                 BOTH_REACH)
+    target_thirds: int = opt(123, "target in thirds (C8): 123 = 41, 93 = 31, 94 = 31 1/3")
+    claim_timing: str = opt("trick_boundaries", "claim windows (C9)", CLAIM_TIMING)
+    claims_enabled: bool = opt(True, "players may claim the game (C11)")
+    allow_lead_signals: bool = opt(False, "reserved by the rules (C13); no semantics: only false")
+    games_per_match: int = opt(1, "games in a match (C14): 1, or 3 = best of three (a record is a match)")
+    max_hands: int = opt(60, "hand cap per game (not in the rules; flagged truncated)")
+
+    def __post_init__(self):
+        check_choice("marafona_declarer", self.marafona_declarer, DECLARER)
+        check_choice("second_dealer", self.second_dealer, SECOND_DEALER)
+        check_choice("both_reach_target", self.both_reach_target, BOTH_REACH)
+        check_choice("claim_timing", self.claim_timing, CLAIM_TIMING)
+        if self.allow_lead_signals:
+            raise UsageError("option allow_lead_signals: reserved by the rules without semantics; only false")
+        if not isinstance(self.marafona_points, int) or not 0 <= self.marafona_points <= 20:
+            raise UsageError(f"option marafona_points: must be 0..20 (got {self.marafona_points!r})")
+        if not isinstance(self.target_thirds, int) or not 1 <= self.target_thirds <= 3000:
+            raise UsageError(f"option target_thirds: must be 1..3000 (got {self.target_thirds!r})")
+        for name, hi in (("games_per_match", 99), ("max_hands", 10_000)):
+            v = getattr(self, name)
+            if not isinstance(v, int) or not 1 <= v <= hi:
+                raise UsageError(f"option {name}: must be a whole number 1..{hi} (got {v!r})")
+        if self.first_dealer != "random" and not (isinstance(self.first_dealer, int) and 0 <= self.first_dealer < 4):
+            raise UsageError(f"option first_dealer: must be random or a seat number 0..3 (got {self.first_dealer!r})")
+
+    def to_array(self, n_players: int) -> np.ndarray:
+        """The kernel's option array (see the table in ``kernels/marafon.py``)."""
+        if n_players != 4:
+            raise UsageError(f"marafon takes 4 players (got {n_players})")
+        a = np.zeros(K.O_SIZE, dtype=np.int64)
+        a[K.O_TRUMP_ONLY] = self.marafona_trump_only
+        a[K.O_DECLARER] = DECLARER.index(self.marafona_declarer)
+        a[K.O_AUTO_DECLARE] = self.marafona_auto_declare
+        a[K.O_MARAF_POINTS] = self.marafona_points
+        a[K.O_FIRST_DEALER] = -1 if self.first_dealer == "random" else self.first_dealer
+        a[K.O_SECOND_DEALER] = SECOND_DEALER.index(self.second_dealer)
+        a[K.O_BOTH_REACH] = BOTH_REACH.index(self.both_reach_target)
+        a[K.O_TARGET] = self.target_thirds
+        a[K.O_CLAIM_TIMING] = CLAIM_TIMING.index(self.claim_timing)
+        a[K.O_CLAIMS] = self.claims_enabled
+        a[K.O_GAMES] = self.games_per_match
+        a[K.O_MAX_HANDS] = self.max_hands
+        return a
+
+
+PRESETS = {
+    "seed": {},
+    "target31": {"target_thirds": 93},
+    "target31_third": {"target_thirds": 94},
+    "italian": {"marafona_declarer": "battitore_only", "marafona_auto_declare": False,
+                "both_reach_target": "extra_hand_points"},
+    "best_of_three": {"games_per_match": 3},
+    "no_claims": {"claims_enabled": False, "both_reach_target": "higher_total"},
+    "any_cricca": {"marafona_trump_only": False, "claim_timing": "every_card", "second_dealer": "rotate"},
+}
+
+_MARGIN = ParamSpec("claim_margin", 0.0, 0.0, 30.0, "claim only when the count is this many thirds past the target")
+_NOISE = ParamSpec("memory_noise", 0.0, 0.0, 12.0, "count off by up to this many thirds (uniform), per window")
+STRATEGIES = [
+    StrategySpec("random", K.S_RANDOM, (ParamSpec("claim_prob", 0.0, 0.0, 1.0,
+                                                  "chance of a claim at each window (a fuzzer of wrong claims)"),),
+                 "uniformly random trump and legal card; declares optional marafone on a coin toss"),
+    StrategySpec("greedy", K.S_GREEDY, (),
+                 "longest-suit trump; wins each trick with its cheapest winning card, else throws its "
+                 "cheapest card; claims exactly when the count reaches the target"),
+    StrategySpec("heuristic", K.S_HEURISTIC, (
+        _MARGIN, _NOISE,
+        ParamSpec("honour_min", 3.0, 0.0, 12.0, "spend the 3 or 2 of trump only on a trick worth this many thirds"),
+    ), "club player: trump by length and the 3, 2, A; leads masters of plain suits (counting the "
+       "cards played), else low from the longest suit; gives points to a partner who holds the trick "
+       "safely; wins cheaply and keeps the 3 and 2 of trump; claims on a noisy count with a margin"),
+]
+
+
+def _record_columns(rec: np.ndarray, n: int) -> dict:
+    win_side = rec[:, K.RC_WIN_SIDE]
+    cols = {
+        "dealer": rec[:, K.RC_DEALER].astype(np.int8),
+        "end_reason": rec[:, K.RC_REASON].astype(np.int8),
+        "winner": rec[:, K.RC_WINNER].astype(np.int8),
+        "win_side": win_side.astype(np.int8),
+        "turns": rec[:, K.RC_TRICKS].astype(np.int16),
+        "hands": rec[:, K.RC_HANDS].astype(np.int16),
+        "games": rec[:, K.RC_GAMES].astype(np.int8),
+        "claims": rec[:, K.RC_CLAIMS].astype(np.int8),
+        "extra_hands": rec[:, K.RC_EXTRA].astype(np.int16),
+        "truncated": rec[:, K.RC_TRUNC].astype(bool),
+    }
+    for p in range(n):
+        cols[f"payout_{p}"] = np.where(win_side < 0, 0, np.where(win_side == p % 2, 1, -1)).astype(np.int8)
+    for s in range(2):
+        cols[f"score_{s}"] = rec[:, K.RC_SCORE + s].astype(np.int16)
+        cols[f"games_won_{s}"] = rec[:, K.RC_GAMES_WON + s].astype(np.int8)
+    for h in range(1, K.HAND_SLOTS + 1):
+        b = K.RC_HAND + (h - 1) * K.HB_SIZE
+        cols[f"h{h}_game"] = rec[:, b + K.HB_GAME].astype(np.int8)
+        cols[f"h{h}_battitore"] = rec[:, b + K.HB_BATT].astype(np.int8)
+        cols[f"h{h}_trump"] = rec[:, b + K.HB_TRUMP].astype(np.int8)
+        cols[f"h{h}_holder"] = rec[:, b + K.HB_HOLDER].astype(np.int8)
+        cols[f"h{h}_end"] = rec[:, b + K.HB_END].astype(np.int8)
+        cols[f"h{h}_extra"] = rec[:, b + K.HB_EXTRA].astype(bool)
+        for s in range(2):
+            cols[f"h{h}_pts_{s}"] = rec[:, b + K.HB_PTS + s].astype(np.int8)
+            cols[f"h{h}_thirds_{s}"] = rec[:, b + K.HB_THIRDS + s].astype(np.int8)
+            cols[f"h{h}_marafone_{s}"] = rec[:, b + K.HB_MARAF + s].astype(np.int8)
+    return cols
+
+
+# "{p}" = seat, "{s}" = side (0 = seats 0+2, 1 = seats 1+3), "{h}" = hand 1..16 of the match
+COLUMNS = [
+    Column("deal_id", "int64", "match index in the run; with the seed it replays the match alone"),
+    Column("dealer", "int8", "dealer of the first hand (seat 0..3)"),
+    Column("end_reason", "category", "how the (last) game ended: " + ", ".join(K.REASON_NAMES)),
+    Column("winner", "int8", "a seat of the winning side: side + 2 x (deal_id mod 2), partners credited on "
+                             "alternate matches; -1 if no side won (capped, level)"),
+    Column("win_side", "int8", "side that won the match: 0 = seats 0+2, 1 = seats 1+3, -1 none"),
+    Column("turns", "int16", "tricks played in the match"),
+    Column("hands", "int16", "hands played in the match"),
+    Column("games", "int8", "games played in the match"),
+    Column("claims", "int8", "claims made (a claim ends its game)"),
+    Column("extra_hands", "int16", "extra hands played after both sides reached the target"),
+    Column("truncated", "bool", "a game hit the hand cap max_hands"),
+    Column("payout_{p}", "int8", "+1 if seat p's side won the match, -1 if it lost (0: capped level game)"),
+    Column("score_{s}", "int16", "final game score of side s in the last game"),
+    Column("games_won_{s}", "int8", "games won by side s in the match"),
+    Column("h{h}_game", "int8", "game of the match that hand h belongs to (0-based; hands 17+ have no columns)"),
+    Column("h{h}_battitore", "int8", "seat that named trump in hand h (0 in unplayed slots)"),
+    Column("h{h}_trump", "int8", "trump suit of hand h: 0 C, 1 D, 2 H, 3 S"),
+    Column("h{h}_holder", "int8", "seat holding the 3-2-A of trump in hand h, -1 none"),
+    Column("h{h}_end", "int8", "0 hand scored, 1 a correct claim ended it, 2 a wrong claim ended it"),
+    Column("h{h}_extra", "bool", "hand h was an extra hand (both sides had reached the target)"),
+    Column("h{h}_pts_{s}", "int8", "points side s added to its game score in hand h (0 if a claim ended it)"),
+    Column("h{h}_thirds_{s}", "int8", "thirds of a point side s won in hand h (35 in all for a scored hand)"),
+    Column("h{h}_marafone_{s}", "int8", "marafone declared by side s in hand h"),
+]
+
+
+def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
+    """Readable play-by-play of a replayed match."""
+    lines = []
+    for code, seat, a, b, c, d in trace[: st[K.TR_LEN]]:
+        code, seat, a, b, c, d = (int(x) for x in (code, seat, a, b, c, d))
+        who = f"seat {seat} ({seat_names[seat]})" if 0 <= seat < len(seat_names) else ""
+        if code == K.T_GAME:
+            lines.append(f"=== game {a + 1}")
+        elif code == K.T_HAND:
+            lines.append(f"== hand {a}: dealer seat {b}, battitore seat {c} (4D dealt to seat {d})")
+        elif code == K.T_DEAL:
+            lines.append(f"deal  {who}: {fmt40_mask(a)}")
+        elif code == K.T_TRUMP:
+            lines.append(f"trump {SUIT_NAMES40[a]} named by {who}")
+        elif code == K.T_DECLARE:
+            suits = " ".join(SUIT_NAMES40[s] for s in range(4) if a >> s & 1)
+            lines.append(f"      {who} declares the marafona ({suits})")
+        elif code == K.T_PLAY:
+            lines.append(f"      {who}: {fmt40_card(a)}")
+        elif code == K.T_TRICK:
+            lines.append(f"    trick to {who}: {a} thirds (sides {b} / {c})")
+        elif code == K.T_CLAIM:
+            lines.append(f"claim by {who} on {b} thirds: " + ("correct" if a else "wrong"))
+        elif code == K.T_SCORE:
+            lines.append(f"hand scored: side 0 +{a}, side 1 +{b}; game {c} - {d}")
+        elif code == K.T_END:
+            side = f"side {b} (seats {b} and {b + 2}) wins" if b >= 0 else "no winner"
+            lines.append(f"end of game: {K.REASON_NAMES[a]}, {side}; scores {c} - {d}")
+    g0, g1 = int(st[K.GAMES]), int(st[K.GAMES + 1])
+    side = 0 if g0 > g1 else (1 if g1 > g0 else -1)
+    for p in range(4):
+        pay = 0 if side < 0 else (1 if p % 2 == side else -1)
+        lines.append(f"  seat {p}: side {p % 2} games won {int(st[K.GAMES + p % 2])} payout {pay:+d}")
+    return lines
+
+
+def _payouts(st, n):
+    g0, g1 = int(st[K.GAMES]), int(st[K.GAMES + 1])
+    side = 0 if g0 > g1 else (1 if g1 > g0 else -1)
+    return [0 if side < 0 else (1 if p % 2 == side else -1) for p in range(n)]
+
+
+def trace_rows(opts: np.ndarray) -> int:
+    return int(opts[K.O_GAMES]) * (int(opts[K.O_MAX_HANDS]) * 80 + 4) + 16
+
+
+def _replay(seed, game_id, opts, sids, params, check):
+    trace = np.zeros((trace_rows(opts), K.TRACE_W), dtype=np.int64)
+    st = K.replay_match(seed, game_id, opts, sids, params, check, trace)
+    return st, trace
+
+
+def _play_batch(seed, first, count, opts, sids, params, check, rec):
+    return K.play_batch(seed, first, count, opts, sids, params, check, rec)
+
+
+GAME = GameSpec(
+    name="marafon",
+    title="Marafon (Beccaccino)",
+    rules="shared/rules/marafon.md",
+    rules_version=K.RULES_VERSION,
+    players=(4, 4, 4),
+    options_cls=MarafonOptions,
+    presets=PRESETS,
+    strategies={s.name: s for s in STRATEGIES},
+    n_params=K.N_PARAMS,
+    record_width=K.RECORD_COLS,
+    reason_names=K.REASON_NAMES,
+    error_names=K.ERROR_NAMES,
+    err_col=K.RC_ERR,
+    columns=COLUMNS,
+    play_batch=_play_batch,
+    record_columns=_record_columns,
+    replay=_replay,
+    format_trace=format_trace,
+    state_payouts=_payouts,
+    state_error=lambda st: int(st[K.ERR]),
+    payout_label="match result (+1 won, -1 lost)",
+    payout_unit="result points",
+    seat_extras=(("hands", "hands"), ("win_side", "win_side")),
+)

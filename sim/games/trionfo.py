@@ -1,0 +1,221 @@
+"""Trionfo on the Python side: options, presets, strategies, records and trace formatting.
+
+Rules: ``shared/rules/marafon.md`` Part B; the kernels are ``kernels/trionfo.py`` (its
+docstring lists the choices made where the spec leaves room) on ``kernels/tricks.py``.
+
+One record row is one **session** of ``trionfo_hands`` hands (default 10). ``payout_{p}`` is
+seat p's net money over the session (zero-sum); ``winner`` is the seat with the unique
+highest money, -1 on a tie. Per hand (the first 20): declarer, bid level, trump, partner,
+called card, the declarer's hand strength, the declarer side's points, won, money per seat.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels import trionfo as K
+from kernels.tricks import SUIT_NAMES40
+from sim.errors import UsageError
+from sim.games.marafon import fmt40_card, fmt40_mask
+from sim.options import check_choice, opt
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec
+
+PARTNER_METHOD = ("call_card", "name_player")
+AUCTION = ("open_ascending", "single_round")
+FIRST_LEADER = ("first_bidder", "first_speaker", "declarer")
+REDEAL_DEALER = ("same", "next")
+PAYOUT = ("chiamata",)
+BID_NAMES = ("pass", "chiamo", "di più", "maso", "maso dei masi")
+
+
+@dataclass(frozen=True)
+class TrionfoOptions:
+    """Rule options of ``shared/rules/marafon.md`` section C, Trionfo rows (defaults = the spec's)."""
+    trionfo_partner_levels: int = opt(1, "bid levels that call a partner (C15): 1 chiamo only, 2 chiamo and di più")
+    trionfo_bid_stakes: tuple[int, ...] = opt((1, 2, 3, 4), "stakes of the four bids (C16), e.g. 1,2,3,4")
+    trionfo_partner_method: str = opt("call_card", "how the partner is chosen (C17)", PARTNER_METHOD)
+    trionfo_allow_self_call: bool = opt(False, "the declarer may call his own card: a secret solo (C17)")
+    trionfo_auction: str = opt("open_ascending", "auction format (C18)", AUCTION)
+    trionfo_first_leader: str = opt("first_bidder", "leader of trick 1 (C19)", FIRST_LEADER)
+    trionfo_redeal_dealer: str = opt("same", "dealer after an all-pass redeal (C20)", REDEAL_DEALER)
+    trionfo_win_points: int = opt(6, "points (of 11) the declarer's side needs to win (C21)")
+    trionfo_payout: str = opt("chiamata", "money scheme (C22): chiamata 2s/s/s and 4s/s", PAYOUT)
+    trionfo_hands: int = opt(10, "hands in a session (C23); a record is a session")
+    first_dealer: str | int = opt("random", "first dealer: random or a seat number 0..4 (B1)")
+
+    def __post_init__(self):
+        for name, choices in (("trionfo_partner_method", PARTNER_METHOD), ("trionfo_auction", AUCTION),
+                              ("trionfo_first_leader", FIRST_LEADER), ("trionfo_redeal_dealer", REDEAL_DEALER),
+                              ("trionfo_payout", PAYOUT)):
+            check_choice(name, getattr(self, name), choices)
+        if self.trionfo_partner_levels not in (1, 2):
+            raise UsageError(f"option trionfo_partner_levels: must be 1 or 2 (got {self.trionfo_partner_levels!r})")
+        stakes = self.trionfo_bid_stakes
+        if len(stakes) != 4 or any(not isinstance(s, int) or not 0 <= s <= 1000 for s in stakes):
+            raise UsageError(f"option trionfo_bid_stakes: four whole numbers 0..1000 (got {stakes!r})")
+        if not isinstance(self.trionfo_win_points, int) or not 1 <= self.trionfo_win_points <= 11:
+            raise UsageError(f"option trionfo_win_points: must be 1..11 (got {self.trionfo_win_points!r})")
+        if not isinstance(self.trionfo_hands, int) or not 1 <= self.trionfo_hands <= 10_000:
+            raise UsageError(f"option trionfo_hands: must be 1..10000 (got {self.trionfo_hands!r})")
+        if self.first_dealer != "random" and not (isinstance(self.first_dealer, int) and 0 <= self.first_dealer < 5):
+            raise UsageError(f"option first_dealer: must be random or a seat number 0..4 (got {self.first_dealer!r})")
+
+    def to_array(self, n_players: int) -> np.ndarray:
+        if n_players != 5:
+            raise UsageError(f"trionfo takes 5 players (got {n_players})")
+        a = np.zeros(K.O_SIZE, dtype=np.int64)
+        a[K.O_PARTNER_LEVELS] = self.trionfo_partner_levels
+        a[K.O_STAKE:K.O_STAKE + 4] = self.trionfo_bid_stakes
+        a[K.O_PARTNER_METHOD] = PARTNER_METHOD.index(self.trionfo_partner_method)
+        a[K.O_SELF_CALL] = self.trionfo_allow_self_call
+        a[K.O_AUCTION] = AUCTION.index(self.trionfo_auction)
+        a[K.O_FIRST_LEADER] = FIRST_LEADER.index(self.trionfo_first_leader)
+        a[K.O_REDEAL_DEALER] = REDEAL_DEALER.index(self.trionfo_redeal_dealer)
+        a[K.O_WIN_POINTS] = self.trionfo_win_points
+        a[K.O_PAYOUT] = PAYOUT.index(self.trionfo_payout)
+        a[K.O_HANDS] = self.trionfo_hands
+        a[K.O_FIRST_DEALER] = -1 if self.first_dealer == "random" else self.first_dealer
+        return a
+
+
+PRESETS = {
+    "seed": {},
+    "partner2": {"trionfo_partner_levels": 2},
+    "single_round": {"trionfo_auction": "single_round", "trionfo_first_leader": "declarer"},
+    "open_partner": {"trionfo_partner_method": "name_player", "trionfo_redeal_dealer": "next"},
+    "self_call": {"trionfo_allow_self_call": True, "trionfo_first_leader": "first_speaker"},
+}
+
+STRATEGIES = [
+    StrategySpec("random", K.S_RANDOM, (), "uniformly random bids, trump, called card and legal cards"),
+    StrategySpec("greedy", K.S_GREEDY, (),
+                 "bids by hand strength (thresholds 9, 13, 15, 17), best trump, calls the highest missing "
+                 "trump; wins each trick with its cheapest winning card, else throws its cheapest card"),
+    StrategySpec("heuristic", K.S_HEURISTIC, (
+        ParamSpec("t1", 7.0, 0.0, 40.0, "hand strength to bid chiamo (call a partner)"),
+        ParamSpec("t2", 17.0, 0.0, 40.0, "strength to bid di più"),
+        ParamSpec("t3", 17.0, 0.0, 40.0, "strength to bid maso"),
+        ParamSpec("t4", 17.0, 0.0, 40.0, "strength to bid maso dei masi (defaults from "
+                  "results/trionfo_bids: a solo wins from 17, at the same rate whatever its stake)"),
+        ParamSpec("explore", 0.0, 0.0, 1.0, "chance that a bid is made at random (studies)"),
+    ), "bids by thresholds on hand strength (2 per trump, 3/2/2 for the trump 3/2/A, 2/1/1 for plain "
+       "3/2/A), calls the highest missing trump, plays like the Marafon heuristic with what it knows "
+       "of the sides"),
+]
+
+
+def _record_columns(rec: np.ndarray, n: int) -> dict:
+    cols = {
+        "dealer": rec[:, K.RC_DEALER].astype(np.int8),
+        "end_reason": rec[:, K.RC_REASON].astype(np.int8),
+        "winner": rec[:, K.RC_WINNER].astype(np.int8),
+        "turns": rec[:, K.RC_TRICKS].astype(np.int32),
+        "hands": rec[:, K.RC_HANDS].astype(np.int16),
+        "redeals": rec[:, K.RC_REDEALS].astype(np.int16),
+        "truncated": rec[:, K.RC_TRUNC].astype(bool),
+    }
+    for p in range(n):
+        cols[f"payout_{p}"] = rec[:, K.RC_MONEY + p].astype(np.int32)
+    for h in range(1, K.HAND_SLOTS + 1):
+        b = K.RC_HAND + (h - 1) * K.HB_SIZE
+        for name, f in (("declarer", K.HB_DECLARER), ("level", K.HB_LEVEL), ("trump", K.HB_TRUMP),
+                        ("partner", K.HB_PARTNER), ("called", K.HB_CALLED), ("strength", K.HB_STRENGTH),
+                        ("pts", K.HB_PTS), ("first_bidder", K.HB_FIRST_BIDDER), ("redeals", K.HB_REDEALS)):
+            cols[f"h{h}_{name}"] = rec[:, b + f].astype(np.int8)
+        cols[f"h{h}_won"] = rec[:, b + K.HB_WON].astype(bool)
+        for p in range(n):
+            cols[f"h{h}_money_{p}"] = rec[:, b + K.HB_MONEY + p].astype(np.int16)
+    return cols
+
+
+COLUMNS = [
+    Column("deal_id", "int64", "session index in the run; with the seed it replays the session alone"),
+    Column("dealer", "int8", "dealer of the first hand (seat 0..4)"),
+    Column("end_reason", "category", "how the session ended: " + ", ".join(K.REASON_NAMES)),
+    Column("winner", "int8", "seat with the unique highest money, -1 on a tie"),
+    Column("turns", "int32", "tricks played in the session"),
+    Column("hands", "int16", "hands played (thrown-in deals are not hands)"),
+    Column("redeals", "int16", "all-pass deals thrown in"),
+    Column("truncated", "bool", "a hand hit the redeal cap and was void"),
+    Column("payout_{p}", "int32", "net money of seat p over the session (the row sums to 0)"),
+    Column("h{h}_declarer", "int8", "declarer of hand h (hands 1..20), -1 void"),
+    Column("h{h}_level", "int8", "contract: 1 chiamo, 2 di più, 3 maso, 4 maso dei masi"),
+    Column("h{h}_trump", "int8", "trump suit: 0 C, 1 D, 2 H, 3 S"),
+    Column("h{h}_partner", "int8", "partner seat, -1 solo, the declarer himself after a self-call"),
+    Column("h{h}_called", "int8", "called card (40-card id 10 x suit + strength), -1 none"),
+    Column("h{h}_strength", "int8", "declarer's hand strength (the bidding measure of the heuristic)"),
+    Column("h{h}_pts", "int8", "points of the declarer's side (of 11)"),
+    Column("h{h}_won", "bool", "the declarer's side reached trionfo_win_points"),
+    Column("h{h}_first_bidder", "int8", "first seat that bid"),
+    Column("h{h}_redeals", "int8", "deals thrown in before hand h"),
+    Column("h{h}_money_{p}", "int16", "money of seat p in hand h"),
+]
+
+
+def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
+    lines = []
+    for code, seat, a, b, c, d in trace[: st[K.TR_LEN]]:
+        code, seat, a, b, c, d = (int(x) for x in (code, seat, a, b, c, d))
+        who = f"seat {seat} ({seat_names[seat]})" if 0 <= seat < len(seat_names) else ""
+        if code == K.T_HAND:
+            lines.append(f"== hand {a}: dealer seat {b}, seat {c} speaks first")
+        elif code == K.T_DEAL:
+            lines.append(f"deal  {who}: {fmt40_mask(a)}")
+        elif code == K.T_BID:
+            lines.append(f"      {who}: {BID_NAMES[a]}")
+        elif code == K.T_REDEAL:
+            lines.append(f"all pass: deal {a} thrown in")
+        elif code == K.T_CONTRACT:
+            partner = ("solo" if d < 0 else ("self-call (secret solo)" if d == seat else f"partner seat {d}"))
+            called = f", calls {fmt40_card(c)}" if c >= 0 else ""
+            lines.append(f"contract: {who} {BID_NAMES[a]}, trump {SUIT_NAMES40[b]}{called}; {partner}")
+        elif code == K.T_PLAY:
+            lines.append(f"      {who}: {fmt40_card(a)}")
+        elif code == K.T_TRICK:
+            lines.append(f"    trick to {who}: {a} thirds")
+        elif code == K.T_SETTLE:
+            lines.append(f"declarer's side {a} points: " + ("won" if b else "lost") + f" (stake {c})")
+        elif code == K.T_MONEY:
+            lines.append(f"  {who}: {a:+d} (session {b:+d})")
+    for p in range(5):
+        lines.append(f"  seat {p}: money {int(st[K.MONEY + p]):+d}")
+    return lines
+
+
+def _replay(seed, game_id, opts, sids, params, check):
+    rows = int(opts[K.O_HANDS]) * ((K.MAX_REDEALS + 1) * 32 + 80) + 16
+    trace = np.zeros((min(rows, 2_000_000), K.TRACE_W), dtype=np.int64)
+    st = K.replay_session(seed, game_id, opts, sids, params, check, trace)
+    return st, trace
+
+
+def _play_batch(seed, first, count, opts, sids, params, check, rec):
+    return K.play_batch(seed, first, count, opts, sids, params, check, rec)
+
+
+GAME = GameSpec(
+    name="trionfo",
+    title="Trionfo",
+    rules="shared/rules/marafon.md",
+    rules_version=K.RULES_VERSION,
+    players=(5, 5, 5),
+    options_cls=TrionfoOptions,
+    presets=PRESETS,
+    strategies={s.name: s for s in STRATEGIES},
+    n_params=K.N_PARAMS,
+    record_width=K.RECORD_COLS,
+    reason_names=K.REASON_NAMES,
+    error_names=K.ERROR_NAMES,
+    err_col=K.RC_ERR,
+    columns=COLUMNS,
+    play_batch=_play_batch,
+    record_columns=_record_columns,
+    replay=_replay,
+    format_trace=format_trace,
+    state_payouts=lambda st, n: [int(st[K.MONEY + p]) for p in range(n)],
+    state_error=lambda st: int(st[K.ERR]),
+    payout_label="money (stake units)",
+    payout_unit="stakes",
+    seat_extras=(),
+)

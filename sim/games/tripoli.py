@@ -1,0 +1,322 @@
+"""Tripoli on the Python side: options, presets, strategies, records and trace formatting.
+
+Rules source ``shared/rules/tripoli.md``; the kernel and its choices: ``kernels/tripoli.py``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels import poker as PK
+from kernels import tripoli as K
+from sim.errors import UsageError
+from sim.notation import fmt_card, fmt_mask
+from sim.options import check_choice, opt
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec
+
+TIMING = ("phase1", "michigan")
+SPLIT = ("per_player", "per_sequence")
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+FIRST_BETTOR = ("left_of_dealer", "dealer")
+LIMIT_MODE = ("per_action", "total")
+LEADER = ("poker_winner", "dealer", "left_of_dealer")
+RANK_WORDS = {11: "J", 12: "Q"}
+
+
+@dataclass(frozen=True)
+class TripoliOptions:
+    """Rule options of ``shared/rules/tripoli.md`` (defaults = the seed's rules)."""
+    ante_per_space: int = opt(1, "chips each player puts on each of the 9 spaces per deal (2)")
+    widow_exchange: bool = opt(True, "the dealer may keep, swap or auction the widow (4, 10.6)")
+    widow_dealt_last: bool = opt(True, "the widow is the last hand of each round of the deal (3)")
+    auction_min_bid: int = opt(1, "lowest first bid in an auction (4)")
+    auction_max_bid: int | None = opt(None, "highest bid in an auction (4); none = guard of 1000")
+    payout_timing: str = opt("phase1", "pay spaces paid in Phase 1, or when the card is played (Rummoli, 10.1)",
+                             TIMING)
+    sequence_split: str = opt("per_player", "8-9-10 shares per player or per qualifying suit (5)", SPLIT)
+    pay_suit: str = opt("hearts", "suit of the pay cards (1)", SUITS)
+    sequence_start: int = opt(8, "lowest rank of the sequence space, 2..12 (11 = J, 12 = Q) (10.3)")
+    pay_suit_auction: bool = opt(False, "players bid for naming the pay suit; implies Rummoli timing (10.2)")
+    poker_first_bettor: str = opt("left_of_dealer", "first to act in the betting (6.2, 10.4)", FIRST_BETTOR)
+    bet_limit: int = opt(10, "bet limit in chips (6.2), at most 60")
+    bet_limit_mode: str = opt("per_action", "limit on each bet / raise increment, or on a player's total (6.2)",
+                              LIMIT_MODE)
+    max_raises: int | None = opt(3, "raises per betting round (6.2); none = unlimited (guard of 100)")
+    michigan_first_leader: str = opt("poker_winner", "first leader in Phase 3 (7, 10.5)", LEADER)
+    first_lead_lowest_in_hand: bool = opt(False, "the first Phase-3 lead is the leader's lowest card (10.7)")
+    color_alternation: bool = opt(False, "Phase-3 leads alternate black / red, lowest card of the colour (10.8)")
+    cosmo: bool = opt(False, "pay suit and sequence drawn each deal, colour alternation (10.9)")
+    deals_per_session: int | None = opt(None, "deals in a session (9); none = one per player")
+    clearing_pots: int = opt(1, "clearing poker rounds after a session's last deal (9); 0 = none")
+    first_dealer: str | int = opt("random", "first dealer of each session: random or a seat number (3)")
+    max_steps: int = opt(20000, "cap on decisions per deal (the deal stops, flagged truncated)")
+
+    def __post_init__(self):
+        for name, choices in (("payout_timing", TIMING), ("sequence_split", SPLIT), ("pay_suit", SUITS),
+                              ("poker_first_bettor", FIRST_BETTOR), ("bet_limit_mode", LIMIT_MODE),
+                              ("michigan_first_leader", LEADER)):
+            check_choice(name, getattr(self, name), choices)
+        for name, lo, hi in (("ante_per_space", 0, 1000), ("auction_min_bid", 1, 1000), ("bet_limit", 1, 60),
+                             ("sequence_start", 2, 12), ("clearing_pots", 0, 100), ("max_steps", 10, 10 ** 7)):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+                raise UsageError(f"option {name}: must be a whole number {lo}..{hi} (got {v!r})")
+        for name, lo in (("auction_max_bid", self.auction_min_bid), ("max_raises", 0), ("deals_per_session", 1)):
+            v = getattr(self, name)
+            if v is not None and (not isinstance(v, int) or v < lo or v > 1_000_000):
+                raise UsageError(f"option {name}: must be a whole number >= {lo} or none (got {v!r})")
+        if self.first_dealer != "random" and not (isinstance(self.first_dealer, int) and 0 <= self.first_dealer < 9):
+            raise UsageError(f"option first_dealer: must be random or a seat number (got {self.first_dealer!r})")
+
+    def to_array(self, n_players: int) -> np.ndarray:
+        """The kernel's option array (see the table in ``kernels/tripoli.py``)."""
+        if not 2 <= n_players <= K.MAX_PLAYERS:
+            raise UsageError(f"tripoli takes 2 to {K.MAX_PLAYERS} players (got {n_players})")
+        if self.first_dealer != "random" and self.first_dealer >= n_players:
+            raise UsageError(f"option first_dealer: seat {self.first_dealer} does not exist with {n_players} players")
+        a = np.zeros(K.O_SIZE, dtype=np.int64)
+        a[K.O_PLAYERS] = n_players
+        a[K.O_ANTE] = self.ante_per_space
+        a[K.O_WIDOW] = self.widow_exchange
+        a[K.O_WIDOW_LAST] = self.widow_dealt_last
+        a[K.O_MIN_BID] = self.auction_min_bid
+        a[K.O_MAX_BID] = K.BID_GUARD if self.auction_max_bid is None else self.auction_max_bid
+        a[K.O_BID_GUARDED] = self.auction_max_bid is None
+        a[K.O_TIMING] = self.payout_timing == "michigan" or self.pay_suit_auction
+        a[K.O_SEQ_SPLIT] = SPLIT.index(self.sequence_split)
+        a[K.O_PAY_SUIT] = SUITS.index(self.pay_suit)
+        a[K.O_SEQ_START] = self.sequence_start - 2
+        a[K.O_SUIT_AUCTION] = self.pay_suit_auction
+        a[K.O_FIRST_BETTOR] = FIRST_BETTOR.index(self.poker_first_bettor)
+        a[K.O_LIMIT] = self.bet_limit
+        a[K.O_LIMIT_MODE] = LIMIT_MODE.index(self.bet_limit_mode)
+        a[K.O_MAX_RAISES] = K.RAISE_GUARD if self.max_raises is None else self.max_raises
+        a[K.O_RAISES_GUARDED] = self.max_raises is None
+        a[K.O_LEADER] = LEADER.index(self.michigan_first_leader)
+        a[K.O_FIRST_LOWEST] = self.first_lead_lowest_in_hand
+        a[K.O_COLOR] = self.color_alternation or self.cosmo
+        a[K.O_COSMO] = self.cosmo
+        a[K.O_DEALS] = self.deals_per_session or n_players
+        a[K.O_CLEARING] = self.clearing_pots
+        a[K.O_FIRST_DEALER] = -1 if self.first_dealer == "random" else self.first_dealer
+        a[K.O_MAX_STEPS] = self.max_steps
+        return a
+
+
+PRESETS = {
+    "seed": {},
+    "rummoli": {"payout_timing": "michigan"},
+    "suit_auction": {"pay_suit_auction": True},
+    "cosmo": {"cosmo": True},
+    "no_widow": {"widow_exchange": False},
+    "sequence_678": {"sequence_start": 6, "sequence_split": "per_sequence"},
+    "dealer_first": {"poker_first_bettor": "dealer", "michigan_first_leader": "dealer"},
+    "lowest_lead": {"first_lead_lowest_in_hand": True, "michigan_first_leader": "left_of_dealer"},
+    "colours": {"color_alternation": True},
+    "total_limit": {"bet_limit_mode": "total", "max_raises": None, "bet_limit": 20},
+    "long_session": {"deals_per_session": 12, "clearing_pots": 3, "widow_dealt_last": False,
+                     "auction_max_bid": 50, "pay_suit": "spades", "ante_per_space": 2},
+}
+
+_P = ParamSpec
+STRATEGIES = [
+    StrategySpec("random", K.S_RANDOM, (), "uniformly random legal action (baseline and fuzzer)"),
+    StrategySpec("heuristic", K.S_HEURISTIC, (
+        _P("swap_below", 1.5, 0.0, 10.0, "the dealer swaps with the widow (and a bidder wants a hand) when its "
+           "hand value is below this; hand value = poker strength 0..9 of the best 5 cards "
+           "(category + place inside it) + pay_weight x Phase-1 chips the hand would collect"),
+        _P("pay_weight", 0.1, 0.0, 10.0, "weight of one Phase-1 chip in the hand value"),
+        _P("auction_widow", 0.0, 0.0, 1.0, "1: the dealer first auctions the unseen widow"),
+        _P("sell_old", 1.0, 0.0, 1.0, "1: after a swap the dealer auctions his old hand"),
+        _P("bid_max", 3.0, 0.0, 1000.0, "highest bid for a hand in a widow auction (weak hands only)"),
+        _P("suit_bid_max", 6.0, 0.0, 1000.0, "highest bid for the pay suit (never above what the suit's "
+           "spaces would pay the hand)"),
+        _P("bet_at", 2.0, 0.0, 9.0, "open the betting when poker strength >= this (1 = a pair, 2 = two pair...)"),
+        _P("raise_at", 4.0, 0.0, 9.0, "raise when poker strength >= this (while raises are allowed)"),
+        _P("call_at", 1.5, 0.0, 9.0, "call a bet when poker strength >= this, else fold"),
+        _P("bet_size", 10.0, 1.0, 60.0, "size of a bet or raise (clamped to the limit)"),
+        _P("run_weight", 1.0, 0.0, 10.0, "Michigan lead score per card of the own run from the suit's lowest card"),
+        _P("stop_bonus", 2.0, 0.0, 20.0, "Michigan lead score bonus when that run ends in a sure stop "
+           "(an ace or a card already played), keeping the lead"),
+    ), "swaps a weak hand with the widow and sells the old one, bids for hands and the pay suit up "
+       "to a value, plays the best 5 poker cards and bets / raises / calls by strength thresholds, "
+       "leads the Michigan suit that sheds the most cards (long suits, own runs, own stops)"),
+]
+# the runner's and experiments' default strategy name: the heuristic with its parameters
+STRATEGIES.append(StrategySpec("greedy", K.S_HEURISTIC, STRATEGIES[1].params,
+                               "the heuristic under the runner's default strategy name"))
+
+
+def _seat(rec, p, col):
+    return rec[:, K.RC_SEAT + K.SEAT_COLS * p + col]
+
+
+def _record_columns(rec: np.ndarray, n: int) -> dict:
+    cols = {
+        "session": rec[:, K.RC_SESSION].astype(np.int64),
+        "deal_in_session": rec[:, K.RC_DEAL_NO].astype(np.int32),
+        "dealer": rec[:, K.RC_DEALER].astype(np.int8),
+        "end_reason": rec[:, K.RC_REASON].astype(np.int8),
+        "winner": rec[:, K.RC_WINNER].astype(np.int8),
+        "michigan_winner": rec[:, K.RC_MWIN].astype(np.int8),
+        "turns": rec[:, K.RC_LEADS].astype(np.int16),
+        "truncated": rec[:, K.RC_TRUNC].astype(bool),
+        "widow": rec[:, K.RC_WIDOW].astype(np.int8),
+        "widow_buyer": rec[:, K.RC_W_BUYER].astype(np.int8),
+        "widow_price": rec[:, K.RC_W_PRICE].astype(np.int32),
+        "pay_suit": rec[:, K.RC_PAY_SUIT].astype(np.int8),
+        "sequence_start": rec[:, K.RC_SEQ].astype(np.int8),
+        "suit_buyer": rec[:, K.RC_SUIT_BY].astype(np.int8),
+        "suit_price": rec[:, K.RC_SUIT_PRICE].astype(np.int32),
+        "pot": rec[:, K.RC_POT].astype(np.int32),
+        "pot_winners": rec[:, K.RC_POT_WIN].astype(np.int16),
+        "pot_uncontested": rec[:, K.RC_POKER_END].astype(bool),
+        "raises": rec[:, K.RC_RAISES].astype(np.int16),
+        "folded": rec[:, K.RC_FOLDED].astype(np.int16),
+        "clearing_prize": rec[:, K.RC_CLEAR_PRIZE].astype(np.int32),
+    }
+    for i, name in enumerate(K.SPACE_NAMES):
+        cols[f"board_{name.replace('-', '').lower()}"] = rec[:, K.RC_BOARD + i].astype(np.int32)
+    for name, col, dt in (("payout", K.SC_PAY, np.int32), ("widow", K.SC_WIDOW, np.int32),
+                          ("pay", K.SC_PH1, np.int32), ("poker", K.SC_POKER, np.int32),
+                          ("michigan", K.SC_MICH, np.int32), ("clear", K.SC_CLEAR, np.int32),
+                          ("hand", K.SC_HAND, np.int8), ("cards_left", K.SC_LEFT, np.int8)):
+        for p in range(n):
+            cols[f"{name}_{p}"] = _seat(rec, p, col).astype(dt)
+    return cols
+
+
+COLUMNS = [
+    Column("deal_id", "int64", "deal index in the run; session = deal_id // deals_per_session"),
+    Column("session", "int64", "session number (each session starts with an empty board)"),
+    Column("deal_in_session", "int32", "deal number inside the session (the last one also plays the clearing)"),
+    Column("dealer", "int8", "dealer seat"),
+    Column("end_reason", "category", "how Phase 3 ended: " + ", ".join(K.REASON_NAMES)),
+    Column("winner", "int8", "seat with the unique highest payout of the deal, -1 if shared"),
+    Column("michigan_winner", "int8", "seat that went out in Phase 3 (took the kitty), -1 if blocked"),
+    Column("turns", "int16", "Phase-3 leads"),
+    Column("truncated", "bool", "a cap or guard bound (step cap, auction guard, raise guard)"),
+    Column("widow", "int8", "dealer's widow decisions, bit flags: 1 swap, 2 auctioned the widow, "
+           "4 widow sold, 8 auctioned his old hand, 16 old hand sold (0 = keep)"),
+    Column("widow_buyer", "int8", "seat that bought a hand in a widow auction, -1"),
+    Column("widow_price", "int32", "price paid to the dealer for it"),
+    Column("pay_suit", "int8", "pay suit of the deal (0 C, 1 D, 2 H, 3 S)"),
+    Column("sequence_start", "int8", "lowest rank of the sequence space (2..12, 11 J, 12 Q)"),
+    Column("suit_buyer", "int8", "winner of the pay-suit auction, -1"),
+    Column("suit_price", "int32", "his bid (put on the kitty)"),
+    Column("pot", "int32", "chips in the poker pot when it was won (carried chips, antes and bets)"),
+    Column("pot_winners", "int16", "bit mask of the seats that won (split) the pot"),
+    Column("pot_uncontested", "bool", "everybody else folded"),
+    Column("raises", "int16", "raises in the betting round"),
+    Column("folded", "int16", "bit mask of the seats that folded"),
+    Column("clearing_prize", "int32", "chips pooled for the session's clearing rounds (last deal only)"),
+    Column("board_{space}", "int32", "chips left on each space after the deal: "
+           + ", ".join(n.replace('-', '').lower() for n in K.SPACE_NAMES)),
+    Column("payout_{p}", "int32", "change of seat p's chips in the deal (all phases, antes included); "
+           "the row sums to minus the growth of the board"),
+    Column("widow_{p}", "int32", "chips from widow and pay-suit auctions"),
+    Column("pay_{p}", "int32", "chips won with pay cards (Phase 1, or during Phase 3 under Rummoli)"),
+    Column("poker_{p}", "int32", "poker: pot won minus bets"),
+    Column("michigan_{p}", "int32", "Phase 3: kitty and card payments"),
+    Column("clear_{p}", "int32", "clearing rounds: prize won minus bets"),
+    Column("hand_{p}", "int8", "category 0 (high card) .. 8 (straight flush) of the 5 poker cards"),
+    Column("cards_left_{p}", "int8", "cards in seat p's hand when Phase 3 ended"),
+]
+
+
+# ---- traces -------------------------------------------------------------------------------
+
+def format_action(a: int) -> str:
+    kind, x = a & 15, a >> 8
+    name = K.ACTION_NAMES[kind] if 0 <= kind < len(K.ACTION_NAMES) else f"action {kind}"
+    if kind in (K.A_BID, K.A_BET):
+        return f"{name} {x}"
+    if kind == K.A_RAISE:
+        return f"raise {x}"
+    if kind == K.A_PICK:
+        return f"pick {fmt_card(x)}"
+    if kind in (K.A_SUIT, K.A_LEAD):
+        return f"{name} {'CDHS'[x]}"
+    return name
+
+
+def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
+    """Readable play-by-play of a replayed deal."""
+    lines = []
+    for code, seat, a, b in trace[: st[K.TR_LEN]]:
+        code, seat, a, b = int(code), int(seat), int(a), int(b)
+        who = f"seat {seat} ({seat_names[seat]})" if 0 <= seat < len(seat_names) else ""
+        if code == K.T_DEAL:
+            lines.append(f"deal  {who or 'widow'}: {fmt_mask(a)}")
+        elif code == K.T_BOARD:
+            lines.append(f"board {K.SPACE_NAMES[a]}: {b}")
+        elif code == K.T_DIALS:
+            lines.append(f"pay suit {'CDHS'[a]}, sequence {_rank(b + 2)}-{_rank(b + 3)}-{_rank(b + 4)}")
+        elif code == K.T_ACTION:
+            lines.append(f"      {who}: {format_action(a)}")
+        elif code == K.T_CLAIM:
+            lines.append(f"      {who} takes {b} from {K.SPACE_NAMES[a]}")
+        elif code == K.T_SHOW:
+            lines.append(f"show  {who}: {fmt_mask(a)} ({PK.CATEGORY_NAMES[int(PK.categories(np.array([b]))[0])]})")
+        elif code == K.T_POT:
+            seats = [p for p in range(9) if a >> p & 1]
+            lines.append(f"pot to seat(s) {seats}: {b} each")
+        elif code == K.T_PLAY:
+            lines.append(f"      {who} plays {fmt_card(a)}")
+        elif code == K.T_STOP:
+            lines.append(f"      stop after {fmt_card(a)}: {who} leads next")
+        elif code == K.T_PAYMENT:
+            lines.append(f"      {who} pays {a} to " + (f"seat {b}" if b >= 0 else "the kitty"))
+        elif code == K.T_CLEAR:
+            lines.append(f"== clearing round: prize {a}, dealer seat {b}")
+        elif code == K.T_END:
+            reason = K.REASON_NAMES[a] if 0 <= a < len(K.REASON_NAMES) else "?"
+            lines.append(f"end: {reason}" + (f", seat {b} went out" if b >= 0 else ""))
+    n = int(st[K.N])
+    for p in range(n):
+        lines.append(f"  seat {p}: hand {fmt_mask(st[K.HAND + p])} payout {int(st[K.CHIPS + p]):+d}")
+    lines.append("  board: " + ", ".join(f"{nm} {int(st[K.BOARD + i])}" for i, nm in enumerate(K.SPACE_NAMES)))
+    return lines
+
+
+def _rank(r: int) -> str:
+    return RANK_WORDS.get(r, str(r)) if r <= 12 else ("K" if r == 13 else "A")
+
+
+def _replay(seed, deal_id, opts, sids, params, check):
+    trace = np.zeros((4096, 4), dtype=np.int64)
+    st = K.replay_deal(seed, deal_id, opts, sids, params, check, trace)
+    return st, trace
+
+
+def _play_batch(seed, first, count, opts, sids, params, check, rec):
+    return K.play_batch(seed, first, count, opts, sids, params, check, rec)
+
+
+GAME = GameSpec(
+    name="tripoli",
+    title="Tripoli",
+    rules="shared/rules/tripoli.md",
+    rules_version=K.RULES_VERSION,
+    players=(2, K.MAX_PLAYERS, 5),
+    options_cls=TripoliOptions,
+    presets=PRESETS,
+    strategies={s.name: s for s in STRATEGIES},
+    n_params=K.N_PARAMS,
+    record_width=K.RECORD_COLS,
+    reason_names=K.REASON_NAMES,
+    error_names=K.ERROR_NAMES,
+    err_col=K.RC_ERR,
+    columns=COLUMNS,
+    play_batch=_play_batch,
+    record_columns=_record_columns,
+    replay=_replay,
+    format_trace=format_trace,
+    state_payouts=lambda st, n: [int(st[K.CHIPS + p]) for p in range(n)],
+    state_error=lambda st: int(st[K.ERR]),
+    payout_label="payout (chips won in the deal)",
+    payout_unit="chips",
+    seat_extras=(("pay", "pay_{p}"), ("poker", "poker_{p}"), ("michigan", "michigan_{p}"),
+                 ("widow", "widow_{p}"), ("clear", "clear_{p}")),
+)

@@ -1,0 +1,150 @@
+"""kernels/tricks.py: 40-card ids and notation, values in thirds, follow-suit legality and the
+trick winner, checked on the worked examples of marafon.md and differentially against an
+obviously-correct slow Python reference on random tricks."""
+import random
+
+import numpy as np
+import pytest
+
+from kernels import tricks as T
+from sim.games.marafon import fmt40, fmt40_mask, mask40, parse40
+
+ORDER = "4 5 6 7 J Q K A 2 3".split()           # weakest to strongest, every suit
+VALUE = {"A": 3, "3": 1, "2": 1, "K": 1, "Q": 1, "J": 1, "7": 0, "6": 0, "5": 0, "4": 0}
+
+
+# ---- the slow reference: cards as (rank name, suit letter) --------------------------------
+def ref_card(c):
+    text = fmt40([c])
+    return text[:-1], text[-1]
+
+
+def ref_legal(hand, led):
+    if led is None:
+        return set(hand)
+    follow = {c for c in hand if ref_card(c)[1] == led}
+    return follow or set(hand)
+
+
+def ref_winner(cards, trump):
+    """The highest trump if any trump was played, else the highest card of the suit led."""
+    led = ref_card(cards[0])[1]
+    trumps = [i for i, c in enumerate(cards) if ref_card(c)[1] == trump]
+    pool = trumps or [i for i, c in enumerate(cards) if ref_card(c)[1] == led]
+    return max(pool, key=lambda i: ORDER.index(ref_card(cards[i])[0]))
+
+
+def mask_of(cards):
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask):
+    return {c for c in range(40) if mask >> c & 1}
+
+
+# ---- ids and notation -----------------------------------------------------------------------
+def test_ids_follow_the_suggested_encoding():
+    assert parse40("4C 3C 4D 5D 3S") == [0, 9, 10, 11, 39]
+    assert parse40("AH 2H 3H") == [27, 28, 29]
+    assert fmt40(range(10)) == "4C 5C 6C 7C JC QC KC AC 2C 3C"
+    assert fmt40_mask(mask40("3C 2C AC KD QH JS 7D 4D")) == "3C 2C AC KD 7D 4D QH JS"
+    for bad in ("8C", "10H", "9S"):
+        with pytest.raises(ValueError):
+            parse40(bad)
+
+
+def test_values_in_thirds_total_35_with_the_last_trick():
+    assert [int(T.card_thirds(c)) for c in range(10)] == [0, 0, 0, 0, 1, 1, 1, 3, 1, 1]
+    for c in range(40):
+        assert T.card_thirds(c) == VALUE[ref_card(c)[0]]
+    assert T.mask_thirds(T.FULL40) == 32
+    assert T.mask_thirds(T.FULL40) + T.LAST_TRICK_THIRDS == T.HAND_THIRDS == 35
+    rng = random.Random(1)
+    for _ in range(500):
+        cards = rng.sample(range(40), rng.randint(0, 40))
+        assert T.mask_thirds(mask_of(cards)) == sum(VALUE[ref_card(c)[0]] for c in cards)
+
+
+# ---- worked examples (marafon.md A11 and B8) ------------------------------------------------
+def winner(text, trump):
+    return int(T.trick_winner(np.array(parse40(text), np.int64), len(text.split()), "CDHS".index(trump)))
+
+
+def test_example1_led_suit_wins_discards_lose():
+    assert winner("AC 3C 2S 4C", "H") == 1                         # seat 2 (second to play)
+    assert T.mask_thirds(mask40("AC 3C 2S 4C")) == 5
+
+
+def test_example2_any_trump_beats_the_led_suit():
+    assert winner("3H 4S 2H 5S", "S") == 3
+    assert T.mask_thirds(mask40("3H 4S 2H 5S")) == 2
+
+
+def test_example3_rank_order_is_not_numeric():
+    ids = parse40("3D 2D AD KD QD JD 7D")
+    assert ids == sorted(ids, reverse=True)
+    assert winner("KD QD 7D JD", "C") == 0
+
+
+def test_example4_legal_moves():
+    hand = mask40("3C 7C AS 4H")
+    assert cards_of(T.legal_cards(hand, 0)) == set(parse40("3C 7C"))
+    assert cards_of(T.legal_cards(hand, 1)) == set(parse40("3C 7C AS 4H"))
+    assert T.legal_cards(hand, -1) == hand
+
+
+def test_trionfo_example3_five_card_trick():
+    assert winner("KS AS 4H 7H 2S", "H") == 3
+    assert T.mask_thirds(mask40("KS AS 4H 7H 2S")) == 5
+
+
+def test_cricche_and_masters():
+    assert T.cricche(mask40("3H 2H AH 4C")) == 1 << 2
+    assert T.cricche(mask40("3H 2H KH 3C 2C AC")) == 1 << 0
+    unseen = mask40("2C KC")
+    assert T.is_master(parse40("3C")[0], unseen)
+    assert not T.is_master(parse40("AC")[0], unseen)
+    assert T.is_master(parse40("4D")[0], unseen)
+
+
+# ---- differential tests against the reference -------------------------------------------------
+def test_legality_matches_the_reference():
+    rng = random.Random(7)
+    for _ in range(3000):
+        hand = rng.sample(range(40), rng.randint(1, 10))
+        led = rng.choice([None, "C", "D", "H", "S"])
+        got = cards_of(T.legal_cards(mask_of(hand), -1 if led is None else "CDHS".index(led)))
+        assert got == ref_legal(hand, led)
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_trick_winner_matches_the_reference(n):
+    rng = random.Random(n)
+    for _ in range(4000):
+        cards = rng.sample(range(40), n)
+        trump = rng.choice("CDHS")
+        assert winner(fmt40(cards), trump) == ref_winner(cards, trump)
+
+
+def test_beating_cards_match_the_winner():
+    rng = random.Random(3)
+    for _ in range(2000):
+        best, *rest = rng.sample(range(40), 8)
+        trump = rng.randrange(4)
+        beat = cards_of(T.beating_cards(mask_of(rest), best, trump))
+        for c in rest:
+            assert (c in beat) == bool(T.beats(c, best, trump))
+            assert (c in beat) == (ref_winner([best, c], "CDHS"[trump]) == 1)
+
+
+def test_highbit():
+    from numba import njit
+
+    @njit
+    def hb(x):
+        return T.highbit(x)
+    for x in (1, 2, 3, 1 << 39, (1 << 40) - 1, 0b1010000):
+        assert hb(np.int64(x)) == x.bit_length() - 1
