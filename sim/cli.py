@@ -344,8 +344,10 @@ def sweep(game: GameArg,
 @app.command()
 @handle_errors
 def odds(game: GameArg,
-         hand: Annotated[int, typer.Option("--hand", help="hand (deal) number whose contract is asked for")],
+         hand: Annotated[Optional[int], typer.Option("--hand", "--deal", help="hand (deal) number whose contract is asked for")] = None,
          cards: Annotated[Optional[int], typer.Option("--cards", "-k", help="cards drawn (default: the dealt holding)")] = None,
+         players: Annotated[Optional[int], typer.Option("--players", "-p", help="contract_rummy: players (3..5, default 4; sets the pack)")] = None,
+         preset: PresetOpt = None,
          samples: Annotated[int, typer.Option("--samples", "-n", help="random holdings to sample")] = 1_000_000,
          seed: SeedOpt = 0,
          workers: WorkersOpt = None,
@@ -353,7 +355,9 @@ def odds(game: GameArg,
     """Probability (95% interval) that random cards hold a hand's contract.
 
     CARDS cards are drawn from the full deck; for Telefunken hand 7 the contract is a group of
-    exactly 3 and a run of 7+ (going out is not needed)."""
+    exactly 3 and a run of 7+ (going out is not needed). Contract Rummy (``--deal D --players
+    N --preset P``): the pack of that preset and player count, K = the deal's hand size; deal 7
+    of contract/liverpool means three runs of all K cards."""
     import numba
     from sim.odds import contract_odds
     from sim.runner import max_workers
@@ -361,11 +365,15 @@ def odds(game: GameArg,
     if not 1 <= w <= max_workers():
         raise UsageError(f"--workers must be 1..{max_workers()} on this machine (got {w})")
     numba.set_num_threads(w)
-    r = contract_odds(game, hand, cards, samples, seed)
+    if hand is None:
+        raise UsageError("--hand (or --deal) is required")
+    r = contract_odds(game, hand, cards, samples, seed, players, preset)
     if as_json:
         print(_json_dump(r))
     else:
-        out.print(f"{r['game']} hand {r['hand']}: P(contract in {r['cards']} random cards) = "
+        which = (f"deal {r['deal']} ({r['players']} players, {r['preset']}, {r['pack']}-card pack)"
+                 if "deal" in r else f"hand {r['hand']}")
+        out.print(f"{r['game']} {which}: P(contract in {r['cards']} random cards) = "
                   f"{_fmt_pct(r['probability'])} (95% CI {_fmt_pct(r['lo'])} – {_fmt_pct(r['hi'])}; "
                   f"{r['hits']:,} of {r['samples']:,} samples, seed {r['seed']})", markup=False)
 

@@ -10,19 +10,21 @@ import numpy as np
 
 from kernels import melds as M
 from kernels.cards import JOKER
-from kernels.odds import DOUBLE_DECK, contract_hits
+from kernels.odds import DOUBLE_DECK, contract_hits, float_contract_hits
 from sim.errors import UsageError
 from sim.notation import fmt, fmt_card, parse
 from sim.stats import wilson
 
 # game -> (contracts table, rules array, default number of cards)
 ODDS_GAMES = {"telefunken": (M.TELEFUNKEN_CONTRACTS, M.TELEFUNKEN_RULES, 11)}
+FLOAT_ODDS_GAMES = ("contract_rummy",)      # floating-joker contracts: float_contract_odds
 
 
 def _game(game: str):
     key = game.strip().lower()
     if key not in ODDS_GAMES:
-        raise UsageError(f"contract odds exist for: {', '.join(ODDS_GAMES)} (got {game!r})")
+        raise UsageError(f"contract odds exist for: {', '.join((*ODDS_GAMES, *FLOAT_ODDS_GAMES))} "
+                         f"(got {game!r})")
     return ODDS_GAMES[key]
 
 
@@ -33,9 +35,14 @@ def _check_hand(contracts, hand: int) -> None:
 
 
 def contract_odds(game: str, hand: int, cards: int | None = None, samples: int = 1_000_000,
-                  seed: int = 0) -> dict:
+                  seed: int = 0, players: int | None = None, preset: str | None = None) -> dict:
     """P(K random cards of the full deck contain the contract of ``hand``) with a Wilson 95%
-    interval; K defaults to the dealt holding (11 for Telefunken)."""
+    interval; K defaults to the dealt holding (11 for Telefunken). Contract Rummy: the deck
+    of ``preset`` (default ``contract``) for ``players`` (default 4), K = the deal's hand size."""
+    if game.strip().lower() == "contract_rummy":
+        return float_contract_odds(hand, cards, samples, seed, players, preset)
+    if players is not None or preset is not None:
+        raise UsageError("--players and --preset apply to contract_rummy only")
     contracts, rules, default_k = _game(game)
     _check_hand(contracts, hand)
     k = default_k if cards is None else cards
@@ -48,6 +55,42 @@ def contract_odds(game: str, hand: int, cards: int | None = None, samples: int =
     hits = int(contract_hits(seed, samples, hand, k, contracts, rules))
     p, lo, hi = wilson(hits, samples)
     return {"game": game, "hand": hand, "cards": k, "samples": samples, "seed": seed, "hits": hits,
+            "probability": p, "lo": lo, "hi": hi}
+
+
+def _check_run_args(samples: int, seed: int) -> None:
+    if samples < 1:
+        raise UsageError(f"--samples must be >= 1 (got {samples})")
+    if not 0 <= seed < 2 ** 63:
+        raise UsageError(f"--seed must be in 0 .. 2**63-1 (got {seed})")
+
+
+def float_contract_odds(deal: int, cards: int | None = None, samples: int = 1_000_000, seed: int = 0,
+                        players: int | None = None, preset: str | None = None) -> dict:
+    """Contract Rummy: P(K random cards of the preset's pack for ``players`` hold deal
+    ``deal``'s contract) with a Wilson 95% interval. The contract is the first meld of §6 with
+    the preset's sizes (CONTRACT/LIVERPOOL: sets of exactly 3, runs of exactly 4; deal 7 =
+    three runs of all K cards, going out); K defaults to the deal's hand size (10 or 12)."""
+    from sim.games.contract_rummy import PRESETS, ContractRummyOptions
+    name = (preset or "contract").strip().lower()
+    if name not in PRESETS:
+        raise UsageError(f"unknown preset {preset!r} for contract_rummy; presets: {', '.join(PRESETS)}")
+    n = 4 if players is None else players
+    if not 3 <= n <= 5:
+        raise UsageError(f"--players must be 3..5 (got {n})")
+    if not 1 <= deal <= 7:
+        raise UsageError(f"--deal must be 1..7 (got {deal})")
+    opts = ContractRummyOptions(**PRESETS[name])
+    pack = np.array([c for c in range(52) for _ in range(opts.decks(n))] + [JOKER] * opts.jokers(n), np.int64)
+    k = opts.hand_sizes[deal - 1] if cards is None else cards
+    if not 1 <= k <= len(pack):
+        raise UsageError(f"--cards must be 1..{len(pack)} (got {k})")
+    _check_run_args(samples, seed)
+    spec = opts.contract_table()[deal]
+    hits = int(float_contract_hits(seed, samples, k, pack, spec, opts.rules_array()))
+    p, lo, hi = wilson(hits, samples)
+    return {"game": "contract_rummy", "hand": deal, "deal": deal, "players": n, "preset": name,
+            "pack": len(pack), "cards": k, "samples": samples, "seed": seed, "hits": hits,
             "probability": p, "lo": lo, "hi": hi}
 
 

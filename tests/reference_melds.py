@@ -341,3 +341,140 @@ def planes(cards):
         else:
             p1 |= 1 << c
     return p1, p2, j
+
+
+# =============================================================================
+# Contract Rummy (contract_rummy.md §4, §6, §8, §9): floating jokers, any number per meld,
+# at least one natural, runs of 4..14 (the ace at both ends only in the 14-card run), sets
+# of 3+, exact-minimum or larger first melds, no touching same-suit runs. Reference for
+# kernels/melds_float.py. A meld is (kind, key, naturals Counter, jokers, windows): windows
+# are every (lo, hi) placement of a run, found by trying them all.
+# =============================================================================
+def cr_points(c, joker_points=15):
+    """§3: 2-10 face, J/Q/K 10, A 15, JK 15 (MAY_I 25)."""
+    if c == JK:
+        return joker_points
+    r = rank(c)
+    if r == 0:
+        return 15
+    return r + 1 if r <= 9 else 10
+
+
+def cr_run_windows(naturals, jokers, max_run=14):
+    """Every window (lo, hi) in which the naturals (one suit) and ``jokers`` jokers form a run:
+    each natural at a distinct position of its rank (the ace at 1 or 14), jokers filling the
+    rest; length 4..max_run."""
+    length = len(naturals) + jokers
+    out = []
+    if length < 4 or length > max_run or not naturals:
+        return out
+    for lo in range(1, 15 - length + 1):
+        hi = lo + length - 1
+        free = set(range(lo, hi + 1))
+        ok = True
+        aces = 0
+        for c in naturals:
+            if rank(c) == 0:
+                aces += 1
+                continue
+            p = rank(c) + 1
+            if p not in free:
+                ok = False
+                break
+            free.discard(p)
+        if not ok:
+            continue
+        ends = [p for p in (1, 14) if p in free]
+        if aces > len(ends):
+            continue
+        out.append((lo, hi))
+    return out
+
+
+def cr_valid_run(naturals, jokers, max_run=14):
+    return len({suit(c) for c in naturals}) == 1 and bool(cr_run_windows(naturals, jokers, max_run))
+
+
+def cr_valid_set(naturals, jokers):
+    return len(naturals) >= 1 and len({rank(c) for c in naturals}) == 1 and len(naturals) + jokers >= 3
+
+
+def _sub_multisets(items):
+    """items: [(card, copies)] -> every sub-multiset as a list of cards."""
+    ranges = [range(n + 1) for _, n in items]
+    for pick in product(*ranges):
+        yield [c for (c, _), k in zip(items, pick) for _ in range(k)]
+
+
+def cr_candidates(hold, exact):
+    """Every set and run the holding can lay: (kind, key, cards tuple, jokers, windows)."""
+    J = hold[JK]
+    sets, runs = [], []
+    for r in range(13):
+        items = [(s * 13 + r, hold[s * 13 + r]) for s in range(4) if hold[s * 13 + r]]
+        for nat in _sub_multisets(items):
+            for j in range(J + 1):
+                if cr_valid_set(nat, j) and (len(nat) + j == 3 if exact else True):
+                    sets.append(("set", r, tuple(nat), j, None))
+    for s in range(4):
+        items = [(s * 13 + r, min(hold[s * 13 + r], 2 if r == 0 else 1)) for r in range(13)
+                 if hold[s * 13 + r]]
+        for nat in _sub_multisets(items):
+            for j in range(J + 1):
+                if exact and len(nat) + j != 4:
+                    continue
+                w = cr_run_windows(nat, j)
+                if w and nat:
+                    runs.append(("run", s, tuple(nat), j, w))
+    return sets, runs
+
+
+def _touch_free(runs):
+    """Some choice of windows leaves no two same-suit runs touching (§9)."""
+    for choice in product(*[m[4] for m in runs]):
+        bad = False
+        for i in range(len(runs)):
+            for k in range(i + 1, len(runs)):
+                if runs[i][1] == runs[k][1]:
+                    (a, b), (c, d) = choice[i], choice[k]
+                    if b + 1 == c or d + 1 == a:
+                        bad = True
+        if not bad:
+            return True
+    return False
+
+
+def cr_best_contract(hold, n_sets, n_runs, exact=True, all_cards=False, no_touch=True):
+    """Best contract meld: max 32 * natural points laid - jokers laid, or -1 if none.
+    ``all_cards``: every card of the holding is laid (jokers beyond the runs' windows may
+    only go onto a set: in a run they would lengthen it, which the windows already cover)."""
+    hold = Counter(hold)
+    sets, runs = cr_candidates(hold, exact)
+    total_cards = sum(hold.values())
+    best = [-1]
+
+    def fits_more(used, meld):
+        need = Counter(meld[2])
+        return all(used[c] + k <= hold[c] for c, k in need.items()) and used[JK] + meld[3] <= hold[JK]
+
+    def rec(kind_list, start, chosen, used):
+        if len(chosen) == n_runs + n_sets:
+            if no_touch and not _touch_free([m for m in chosen if m[0] == "run"]):
+                return
+            laid = sum(used.values())
+            if all_cards and laid != total_cards:
+                return
+            value = 32 * sum(cr_points(c) * k for c, k in used.items() if c != JK) - used[JK]
+            best[0] = max(best[0], value)
+            return
+        runs_done = sum(m[0] == "run" for m in chosen)
+        pool, lo = (runs, start) if runs_done < n_runs else (sets, start if chosen and chosen[-1][0] == "set" else 0)
+        for i in range(lo, len(pool)):
+            m = pool[i]
+            if fits_more(used, m):
+                used2 = used + Counter(m[2])
+                used2[JK] = used[JK] + m[3]
+                rec(kind_list, i, chosen + [m], used2)
+
+    rec(None, 0, [], Counter({JK: 0}))
+    return best[0]

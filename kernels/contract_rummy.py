@@ -1,0 +1,1298 @@
+"""Contract Rummy (presets CONTRACT, LIVERPOOL, MAY_I): the seven-deal game as small numba kernels.
+
+Rules source: ``shared/rules/contract_rummy.md`` (the Persian seed, pagat, and the spec's
+DECISIONs). The meld arithmetic (contracts with floating jokers, lay-offs, joker swaps) is
+``kernels.melds_float`` (which generalises ``kernels.melds``); this module is the game flow.
+
+Choices this module adds where the spec leaves room
+----------------------------------------------------
+* One record is one **game** of seven deals. Per deal: the seat out, the end reason, turns,
+  reshuffles, the LIVERPOOL cut, and per seat the penalty, the May-I's (penalty cards taken)
+  and the out-of-turn plays.
+* Decisions are strategy hooks (§17): ``choose_draw`` (take the discard or not; under
+  ``out_of_turn_discard`` taking it is a May-I: the penalty card follows), ``respond_may_i``
+  (volunteer for the out-of-turn play; under ``buy``: buy the discard), the contract meld (the
+  engine's best meld: most natural points laid, fewest jokers; with larger first melds
+  (MAY_I) a meld of every card, going out, is preferred when it exists), joker swaps (an
+  atomic (run, natural, target meld) action; the freed joker goes to the first meld that takes
+  it, or, with ``swapped_joker_may_be_discarded``, may be kept for this turn's discard),
+  lay-offs one card at a time, and the discard (any held card type; never the card taken from
+  the pile unless it is the last card).
+* The ``random`` strategy flips a fair coin at each yes/no hook and picks the discard
+  uniformly among the legal card types; the meld it lays is the engine's best one.
+* ``go_out_requires_discard``: a lay-off or a meld may not empty the hand; the last card
+  goes by discard. CONTRACT deal 7 always goes out with no discard (§13).
+* ``joker_swap_requires_prior_meld = false``: a player may swap from the turn he melds on.
+* ``oot_discarder_cooldown``: after an out-of-turn play a seat may not volunteer again until
+  every other seat has started a turn.
+* LIVERPOOL cut: a Bernoulli event of probability ``cut_success_prob`` drawn from the deal's
+  own stream before the deal; the cutter is ``prev(dealer)``; ``cut_bonus_recipient =
+  deal_winner`` gives the bonus to the seat that goes out (nobody if nobody does).
+* Duplicate deals: deal d of game g is shuffled (and its cut drawn) from its own stream of
+  (seed, g, d); reshuffles and the random strategy draw from the play stream.
+* ``max_turns_per_deal`` caps each deal (normal turns); a capped deal ends as a dead stock
+  does (everybody scores, or nobody with ``dead_stock_rule = void_deal``) and sets
+  ``truncated``.
+
+Options (int array, built by ``sim.games.contract_rummy.ContractRummyOptions.to_array``):
+the ``O_*`` entries below, the hand size of deal d at ``O_HAND + d``, the floating rules array
+(``melds_float.make_float_rules``) at ``O_RULES`` and the contract table (8 rows of
+``C_STRIDE``, ``melds_float.CF_SIZE`` used) at ``O_CONTRACTS``.
+
+State: ``st`` int64 fields (below), per-seat holdings as count vectors (``HAND + 53 p``), the
+stock and the discard pile (pile entries are ``card + 64 k``: k numbers the discards of the
+deal, D_k of §7.3), table melds ``tab`` (``melds_float`` rows plus owner and creation turn).
+Score range per deal and seat: 0 .. the penalty of the largest holding (at most 162 cards
+of at most 25 points); totals are sums of deal penalties minus LIVERPOOL cut bonuses.
+"""
+import numpy as np
+from numba import njit, prange
+
+from kernels import melds as M
+from kernels import melds_float as F
+from kernels.jit import unowned
+from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
+
+RULES_VERSION = 1
+MAX_PLAYERS = 5
+DEALS = 7
+MAX_PACK = 162
+HOLD = 53
+JK = 52
+MAX_MELDS = 16
+CHUNK = 64
+STREAM_DEAL = 16            # deal d shuffles from stream STREAM_DEAL + d (0: first dealer)
+BIG = 1 << 30
+MO_ROWS = F.MAX_CM + F.WS_ROWS  # meld rows (first M_SIZE columns) + the search workspace
+
+# ---- options array ------------------------------------------------------------------
+O_PLAYERS = 0            # num_players 3..5
+O_DECKS = 1              # 52-card decks in the pack
+O_JOKERS = 2             # jokers in the pack
+O_PACK = 3               # cards in the pack
+O_MAYI_MODEL = 4         # may_i_model: 0 out_of_turn_discard, 1 buy, 2 none
+O_PENALTY = 5            # take_discard_penalty: 0 always, 1 if_claimed
+O_MAYI_LIMIT = 6         # may_i_limit_per_deal, -1 = unlimited
+O_NO_CONSEC = 7          # may_i_no_consecutive
+O_COOLDOWN = 8           # oot_discarder_cooldown
+O_TAKEN_DISCARD = 9      # may_discard_taken_card
+O_GO_OUT_DISCARD = 10    # go_out_requires_discard
+O_D7_NO_DISCARD = 11     # deal7_discard_mode = never
+O_SWAP = 12              # joker_swap_allowed
+O_SWAP_PRIOR = 13        # joker_swap_requires_prior_meld
+O_SWAP_DISCARD = 14      # swapped_joker_may_be_discarded
+O_VOID_DEAD = 15         # dead_stock_rule = void_deal
+O_MAX_TURNS = 16         # max_turns_per_deal
+O_CUT_POINTS = 17        # cut_bonus_points (0 = no cut)
+O_CUT_RECIP = 18         # cut_bonus_recipient: 0 cutter, 1 deal_winner
+O_CUT_PPB = 19           # cut_success_prob in parts per 10**9
+O_FIRST_DEALER = 20      # -1 random, else the dealer of deal 1
+O_DEAL7_SPECIAL = 21     # deal7_special: deal 7 melds all cards and goes out
+O_HAND = 24              # O_HAND + d: hand size of deal d (1..7)
+O_RULES = 32             # melds_float rules array (RF_SIZE entries, room for RULES_ROOM)
+RULES_ROOM = 48
+O_CONTRACTS = O_RULES + RULES_ROOM
+C_STRIDE = 16
+O_SIZE = O_CONTRACTS + 8 * C_STRIDE
+
+MODEL_OOT = 0
+MODEL_BUY = 1
+MODEL_NONE = 2
+
+# ---- state ----------------------------------------------------------------------------
+N = 0            # players
+DEAL = 1         # deal number 1..7
+DEALER = 2
+CUR = 3          # turn player
+TURN = 4         # normal turns started this deal
+OUT = 5          # seat that went out, -1
+DREASON = 6      # D_* once the deal is over, -1 while playing
+TRUNC = 7        # 1 once a deal hit the turn cap
+RESHUF = 8       # reshuffles this deal
+NMELDS = 9       # melds on the table
+STOCK_LO = 10    # index of the top stock card
+STOCK_HI = 11
+PILE_LEN = 12
+PILE_K = 13      # discards made this deal (the k of the newest D_k)
+ERR = 14         # check-mode violation (E_*)
+TR_LEN = 15      # trace rows written
+FIRST_DEALER = 16
+GAME_TURNS = 17
+GAME_RESHUF = 18
+TAKEN = 19       # card taken from the pile this turn, -1
+CUT_OK = 20      # this deal's LIVERPOOL cut succeeded
+JOKER_DUE = 21   # swapped jokers kept for this turn's discard
+TOP_FROM = 22    # seat that discarded the top card (-1: the up-card)
+XFER = 23        # this turn's discard is transferred to an out-of-turn player
+DOWN = 30        # DOWN + p: melded this deal
+MELD_TURN = 35   # MELD_TURN + p: personal turn of the meld
+PTURN = 40       # PTURN + p: personal turn counter
+MAYI = 45        # MAYI + p: penalty cards taken this deal (May-I's)
+LASTK = 50       # LASTK + p: k of the last discard obtained with a penalty
+OOT = 55         # OOT + p: out-of-turn plays this deal
+COOL = 60        # COOL + p: seats still to start a turn before p may volunteer again
+TOTAL = 65       # TOTAL + p: cumulative score
+PEN = 70         # PEN + p: penalty this deal
+GMAYI = 75       # GMAYI + p: May-I's in the game
+GOOT = 80        # GOOT + p: out-of-turn plays in the game
+HSIZE = 85       # HSIZE + p: cards held
+GAIN = 90        # GAIN + p: cards received this deal (after the deal)
+LOSS = 95        # LOSS + p: cards given up this deal
+PCARDS = 100     # PCARDS + p: penalty cards drawn this deal (check: equals MAYI)
+HAND = 110       # HAND + 53 p: count vector of seat p
+STOCK = HAND + HOLD * MAX_PLAYERS
+PILE = STOCK + MAX_PACK
+ST_SIZE = PILE + MAX_PACK
+
+# table rows: melds_float meld row, then
+T_OWNER = M.M_SIZE
+T_TURN = M.M_SIZE + 1
+TW = M.M_SIZE + 2
+
+# deal end reasons
+D_OUT = 0
+D_DEAD_STOCK = 1
+D_TURN_CAP = 2
+DEAL_REASONS = ("out", "dead_stock", "turn_cap")
+REASON_NAMES = ("complete", "truncated")
+
+# check-mode errors
+E_CARDS = 1
+E_MELD = 2
+E_HAND = 3
+E_MAYI = 4
+E_CAP = 5
+E_NO_MOVES = 6
+E_TOTALS = 7
+E_ILLEGAL = 8
+ERROR_NAMES = ("", "cards not conserved", "invalid meld on the table", "hand size inconsistent",
+               "May-I count inconsistent or over the limit", "turn cap exceeded",
+               "no legal discard", "totals do not add up", "illegal action chosen")
+
+# strategies
+S_RANDOM = 0
+S_GREEDY = 1
+S_MAYI = 2          # params: max_mayi, near, volunteer
+S_CAUTIOUS = 3      # params: max_mayi, near, volunteer, danger
+N_PARAMS = 4
+P_MAX = 0
+P_NEAR = 1
+P_VOL = 2
+P_DANGER = 3
+
+# trace codes
+T_DEAL = 1       # a = deal, b = dealer, c = cut ok
+T_HOLD = 2       # seat's dealt cards: a = card, b = copies
+T_UPCARD = 3     # a = card
+T_DRAW = 4       # a = card
+T_TAKE = 5       # took the discard a
+T_PENALTY = 6    # a = penalty card
+T_MELD = 7       # a = kind, b = key, c = cards
+T_LAYOFF = 8     # a = card, b = meld
+T_SWAP = 9       # a = card, b = run, c = meld given the joker (-1 kept)
+T_DISCARD = 10   # a = card
+T_OOT = 11       # out-of-turn play: a = card drawn, b = card discarded
+T_VOLUNTEER = 12
+T_BUY = 13       # a = card bought
+T_RESHUFFLE = 14  # a = cards in the new stock
+T_END = 15       # a = reason, b = seat out
+T_SCORE = 16     # a = penalty, b = total
+
+# ---- record -------------------------------------------------------------------------
+RC_DEALER = 0
+RC_WINNER = 1
+RC_WINNERS = 2
+RC_REASON = 3
+RC_TRUNC = 4
+RC_ERR = 5
+RC_TURNS = 6
+RC_RESHUF = 7
+RC_TOTAL = 8
+RC_MAYI = RC_TOTAL + MAX_PLAYERS
+RC_OOT = RC_MAYI + MAX_PLAYERS
+RC_DEAL = RC_OOT + MAX_PLAYERS
+DB_OUT = 0
+DB_REASON = 1
+DB_TURNS = 2
+DB_RESHUF = 3
+DB_CUT = 4
+DB_PEN = 5
+DB_MAYI = DB_PEN + MAX_PLAYERS
+DB_OOT = DB_MAYI + MAX_PLAYERS
+DB_SIZE = DB_OOT + MAX_PLAYERS
+RECORD_COLS = RC_DEAL + DEALS * DB_SIZE
+
+
+# =============================================================================
+# small helpers
+# =============================================================================
+@njit(cache=True)
+def log(st, trace, code, seat, a, b, c):
+    i = st[TR_LEN]
+    if i < trace.shape[0]:
+        trace[i, 0] = code
+        trace[i, 1] = seat
+        trace[i, 2] = a
+        trace[i, 3] = b
+        trace[i, 4] = c
+        st[TR_LEN] = i + 1
+
+
+@njit(cache=True)
+def hand_of(st, p):
+    return st[HAND + HOLD * p:HAND + HOLD * (p + 1)]
+
+
+@njit(cache=True)
+def give(st, p, c):
+    st[HAND + HOLD * p + c] += 1
+    st[HSIZE + p] += 1
+    st[GAIN + p] += 1
+
+
+@njit(cache=True)
+def take(st, p, c):
+    st[HAND + HOLD * p + c] -= 1
+    st[HSIZE + p] -= 1
+    st[LOSS + p] += 1
+
+
+@njit(cache=True)
+def rules_of(opts):
+    return opts[O_RULES:O_RULES + F.RF_SIZE]
+
+
+@njit(cache=True)
+def spec_of(opts, d):
+    return opts[O_CONTRACTS + d * C_STRIDE:O_CONTRACTS + d * C_STRIDE + F.CF_SIZE]
+
+
+@njit(cache=True)
+def special7(st, opts):
+    return opts[O_DEAL7_SPECIAL] == 1 and st[DEAL] == 7
+
+
+@njit(cache=True)
+def end_deal(st, reason, out):
+    if st[DREASON] < 0:
+        st[DREASON] = reason
+        st[OUT] = out
+
+
+@njit(cache=True)
+def over(st):
+    return st[DREASON] >= 0
+
+
+# =============================================================================
+# stock and discard pile (§12)
+# =============================================================================
+@njit(cache=True)
+def reshuffle(st, gplay, trace):
+    """All of the discard pile but its top card becomes the new, shuffled stock."""
+    m = st[PILE_LEN] - 1
+    for i in range(m):
+        st[STOCK + i] = st[PILE + i] & 63
+    st[PILE] = st[PILE + m]
+    st[PILE_LEN] = 1
+    st[STOCK_LO] = 0
+    st[STOCK_HI] = m
+    shuffle(gplay, st, STOCK, STOCK + m)
+    st[RESHUF] += 1
+    log(st, trace, T_RESHUFFLE, -1, m, 0, 0)
+
+
+@njit(cache=True)
+def stock_card(st, opts, gplay, trace):
+    """Top stock card (reshuffling when needed), or -1: dead stock ends the deal."""
+    if st[STOCK_LO] == st[STOCK_HI]:
+        if st[PILE_LEN] <= 1:
+            end_deal(st, D_DEAD_STOCK, -1)
+            return -1
+        reshuffle(st, gplay, trace)
+    c = st[STOCK + st[STOCK_LO]]
+    st[STOCK_LO] += 1
+    return c
+
+
+@njit(cache=True)
+def draw(st, opts, p, gplay, trace):
+    """Seat p draws from the stock; False when the deal ended (dead stock)."""
+    c = stock_card(st, opts, gplay, trace)
+    if c < 0:
+        return False
+    give(st, p, c)
+    log(st, trace, T_DRAW, p, c, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def discard(st, p, c, trace):
+    take(st, p, c)
+    st[PILE_K] += 1
+    st[PILE + st[PILE_LEN]] = c + 64 * st[PILE_K]
+    st[PILE_LEN] += 1
+    st[TOP_FROM] = p
+    log(st, trace, T_DISCARD, p, c, 0, 0)
+
+
+@njit(cache=True)
+def top_card(st):
+    return st[PILE + st[PILE_LEN] - 1] & 63
+
+
+@njit(cache=True)
+def top_k(st):
+    return st[PILE + st[PILE_LEN] - 1] >> 6
+
+
+@njit(cache=True)
+def pile_pop(st):
+    st[PILE_LEN] -= 1
+    return st[PILE + st[PILE_LEN]] & 63
+
+
+# =============================================================================
+# dealing (§5, §15.2)
+# =============================================================================
+@njit(cache=True)
+def reset_deal(st, d, dealer):
+    n = st[N]
+    st[DEAL] = d
+    st[DEALER] = dealer
+    st[TURN] = 0
+    st[OUT] = -1
+    st[DREASON] = -1
+    st[RESHUF] = 0
+    st[NMELDS] = 0
+    st[PILE_LEN] = 0
+    st[PILE_K] = 0
+    st[TAKEN] = -1
+    st[JOKER_DUE] = 0
+    st[TOP_FROM] = -1
+    for p in range(n):
+        for f in (DOWN, MELD_TURN, PTURN, MAYI, OOT, COOL, PEN, HSIZE, GAIN, LOSS, PCARDS):
+            st[f + p] = 0
+        st[LASTK + p] = -10
+    st[HAND:STOCK] = 0
+
+
+@njit(cache=True)
+def build_pack(st, opts):
+    i = 0
+    for c in range(52):
+        for _ in range(opts[O_DECKS]):
+            st[STOCK + i] = c
+            i += 1
+    for _ in range(opts[O_JOKERS]):
+        st[STOCK + i] = JK
+        i += 1
+    st[STOCK_LO] = 0
+    st[STOCK_HI] = i
+
+
+@njit(cache=True)
+def cut_bonus(st, opts, gdeck, trace):
+    """LIVERPOOL: the cutter prev(dealer) succeeds with cut_success_prob (§15.2)."""
+    st[CUT_OK] = 0
+    if opts[O_CUT_POINTS] != 0:
+        st[CUT_OK] = int(uniform(gdeck) * 1e9 < opts[O_CUT_PPB])
+        cutter = (st[DEALER] + st[N] - 1) % st[N]
+        if st[CUT_OK] and opts[O_CUT_RECIP] == 0:
+            st[TOTAL + cutter] -= opts[O_CUT_POINTS]
+
+
+@njit(cache=True)
+def start_deal(st, opts, d, dealer, gdeck, trace):
+    """Shuffle, cut, deal h_d cards one at a time from next(dealer), turn the up-card."""
+    reset_deal(st, d, dealer)
+    build_pack(st, opts)
+    shuffle(gdeck, st, STOCK, STOCK + st[STOCK_HI])
+    cut_bonus(st, opts, gdeck, trace)
+    log(st, trace, T_DEAL, dealer, d, dealer, st[CUT_OK])
+    n = st[N]
+    for _ in range(opts[O_HAND + d]):
+        for k in range(1, n + 1):
+            p = (dealer + k) % n
+            st[HAND + HOLD * p + st[STOCK + st[STOCK_LO]]] += 1
+            st[HSIZE + p] += 1
+            st[STOCK_LO] += 1
+    st[PILE] = st[STOCK + st[STOCK_LO]] + 64 * 0
+    st[STOCK_LO] += 1
+    st[PILE_LEN] = 1
+    log(st, trace, T_UPCARD, -1, st[PILE] & 63, 0, 0)
+    st[CUR] = (dealer + 1) % n
+
+
+# =============================================================================
+# contract need (strategy heuristic) and discard scores
+# =============================================================================
+@njit(cache=True)
+def window_have(h, s, lo):
+    n = 0
+    for p in range(lo, lo + 4):
+        if h[s * 13 + (p - 1) % 13] > 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def window_clash(sc, k, s, lo, no_touch):
+    for i in range(k):
+        if sc[2 * i] == s:
+            d = abs(sc[2 * i + 1] - lo)
+            if d < 4 or (no_touch and d == 4):
+                return True
+    return False
+
+
+@njit(cache=True)
+def runs_have(h, nr, no_touch, sc):
+    """Cards held towards nr runs of 4 (best disjoint windows, greedily)."""
+    have = 0
+    for k in range(nr):
+        best = -1
+        for s in range(4):
+            for lo in range(1, 12):
+                if window_clash(sc, k, s, lo, no_touch):
+                    continue
+                w = window_have(h, s, lo)
+                if w > best:
+                    best = w
+                    sc[2 * k] = s
+                    sc[2 * k + 1] = lo
+        have += best
+    return have
+
+
+@njit(cache=True)
+def sets_have(h, ns):
+    """Cards held towards ns sets of 3 (the ranks held most, up to 3 each)."""
+    have = 0
+    used = 0
+    for _ in range(ns):
+        best = -1
+        br = 0
+        for r in range(13):
+            if (used >> r) & 1:
+                continue
+            c = min(3, F.rank_total(h, r))
+            if c > best:
+                best = c
+                br = r
+        used |= 1 << br
+        have += best
+    return have
+
+
+@njit(cache=True)
+def contract_need(h, spec, rules, sc):
+    """Estimated cards still missing for the contract (0 = perhaps complete)."""
+    nr = spec[M.C_RUNS]
+    ns = spec[M.C_GROUPS]
+    have = runs_have(h, nr, rules[F.RF_NO_TOUCH], sc) + sets_have(h, ns)
+    return max(0, 3 * ns + 4 * nr - have - h[JK])
+
+
+@njit(cache=True)
+def top_sum(h, nr, ns):
+    """Upper bound on the cards a holding can put into nr runs and ns sets (windows may
+    repeat, cards may serve twice, a rank counts up to 3 per set)."""
+    have = 0
+    prev = BIG
+    for _ in range(nr):
+        best = 0
+        for s in range(4):
+            for lo in range(1, 12):
+                w = window_have(h, s, lo)
+                if w > best and w <= prev:
+                    best = w
+        have += best
+        prev = best
+    f1 = 0
+    f2 = 0
+    f3 = 0
+    for r in range(13):
+        c = F.rank_total(h, r)
+        f3 += c // 3
+        if c % 3 == 2:
+            f2 += 1
+        elif c % 3 == 1:
+            f1 += 1
+    k3 = min(ns, f3)
+    k2 = min(ns - k3, f2)
+    return have + 3 * k3 + 2 * k2 + min(ns - k3 - k2, f1)
+
+
+@njit(cache=True)
+def may_hold(h, spec):
+    """Necessary condition for holding the contract (a cheap filter before the search)."""
+    need = 3 * spec[M.C_GROUPS] + 4 * spec[M.C_RUNS]
+    if top_sum(h, spec[M.C_RUNS], spec[M.C_GROUPS]) + h[JK] < need:
+        return False
+    return spec[F.CF_ALL] == 0 or spec[M.C_GROUPS] > 0 or all_in_windows(h)
+
+
+@njit(cache=True)
+def all_in_windows(h):
+    """Every natural lies in some 4-window of its suit that the jokers can complete."""
+    for c in range(52):
+        if h[c] == 0:
+            continue
+        s = c // 13
+        p = c % 13 + 1
+        ok = False
+        for pos in (p, 14) if p == 1 else (p, p):
+            for lo in range(max(1, pos - 3), min(pos, 11) + 1):
+                if window_have(h, s, lo) + h[JK] >= 4:
+                    ok = True
+        if not ok:
+            return False
+    return True
+
+
+@njit(cache=True)
+def neighbours(h, c):
+    """Closeness of c's suit-mates within 3 positions (the ace at both ends): 3 for an
+    adjacent card, 2 at distance 2, 1 at distance 3."""
+    s = c // 13
+    r = c % 13
+    n = 0
+    for q in range(13):
+        if q != r and h[s * 13 + q] > 0:
+            d = abs(q - r)
+            if r == 0 or q == 0:
+                d = min(d, 13 - max(q, r))
+            if d <= 3:
+                n += 4 - d
+    return n
+
+
+@njit(cache=True)
+def related(h, c, spec):
+    """Card c shares a rank (set contracts) or lies within 3 positions of a suit-mate (run
+    contracts) with the holding: otherwise it cannot lower the contract need."""
+    if spec[M.C_GROUPS] > 0 and F.rank_total(h, c % 13) > 0:
+        return True
+    return spec[M.C_RUNS] > 0 and neighbours(h, c) > 0
+
+
+@njit(cache=True)
+def keep_score(h, c, spec):
+    """How much card c helps towards the contract (higher = keep)."""
+    if c == JK:
+        return BIG
+    sc = 0
+    if spec[M.C_GROUPS] > 0:
+        sc += 3 * (F.rank_total(h, c % 13) - 1)
+    if spec[M.C_RUNS] > 0:
+        sc += neighbours(h, c)
+        if spec[M.C_GROUPS] == 0 and h[c] >= 2:
+            sc -= 3                     # a second copy only helps an overlapping run
+    return sc
+
+
+@njit(cache=True)
+def layable(tab, n, c, rules):
+    for i in range(n):
+        if F.can_lay(tab[i], c, rules):
+            return True
+    return False
+
+
+# =============================================================================
+# strategy hooks (§17)
+# =============================================================================
+@njit(cache=True)
+def param(sid, prm, i):
+    """Strategy parameter i (greedy: May-I's unlimited, any improvement, volunteers)."""
+    if sid == S_GREEDY:
+        return 1e9 if i != P_DANGER else 0.0
+    return prm[i]
+
+
+@njit(cache=True)
+def danger(st, p, prm, sid):
+    """Cautious: an opponent who has melded holds at most ``danger`` cards."""
+    if sid != S_CAUTIOUS:
+        return False
+    for q in range(st[N]):
+        if q != p and st[DOWN + q] and st[HSIZE + q] <= param(sid, prm, P_DANGER):
+            return True
+    return False
+
+
+@njit(cache=True)
+def wants_card(st, opts, tab, p, c, paid, sid, prm, gplay, sc):
+    """choose_draw / respond (buy): does seat p want card c (``paid``: with a penalty card)?"""
+    if sid == S_RANDOM:
+        return below(gplay, 2) == 1
+    if paid and (st[MAYI + p] >= param(sid, prm, P_MAX) or danger(st, p, prm, sid)):
+        return False
+    rules = rules_of(opts)
+    if st[DOWN + p]:
+        return (not paid) and c != JK and layable(tab, st[NMELDS], c, rules)
+    if c == JK:
+        return True
+    h = hand_of(st, p)
+    spec = spec_of(opts, st[DEAL])
+    if not related(h, c, spec):
+        return False
+    before = contract_need(h, spec, rules, sc)
+    h[c] += 1
+    after = contract_need(h, spec, rules, sc)
+    h[c] -= 1
+    if paid and spec[F.CF_ALL] and after > 0:
+        return False                    # every card must go out: a penalty card is junk
+    return after < before and after <= param(sid, prm, P_NEAR)
+
+
+@njit(cache=True)
+def volunteers(st, q, sid, prm, gplay):
+    """respond_may_i (out_of_turn_discard): play out of turn?"""
+    if sid == S_RANDOM:
+        return below(gplay, 2) == 1
+    return param(sid, prm, P_VOL) > 0.5
+
+
+@njit(cache=True)
+def yes(sid, gplay):
+    """A yes/no hook where every strategy but random says yes (meld, lay off, swap)."""
+    return sid != S_RANDOM or below(gplay, 2) == 1
+
+
+@njit(cache=True)
+def discard_ok(st, p, c, free):
+    """§7.1 step 3: c is held and is not the card taken from the pile (unless it is the last
+    card, or ``may_discard_taken_card``: TAKEN is then never set); ``free``: any card
+    (out-of-turn play); a kept swapped joker must go now."""
+    if st[HAND + HOLD * p + c] <= 0:
+        return False
+    if st[JOKER_DUE] > 0 and not free:
+        return c == JK
+    if free or st[HSIZE + p] == 1 or c != st[TAKEN]:
+        return True
+    return st[HAND + HOLD * p + c] >= 2
+
+
+@njit(cache=True)
+def random_discard(st, p, free, gplay):
+    n = 0
+    for c in range(HOLD):
+        if discard_ok(st, p, c, free):
+            n += 1
+    if n == 0:
+        return -1
+    i = below(gplay, n)
+    for c in range(HOLD):
+        if discard_ok(st, p, c, free):
+            if i == 0:
+                return c
+            i -= 1
+    return -1
+
+
+@njit(cache=True)
+def discard_key(st, opts, tab, p, c, sid, prm):
+    """Lower = discard first: contract help (or, once down, whether it can be laid off),
+    then the highest points; cautious weighs points more once an opponent is close."""
+    rules = rules_of(opts)
+    pts = rules[M.R_POINTS + c % 13] if c != JK else rules[M.R_JOKER_POINTS]
+    if c == JK:
+        return BIG
+    if st[DOWN + p]:
+        return (1000 if layable(tab, st[NMELDS], c, rules) else 0) - pts
+    k = keep_score(hand_of(st, p), c, spec_of(opts, st[DEAL]))
+    if danger(st, p, prm, sid):
+        return 4 * k - pts
+    return 64 * k - pts
+
+
+@njit(cache=True)
+def choose_discard(st, opts, tab, p, free, sid, prm, gplay):
+    """choose_discard / choose_oot_discard: the card to discard, -1 if none is legal."""
+    if sid == S_RANDOM:
+        return random_discard(st, p, free, gplay)
+    best = -1
+    bk = BIG + 1
+    for c in range(HOLD):
+        if discard_ok(st, p, c, free):
+            k = discard_key(st, opts, tab, p, c, sid, prm)
+            if k < bk:
+                bk = k
+                best = c
+    return best
+
+
+# =============================================================================
+# the May-I procedure (§7.2-7.4)
+# =============================================================================
+@njit(cache=True)
+def may_take_paid(st, opts, p):
+    """§7.3: seat p may obtain the top discard with a penalty card."""
+    lim = opts[O_MAYI_LIMIT]
+    if lim >= 0 and st[MAYI + p] >= lim:
+        return False
+    return not (opts[O_NO_CONSEC] and st[LASTK + p] == top_k(st) - 1)
+
+
+@njit(cache=True)
+def penalty_card(st, opts, p, gplay, trace):
+    """The penalty card of a May-I; False when the stock is dead."""
+    c = stock_card(st, opts, gplay, trace)
+    if c < 0:
+        return False
+    give(st, p, c)
+    st[MAYI + p] += 1
+    st[PCARDS + p] += 1
+    log(st, trace, T_PENALTY, p, c, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def take_top(st, opts, p, trace):
+    k = top_k(st)
+    c = pile_pop(st)
+    give(st, p, c)
+    st[TAKEN] = -1 if opts[O_TAKEN_DISCARD] else c
+    log(st, trace, T_TAKE, p, c, 0, 0)
+    return k
+
+
+@njit(cache=True)
+def offer_oot(st, opts, p, sids, params, gplay, trace):
+    """Ask next(P) .. prev(P) in order whether to discard out of turn: the first is Q (none
+    in deal 7 under deal7_discard_mode = never)."""
+    if opts[O_D7_NO_DISCARD] and st[DEAL] == 7:
+        return -1
+    n = st[N]
+    for i in range(1, n):
+        q = (p + i) % n
+        if opts[O_COOLDOWN] and st[COOL + q] != 0:
+            continue
+        if volunteers(st, q, sids[q], params[q], gplay):
+            log(st, trace, T_VOLUNTEER, q, 0, 0, 0)
+            return q
+    return -1
+
+
+@njit(cache=True)
+def offer_buy(st, opts, tab, p, sids, params, gplay, trace, sc):
+    """model buy: before P draws, the others (not the discarder) may buy the top discard."""
+    if st[PILE_LEN] == 0:
+        return True
+    n = st[N]
+    c = top_card(st)
+    for i in range(1, n):
+        b = (p + i) % n
+        if b == st[TOP_FROM] or not may_take_paid(st, opts, b):
+            continue
+        if wants_card(st, opts, tab, b, c, True, sids[b], params[b], gplay, sc):
+            k = take_top(st, opts, b, trace)
+            st[TAKEN] = -1
+            log(st, trace, T_BUY, b, c, 0, 0)
+            st[LASTK + b] = k
+            return penalty_card(st, opts, b, gplay, trace)
+    return True
+
+
+@njit(cache=True)
+def draw_oot_model(st, opts, tab, p, sids, params, gplay, trace, sc):
+    """Step 1 under out_of_turn_discard; returns Q (-1 none) or -2 if the deal ended."""
+    if st[PILE_LEN] > 0 and may_take_paid(st, opts, p) and \
+            wants_card(st, opts, tab, p, top_card(st), True, sids[p], params[p], gplay, sc):
+        q = offer_oot(st, opts, p, sids, params, gplay, trace)
+        k = take_top(st, opts, p, trace)
+        if opts[O_PENALTY] == 0 or q >= 0:
+            st[LASTK + p] = k
+            if not penalty_card(st, opts, p, gplay, trace):
+                return -2
+        return q
+    return -1 if draw(st, opts, p, gplay, trace) else -2
+
+
+@njit(cache=True)
+def draw_phase(st, opts, tab, p, sids, params, gplay, trace, sc):
+    """Step 1 (§7.1): returns Q of an out-of-turn play (-1 none), -2 if the deal ended."""
+    model = opts[O_MAYI_MODEL]
+    if model == MODEL_OOT:
+        return draw_oot_model(st, opts, tab, p, sids, params, gplay, trace, sc)
+    if st[PILE_LEN] > 0 and wants_card(st, opts, tab, p, top_card(st), False, sids[p],
+                                       params[p], gplay, sc):
+        take_top(st, opts, p, trace)
+        return -1
+    if model == MODEL_BUY and not offer_buy(st, opts, tab, p, sids, params, gplay, trace, sc):
+        return -2
+    return -1 if draw(st, opts, p, gplay, trace) else -2
+
+
+@njit(cache=True)
+def oot_play(st, opts, tab, q, sids, params, gplay, trace):
+    """Q draws from the stock and discards any card (§7.2 step 4)."""
+    c = stock_card(st, opts, gplay, trace)
+    if c < 0:
+        return
+    give(st, q, c)
+    x = choose_discard(st, opts, tab, q, True, sids[q], params[q], gplay)
+    discard(st, q, x, trace)
+    st[OOT + q] += 1
+    log(st, trace, T_OOT, q, c, x, 0)
+    if opts[O_COOLDOWN]:
+        st[COOL + q] = ((1 << st[N]) - 1) & ~(1 << q)
+
+
+# =============================================================================
+# melding, swaps, lay-offs (§8, §10, §11)
+# =============================================================================
+@njit(cache=True)
+def best_meld(st, opts, p, mo):
+    """The contract meld seat p would lay (rows in mo), or -1 (none / not allowed)."""
+    h = hand_of(st, p)
+    spec = spec_of(opts, st[DEAL])
+    rules = rules_of(opts)
+    if not may_hold(h, spec):
+        return -1
+    ws = mo[F.MAX_CM:]
+    out = mo[:F.MAX_CM, :M.M_SIZE]
+    v = F.solve_contract_ws(h, spec, rules, out, False, ws)
+    if v < 0:
+        return -1
+    rest = h.copy()
+    F.rows_cards(out, spec[M.C_GROUPS] + spec[M.C_RUNS], rest)
+    left = rest.sum()
+    if opts[O_GO_OUT_DISCARD] and not special7(st, opts) and left == 0:
+        return -1
+    if spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0 and opts[O_GO_OUT_DISCARD] == 0 and 2 <= left <= 4:
+        every = spec.copy()                 # larger first melds: a meld of every card goes out
+        every[F.CF_ALL] = 1
+        if F.solve_contract_ws(h, every, rules, sc_rows(out), False, ws) >= 0:
+            F.solve_contract_ws(h, every, rules, out, False, ws)
+    return v
+
+
+@njit(cache=True)
+def sc_rows(mo):
+    return np.zeros_like(mo)
+
+
+@njit(cache=True)
+def lay_meld(st, opts, tab, p, mo, trace):
+    """Put the contract meld rows on the table and take their cards from the hand."""
+    spec = spec_of(opts, st[DEAL])
+    n = spec[M.C_GROUPS] + spec[M.C_RUNS]
+    h = hand_of(st, p)
+    before = st[HSIZE + p]
+    F.rows_cards(mo, n, h)
+    after = 0
+    for c in range(HOLD):
+        after += h[c]
+    st[HSIZE + p] = after
+    st[LOSS + p] += before - after
+    for k in range(n):
+        i = st[NMELDS]
+        tab[i, :M.M_SIZE] = mo[k, :M.M_SIZE]
+        tab[i, M.M_FLAGS] = F.F_DEAD if opts[O_SWAP] == 0 else 0
+        tab[i, T_OWNER] = p
+        tab[i, T_TURN] = st[TURN]
+        st[NMELDS] = i + 1
+        log(st, trace, T_MELD, p, mo[k, M.M_KIND], mo[k, M.M_KEY], F.row_len(mo[k]))
+    st[DOWN + p] = 1
+    st[MELD_TURN + p] = st[PTURN + p]
+
+
+@njit(cache=True)
+def meld_phase(st, opts, tab, p, sid, gplay, mo, trace):
+    """choose_meld: lay the contract (deal 7 special: only all cards, going out)."""
+    if best_meld(st, opts, p, mo) < 0:
+        return
+    if not yes(sid, gplay):
+        return
+    lay_meld(st, opts, tab, p, mo, trace)
+    if st[HSIZE + p] == 0:
+        end_deal(st, D_OUT, p)
+
+
+@njit(cache=True)
+def joker_target(tab, n, rules):
+    for i in range(n):
+        if F.can_lay(tab[i], JK, rules):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def unswap(row, c):
+    """Undo ``melds_float.swap(row, c)``."""
+    if c % 13 == 0:
+        row[M.M_P2] -= 1
+    else:
+        row[M.M_P1] &= ~F.card_pos(c)
+    row[M.M_JOKERS] += 1
+
+
+@njit(cache=True)
+def swap_phase(st, opts, tab, p, sid, gplay, trace):
+    """choose_joker_swap, repeated: natural from hand into a run, freed joker laid off."""
+    rules = rules_of(opts)
+    h = hand_of(st, p)
+    for i in range(st[NMELDS]):
+        for c in range(52):
+            while h[c] > 0 and F.can_swap(tab[i], c, rules) and st[HSIZE + p] > 1 and yes(sid, gplay):
+                F.swap(tab[i], c)
+                t = joker_target(tab, st[NMELDS], rules)
+                keep = opts[O_SWAP_DISCARD] == 1 and st[XFER] == 0
+                if t < 0 and not keep:
+                    unswap(tab[i], c)
+                    break
+                take(st, p, c)
+                if keep and (t < 0 or sid == S_RANDOM and below(gplay, 2) == 1):
+                    give(st, p, JK)
+                    st[JOKER_DUE] += 1
+                    t = -1
+                else:
+                    F.lay(tab[t], JK)
+                log(st, trace, T_SWAP, p, c, i, t)
+
+
+@njit(cache=True)
+def layoff_phase(st, opts, tab, p, sid, gplay, trace):
+    """choose_layoff, repeated until nothing more is laid (jokers last)."""
+    rules = rules_of(opts)
+    keep = 1 if opts[O_GO_OUT_DISCARD] else 0
+    h = hand_of(st, p)
+    for c in range(HOLD):
+        if c == JK and st[JOKER_DUE] > 0:
+            continue
+        for i in range(st[NMELDS]):
+            while h[c] > 0 and st[HSIZE + p] > keep and F.can_lay(tab[i], c, rules) and yes(sid, gplay):
+                F.lay(tab[i], c)
+                take(st, p, c)
+                log(st, trace, T_LAYOFF, p, c, i, 0)
+    if st[HSIZE + p] == 0:
+        end_deal(st, D_OUT, p)
+
+
+@njit(cache=True)
+def act_phase(st, opts, tab, p, sid, gplay, mo, trace):
+    """Step 2: meld if not down; after an earlier turn's meld: swaps and lay-offs."""
+    if not st[DOWN + p]:
+        meld_phase(st, opts, tab, p, sid, gplay, mo, trace)
+        if over(st) or not st[DOWN + p]:
+            return
+    earlier = st[PTURN + p] > st[MELD_TURN + p]
+    if opts[O_SWAP] and (earlier or opts[O_SWAP_PRIOR] == 0):
+        swap_phase(st, opts, tab, p, sid, gplay, trace)
+    if earlier:
+        layoff_phase(st, opts, tab, p, sid, gplay, trace)
+
+
+# =============================================================================
+# turns and deals
+# =============================================================================
+@njit(cache=True)
+def begin_turn(st, p):
+    st[TURN] += 1
+    st[PTURN + p] += 1
+    st[TAKEN] = -1
+    st[JOKER_DUE] = 0
+    for q in range(st[N]):
+        st[COOL + q] &= ~(1 << p)
+
+
+@njit(cache=True)
+def discard_phase(st, opts, tab, p, sid, prm, gplay, trace):
+    """Step 3: one discard (none in deal 7 under deal7_discard_mode = never)."""
+    if opts[O_D7_NO_DISCARD] and st[DEAL] == 7:
+        return 0
+    c = choose_discard(st, opts, tab, p, False, sid, prm, gplay)
+    if c < 0:
+        return E_NO_MOVES
+    discard(st, p, c, trace)
+    if st[HSIZE + p] == 0:
+        end_deal(st, D_OUT, p)
+    return 0
+
+
+@njit(cache=True)
+def play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo):
+    """One normal turn of CUR and any out-of-turn play it causes; returns a check error."""
+    p = st[CUR]
+    begin_turn(st, p)
+    q = draw_phase(st, opts, tab, p, sids, params, gplay, trace, sc)
+    if q == -2 or over(st):
+        return 0
+    st[XFER] = 1 if q >= 0 else 0
+    act_phase(st, opts, tab, p, sids[p], gplay, mo, trace)
+    if over(st):
+        return 0
+    if q < 0:
+        e = discard_phase(st, opts, tab, p, sids[p], params[p], gplay, trace)
+        if e or over(st):
+            return e
+    elif st[JOKER_DUE] > 0:
+        return E_ILLEGAL
+    if q >= 0:
+        oot_play(st, opts, tab, q, sids, params, gplay, trace)
+    st[CUR] = (p + 1) % st[N]
+    return 0
+
+
+@njit(cache=True)
+def score_deal(st, opts, trace):
+    """§14: everybody but the player out scores his hand (nobody: void dead-stock deal)."""
+    void = opts[O_VOID_DEAD] and st[DREASON] != D_OUT
+    rules = rules_of(opts)
+    for p in range(st[N]):
+        if p != st[OUT] and not void:
+            st[PEN + p] = F.hold_points(hand_of(st, p), rules)
+            st[TOTAL + p] += st[PEN + p]
+        log(st, trace, T_SCORE, p, st[PEN + p], st[TOTAL + p], 0)
+    if st[CUT_OK] and opts[O_CUT_RECIP] == 1 and st[OUT] >= 0:
+        st[TOTAL + st[OUT]] -= opts[O_CUT_POINTS]
+
+
+# =============================================================================
+# invariants (check mode)
+# =============================================================================
+@njit(cache=True)
+def table_counts(tab, n, cnt):
+    for i in range(n):
+        row = tab[i]
+        cnt[JK] += row[M.M_JOKERS]
+        if row[M.M_KIND] == M.K_GROUP:
+            for s in range(4):
+                cnt[s * 13 + row[M.M_KEY]] += (row[M.M_P1] >> (4 * s)) & 15
+        else:
+            s = row[M.M_KEY]
+            cnt[s * 13] += row[M.M_P2]
+            for r in range(1, 13):
+                cnt[s * 13 + r] += (row[M.M_P1] >> (r + 1)) & 1
+
+
+@njit(cache=True)
+def cards_ok(st, opts, tab):
+    """Every card of the pack is in exactly one place (hands, stock, pile, table)."""
+    cnt = np.zeros(HOLD, np.int64)
+    table_counts(tab, st[NMELDS], cnt)
+    for p in range(st[N]):
+        cnt += hand_of(st, p)
+    for i in range(st[STOCK_LO], st[STOCK_HI]):
+        cnt[st[STOCK + i]] += 1
+    for i in range(st[PILE_LEN]):
+        cnt[st[PILE + i] & 63] += 1
+    for c in range(52):
+        if cnt[c] != opts[O_DECKS]:
+            return False
+    return cnt[JK] == opts[O_JOKERS]
+
+
+@njit(cache=True)
+def hands_ok(st, opts):
+    for p in range(st[N]):
+        h = hand_of(st, p)
+        if h.min() < 0 or h.sum() != st[HSIZE + p]:
+            return False
+        if st[HSIZE + p] != opts[O_HAND + st[DEAL]] + st[GAIN + p] - st[LOSS + p]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def mayi_ok(st, opts):
+    for p in range(st[N]):
+        if st[MAYI + p] != st[PCARDS + p]:
+            return False
+        if opts[O_MAYI_LIMIT] >= 0 and st[MAYI + p] > opts[O_MAYI_LIMIT]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def check_invariants(st, opts, tab):
+    if not cards_ok(st, opts, tab):
+        return E_CARDS
+    rules = rules_of(opts)
+    for i in range(st[NMELDS]):
+        if not F.row_valid(tab[i], rules):
+            return E_MELD
+    if not hands_ok(st, opts):
+        return E_HAND
+    if not mayi_ok(st, opts):
+        return E_MAYI
+    if st[TURN] > opts[O_MAX_TURNS]:
+        return E_CAP
+    return 0
+
+
+# =============================================================================
+# deals, games, batches
+# =============================================================================
+@njit(cache=True)
+def play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo, gdeck, gplay):
+    """Deal and play deal d to its end and score it; returns the check error (0 = none)."""
+    start_deal(st, opts, d, dealer, gdeck, trace)
+    while not over(st):
+        if st[TURN] >= opts[O_MAX_TURNS]:
+            end_deal(st, D_TURN_CAP, -1)
+            st[TRUNC] = 1
+            break
+        e = play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo)
+        if e == 0 and check:
+            e = check_invariants(st, opts, tab)
+        if e:
+            return e
+    log(st, trace, T_END, st[OUT], st[DREASON], st[OUT], 0)
+    score_deal(st, opts, trace)
+    st[GAME_TURNS] += st[TURN]
+    st[GAME_RESHUF] += st[RESHUF]
+    for p in range(st[N]):
+        st[GMAYI + p] += st[MAYI + p]
+        st[GOOT + p] += st[OOT + p]
+    return 0
+
+
+@njit(cache=True)
+def write_deal(st, row):
+    b = RC_DEAL + (st[DEAL] - 1) * DB_SIZE
+    row[b + DB_OUT] = st[OUT]
+    row[b + DB_REASON] = st[DREASON]
+    row[b + DB_TURNS] = st[TURN]
+    row[b + DB_RESHUF] = st[RESHUF]
+    row[b + DB_CUT] = st[CUT_OK]
+    for p in range(st[N]):
+        row[b + DB_PEN + p] = st[PEN + p]
+        row[b + DB_MAYI + p] = st[MAYI + p]
+        row[b + DB_OOT + p] = st[OOT + p]
+
+
+@njit(cache=True)
+def write_game(st, row):
+    """Totals, the winner(s) (lowest total; ties shared), the game counters."""
+    n = st[N]
+    low = BIG
+    for p in range(n):
+        low = min(low, st[TOTAL + p])
+    mask = 0
+    for p in range(n):
+        if st[TOTAL + p] == low:
+            mask |= 1 << p
+        row[RC_TOTAL + p] = st[TOTAL + p]
+        row[RC_MAYI + p] = st[GMAYI + p]
+        row[RC_OOT + p] = st[GOOT + p]
+    row[RC_DEALER] = st[FIRST_DEALER]
+    row[RC_WINNERS] = mask
+    row[RC_WINNER] = -1
+    for p in range(n):
+        if mask == 1 << p:
+            row[RC_WINNER] = p
+    row[RC_REASON] = 1 if st[TRUNC] else 0
+    row[RC_TRUNC] = st[TRUNC]
+    row[RC_ERR] = st[ERR]
+    row[RC_TURNS] = st[GAME_TURNS]
+    row[RC_RESHUF] = st[GAME_RESHUF]
+
+
+@njit(cache=True)
+def totals_ok(st, opts, row):
+    """Each total is the sum of its deal penalties minus its cut bonuses."""
+    n = st[N]
+    for p in range(n):
+        s = 0
+        for d in range(DEALS):
+            b = RC_DEAL + d * DB_SIZE
+            s += row[b + DB_PEN + p]
+            if row[b + DB_CUT]:
+                dealer = (st[FIRST_DEALER] + d) % n
+                winner = (dealer + n - 1) % n if opts[O_CUT_RECIP] == 0 else row[b + DB_OUT]
+                if winner == p:
+                    s -= opts[O_CUT_POINTS]
+        if s != st[TOTAL + p]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def first_dealer(opts, seed, game, gdeck):
+    if opts[O_FIRST_DEALER] >= 0:
+        return opts[O_FIRST_DEALER]
+    seed_stream(gdeck, seed, game, np.int64(STREAM_DEAL))
+    return below(gdeck, opts[O_PLAYERS])
+
+
+@njit(cache=True)
+def play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gdeck, gplay, row):
+    """Play game ``game`` of run ``seed`` (seven deals) into the record ``row``."""
+    st[:] = 0
+    row[:] = 0
+    n = opts[O_PLAYERS]
+    st[N] = n
+    seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
+    dealer = first_dealer(opts, seed, game, gdeck)
+    st[FIRST_DEALER] = dealer
+    for d in range(1, DEALS + 1):
+        seed_stream(gdeck, seed, game, np.int64(STREAM_DEAL + d))
+        st[ERR] = play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo,
+                            gdeck, gplay)
+        write_deal(st, row)
+        if st[ERR]:
+            break
+        dealer = (dealer + 1) % n
+    write_game(st, row)
+    if check and st[ERR] == 0 and not totals_ok(st, opts, row):
+        st[ERR] = E_TOTALS
+        row[RC_ERR] = E_TOTALS
+    return st[ERR]
+
+
+@njit(cache=True)
+def buffers():
+    """Working arrays of one thread: state, table, scratch, meld rows, streams."""
+    return (np.zeros(ST_SIZE, np.int64), np.zeros((MAX_MELDS, TW), np.int64),
+            np.zeros(16, np.int64), np.zeros((MO_ROWS, HOLD), np.int64),
+            np.zeros(2, np.uint64), np.zeros(2, np.uint64))
+
+
+@njit(cache=True)
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
+    """Games first+lo .. first+hi-1 into rec[lo:hi]. The loop reads ``unowned`` views of
+    the inputs all threads share (no reference counting on them; they outlive this call)."""
+    st, tab, sc, mo, gdeck, gplay = buffers()
+    trace = np.zeros((0, 5), np.int64)
+    opts_v, sids_v, params_v = unowned(opts), unowned(sids), unowned(params)
+    for g in range(lo, hi):
+        play_game(st, opts_v, tab, seed, first + g, sids_v, params_v, check, trace, sc, mo, gdeck,
+                  gplay, rec[g])
+
+
+@njit(cache=True, parallel=True)
+def play_batch(seed, first, count, opts, sids, params, check, rec):
+    """Play ``count`` games starting at ``first`` on all numba threads into ``rec``."""
+    chunks = (count + CHUNK - 1) // CHUNK
+    for c in prange(chunks):
+        play_chunk(seed, first, c * CHUNK, min(count, (c + 1) * CHUNK), opts, sids, params,
+                   check, rec)
+
+
+@njit(cache=True)
+def replay_game(seed, game, opts, sids, params, check, trace):
+    """Play one game alone with a trace buffer; returns the final state."""
+    st, tab, sc, mo, gdeck, gplay = buffers()
+    row = np.zeros(RECORD_COLS, np.int64)
+    play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gdeck, gplay, row)
+    return st
+
+
+@njit(cache=True)
+def deal_batch(seed, first, count, d, opts, sids, params, rec):
+    """Benchmark helper: play deal d alone for games first..first+count-1 (greedy etc.);
+    rec[g] = turns of the deal."""
+    st, tab, sc, mo, gdeck, gplay = buffers()
+    trace = np.zeros((0, 5), np.int64)
+    n = opts[O_PLAYERS]
+    for g in range(count):
+        st[:] = 0
+        st[N] = n
+        seed_stream(gplay, seed, first + g, np.int64(STREAM_PLAY))
+        seed_stream(gdeck, seed, first + g, np.int64(STREAM_DEAL + d))
+        play_deal(st, opts, tab, d, g % n, sids, params, False, trace, sc, mo, gdeck, gplay)
+        rec[g] = st[TURN]

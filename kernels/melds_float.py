@@ -1,0 +1,662 @@
+"""Floating-joker meld engine (Contract Rummy, Liverpool, May I?): ``kernels.melds`` generalised.
+
+Rules source: ``shared/rules/contract_rummy.md`` §4 (melds, floating jokers, the §4.4 validity
+predicates), §6 (contracts), §8 (exact-minimum or larger first melds), §9 (no touching
+same-suit runs), §10 (lay-offs), §11 (joker swaps, dead jokers). The §19 worked examples are
+tests in ``tests/test_melds_float.py``; the brute-force reference is
+``tests/reference_melds.py`` (its floating-joker section).
+
+What is shared with ``kernels.melds`` (not copied): the rules array (``melds.make_rules``:
+``R_MIN_GROUP``, ``R_MIN_RUN``, ``R_JOKER_POINTS``, ``R_POINTS + rank``) extended here by
+entries after ``melds.R_SIZE`` (``make_float_rules``); the contract-row fields ``C_GROUPS``,
+``C_GROUP_SIZE``, ``C_GROUP_EXACT``, ``C_RUNS``, ``C_RUN_MIN`` extended by ``CF_ALL`` (the
+contract must use every card: Contract Rummy deal 7) and no longer limited to 2 groups and 1
+run; the meld-row layout ``M_*`` / ``K_GROUP`` / ``K_RUN``; the position helpers
+(``interval``, ``pos_rank``, ``highbit``).
+
+Differences from Telefunken's engine, all rule parameters:
+
+* ``RF_MIN_NAT`` naturals per meld (1) and **no** joker limit per meld; jokers **float**: a
+  run is valid if *some* placement of its jokers makes it valid (§4.3-4.4), so a table run
+  stores only its naturals and its joker count.
+* ``RF_MAX_RUN`` (14): the ace-to-ace run, the only run holding two aces.
+* ``RF_NO_TOUCH``: the same-suit runs of one contract meld may not touch (§9), legal when
+  some joker placement avoids it (A24).
+* ``C_GROUP_EXACT`` (1: first melds of exactly 3 / 4 cards, CONTRACT and LIVERPOOL; 0: 3+ /
+  4+, MAY_I) and ``CF_ALL`` (every card held goes into the meld: deal 7 going out).
+
+Holdings are **count vectors** (``int64[53]``: copies of each card id 0..51, then the jokers
+at index 52) because MAY_I with five players uses three decks.
+
+Floating meld rows (``melds.M_SIZE`` fields):
+
+| field | set | run |
+|---|---|---|
+| ``M_KIND`` | ``K_GROUP`` | ``K_RUN`` |
+| ``M_KEY`` | rank | suit |
+| ``M_LO``, ``M_HI`` | 0 | the window found when melded (informational) |
+| ``M_JOKERS`` | jokers | jokers |
+| ``M_FLAGS`` | ``F_DEAD`` (jokers never leave a set) | ``F_DEAD`` under MAY_I |
+| ``M_P1`` | copies per suit, 4 bits each (suit s at bit 4s) | non-ace natural positions (bits 2..13) |
+| ``M_P2`` | naturals | aces (0..2) |
+
+Contract search (``solve_contract``): runs first, in canonical order (suit, lo, hi), each a
+window of positions whose cards are taken from the holding where held and jokers elsewhere;
+then sets by rank ascending. A meld left without a natural *borrows* one from an earlier run
+holding two or more (that run puts a joker in its place), which is exactly the case where a
+run should have preferred a joker to a natural it held. **Objective**: most natural points
+laid, then fewest jokers laid (value ``32 * points - jokers``); the first optimum in
+enumeration order wins. Exact against the reference (``tests/test_melds_float.py``).
+"""
+import numpy as np
+from numba import njit
+
+from kernels import melds as M
+from kernels.cards import lowbit, popcount
+from kernels.melds import (C_GROUP_EXACT, C_GROUP_SIZE, C_GROUPS, C_RUN_MIN, C_RUNS, K_GROUP,
+                           K_RUN, M_FLAGS, M_HI, M_JOKERS, M_KEY, M_KIND, M_LO, M_P1, M_P2,
+                           R_JOKER_POINTS, R_MIN_GROUP, R_MIN_RUN, R_POINTS, highbit, interval,
+                           pos_rank)
+
+JK = 52
+HOLD = 53                       # length of a holding count vector
+
+# ---- rules array: melds.make_rules + these entries ----------------------------------
+RF_MIN_NAT = M.R_SIZE           # naturals every meld needs (1)
+RF_NO_TOUCH = M.R_SIZE + 1      # same-suit contract runs may not touch (§9)
+RF_MAX_RUN = M.R_SIZE + 2       # longest run (14: A..K..A)
+RF_SIZE = M.R_SIZE + 3
+
+CONTRACT_RUMMY_POINTS = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+
+
+def make_float_rules(joker_points=15, no_touch=True, min_naturals=1, max_run=14,
+                     points=CONTRACT_RUMMY_POINTS):
+    """Rules array: ``melds.make_rules`` (sets 3+, runs 4+, §3 points) + the float entries."""
+    if min_naturals != 1:
+        raise ValueError("min_naturals_per_meld: only 1 is supported")
+    if not 4 <= max_run <= 14:
+        raise ValueError("max_run must be 4..14")
+    base = M.make_rules(max_jokers=14, min_group=3, min_run=4, max_run=13,
+                        joker_points=joker_points, points=points)
+    r = np.zeros(RF_SIZE, np.int64)
+    r[:M.R_SIZE] = base
+    r[RF_MIN_NAT] = min_naturals
+    r[RF_NO_TOUCH] = int(no_touch)
+    r[RF_MAX_RUN] = max_run
+    return r
+
+
+# ---- contract rows: melds.C_* fields + CF_ALL -------------------------------------
+CF_ALL = M.C_SIZE               # 1: the meld must use every card held
+CF_SIZE = M.C_SIZE + 1
+MAX_CM = 6                      # most melds in one contract (groups + runs)
+F_DEAD = 4                      # meld flag: its jokers can never be swapped out
+
+
+def contract_row(groups, runs, exact=True, all_cards=False):
+    """One contract row: ``groups`` sets of 3(+), ``runs`` runs of 4(+)."""
+    if groups < 0 or runs < 0 or groups + runs == 0 or groups + runs > MAX_CM:
+        raise ValueError("a contract has 1..6 melds")
+    row = np.zeros(CF_SIZE, np.int64)
+    row[C_GROUPS] = groups
+    row[C_GROUP_SIZE] = 3
+    row[C_GROUP_EXACT] = int(exact)
+    row[C_RUNS] = runs
+    row[C_RUN_MIN] = 4
+    row[M.C_JOKER_LIMIT] = -1
+    row[CF_ALL] = int(all_cards)
+    return row
+
+
+CONTRACT_SHAPES = ((2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3))   # deals 1..7
+
+
+def make_contract_table(exact=True, deal7_all=True):
+    """Rows 1..7 = the §6 contracts (row 0 unused). ``exact``: deals 1-6 exact sizes;
+    ``deal7_all``: deal 7's three runs take every card (CONTRACT); else deal 7 is ordinary."""
+    t = np.zeros((8, CF_SIZE), np.int64)
+    for d, (g, r) in enumerate(CONTRACT_SHAPES, 1):
+        last = d == 7
+        t[d] = contract_row(g, r, exact and not last, last and deal7_all)
+    return t
+
+
+# =============================================================================
+# validity (§4.4)
+# =============================================================================
+@njit(cache=True)
+def span(pm):
+    """max - min + 1 of a position mask (0 for an empty one)."""
+    if pm == 0:
+        return 0
+    return highbit(pm) - lowbit(pm) + 1
+
+
+@njit(cache=True)
+def run_fits(pm, aces, length, rules):
+    """Naturals at non-ace positions ``pm`` plus ``aces`` aces fit a run of ``length``."""
+    if length < rules[R_MIN_RUN] or length > rules[RF_MAX_RUN]:
+        return False
+    if aces == 0:
+        return span(pm) <= length
+    if aces == 1:
+        return span(pm | 2) <= length or span(pm | (1 << 14)) <= length
+    return aces == 2 and length == 14
+
+
+@njit(cache=True)
+def set_ok(naturals, jokers, rules):
+    return naturals >= rules[RF_MIN_NAT] and naturals + jokers >= rules[R_MIN_GROUP]
+
+
+@njit(cache=True)
+def run_ok(pm, aces, jokers, rules):
+    return popcount(pm) + aces >= rules[RF_MIN_NAT] and run_fits(pm, aces, popcount(pm) + aces + jokers, rules)
+
+
+@njit(cache=True)
+def row_len(row):
+    return row[M_P2] + row[M_JOKERS] + (popcount(row[M_P1]) if row[M_KIND] == K_RUN else 0)
+
+
+@njit(cache=True)
+def row_valid(row, rules):
+    if row[M_KIND] == K_GROUP:
+        return set_ok(row[M_P2], row[M_JOKERS], rules)
+    return run_ok(row[M_P1], row[M_P2], row[M_JOKERS], rules)
+
+
+@njit(cache=True)
+def card_pos(c):
+    """Run position bit of a non-ace card (the ace has none: it floats)."""
+    return np.int64(1) << (c % 13 + 1)
+
+
+# =============================================================================
+# lay-offs and joker swaps on floating melds (§10, §11)
+# =============================================================================
+@njit(cache=True)
+def can_lay(row, c, rules):
+    """Card ``c`` (JK = joker) can be laid off on the meld ``row``."""
+    if row[M_KIND] == K_GROUP:
+        return c == JK or c % 13 == row[M_KEY]
+    n = row_len(row) + 1
+    if c == JK:
+        return run_fits(row[M_P1], row[M_P2], n, rules)
+    if c // 13 != row[M_KEY]:
+        return False
+    if c % 13 == 0:
+        return row[M_P2] < 2 and run_fits(row[M_P1], row[M_P2] + 1, n, rules)
+    b = card_pos(c)
+    return (row[M_P1] & b) == 0 and run_fits(row[M_P1] | b, row[M_P2], n, rules)
+
+
+@njit(cache=True)
+def lay(row, c):
+    """Add card ``c`` to the meld (after ``can_lay``)."""
+    if c == JK:
+        row[M_JOKERS] += 1
+    elif row[M_KIND] == K_GROUP:
+        row[M_P1] += np.int64(1) << (4 * (c // 13))
+        row[M_P2] += 1
+    elif c % 13 == 0:
+        row[M_P2] += 1
+    else:
+        row[M_P1] |= card_pos(c)
+
+
+@njit(cache=True)
+def can_swap(row, c, rules):
+    """Natural ``c`` can replace a joker of the run ``row`` (§11: runs only, live jokers)."""
+    if row[M_KIND] != K_RUN or row[M_JOKERS] == 0 or (row[M_FLAGS] & F_DEAD) or c == JK:
+        return False
+    if c // 13 != row[M_KEY]:
+        return False
+    n = row_len(row)
+    if c % 13 == 0:
+        return row[M_P2] < 2 and run_fits(row[M_P1], row[M_P2] + 1, n, rules)
+    b = card_pos(c)
+    return (row[M_P1] & b) == 0 and run_fits(row[M_P1] | b, row[M_P2], n, rules)
+
+
+@njit(cache=True)
+def swap(row, c):
+    """Put natural ``c`` in and take one joker out (after ``can_swap``)."""
+    lay(row, c)
+    row[M_JOKERS] -= 1
+
+
+# =============================================================================
+# contract search
+# =============================================================================
+# cur / best rows: kind, key, lo, hi, naturals (run: position mask incl. ace bits 1 and 14;
+# set: copies per suit, 4 bits each), jokers, natural count
+W_KIND = 0
+W_KEY = 1
+W_LO = 2
+W_HI = 3
+W_NAT = 4
+W_JOK = 5
+W_NN = 6
+W_SIZE = 7
+BV_VAL = 0
+BV_FOUND = 1
+BV_NODES = 2                    # search nodes visited (the search is finite: no cap)
+
+
+@njit(cache=True)
+def pos_card(s, p):
+    return s * 13 + pos_rank(p)
+
+
+@njit(cache=True)
+def take_window(cnt, s, lo, hi, rules):
+    """Take the held cards of suit s at positions lo..hi (one card per position; the ace
+    card serves 1 and 14). Returns (natural mask, jokers needed, points)."""
+    nat = np.int64(0)
+    pts = 0
+    for p in range(lo, hi + 1):
+        c = pos_card(s, p)
+        if cnt[c] > 0:
+            cnt[c] -= 1
+            nat |= np.int64(1) << p
+            pts += rules[R_POINTS + c % 13]
+    return nat, hi - lo + 1 - popcount(nat), pts
+
+
+@njit(cache=True)
+def give_back(cnt, s, nat):
+    m = nat
+    while m:
+        cnt[pos_card(s, lowbit(m))] += 1
+        m &= m - 1
+
+
+@njit(cache=True)
+def touches(cur, k, s, lo, hi):
+    """The window touches an earlier same-suit run of the contract (§9)."""
+    for i in range(k):
+        if cur[i, W_KEY] == s and (cur[i, W_HI] + 1 == lo or hi + 1 == cur[i, W_LO]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def lender(cur, k, s, want):
+    """An earlier run of suit s with >= 2 naturals holding one at a position of ``want``;
+    returns (run, position) or (-1, 0)."""
+    for i in range(k):
+        if cur[i, W_KIND] == K_RUN and cur[i, W_KEY] == s and cur[i, W_NN] >= 2:
+            m = cur[i, W_NAT] & want
+            if m:
+                return i, lowbit(m)
+    return -1, 0
+
+
+@njit(cache=True)
+def lend(cur, i, p, delta):
+    """Run i lends (delta=1) or takes back (delta=-1) its natural at position p."""
+    cur[i, W_NAT] ^= np.int64(1) << p
+    cur[i, W_JOK] += delta
+    cur[i, W_NN] -= delta
+
+
+@njit(cache=True)
+def ace_twin(m):
+    """A position mask with the ace at both 1 and 14 when it has either."""
+    if m & ((np.int64(1) << 1) | (np.int64(1) << 14)):
+        m |= (np.int64(1) << 1) | (np.int64(1) << 14)
+    return m
+
+
+@njit(cache=True)
+def set_run(cur, k, s, lo, hi, nat, jok):
+    cur[k, W_KIND] = K_RUN
+    cur[k, W_KEY] = s
+    cur[k, W_LO] = lo
+    cur[k, W_HI] = hi
+    cur[k, W_NAT] = nat
+    cur[k, W_JOK] = jok
+    cur[k, W_NN] = popcount(nat)
+
+
+@njit(cache=True)
+def take_rank(cnt, r, n):
+    """Take n copies of rank r (suits with the most copies first); packed suit counts."""
+    packed = np.int64(0)
+    for _ in range(n):
+        bs = 0
+        for s in range(1, 4):
+            if cnt[s * 13 + r] > cnt[bs * 13 + r]:
+                bs = s
+        cnt[bs * 13 + r] -= 1
+        packed += np.int64(1) << (4 * bs)
+    return packed
+
+
+@njit(cache=True)
+def put_rank(cnt, r, packed):
+    for s in range(4):
+        cnt[s * 13 + r] += (packed >> (4 * s)) & 15
+
+
+@njit(cache=True)
+def rank_total(cnt, r):
+    return cnt[r] + cnt[13 + r] + cnt[26 + r] + cnt[39 + r]
+
+
+@njit(cache=True)
+def set_set(cur, k, r, packed, jok, n):
+    cur[k, W_KIND] = K_GROUP
+    cur[k, W_KEY] = r
+    cur[k, W_LO] = 0
+    cur[k, W_HI] = 0
+    cur[k, W_NAT] = packed
+    cur[k, W_JOK] = jok
+    cur[k, W_NN] = n
+
+
+@njit(cache=True)
+def leaf(cnt, jrem, cur, k, spec, best, bv, val):
+    """A complete contract: keep it if it is the best so far (CF_ALL: every card used;
+    jokers left over go onto a set when the contract has one)."""
+    if spec[CF_ALL]:
+        for c in range(52):
+            if cnt[c]:
+                return
+        if jrem > 0:
+            if spec[C_GROUPS] == 0:
+                return
+            val -= jrem
+    if bv[BV_FOUND] == 0 or val > bv[BV_VAL]:
+        bv[BV_FOUND] = 1
+        bv[BV_VAL] = val
+        best[:k] = cur[:k]
+        if spec[CF_ALL] and jrem > 0:
+            best[spec[C_RUNS], W_JOK] += jrem
+
+
+# level rows of the iterative search: cursor (run: suit, lo, hi; set: rank, naturals with
+# -1 = rank not started, 0 = borrow), then the undo record of the applied candidate
+U_A = 0
+U_B = 1
+U_C = 2
+U_NAT = 3       # naturals taken (run: position mask; set: packed suit counts)
+U_LI = 4        # lending run, -1 none
+U_LP = 5        # its lent position
+U_J = 6         # jokers used (lender's included)
+U_V = 7         # value added
+U_SIZE = 8
+
+
+@njit(cache=True)
+def hi_max(lo, spec, rules):
+    if spec[C_GROUP_EXACT]:
+        return lo + spec[C_RUN_MIN] - 1
+    return min(14, lo + rules[RF_MAX_RUN] - 1)
+
+
+@njit(cache=True)
+def next_window(lv, spec, rules):
+    """Advance the run cursor (suit, lo, hi) of level row ``lv`` in canonical order."""
+    size = spec[C_RUN_MIN]
+    lv[U_C] += 1
+    if lv[U_C] > hi_max(lv[U_B], spec, rules):
+        lv[U_B] += 1
+        lv[U_C] = lv[U_B] + size - 1
+        if lv[U_B] > 15 - size:
+            lv[U_A] += 1
+            lv[U_B] = 1
+            lv[U_C] = size
+
+
+@njit(cache=True)
+def init_level(lv, k, spec, cur):
+    """Cursor of level k: runs from the previous run's window, sets from its rank."""
+    lv[U_LI] = -1
+    if k < spec[C_RUNS]:
+        if k == 0:
+            lv[U_A], lv[U_B], lv[U_C] = 0, 1, spec[C_RUN_MIN]
+        else:
+            lv[U_A], lv[U_B], lv[U_C] = cur[k - 1, W_KEY], cur[k - 1, W_LO], cur[k - 1, W_HI]
+    else:
+        lv[U_A] = cur[k - 1, W_KEY] if k > spec[C_RUNS] else 0
+        lv[U_B] = -1
+
+
+@njit(cache=True)
+def apply_window(cnt, jrem, k, lv, spec, rules, cur):
+    """Lay contract run k on the cursor's window; True if it fits (undo record in lv)."""
+    s, lo, hi = lv[U_A], lv[U_B], lv[U_C]
+    if rules[RF_NO_TOUCH] and touches(cur, k, s, lo, hi):
+        return False
+    nat, need, pts = take_window(cnt, s, lo, hi, rules)
+    lv[U_NAT] = nat
+    lv[U_LI] = -1
+    if nat != 0 and need <= jrem:
+        set_run(cur, k, s, lo, hi, nat, need)
+        lv[U_J] = need
+        lv[U_V] = 32 * pts - need
+        return True
+    give_back(cnt, s, nat)
+    lv[U_NAT] = 0
+    if nat == 0 and need + 1 <= jrem:
+        i, p = lender(cur, k, s, ace_twin(interval(lo, hi)))
+        if i >= 0:
+            lend(cur, i, p, 1)
+            set_run(cur, k, s, lo, hi, np.int64(1) << (p if lo <= p <= hi else 15 - p), need - 1)
+            lv[U_LI] = i
+            lv[U_LP] = p
+            lv[U_J] = need
+            lv[U_V] = -need
+            return True
+    return False
+
+
+@njit(cache=True)
+def uncovered_before(cnt, s, lo):
+    """A natural left that no window from (s, lo) on can cover: any card of a lower suit, or
+    of suit s below position lo (the ace can still go high). Used with CF_ALL."""
+    for c in range(13 * s):
+        if cnt[c]:
+            return True
+    for r in range(1, lo - 1):
+        if cnt[13 * s + r]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def run_level(cnt, jrem, k, lv, spec, rules, cur):
+    """Apply the next fitting window of level k (True) or report it exhausted."""
+    while lv[U_A] < 4:
+        if spec[CF_ALL] and spec[C_GROUPS] == 0 and uncovered_before(cnt, lv[U_A], lv[U_B]):
+            lv[U_A] = 4
+            return False
+        ok = apply_window(cnt, jrem, k, lv, spec, rules, cur)
+        next_window(lv, spec, rules)
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True)
+def apply_borrow(jrem, k, lv, spec, cur):
+    """A set of the cursor's rank with no natural left borrows one from a contract run."""
+    size = spec[C_GROUP_SIZE]
+    r = lv[U_A]
+    if size > jrem:
+        return False
+    want = ace_twin(np.int64(1) << (r + 1))
+    for s in range(4):
+        i, p = lender(cur, spec[C_RUNS], s, want)
+        if i >= 0:
+            lend(cur, i, p, 1)
+            set_set(cur, k, r, np.int64(1) << (4 * s), size - 1, 1)
+            lv[U_LI] = i
+            lv[U_LP] = p
+            lv[U_J] = size
+            lv[U_V] = -size
+            return True
+    return False
+
+
+@njit(cache=True)
+def set_level(cnt, jrem, k, lv, spec, rules, cur):
+    """Apply the next candidate set of level k (rank ascending, naturals descending)."""
+    size = spec[C_GROUP_SIZE]
+    while lv[U_A] < 13:
+        r = lv[U_A]
+        avail = rank_total(cnt, r)
+        if lv[U_B] == -1:
+            lv[U_B] = (min(size, avail) if spec[C_GROUP_EXACT] else avail) if avail else 0
+        n = lv[U_B]
+        lv[U_LI] = -1
+        if n == 0:
+            lv[U_A] += 1
+            lv[U_B] = -1
+            if apply_borrow(jrem, k, lv, spec, cur):
+                return True
+            continue
+        jok = max(size - n, 0)
+        if jok > jrem:
+            lv[U_A] += 1
+            lv[U_B] = -1
+            continue
+        packed = take_rank(cnt, r, n)
+        set_set(cur, k, r, packed, jok, n)
+        lv[U_NAT] = packed
+        lv[U_J] = jok
+        lv[U_V] = 32 * n * rules[R_POINTS + r] - jok
+        lv[U_B] = n - 1
+        if lv[U_B] == 0:
+            lv[U_A] += 1
+            lv[U_B] = -1
+        return True
+    return False
+
+
+@njit(cache=True)
+def undo_level(cnt, k, lv, spec, cur):
+    """Take back the candidate applied at level k."""
+    if lv[U_LI] >= 0:
+        lend(cur, lv[U_LI], lv[U_LP], -1)
+    elif k < spec[C_RUNS]:
+        give_back(cnt, cur[k, W_KEY], lv[U_NAT])
+    else:
+        put_rank(cnt, cur[k, W_KEY], lv[U_NAT])
+
+
+@njit(cache=True)
+def search(cnt, jrem, spec, rules, cur, best, bv, levels, stop):
+    """Depth-first search over the contract melds (runs, then sets), iteratively."""
+    total = spec[C_RUNS] + spec[C_GROUPS]
+    val = 0
+    k = 0
+    init_level(levels[0], 0, spec, cur)
+    while True:
+        if k == total:
+            leaf(cnt, jrem, cur, k, spec, best, bv, val)
+            if stop and bv[BV_FOUND]:
+                return
+        else:
+            bv[BV_NODES] += 1
+            lv = levels[k]
+            if k < spec[C_RUNS]:
+                ok = run_level(cnt, jrem, k, lv, spec, rules, cur)
+            else:
+                ok = set_level(cnt, jrem, k, lv, spec, rules, cur)
+            if ok:
+                jrem -= lv[U_J]
+                val += lv[U_V]
+                k += 1
+                if k < total:
+                    init_level(levels[k], k, spec, cur)
+                continue
+        if k == 0:
+            return
+        k -= 1
+        undo_level(cnt, k, levels[k], spec, cur)
+        jrem += levels[k, U_J]
+        val -= levels[k, U_V]
+
+
+@njit(cache=True)
+def write_rows(best, n, out):
+    """The best contract as floating meld rows (see the module table)."""
+    for k in range(n):
+        row = out[k]
+        row[:] = 0
+        row[M_KIND] = best[k, W_KIND]
+        row[M_KEY] = best[k, W_KEY]
+        row[M_JOKERS] = best[k, W_JOK]
+        if best[k, W_KIND] == K_GROUP:
+            row[M_P1] = best[k, W_NAT]
+            row[M_P2] = best[k, W_NN]
+        else:
+            nat = best[k, W_NAT]
+            row[M_LO] = best[k, W_LO]
+            row[M_HI] = best[k, W_HI]
+            row[M_P1] = nat & interval(2, 13)
+            row[M_P2] = ((nat >> 1) & 1) + ((nat >> 14) & 1)
+
+
+@njit(cache=True)
+def solve_contract(hold, spec, rules, out, stop_first):
+    """Best contract meld of the holding ``hold`` (count vector) for contract row ``spec``;
+    writes ``spec[C_GROUPS] + spec[C_RUNS]`` rows into ``out`` (runs first) and returns the
+    objective value (``32 * natural points - jokers laid``), or -1 if no contract meld exists.
+    ``stop_first``: stop at the first contract found (feasibility only)."""
+    return solve_contract_ws(hold, spec, rules, out, stop_first, np.zeros((WS_ROWS, HOLD), np.int64))
+
+
+WS_ROWS = 3 + 3 * MAX_CM        # workspace rows: counts, best value, cur, best, levels
+
+
+@njit(cache=True)
+def solve_contract_ws(hold, spec, rules, out, stop_first, ws):
+    """``solve_contract`` on the caller's workspace ``ws`` (int64[WS_ROWS, 53]): no
+    allocation, for the game loops."""
+    cnt = ws[0, :52]
+    cnt[:] = hold[:52]
+    bv = ws[1, :3]
+    cur = ws[2:2 + MAX_CM, :W_SIZE]
+    best = ws[2 + MAX_CM:2 + 2 * MAX_CM, :W_SIZE]
+    levels = ws[2 + 2 * MAX_CM:3 + 3 * MAX_CM, :U_SIZE]
+    bv[:] = 0
+    cur[:] = 0
+    best[:] = 0
+    levels[:] = 0
+    search(cnt, hold[JK], spec, rules, cur, best, bv, levels, stop_first)
+    if bv[BV_FOUND] == 0:
+        return -1
+    write_rows(best, spec[C_GROUPS] + spec[C_RUNS], out)
+    return bv[BV_VAL]
+
+
+@njit(cache=True)
+def rows_cards(out, n, hold):
+    """Subtract the cards of meld rows out[:n] from the count vector ``hold``."""
+    for k in range(n):
+        row = out[k]
+        hold[JK] -= row[M_JOKERS]
+        if row[M_KIND] == K_GROUP:
+            for s in range(4):
+                hold[s * 13 + row[M_KEY]] -= (row[M_P1] >> (4 * s)) & 15
+        else:
+            s = row[M_KEY]
+            hold[s * 13] -= row[M_P2]
+            m = row[M_P1]
+            while m:
+                hold[s * 13 + lowbit(m) - 1] -= 1
+                m &= m - 1
+
+
+@njit(cache=True)
+def hold_points(hold, rules):
+    """Penalty of a holding (§3)."""
+    t = hold[JK] * rules[R_JOKER_POINTS]
+    for c in range(52):
+        t += hold[c] * rules[R_POINTS + c % 13]
+    return t

@@ -1,0 +1,390 @@
+"""Contract Rummy (presets ``contract``, ``liverpool``, ``may_i``) on the Python side: options,
+presets, strategies, records and trace formatting.
+
+Rules source: ``shared/rules/contract_rummy.md`` (RULES_VERSION = ``kernels.contract_rummy.
+RULES_VERSION``). One record row is one **game** of seven deals. ``payout_{p}`` is seat p's
+*score*: minus its final total of penalty points (higher is better; a LIVERPOOL cut bonus can
+lift it above 0). ``winner`` is the seat with the unique lowest total (-1 when shared, §14);
+``winners`` the bit mask of every seat with the lowest total. Score range per deal and seat:
+0 .. the penalty of the holding (jokers 15, MAY_I 25).
+
+Options (``--option NAME=VALUE``; §15 and §18 of the rules; presets are §15.1):
+
+| option | contract | liverpool | may_i |
+|---|---|---|---|
+| deck_rule | two_decks | two_decks | one_per_two_players |
+| joker_rule | players_minus_one | players_minus_one | two_per_deck |
+| joker_points | 15 | 15 | 25 |
+| initial_meld_exact_size | true | true | false |
+| forbid_contiguous_runs | true | true | false |
+| joker_swap_allowed | true | true | false |
+| deal7_special | true | true | false |
+| cut_bonus_points | 0 | 50 | 0 |
+
+and, the same in every preset: mayi_deck_rounding (ceil), hand_sizes (10,10,10,12,12,12,12),
+may_i_model (out_of_turn_discard / buy / none), take_discard_penalty (always / if_claimed),
+may_i_limit_per_deal (none), may_i_no_consecutive (true), oot_discarder_cooldown (false),
+may_discard_taken_card (false), go_out_requires_discard (false), deal7_discard_mode (normal /
+never), joker_position (floating; ``fixed`` is not supported), min_naturals_per_meld (1; only
+1 is supported), joker_swap_requires_prior_meld (true), swapped_joker_may_be_discarded
+(false), dead_stock_rule (score_all / void_deal), cut_bonus_recipient (cutter / deal_winner),
+cut_success_prob (none = 1/(N-1) for a pack of N), max_turns_per_deal (1000), tie_rule
+(shared; the only choice), first_dealer (random or a seat).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels import contract_rummy as K
+from kernels import melds as M
+from kernels import melds_float as F
+from kernels.cards import RANK_NAMES, SUIT_NAMES
+from sim.errors import UsageError
+from sim.notation import fmt_card
+from sim.options import opt
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec
+
+DECK_RULE = ("two_decks", "one_per_two_players")
+ROUNDING = ("ceil", "floor")
+JOKER_RULE = ("players_minus_one", "two_per_deck")
+MAYI_MODEL = ("out_of_turn_discard", "buy", "none")
+PENALTY = ("always", "if_claimed")
+D7_MODE = ("normal", "never")
+DEAD_STOCK = ("score_all", "void_deal")
+CUT_RECIP = ("cutter", "deal_winner")
+DEALS = K.DEALS
+TRACE_ROWS_CAP = 2_000_000
+
+_BOOLS = ("initial_meld_exact_size", "forbid_contiguous_runs", "joker_swap_allowed", "deal7_special",
+          "may_i_no_consecutive", "oot_discarder_cooldown", "may_discard_taken_card",
+          "go_out_requires_discard", "joker_swap_requires_prior_meld", "swapped_joker_may_be_discarded")
+
+
+def _check_int(name, v, lo, hi=None):
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
+        bounds = f">= {lo}" if hi is None else f"{lo}..{hi}"
+        raise UsageError(f"option {name}: must be a whole number {bounds} (got {v!r})")
+
+
+@dataclass(frozen=True)
+class ContractRummyOptions:
+    """Rule options of ``shared/rules/contract_rummy.md`` (defaults = preset ``contract``).
+    ``num_players`` (3..5) is the run's player count, not an option here."""
+    deck_rule: str = opt("two_decks", "pack (§2): two_decks, or one_per_two_players (MAY_I)", DECK_RULE)
+    mayi_deck_rounding: str = opt("ceil", "one_per_two_players with odd n: round up or down (A16)", ROUNDING)
+    joker_rule: str = opt("players_minus_one", "jokers in the pack (§2): n-1, or 2 per deck", JOKER_RULE)
+    joker_points: int = opt(15, "penalty of a joker (§3; MAY_I 25)")
+    hand_sizes: tuple[int, ...] = opt((10, 10, 10, 12, 12, 12, 12), "cards dealt in deals 1..7 (§5)")
+    initial_meld_exact_size: bool = opt(True, "contract melds of exactly 3 / 4 cards in deals 1-6 (§8; "
+                                        "MAY_I false: 3+ / 4+)")
+    forbid_contiguous_runs: bool = opt(True, "same-suit contract runs may not touch (§9)")
+    joker_swap_allowed: bool = opt(True, "jokers may be swapped out of runs (§11; MAY_I false)")
+    deal7_special: bool = opt(True, "deal 7: three runs of every card, going out, no discard (§13)")
+    cut_bonus_points: int = opt(0, "LIVERPOOL exact-cut bonus taken off a total (§15.2; 50)")
+    cut_bonus_recipient: str = opt("cutter", "who gets the cut bonus (A17)", CUT_RECIP)
+    cut_success_prob: float | str | None = opt(None, "probability of an exact cut (A18); none = 1/(N-1)")
+    may_i_model: str = opt("out_of_turn_discard", "May-I model (§7.2, §7.4, A1)", MAYI_MODEL)
+    take_discard_penalty: str = opt("always", "penalty card when taking the discard (A2)", PENALTY)
+    may_i_limit_per_deal: int | None = opt(None, "penalty cards a player may take per deal (A6); none = no limit")
+    may_i_no_consecutive: bool = opt(True, "nobody obtains D_k and D_k+1 both with penalties (§7.3, A7)")
+    oot_discarder_cooldown: bool = opt(False, "A7's other reading: no second out-of-turn play before every "
+                                       "other seat has started a turn")
+    may_discard_taken_card: bool = opt(False, "the card taken from the pile may be discarded (A9)")
+    go_out_requires_discard: bool = opt(False, "going out needs a final discard (A10)")
+    deal7_discard_mode: str = opt("normal", "discards in deal 7 (A11)", D7_MODE)
+    joker_position: str = opt("floating", "jokers in runs (A19; only floating is supported)", ("floating",))
+    min_naturals_per_meld: int = opt(1, "naturals every meld needs (A20; only 1 is supported)")
+    joker_swap_requires_prior_meld: bool = opt(True, "swaps only after the meld turn (A22)")
+    swapped_joker_may_be_discarded: bool = opt(False, "a swapped joker may be kept for this turn's discard (A21)")
+    dead_stock_rule: str = opt("score_all", "stock and pile exhausted (A26)", DEAD_STOCK)
+    max_turns_per_deal: int = opt(1000, "turn cap per deal: ends like a dead stock, flags the game truncated")
+    tie_rule: str = opt("shared", "equal lowest totals (A27; one choice only)", ("shared",))
+    first_dealer: str | int = opt("random", "dealer of deal 1: random or a seat number")
+
+    def __post_init__(self):
+        for name in _BOOLS:
+            if not isinstance(getattr(self, name), bool):
+                raise UsageError(f"option {name}: must be true or false (got {getattr(self, name)!r})")
+        for name, choices in (("deck_rule", DECK_RULE), ("mayi_deck_rounding", ROUNDING),
+                              ("joker_rule", JOKER_RULE), ("may_i_model", MAYI_MODEL),
+                              ("take_discard_penalty", PENALTY), ("deal7_discard_mode", D7_MODE),
+                              ("dead_stock_rule", DEAD_STOCK), ("cut_bonus_recipient", CUT_RECIP),
+                              ("joker_position", ("floating",)), ("tie_rule", ("shared",))):
+            if getattr(self, name) not in choices:
+                raise UsageError(f"option {name}: must be one of {', '.join(choices)} "
+                                 f"(got {getattr(self, name)!r})")
+        _check_int("joker_points", self.joker_points, 0, 100)
+        _check_int("cut_bonus_points", self.cut_bonus_points, -1000, 1000)
+        _check_int("max_turns_per_deal", self.max_turns_per_deal, 1, 100_000)
+        if self.min_naturals_per_meld != 1:
+            raise UsageError("option min_naturals_per_meld: only 1 is supported by this engine")
+        if self.may_i_limit_per_deal is not None:
+            _check_int("may_i_limit_per_deal", self.may_i_limit_per_deal, 0, 1000)
+        sizes = tuple(self.hand_sizes)
+        if len(sizes) != DEALS:
+            raise UsageError(f"option hand_sizes: need {DEALS} sizes (got {len(sizes)})")
+        for h in sizes:
+            _check_int("hand_sizes", h, 1, 30)
+        object.__setattr__(self, "hand_sizes", sizes)
+        p = self.cut_success_prob
+        if isinstance(p, str):
+            try:
+                p = float(p)
+            except ValueError:
+                raise UsageError(f"option cut_success_prob: {p!r} is not a number") from None
+        if p is not None and (isinstance(p, bool) or not 0.0 <= float(p) <= 1.0):
+            raise UsageError(f"option cut_success_prob: must be 0..1 (got {p!r})")
+        object.__setattr__(self, "cut_success_prob", None if p is None else float(p))
+
+    # ---- pack --------------------------------------------------------------------
+    def decks(self, n: int) -> int:
+        if self.deck_rule == "two_decks":
+            return 2
+        return math.ceil(n / 2) if self.mayi_deck_rounding == "ceil" else max(1, n // 2)
+
+    def jokers(self, n: int) -> int:
+        return n - 1 if self.joker_rule == "players_minus_one" else 2 * self.decks(n)
+
+    def pack_size(self, n: int) -> int:
+        return 52 * self.decks(n) + self.jokers(n)
+
+    def rules_array(self) -> np.ndarray:
+        return F.make_float_rules(joker_points=self.joker_points, no_touch=self.forbid_contiguous_runs,
+                                  min_naturals=self.min_naturals_per_meld)
+
+    def contract_table(self) -> np.ndarray:
+        return F.make_contract_table(exact=self.initial_meld_exact_size, deal7_all=self.deal7_special)
+
+    def to_array(self, n_players: int) -> np.ndarray:
+        """The kernel's option array (see ``kernels/contract_rummy.py``)."""
+        if not 3 <= n_players <= K.MAX_PLAYERS:
+            raise UsageError(f"contract_rummy takes 3 to {K.MAX_PLAYERS} players (got {n_players})")
+        if self.first_dealer != "random" and (not isinstance(self.first_dealer, int)
+                                              or not 0 <= self.first_dealer < n_players):
+            raise UsageError(f"option first_dealer: random or a seat 0..{n_players - 1} (got {self.first_dealer!r})")
+        pack = self.pack_size(n_players)
+        if pack > K.MAX_PACK:
+            raise UsageError(f"the pack has {pack} cards; at most {K.MAX_PACK} are supported")
+        if n_players * max(self.hand_sizes) + 2 > pack:
+            raise UsageError(f"hand_sizes: {n_players} x {max(self.hand_sizes)} cards do not fit a pack of {pack}")
+        a = np.zeros(K.O_SIZE, dtype=np.int64)
+        a[K.O_PLAYERS] = n_players
+        a[K.O_DECKS] = self.decks(n_players)
+        a[K.O_JOKERS] = self.jokers(n_players)
+        a[K.O_PACK] = pack
+        a[K.O_MAYI_MODEL] = MAYI_MODEL.index(self.may_i_model)
+        a[K.O_PENALTY] = PENALTY.index(self.take_discard_penalty)
+        a[K.O_MAYI_LIMIT] = -1 if self.may_i_limit_per_deal is None else self.may_i_limit_per_deal
+        a[K.O_NO_CONSEC] = self.may_i_no_consecutive
+        a[K.O_COOLDOWN] = self.oot_discarder_cooldown
+        a[K.O_TAKEN_DISCARD] = self.may_discard_taken_card
+        a[K.O_GO_OUT_DISCARD] = self.go_out_requires_discard
+        a[K.O_D7_NO_DISCARD] = self.deal7_discard_mode == "never"
+        a[K.O_SWAP] = self.joker_swap_allowed
+        a[K.O_SWAP_PRIOR] = self.joker_swap_requires_prior_meld
+        a[K.O_SWAP_DISCARD] = self.swapped_joker_may_be_discarded
+        a[K.O_VOID_DEAD] = self.dead_stock_rule == "void_deal"
+        a[K.O_MAX_TURNS] = self.max_turns_per_deal
+        a[K.O_CUT_POINTS] = self.cut_bonus_points
+        a[K.O_CUT_RECIP] = CUT_RECIP.index(self.cut_bonus_recipient)
+        prob = 1.0 / (pack - 1) if self.cut_success_prob is None else self.cut_success_prob
+        a[K.O_CUT_PPB] = round(prob * 1e9)
+        a[K.O_FIRST_DEALER] = -1 if self.first_dealer == "random" else self.first_dealer
+        a[K.O_DEAL7_SPECIAL] = self.deal7_special
+        for d, h in enumerate(self.hand_sizes, 1):
+            a[K.O_HAND + d] = h
+        a[K.O_RULES:K.O_RULES + F.RF_SIZE] = self.rules_array()
+        a[K.O_CONTRACTS:K.O_SIZE].reshape(8, K.C_STRIDE)[:, :F.CF_SIZE] = self.contract_table()
+        return a
+
+
+MAY_I_PRESET = {
+    "deck_rule": "one_per_two_players",
+    "joker_rule": "two_per_deck",
+    "joker_points": 25,
+    "initial_meld_exact_size": False,
+    "forbid_contiguous_runs": False,
+    "joker_swap_allowed": False,
+    "deal7_special": False,
+}
+PRESETS = {
+    "contract": {},
+    "liverpool": {"cut_bonus_points": 50},
+    "may_i": MAY_I_PRESET,
+}
+
+_MAX = ParamSpec("max_mayi", 2.0, 0.0, 99.0, "May-I's (penalty cards) the seat allows itself per deal")
+_NEAR = ParamSpec("near", 3.0, 0.0, 99.0, "take a discard with a penalty only if at most this many cards "
+                  "are still missing for the contract afterwards")
+_VOL = ParamSpec("volunteer", 1.0, 0.0, 1.0, "1 = accept out-of-turn plays (free under out_of_turn_discard)")
+STRATEGIES = [
+    StrategySpec("random", K.S_RANDOM, (), "fair coin at every yes/no decision, uniformly random legal "
+                 "discard (baseline and fuzzer); lays the engine's best contract meld when it melds"),
+    StrategySpec("greedy", K.S_GREEDY, (),
+                 "melds as soon as it can (most natural points laid, fewest jokers), lays off and swaps "
+                 "everything it can, takes any discard that brings it closer to its contract (May-I's "
+                 "unlimited), volunteers for every out-of-turn play, discards the card that helps its "
+                 "contract least (highest points first)"),
+    StrategySpec("mayi", K.S_MAYI, (_MAX, _NEAR, _VOL),
+                 "greedy with a May-I policy: at most max_mayi penalty cards per deal, only for a card "
+                 "that leaves at most near cards missing, out-of-turn plays if volunteer"),
+    StrategySpec("cautious", K.S_CAUTIOUS, (
+        ParamSpec("max_mayi", 99.0, 0.0, 99.0, _MAX.help),
+        ParamSpec("near", 99.0, 0.0, 99.0, _NEAR.help),
+        _VOL,
+        ParamSpec("danger", 3.0, 0.0, 30.0, "an opponent who has melded and holds at most this many cards "
+                  "is about to go out"),
+    ), "the May-I policy plus a strong player's defence: when an opponent is about to go out, it takes "
+       "no penalty cards and sheds its highest-scoring cards first"),
+]
+
+
+# ---- records ---------------------------------------------------------------------------
+def _record_columns(rec: np.ndarray, n: int) -> dict:
+    cols = {
+        "dealer": rec[:, K.RC_DEALER].astype(np.int8),
+        "end_reason": rec[:, K.RC_REASON].astype(np.int8),
+        "winner": rec[:, K.RC_WINNER].astype(np.int8),
+        "winners": rec[:, K.RC_WINNERS].astype(np.int8),
+        "turns": rec[:, K.RC_TURNS].astype(np.int32),
+        "reshuffles": rec[:, K.RC_RESHUF].astype(np.int32),
+        "truncated": rec[:, K.RC_TRUNC].astype(bool),
+    }
+    for p in range(n):
+        cols[f"payout_{p}"] = (-rec[:, K.RC_TOTAL + p]).astype(np.int32)
+    for p in range(n):
+        cols[f"total_{p}"] = rec[:, K.RC_TOTAL + p].astype(np.int32)
+    for p in range(n):
+        cols[f"mayi_{p}"] = rec[:, K.RC_MAYI + p].astype(np.int16)
+    for p in range(n):
+        cols[f"oot_{p}"] = rec[:, K.RC_OOT + p].astype(np.int16)
+    for d in range(1, DEALS + 1):
+        b = K.RC_DEAL + (d - 1) * K.DB_SIZE
+        cols[f"d{d}_out"] = rec[:, b + K.DB_OUT].astype(np.int8)
+        cols[f"d{d}_reason"] = rec[:, b + K.DB_REASON].astype(np.int8)
+        cols[f"d{d}_turns"] = rec[:, b + K.DB_TURNS].astype(np.int16)
+        cols[f"d{d}_reshuffles"] = rec[:, b + K.DB_RESHUF].astype(np.int16)
+        cols[f"d{d}_cut"] = rec[:, b + K.DB_CUT].astype(bool)
+        for p in range(n):
+            cols[f"d{d}_pen_{p}"] = rec[:, b + K.DB_PEN + p].astype(np.int16)
+        for p in range(n):
+            cols[f"d{d}_mayi_{p}"] = rec[:, b + K.DB_MAYI + p].astype(np.int8)
+        for p in range(n):
+            cols[f"d{d}_oot_{p}"] = rec[:, b + K.DB_OOT + p].astype(np.int8)
+    return cols
+
+
+COLUMNS = [
+    Column("deal_id", "int64", "game index in the run (a game = seven deals); with the seed it replays the game alone"),
+    Column("dealer", "int8", "dealer of deal 1 (the deal passes to the next seat each deal)"),
+    Column("end_reason", "category", "how the game ended: " + ", ".join(K.REASON_NAMES)
+           + " (a deal hit max_turns_per_deal)"),
+    Column("winner", "int8", "seat with the unique lowest final total, -1 if the lowest is shared"),
+    Column("winners", "int8", "bit mask of the seats with the lowest final total"),
+    Column("turns", "int32", "normal turns in the game"),
+    Column("reshuffles", "int32", "reshuffles of the discard pile in the game"),
+    Column("truncated", "bool", "a deal hit the turn cap"),
+    Column("payout_{p}", "int32", "score of seat p = minus its final total (higher is better)"),
+    Column("total_{p}", "int32", "final total of seat p: penalty points of the seven deals minus cut bonuses"),
+    Column("mayi_{p}", "int16", "May-I's of seat p in the game (penalty cards taken)"),
+    Column("oot_{p}", "int16", "out-of-turn plays of seat p in the game"),
+    Column("d{d}_out", "int8", "seat that went out in deal d, -1 if nobody did"),
+    Column("d{d}_reason", "int8", "how deal d ended: " + ", ".join(f"{i} {r}" for i, r in enumerate(K.DEAL_REASONS))),
+    Column("d{d}_turns", "int16", "normal turns in deal d"),
+    Column("d{d}_reshuffles", "int16", "reshuffles in deal d"),
+    Column("d{d}_cut", "bool", "LIVERPOOL: the cut before deal d was exact"),
+    Column("d{d}_pen_{p}", "int16", "penalty points of seat p in deal d (0 for the seat out)"),
+    Column("d{d}_mayi_{p}", "int8", "May-I's (penalty cards) of seat p in deal d"),
+    Column("d{d}_oot_{p}", "int8", "out-of-turn plays of seat p in deal d"),
+]
+
+
+# ---- traces ------------------------------------------------------------------------------
+def _card(c: int) -> str:
+    return "JK" if c == K.JK else fmt_card(int(c))
+
+
+def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
+    """Readable play-by-play of a replayed game."""
+    lines = []
+    for code, seat, a, b, c in trace[: st[K.TR_LEN]]:
+        code, seat, a, b, c = int(code), int(seat), int(a), int(b), int(c)
+        who = f"seat {seat} ({seat_names[seat]})" if 0 <= seat < len(seat_names) else ""
+        if code == K.T_DEAL:
+            lines.append(f"== deal {a}: dealer seat {b}" + (", exact cut" if c else ""))
+        elif code == K.T_UPCARD:
+            lines.append(f"up-card {_card(a)}")
+        elif code == K.T_DRAW:
+            lines.append(f"   {who} draws {_card(a)}")
+        elif code == K.T_TAKE:
+            lines.append(f"   {who} takes the discard {_card(a)}")
+        elif code == K.T_PENALTY:
+            lines.append(f"   {who} takes the penalty card {_card(a)}")
+        elif code == K.T_VOLUNTEER:
+            lines.append(f"   {who} will discard out of turn (May I)")
+        elif code == K.T_BUY:
+            lines.append(f"   {who} buys {_card(a)}")
+        elif code == K.T_MELD:
+            key = RANK_NAMES[b] + "s" if a == M.K_GROUP else "run of " + SUIT_NAMES[b]
+            lines.append(f"   {who} melds {key} ({c} cards)")
+        elif code == K.T_LAYOFF:
+            lines.append(f"   {who} lays off {_card(a)} on meld {b}")
+        elif code == K.T_SWAP:
+            lines.append(f"   {who} swaps {_card(a)} for the joker of meld {b}"
+                         + (f", joker to meld {c}" if c >= 0 else ", keeps the joker to discard"))
+        elif code == K.T_DISCARD:
+            lines.append(f"   {who} discards {_card(a)}")
+        elif code == K.T_OOT:
+            lines.append(f"   {who} out of turn: draws {_card(a)}, discards {_card(b)}")
+        elif code == K.T_RESHUFFLE:
+            lines.append(f"reshuffle: {a} cards in the new stock")
+        elif code == K.T_END:
+            lines.append(f"end of deal: {K.DEAL_REASONS[a]}" + (f", seat {b} went out" if b >= 0 else ""))
+        elif code == K.T_SCORE:
+            lines.append(f"  {who}: penalty {a}, total {b}")
+    n = int(st[K.N])
+    for p in range(n):
+        lines.append(f"  seat {p}: total {int(st[K.TOTAL + p])} May-I's {int(st[K.GMAYI + p])} "
+                     f"out-of-turn plays {int(st[K.GOOT + p])}")
+    return lines
+
+
+def _replay(seed, game_id, opts, sids, params, check):
+    rows = min(TRACE_ROWS_CAP, DEALS * (int(opts[K.O_MAX_TURNS]) * 12 + 200))
+    trace = np.zeros((rows, 5), dtype=np.int64)
+    st = K.replay_game(seed, game_id, opts, sids, params, check, trace)
+    return st, trace
+
+
+def _play_batch(seed, first, count, opts, sids, params, check, rec):
+    return K.play_batch(seed, first, count, opts, sids, params, check, rec)
+
+
+GAME = GameSpec(
+    name="contract_rummy",
+    title="Contract Rummy (Liverpool, May I?)",
+    rules="shared/rules/contract_rummy.md",
+    rules_version=K.RULES_VERSION,
+    players=(3, K.MAX_PLAYERS, 4),
+    options_cls=ContractRummyOptions,
+    presets=PRESETS,
+    strategies={s.name: s for s in STRATEGIES},
+    n_params=K.N_PARAMS,
+    record_width=K.RECORD_COLS,
+    reason_names=K.REASON_NAMES,
+    error_names=K.ERROR_NAMES,
+    err_col=K.RC_ERR,
+    columns=COLUMNS,
+    play_batch=_play_batch,
+    record_columns=_record_columns,
+    replay=_replay,
+    format_trace=format_trace,
+    state_payouts=lambda st, n: [-int(st[K.TOTAL + p]) for p in range(n)],
+    state_error=lambda st: int(st[K.ERR]),
+    payout_label="score (minus penalty points)",
+    payout_unit="points",
+    seat_extras=(("total", "total_{p}"), ("mayi", "mayi_{p}"), ("oot", "oot_{p}")),
+)
