@@ -50,6 +50,7 @@ from numba import njit, prange
 
 from kernels import melds as M
 from kernels import melds_float as F
+from kernels.cards import popcount
 from kernels.jit import unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 
@@ -428,12 +429,22 @@ def start_deal(st, opts, d, dealer, gdeck, trace):
 # contract need (strategy heuristic) and discard scores
 # =============================================================================
 @njit(cache=True)
-def window_have(h, s, lo):
-    n = 0
-    for p in range(lo, lo + 4):
-        if h[s * 13 + (p - 1) % 13] > 0:
-            n += 1
-    return n
+def suit_positions(h, s, skip):
+    """Run positions (1..14, the ace at both ends) of the suit-s ranks held, rank ``skip``
+    left out (-1: none)."""
+    m = np.int64(0)
+    for r in range(13):
+        if r != skip and h[s * 13 + r] > 0:
+            m |= np.int64(1) << (r + 1)
+    if m & 2:
+        m |= np.int64(1) << 14
+    return m
+
+
+@njit(cache=True)
+def window_have(m, lo):
+    """Positions lo..lo+3 held in the suit position mask m."""
+    return popcount(m & (np.int64(15) << lo))
 
 
 @njit(cache=True)
@@ -453,10 +464,11 @@ def runs_have(h, nr, no_touch, sc):
     for k in range(nr):
         best = -1
         for s in range(4):
+            m = suit_positions(h, s, -1)
             for lo in range(1, 12):
                 if window_clash(sc, k, s, lo, no_touch):
                     continue
-                w = window_have(h, s, lo)
+                w = window_have(m, lo)
                 if w > best:
                     best = w
                     sc[2 * k] = s
@@ -503,8 +515,9 @@ def top_sum(h, nr, ns):
     for _ in range(nr):
         best = 0
         for s in range(4):
+            m = suit_positions(h, s, -1)
             for lo in range(1, 12):
-                w = window_have(h, s, lo)
+                w = window_have(m, lo)
                 if w > best and w <= prev:
                     best = w
         have += best
@@ -541,10 +554,11 @@ def all_in_windows(h):
             continue
         s = c // 13
         p = c % 13 + 1
+        m = suit_positions(h, s, -1)
         ok = False
         for pos in (p, 14) if p == 1 else (p, p):
             for lo in range(max(1, pos - 3), min(pos, 11) + 1):
-                if window_have(h, s, lo) + h[JK] >= 4:
+                if window_have(m, lo) + h[JK] >= 4:
                     ok = True
         if not ok:
             return False
@@ -555,16 +569,14 @@ def all_in_windows(h):
 def neighbours(h, c):
     """Closeness of c's suit-mates within 3 positions (the ace at both ends): 3 for an
     adjacent card, 2 at distance 2, 1 at distance 3."""
-    s = c // 13
     r = c % 13
+    m = suit_positions(h, c // 13, r)
+    own = np.int64(1) << (r + 1)
+    if r == 0:
+        own |= np.int64(1) << 14
     n = 0
-    for q in range(13):
-        if q != r and h[s * 13 + q] > 0:
-            d = abs(q - r)
-            if r == 0 or q == 0:
-                d = min(d, 13 - max(q, r))
-            if d <= 3:
-                n += 4 - d
+    for d in range(1, 4):
+        n += (4 - d) * popcount(m & ((own << d) | (own >> d)))
     return n
 
 
@@ -693,17 +705,17 @@ def random_discard(st, p, free, gplay):
 
 
 @njit(cache=True)
-def discard_key(st, opts, tab, p, c, sid, prm):
+def discard_key(st, tab, p, c, h, spec, rules, near):
     """Lower = discard first: contract help (or, once down, whether it can be laid off),
-    then the highest points; cautious weighs points more once an opponent is close."""
-    rules = rules_of(opts)
-    pts = rules[M.R_POINTS + c % 13] if c != JK else rules[M.R_JOKER_POINTS]
+    then the highest points; ``near`` (cautious, an opponent close to out) weighs points
+    more."""
     if c == JK:
         return BIG
+    pts = rules[M.R_POINTS + c % 13]
     if st[DOWN + p]:
         return (1000 if layable(tab, st[NMELDS], c, rules) else 0) - pts
-    k = keep_score(hand_of(st, p), c, spec_of(opts, st[DEAL]))
-    if danger(st, p, prm, sid):
+    k = keep_score(h, c, spec)
+    if near:
         return 4 * k - pts
     return 64 * k - pts
 
@@ -715,9 +727,11 @@ def choose_discard(st, opts, tab, p, free, sid, prm, gplay):
         return random_discard(st, p, free, gplay)
     best = -1
     bk = BIG + 1
+    h, spec, rules = hand_of(st, p), spec_of(opts, st[DEAL]), rules_of(opts)
+    near = danger(st, p, prm, sid)
     for c in range(HOLD):
         if discard_ok(st, p, c, free):
-            k = discard_key(st, opts, tab, p, c, sid, prm)
+            k = discard_key(st, tab, p, c, h, spec, rules, near)
             if k < bk:
                 bk = k
                 best = c
@@ -1254,14 +1268,15 @@ def buffers():
 
 @njit(cache=True)
 def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
-    """Games first+lo .. first+hi-1 into rec[lo:hi]. The loop reads ``unowned`` views of
-    the inputs all threads share (no reference counting on them; they outlive this call)."""
+    """Games first+lo .. first+hi-1 into rec[lo:hi]. The loop works on ``unowned`` views of
+    the inputs all threads share and of this thread's buffers (no reference counting, an
+    atomic operation per array handed on; the arrays outlive this call)."""
     st, tab, sc, mo, gdeck, gplay = buffers()
     trace = np.zeros((0, 5), np.int64)
-    opts_v, sids_v, params_v = unowned(opts), unowned(sids), unowned(params)
+    o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)
     for g in range(lo, hi):
-        play_game(st, opts_v, tab, seed, first + g, sids_v, params_v, check, trace, sc, mo, gdeck,
-                  gplay, rec[g])
+        play_game(unowned(st), o, unowned(tab), seed, first + g, s, p, check, unowned(trace),
+                  unowned(sc), unowned(mo), unowned(gdeck), unowned(gplay), r[g])
 
 
 @njit(cache=True, parallel=True)

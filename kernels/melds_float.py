@@ -53,10 +53,30 @@ from numba import njit
 
 from kernels import melds as M
 from kernels.cards import lowbit, popcount
-from kernels.melds import (C_GROUP_EXACT, C_GROUP_SIZE, C_GROUPS, C_RUN_MIN, C_RUNS, K_GROUP,
-                           K_RUN, M_FLAGS, M_HI, M_JOKERS, M_KEY, M_KIND, M_LO, M_P1, M_P2,
-                           R_JOKER_POINTS, R_MIN_GROUP, R_MIN_RUN, R_POINTS, highbit, interval,
-                           pos_rank)
+from kernels.melds import (
+    C_GROUP_EXACT,
+    C_GROUP_SIZE,
+    C_GROUPS,
+    C_RUN_MIN,
+    C_RUNS,
+    K_GROUP,
+    K_RUN,
+    M_FLAGS,
+    M_HI,
+    M_JOKERS,
+    M_KEY,
+    M_KIND,
+    M_LO,
+    M_P1,
+    M_P2,
+    R_JOKER_POINTS,
+    R_MIN_GROUP,
+    R_MIN_RUN,
+    R_POINTS,
+    highbit,
+    interval,
+    pos_rank,
+)
 
 JK = 52
 HOLD = 53                       # length of a holding count vector
@@ -468,13 +488,28 @@ def uncovered_before(cnt, s, lo):
 
 
 @njit(cache=True)
+def window_short(cnt, jrem, s, lo, hi):
+    """Even with a card at every held position, window lo..hi of suit s needs more than
+    ``jrem`` jokers (then so does every longer window from lo: the need never falls)."""
+    have = 0
+    for p in range(lo, hi + 1):
+        if cnt[pos_card(s, p)] > 0:
+            have += 1
+    return hi - lo + 1 - have > jrem
+
+
+@njit(cache=True)
 def run_level(cnt, jrem, k, lv, spec, rules, cur):
     """Apply the next fitting window of level k (True) or report it exhausted."""
     while lv[U_A] < 4:
         if spec[CF_ALL] and spec[C_GROUPS] == 0 and uncovered_before(cnt, lv[U_A], lv[U_B]):
             lv[U_A] = 4
             return False
-        ok = apply_window(cnt, jrem, k, lv, spec, rules, cur)
+        if window_short(cnt, jrem, lv[U_A], lv[U_B], lv[U_C]):
+            ok = False
+            lv[U_C] = hi_max(lv[U_B], spec, rules)
+        else:
+            ok = apply_window(cnt, jrem, k, lv, spec, rules, cur)
         next_window(lv, spec, rules)
         if ok:
             return True

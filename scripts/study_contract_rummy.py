@@ -32,9 +32,9 @@ import pyarrow.dataset as ds
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sim.experiment import make_sweep, run_experiment  # noqa: E402
-from sim.registry import get_game, seat_arrays, seat_table  # noqa: E402
-from sim.stats import mean_ci  # noqa: E402
+from sim.experiment import make_sweep, run_experiment
+from sim.registry import get_game, seat_arrays, seat_table
+from sim.stats import mean_ci
 
 LIMITS = [0, 1, 2, 99]
 LABELS = {0: "never", 1: "sparingly (1/deal)", 2: "sparingly (2/deal)", 99: "freely"}
@@ -146,14 +146,14 @@ def answers(df: pd.DataFrame, seats: pd.DataFrame) -> tuple[str, str]:
 def write_markdown(df, seats, path: Path, args, wall: float) -> None:
     a1, a2 = answers(df, seats)
     lines = ["# Contract Rummy: how much is a May-I worth? Is there a first-seat advantage?", "",
-             f"`python scripts/study_contract_rummy.py --games {args.games} --seat-games {args.seat_games} "
-             f"--seed {args.seed}` (wall time {wall / 60:.1f} min on 2 cores).", "",
-             "Preset `contract` (default May-I model `out_of_turn_discard`: the turn player who takes the discard "
+             (f"`python scripts/study_contract_rummy.py --games {args.games} --seat-games {args.seat_games} "
+             f"--seed {args.seed}` (wall time {wall / 60:.1f} min on 2 cores)."), "",
+             ("Preset `contract` (default May-I model `out_of_turn_discard`: the turn player who takes the discard "
              "takes a penalty card, a volunteer discards out of turn). Part 1: one `mayi:max_mayi=m,near=99` seat "
              "(greedy play with at most m May-I's per deal) against three `greedy` opponents, 4 players; every m "
              f"plays the same {args.games:,} games from each of the 4 seats (duplicate deals, seats rotated), so "
              "differences are paired. Totals are penalty points over the 7 deals (lower is better); a win is the "
-             f"unique lowest total. Part 2: {args.seat_games:,} all-greedy games per table size.", "",
+             f"unique lowest total. Part 2: {args.seat_games:,} all-greedy games per table size."), "",
              "## Answers", "", a1, "", a2, "", "![study](contract_rummy.png)", "",
              "## May-I policies", "",
              "| m | policy | mean total | 95% CI | diff to freely | 95% CI | win rate | 95% CI | May-I's | out-of-turn plays |",

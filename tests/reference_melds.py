@@ -6,7 +6,7 @@ force: candidate melds are enumerated card by card and checked with the validity
 below; contracts try every combination of candidates.
 """
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 
 JK = 52
@@ -158,7 +158,7 @@ def spec_of(entry):
 
 
 def meld_rank(meld):
-    return rank([c for c in meld if c != JK][0])
+    return rank(next(c for c in meld if c != JK))
 
 
 def contract_options(hold, hand, spec=None, joker_limit=None, distinct=False, dups=True):
@@ -251,7 +251,7 @@ def joker_shifts(hold, table):
         for jp in (ps[0], ps[-1]):
             if m["layout"][jp] != JK:
                 continue
-            card = [c for c in m["layout"].values() if c != JK][0] // 13 * 13 + pos_rank(jp)
+            card = next(c for c in m["layout"].values() if c != JK) // 13 * 13 + pos_rank(jp)
             if hold[card] == 0:
                 continue
             for p in range(1, 15):
@@ -299,7 +299,7 @@ def go_out_discards(hold, group_size=3, run_min=7, dups=True):
     melds = [(m, "group") for m in candidate_groups(hold, MIN_GROUP, exact=False, dups=dups)]
     melds += [(m, "run") for m in candidate_runs(hold, MIN_RUN)]
 
-    @lru_cache(maxsize=None)
+    @cache
     def covers(left, have_group3, have_run7):
         rest = Counter(dict(left))
         naturals = sorted(c for c in rest if c != JK)
@@ -447,34 +447,45 @@ def _touch_free(runs):
 def cr_best_contract(hold, n_sets, n_runs, exact=True, all_cards=False, no_touch=True):
     """Best contract meld: max 32 * natural points laid - jokers laid, or -1 if none.
     ``all_cards``: every card of the holding is laid (jokers beyond the runs' windows may
-    only go onto a set: in a run they would lengthen it, which the windows already cover)."""
+    only go onto a set: in a run they would lengthen it, which the windows already cover).
+
+    Every choice of ``n_runs`` runs and ``n_sets`` sets (as multisets of candidates) is
+    tried, with one plain cut: a branch stops when even laying every unused natural could
+    not beat the best found, and with ``all_cards`` the first full cover is the answer
+    (every full cover is worth the same)."""
     hold = Counter(hold)
     sets, runs = cr_candidates(hold, exact)
     total_cards = sum(hold.values())
+    all_points = 32 * sum(cr_points(c) * k for c, k in hold.items() if c != JK)
     best = [-1]
 
-    def fits_more(used, meld):
-        need = Counter(meld[2])
-        return all(used[c] + k <= hold[c] for c, k in need.items()) and used[JK] + meld[3] <= hold[JK]
+    def need(meld):
+        return tuple(Counter(meld[2]).items()) + ((JK, meld[3]),)
 
-    def rec(kind_list, start, chosen, used):
+    needs = {id(m): need(m) for m in sets + runs}
+
+    def rec(start, chosen, used, value):
+        if best[0] >= 0 and all_cards:
+            return
+        if value + all_points - 32 * sum(cr_points(c) * k for c, k in used.items() if c != JK) <= best[0]:
+            return
         if len(chosen) == n_runs + n_sets:
             if no_touch and not _touch_free([m for m in chosen if m[0] == "run"]):
                 return
-            laid = sum(used.values())
-            if all_cards and laid != total_cards:
+            if all_cards and sum(used.values()) != total_cards:
                 return
-            value = 32 * sum(cr_points(c) * k for c, k in used.items() if c != JK) - used[JK]
             best[0] = max(best[0], value)
             return
         runs_done = sum(m[0] == "run" for m in chosen)
         pool, lo = (runs, start) if runs_done < n_runs else (sets, start if chosen and chosen[-1][0] == "set" else 0)
         for i in range(lo, len(pool)):
             m = pool[i]
-            if fits_more(used, m):
-                used2 = used + Counter(m[2])
-                used2[JK] = used[JK] + m[3]
-                rec(kind_list, i, chosen + [m], used2)
+            if all(used[c] + k <= hold[c] for c, k in needs[id(m)]):
+                used2 = used.copy()
+                for c, k in needs[id(m)]:
+                    used2[c] += k
+                gain = 32 * sum(cr_points(c) for c in m[2]) - m[3]
+                rec(i, chosen + [m], used2, value + gain)
 
-    rec(None, 0, [], Counter({JK: 0}))
+    rec(0, [], Counter({JK: 0}), 0)
     return best[0]

@@ -59,7 +59,7 @@ def check_records(rec, opts, n):
     for p in range(n):
         assert ((rec[:, K.RC_WINNERS] >> p & 1) == (rec[:, K.RC_TOTAL + p] == low)).all()
     single = rec[:, K.RC_WINNER] >= 0
-    assert (single == (np.array([bin(m).count("1") for m in rec[:, K.RC_WINNERS]]) == 1)).all()
+    assert (single == (np.array([int(m).bit_count() for m in rec[:, K.RC_WINNERS]]) == 1)).all()
     if opts[K.O_CUT_POINTS] == 0:
         assert (rec[:, K.RC_TOTAL:K.RC_TOTAL + n] >= 0).all()
 
@@ -87,10 +87,10 @@ def test_other_may_i_models(model):
 
 
 def test_options_variants():
-    over = dict(take_discard_penalty="if_claimed", may_i_limit_per_deal=1, oot_discarder_cooldown=True,
-                go_out_requires_discard=True, deal7_discard_mode="never", swapped_joker_may_be_discarded=True,
-                joker_swap_requires_prior_meld=False, dead_stock_rule="void_deal", max_turns_per_deal=120,
-                cut_bonus_points=50, cut_success_prob=0.5, cut_bonus_recipient="deal_winner")
+    over = {"take_discard_penalty": "if_claimed", "may_i_limit_per_deal": 1, "oot_discarder_cooldown": True,
+                "go_out_requires_discard": True, "deal7_discard_mode": "never", "swapped_joker_may_be_discarded": True,
+                "joker_swap_requires_prior_meld": False, "dead_stock_rule": "void_deal", "max_turns_per_deal": 120,
+                "cut_bonus_points": 50, "cut_success_prob": 0.5, "cut_bonus_recipient": "deal_winner"}
     rec, opts = play("contract", 4, ["greedy", "random", "mayi", "random"], 4, **over)
     check_records(rec, opts, 4)
     assert deal(rec, 1, K.DB_CUT).sum() + deal(rec, 2, K.DB_CUT).sum() > 0

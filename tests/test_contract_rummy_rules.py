@@ -60,7 +60,7 @@ class Game:
         row = self.tab[i]
         cards = parse(text)
         row[M.M_KIND] = M.K_RUN
-        row[M.M_KEY] = [c for c in cards if c != JK][0] // 13
+        row[M.M_KEY] = next(c for c in cards if c != JK) // 13
         for c in cards:
             K.F.lay(row, c)
         row[K.T_OWNER] = owner
@@ -71,7 +71,7 @@ class Game:
         row = self.tab[i]
         cards = parse(text)
         row[M.M_KIND] = M.K_GROUP
-        row[M.M_KEY] = [c for c in cards if c != JK][0] % 13
+        row[M.M_KEY] = next(c for c in cards if c != JK) % 13
         for c in cards:
             K.F.lay(row, c)
         row[K.T_OWNER] = owner

@@ -16,12 +16,12 @@ from collections import Counter
 
 import numpy as np
 import pytest
+import reference_melds as R
 
 from kernels import melds as M
 from kernels import melds_float as F
 from kernels.cards import JOKER
 from sim.notation import parse
-import reference_melds as R
 
 FUZZ = int(os.environ.get("CARDSIM_MELD_FUZZ", "400"))
 RULES = F.make_float_rules()
@@ -47,7 +47,7 @@ def run_row(text):
     cards = parse(text)
     row = np.zeros(M.M_SIZE, np.int64)
     row[M.M_KIND] = M.K_RUN
-    row[M.M_KEY] = [c for c in cards if c != JOKER][0] // 13
+    row[M.M_KEY] = next(c for c in cards if c != JOKER) // 13
     for c in cards:
         F.lay(row, c)
     return row
@@ -57,7 +57,7 @@ def set_row(text):
     cards = parse(text)
     row = np.zeros(M.M_SIZE, np.int64)
     row[M.M_KIND] = M.K_GROUP
-    row[M.M_KEY] = [c for c in cards if c != JOKER][0] % 13
+    row[M.M_KEY] = next(c for c in cards if c != JOKER) % 13
     for c in cards:
         F.lay(row, c)
     return row
