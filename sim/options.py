@@ -45,7 +45,7 @@ def _parse_value(f: dataclasses.Field, hint, text: str):
             raise UsageError(f"option {f.name}: {text!r} is not an integer") from None
     if origin is tuple:
         try:
-            return tuple(sorted(int(x) for x in t.replace("{", "").replace("}", "").split(",") if x.strip()))
+            return tuple(int(x) for x in t.replace("{", "").replace("}", "").split(",") if x.strip())
         except ValueError:
             raise UsageError(f"option {f.name}: {text!r} is not a comma-separated list of integers") from None
     if hint is str:

@@ -43,6 +43,14 @@ def test_run_presets_json(cli, preset, n):
     assert doc["summary"]["deals"] == 10 and doc["meta"]["preset"] == preset
 
 
+def test_list_option_keeps_its_order(cli):
+    """hand_sizes is a sequence (deal 1 first): the CLI text is not sorted."""
+    res = invoke(cli, "run", "contract_rummy", "--deals", 3, "--check", "--json",
+                 "--option", "hand_sizes=12,10,10,10,12,12,11")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["meta"]["options"]["hand_sizes"] == [12, 10, 10, 10, 12, 12, 11]
+
+
 def test_bad_option(cli):
     res = invoke(cli, "run", "contract_rummy", "--deals", 5, "--option", "joker_position=fixed")
     assert res.exit_code == 2 and "joker_position" in res.stderr

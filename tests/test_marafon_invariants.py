@@ -212,3 +212,11 @@ def test_cli_run_trionfo_with_preset_and_option():
                                    "--option", "trionfo_bid_stakes=1,2,4,8", "--strategy", "heuristic", "--json"])
     assert res.exit_code == 0, res.output
     assert '"game": "trionfo"' in res.stdout
+
+
+def test_bid_stakes_text_keeps_its_order():
+    """The four stakes are per bid, in bid order: CLI text such as 4,3,2,1 is not sorted."""
+    from sim.games.trionfo import TrionfoOptions
+    from sim.options import parse_overrides
+    got = parse_overrides(TrionfoOptions, ["trionfo_bid_stakes=4,3,2,1"])
+    assert TrionfoOptions(**got).trionfo_bid_stakes == (4, 3, 2, 1)

@@ -42,6 +42,7 @@ class TonkOptions:
         if not self.deal_tonk_totals or not set(self.deal_tonk_totals) <= {49, 50}:
             raise UsageError("option deal_tonk_totals: must be 49,50 or 50 or 49 "
                              f"(got {','.join(map(str, self.deal_tonk_totals)) or 'nothing'})")
+        object.__setattr__(self, "deal_tonk_totals", tuple(sorted(set(self.deal_tonk_totals))))
         check_choice("caught_lowest_bonus", self.caught_lowest_bonus, CAUGHT_BONUS)
         check_choice("dry_tie_rule", self.dry_tie_rule, DRY_TIE)
         for name in ("max_turns_after_stock_empty", "max_turns", "stake"):
