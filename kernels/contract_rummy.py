@@ -51,7 +51,7 @@ from numba import njit, prange
 from kernels import melds as M
 from kernels import melds_float as F
 from kernels.cards import popcount
-from kernels.jit import unowned
+from kernels.jit import trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 
 RULES_VERSION = 1
@@ -229,14 +229,8 @@ RECORD_COLS = RC_DEAL + DEALS * DB_SIZE
 # =============================================================================
 @njit(cache=True)
 def log(st, trace, code, seat, a, b, c):
-    i = st[TR_LEN]
-    if i < trace.shape[0]:
-        trace[i, 0] = code
-        trace[i, 1] = seat
-        trace[i, 2] = a
-        trace[i, 3] = b
-        trace[i, 4] = c
-        st[TR_LEN] = i + 1
+    """One trace row (replay only; see ``jit.trace_put``)."""
+    trace_put(trace, st, TR_LEN, code, seat, a, b, c, 0)
 
 
 @njit(cache=True)

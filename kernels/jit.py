@@ -1,5 +1,5 @@
 """Numba helpers shared by the game kernels (no game logic)."""
-from numba import types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -23,3 +23,22 @@ def unowned(typingctx, arr):
         ary.parent = cgutils.get_null_value(ary.parent.type)
         return ary._getvalue()
     return arr(arr), codegen
+
+
+@njit(cache=True, inline='always')
+def trace_put(trace, st, at, c0, c1, c2, c3, c4, c5):
+    """Append the row c0..c5 (cut to the trace's width) to ``trace`` if it has room, counting
+    the rows in ``st[at]``. Replays pass a trace buffer; the batch loops pass an empty one,
+    which makes every call a no-op."""
+    i = st[at]
+    if i < trace.shape[0]:
+        w = trace.shape[1]
+        trace[i, 0] = c0
+        trace[i, 1] = c1
+        trace[i, 2] = c2
+        trace[i, 3] = c3
+        if w > 4:
+            trace[i, 4] = c4
+        if w > 5:
+            trace[i, 5] = c5
+        st[at] = i + 1

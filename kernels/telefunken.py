@@ -54,7 +54,7 @@ from numba import njit, prange
 
 from kernels import melds as M
 from kernels.cards import lowbit, popcount, rank_mask
-from kernels.jit import unowned
+from kernels.jit import trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
 
 RULES_VERSION = 2          # 2: the Ecuador exchange is offered only when needed
@@ -266,15 +266,8 @@ WIN_SKIP = 32    # (state) 1: NEXTP already started its turn and may not buy in 
 # =============================================================================
 @njit(cache=True)
 def log(st, trace, code, seat, a, b, c):
-    """Append one trace row when a trace buffer is given (replay), else nothing."""
-    i = st[TR_LEN]
-    if i < trace.shape[0]:
-        trace[i, 0] = code
-        trace[i, 1] = seat
-        trace[i, 2] = a
-        trace[i, 3] = b
-        trace[i, 4] = c
-        st[TR_LEN] = i + 1
+    """One trace row (replay only; see ``jit.trace_put``)."""
+    trace_put(trace, st, TR_LEN, code, seat, a, b, c, 0)
 
 
 @njit(cache=True, inline='always')
@@ -1603,12 +1596,16 @@ def buffers():
 
 @njit(cache=True)
 def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
-    """Play games first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers."""
+    """Play games first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers. The loop
+    works on ``unowned`` views of the inputs all threads share and of this thread's buffers
+    (no reference counting, an atomic operation per array handed on; the arrays outlive the
+    loop)."""
     st, tab, acts, sc, mo, gdeck, gplay = buffers()
     trace = np.zeros((0, 5), np.int64)
+    o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)
     for d in range(lo, hi):
-        play_game(st, opts, tab, seed, first + d, sids, params, check, trace, acts, sc, mo,
-                  gdeck, gplay, rec[d])
+        play_game(unowned(st), o, unowned(tab), seed, first + d, s, p, check, unowned(trace),
+                  unowned(acts), unowned(sc), unowned(mo), unowned(gdeck), unowned(gplay), r[d])
 
 
 @njit(cache=True, parallel=True)

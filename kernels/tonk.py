@@ -68,7 +68,7 @@ from numba import njit, prange
 
 from kernels.cards import (ACES, FULL_DECK, POINTS_TEN_CAP, SUIT_PLANE, bit, lowbit, popcount,
                            rank_mask, ranks_present, run_neighbours)
-from kernels.jit import unowned
+from kernels.jit import trace_put, unowned
 from kernels.rng import STREAM_DECK, STREAM_PLAY, STREAM_RUN, below, seed_stream, shuffle, stream_key
 
 RULES_VERSION = 1
@@ -191,14 +191,8 @@ R_COL_PAY, R_COL_COUNT, R_COL_LEFT = 9, 9 + MAX_PLAYERS, 9 + 2 * MAX_PLAYERS
 # =============================================================================
 @njit(cache=True, inline='always')
 def log(st, trace, code, seat, a, b):
-    """Append one trace row when a trace buffer is given (replay), else nothing."""
-    i = st[TR_LEN]
-    if i < trace.shape[0]:
-        trace[i, 0] = code
-        trace[i, 1] = seat
-        trace[i, 2] = a
-        trace[i, 3] = b
-        st[TR_LEN] = i + 1
+    """One trace row (replay only; see ``jit.trace_put``)."""
+    trace_put(trace, st, TR_LEN, code, seat, a, b, 0, 0)
 
 
 # Bit j of a card's point value (A = 1 ... 10, J Q K = 10), as card masks: the count of a

@@ -52,7 +52,7 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.cards import nth_card, popcount
-from kernels.jit import unowned
+from kernels.jit import trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 from kernels.tricks import (
     FULL40,
@@ -204,15 +204,8 @@ RECORD_COLS = RC_HAND + HAND_SLOTS * HB_SIZE
 # =============================================================================
 @njit(cache=True, inline='always')
 def log(st, trace, code, seat, a, b, c, d):
-    i = st[TR_LEN]
-    if i < trace.shape[0]:
-        trace[i, 0] = code
-        trace[i, 1] = seat
-        trace[i, 2] = a
-        trace[i, 3] = b
-        trace[i, 4] = c
-        trace[i, 5] = d
-        st[TR_LEN] = i + 1
+    """One trace row (replay only; see ``jit.trace_put``)."""
+    trace_put(trace, st, TR_LEN, code, seat, a, b, c, d)
 
 
 @njit(cache=True, inline='always')

@@ -75,7 +75,7 @@ from numba import njit, prange
 
 from kernels import poker as PK
 from kernels.cards import FULL_DECK, lowbit, popcount
-from kernels.jit import unowned
+from kernels.jit import trace_put, unowned
 from kernels.rng import (STREAM_DECK, STREAM_PLAY, STREAM_RUN, below, seed_stream, shuffle,
                          stream_key)
 
@@ -309,14 +309,8 @@ RECORD_COLS = RC_SEAT + SEAT_COLS * MAX_PLAYERS
 # =============================================================================
 @njit(cache=True, inline='always')
 def log(st, trace, code, seat, a, b):
-    """Append one trace row when a trace buffer is given (replay), else nothing."""
-    i = st[TR_LEN]
-    if i < trace.shape[0]:
-        trace[i, 0] = code
-        trace[i, 1] = seat
-        trace[i, 2] = a
-        trace[i, 3] = b
-        st[TR_LEN] = i + 1
+    """One trace row (replay only; see ``jit.trace_put``)."""
+    trace_put(trace, st, TR_LEN, code, seat, a, b, 0, 0)
 
 
 @njit(cache=True, inline='always')
