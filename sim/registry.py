@@ -5,8 +5,8 @@ strategy is an integer id plus a float parameter row, so sweeps never recompile.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -62,6 +62,34 @@ class GameSpec:
     payout_label: str = "payout (chips)"      # what payout_{p} is, for reports ("score (minus penalty points)")
     payout_unit: str = "chips"                # its unit in running text ("chips per deal")
     seat_extras: tuple = ()                   # (name, column with {p}): per-seat columns experiments keep
+
+
+def kernel_fields(K, **over) -> dict:
+    """The GameSpec fields a kernel module ``K`` gives under the shared names (RULES_VERSION,
+    N_PARAMS, RECORD_COLS, REASON_NAMES, ERROR_NAMES, RC_ERR, ERR, play_batch); ``over``
+    replaces any of them."""
+    fields = {"rules_version": K.RULES_VERSION, "n_params": K.N_PARAMS, "record_width": K.RECORD_COLS,
+              "reason_names": K.REASON_NAMES, "error_names": K.ERROR_NAMES,
+              "err_col": getattr(K, "RC_ERR", None),
+              "play_batch": lambda *args: K.play_batch(*args),        # looked up when called
+              "state_error": lambda st: int(st[K.ERR])}
+    fields.update(over)
+    return fields
+
+
+def record_fields(rec: np.ndarray, fields, n: int = 0, base: int = 0, each: str = "p", **names) -> dict:
+    """Record columns from ``(name, column, dtype)`` rows: ``rec[:, base + column]`` as dtype.
+    A name holding ``{p}`` (``each``) gives one column per seat (or side) 0..n-1, read from
+    ``column + p``; ``names`` fill the other fields of the name (e.g. ``d=3``)."""
+    cols = {}
+    for name, col, dtype in fields:
+        key = "{" + each + "}"
+        if key in name:
+            for p in range(n):
+                cols[name.format(**names, **{each: p})] = rec[:, base + col + p].astype(dtype)
+        else:
+            cols[name.format(**names)] = rec[:, base + col].astype(dtype)
+    return cols
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from kernels.cards import RANK_NAMES, SUIT_NAMES
 from sim.errors import UsageError
 from sim.notation import fmt_card
 from sim.options import opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
 
 DECK_RULE = ("two_decks", "one_per_two_players")
 ROUNDING = ("ceil", "floor")
@@ -244,37 +244,23 @@ STRATEGIES = [
 
 # ---- records ---------------------------------------------------------------------------
 def _record_columns(rec: np.ndarray, n: int) -> dict:
-    cols = {
-        "dealer": rec[:, K.RC_DEALER].astype(np.int8),
-        "end_reason": rec[:, K.RC_REASON].astype(np.int8),
-        "winner": rec[:, K.RC_WINNER].astype(np.int8),
-        "winners": rec[:, K.RC_WINNERS].astype(np.int8),
-        "turns": rec[:, K.RC_TURNS].astype(np.int32),
-        "reshuffles": rec[:, K.RC_RESHUF].astype(np.int32),
-        "truncated": rec[:, K.RC_TRUNC].astype(bool),
-    }
+    cols = record_fields(rec, (("dealer", K.RC_DEALER, np.int8), ("end_reason", K.RC_REASON, np.int8),
+                               ("winner", K.RC_WINNER, np.int8), ("winners", K.RC_WINNERS, np.int8),
+                               ("turns", K.RC_TURNS, np.int32), ("reshuffles", K.RC_RESHUF, np.int32),
+                               ("truncated", K.RC_TRUNC, bool)))
     for p in range(n):
         cols[f"payout_{p}"] = (-rec[:, K.RC_TOTAL + p]).astype(np.int32)
-    for p in range(n):
-        cols[f"total_{p}"] = rec[:, K.RC_TOTAL + p].astype(np.int32)
-    for p in range(n):
-        cols[f"mayi_{p}"] = rec[:, K.RC_MAYI + p].astype(np.int16)
-    for p in range(n):
-        cols[f"oot_{p}"] = rec[:, K.RC_OOT + p].astype(np.int16)
+    cols.update(record_fields(rec, (("total_{p}", K.RC_TOTAL, np.int32), ("mayi_{p}", K.RC_MAYI, np.int16),
+                                    ("oot_{p}", K.RC_OOT, np.int16)), n))
     for d in range(1, DEALS + 1):
-        b = K.RC_DEAL + (d - 1) * K.DB_SIZE
-        cols[f"d{d}_out"] = rec[:, b + K.DB_OUT].astype(np.int8)
-        cols[f"d{d}_reason"] = rec[:, b + K.DB_REASON].astype(np.int8)
-        cols[f"d{d}_turns"] = rec[:, b + K.DB_TURNS].astype(np.int16)
-        cols[f"d{d}_reshuffles"] = rec[:, b + K.DB_RESHUF].astype(np.int16)
-        cols[f"d{d}_cut"] = rec[:, b + K.DB_CUT].astype(bool)
-        for p in range(n):
-            cols[f"d{d}_pen_{p}"] = rec[:, b + K.DB_PEN + p].astype(np.int16)
-        for p in range(n):
-            cols[f"d{d}_mayi_{p}"] = rec[:, b + K.DB_MAYI + p].astype(np.int8)
-        for p in range(n):
-            cols[f"d{d}_oot_{p}"] = rec[:, b + K.DB_OOT + p].astype(np.int8)
+        cols.update(record_fields(rec, _DEAL_FIELDS, n, K.RC_DEAL + (d - 1) * K.DB_SIZE, d=d))
     return cols
+
+
+_DEAL_FIELDS = (("d{d}_out", K.DB_OUT, np.int8), ("d{d}_reason", K.DB_REASON, np.int8),
+                ("d{d}_turns", K.DB_TURNS, np.int16), ("d{d}_reshuffles", K.DB_RESHUF, np.int16),
+                ("d{d}_cut", K.DB_CUT, bool), ("d{d}_pen_{p}", K.DB_PEN, np.int16),
+                ("d{d}_mayi_{p}", K.DB_MAYI, np.int8), ("d{d}_oot_{p}", K.DB_OOT, np.int8))
 
 
 COLUMNS = [
@@ -359,31 +345,20 @@ def _replay(seed, game_id, opts, sids, params, check):
     return st, trace
 
 
-def _play_batch(seed, first, count, opts, sids, params, check, rec):
-    return K.play_batch(seed, first, count, opts, sids, params, check, rec)
-
-
 GAME = GameSpec(
     name="contract_rummy",
     title="Contract Rummy (Liverpool, May I?)",
     rules="shared/rules/contract_rummy.md",
-    rules_version=K.RULES_VERSION,
     players=(3, K.MAX_PLAYERS, 4),
     options_cls=ContractRummyOptions,
     presets=PRESETS,
     strategies={s.name: s for s in STRATEGIES},
-    n_params=K.N_PARAMS,
-    record_width=K.RECORD_COLS,
-    reason_names=K.REASON_NAMES,
-    error_names=K.ERROR_NAMES,
-    err_col=K.RC_ERR,
     columns=COLUMNS,
-    play_batch=_play_batch,
     record_columns=_record_columns,
     replay=_replay,
     format_trace=format_trace,
+    **kernel_fields(K),
     state_payouts=lambda st, n: [-int(st[K.TOTAL + p]) for p in range(n)],
-    state_error=lambda st: int(st[K.ERR]),
     payout_label="score (minus penalty points)",
     payout_unit="points",
     seat_extras=(("total", "total_{p}"), ("mayi", "mayi_{p}"), ("oot", "oot_{p}")),

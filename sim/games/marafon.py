@@ -26,7 +26,7 @@ from kernels.tricks import STRENGTH_NAMES, STRENGTH_OF_RANK52, SUIT_NAMES40
 from sim.errors import UsageError
 from sim.notation import parse as parse52
 from sim.options import check_choice, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
 
 DECLARER = ("any_player", "battitore_only")
 SECOND_DEALER = ("four_of_coins_holder", "rotate")
@@ -159,36 +159,25 @@ STRATEGIES = [
 
 def _record_columns(rec: np.ndarray, n: int) -> dict:
     win_side = rec[:, K.RC_WIN_SIDE]
-    cols = {
-        "dealer": rec[:, K.RC_DEALER].astype(np.int8),
-        "end_reason": rec[:, K.RC_REASON].astype(np.int8),
-        "winner": rec[:, K.RC_WINNER].astype(np.int8),
-        "win_side": win_side.astype(np.int8),
-        "turns": rec[:, K.RC_TRICKS].astype(np.int16),
-        "hands": rec[:, K.RC_HANDS].astype(np.int16),
-        "games": rec[:, K.RC_GAMES].astype(np.int8),
-        "claims": rec[:, K.RC_CLAIMS].astype(np.int8),
-        "extra_hands": rec[:, K.RC_EXTRA].astype(np.int16),
-        "truncated": rec[:, K.RC_TRUNC].astype(bool),
-    }
+    cols = record_fields(rec, (("dealer", K.RC_DEALER, np.int8), ("end_reason", K.RC_REASON, np.int8),
+                               ("winner", K.RC_WINNER, np.int8), ("win_side", K.RC_WIN_SIDE, np.int8),
+                               ("turns", K.RC_TRICKS, np.int16), ("hands", K.RC_HANDS, np.int16),
+                               ("games", K.RC_GAMES, np.int8), ("claims", K.RC_CLAIMS, np.int8),
+                               ("extra_hands", K.RC_EXTRA, np.int16), ("truncated", K.RC_TRUNC, bool)))
     for p in range(n):
         cols[f"payout_{p}"] = np.where(win_side < 0, 0, np.where(win_side == p % 2, 1, -1)).astype(np.int8)
-    for s in range(2):
-        cols[f"score_{s}"] = rec[:, K.RC_SCORE + s].astype(np.int16)
-        cols[f"games_won_{s}"] = rec[:, K.RC_GAMES_WON + s].astype(np.int8)
+    cols.update(record_fields(rec, (("score_{s}", K.RC_SCORE, np.int16), ("games_won_{s}", K.RC_GAMES_WON, np.int8)),
+                              2, each="s"))
     for h in range(1, K.HAND_SLOTS + 1):
-        b = K.RC_HAND + (h - 1) * K.HB_SIZE
-        cols[f"h{h}_game"] = rec[:, b + K.HB_GAME].astype(np.int8)
-        cols[f"h{h}_battitore"] = rec[:, b + K.HB_BATT].astype(np.int8)
-        cols[f"h{h}_trump"] = rec[:, b + K.HB_TRUMP].astype(np.int8)
-        cols[f"h{h}_holder"] = rec[:, b + K.HB_HOLDER].astype(np.int8)
-        cols[f"h{h}_end"] = rec[:, b + K.HB_END].astype(np.int8)
-        cols[f"h{h}_extra"] = rec[:, b + K.HB_EXTRA].astype(bool)
-        for s in range(2):
-            cols[f"h{h}_pts_{s}"] = rec[:, b + K.HB_PTS + s].astype(np.int8)
-            cols[f"h{h}_thirds_{s}"] = rec[:, b + K.HB_THIRDS + s].astype(np.int8)
-            cols[f"h{h}_marafone_{s}"] = rec[:, b + K.HB_MARAF + s].astype(np.int8)
+        cols.update(record_fields(rec, _HAND_FIELDS, 2, K.RC_HAND + (h - 1) * K.HB_SIZE, each="s", h=h))
     return cols
+
+
+_HAND_FIELDS = (("h{h}_game", K.HB_GAME, np.int8), ("h{h}_battitore", K.HB_BATT, np.int8),
+                ("h{h}_trump", K.HB_TRUMP, np.int8), ("h{h}_holder", K.HB_HOLDER, np.int8),
+                ("h{h}_end", K.HB_END, np.int8), ("h{h}_extra", K.HB_EXTRA, bool),
+                ("h{h}_pts_{s}", K.HB_PTS, np.int8), ("h{h}_thirds_{s}", K.HB_THIRDS, np.int8),
+                ("h{h}_marafone_{s}", K.HB_MARAF, np.int8))
 
 
 # "{p}" = seat, "{s}" = side (0 = seats 0+2, 1 = seats 1+3), "{h}" = hand 1..16 of the match
@@ -272,31 +261,20 @@ def _replay(seed, game_id, opts, sids, params, check):
     return st, trace
 
 
-def _play_batch(seed, first, count, opts, sids, params, check, rec):
-    return K.play_batch(seed, first, count, opts, sids, params, check, rec)
-
-
 GAME = GameSpec(
     name="marafon",
     title="Marafon (Beccaccino)",
     rules="shared/rules/marafon.md",
-    rules_version=K.RULES_VERSION,
     players=(4, 4, 4),
     options_cls=MarafonOptions,
     presets=PRESETS,
     strategies={s.name: s for s in STRATEGIES},
-    n_params=K.N_PARAMS,
-    record_width=K.RECORD_COLS,
-    reason_names=K.REASON_NAMES,
-    error_names=K.ERROR_NAMES,
-    err_col=K.RC_ERR,
     columns=COLUMNS,
-    play_batch=_play_batch,
     record_columns=_record_columns,
     replay=_replay,
     format_trace=format_trace,
+    **kernel_fields(K),
     state_payouts=_payouts,
-    state_error=lambda st: int(st[K.ERR]),
     payout_label="match result (+1 won, -1 lost)",
     payout_unit="result points",
     seat_extras=(("hands", "hands"), ("win_side", "win_side")),

@@ -33,7 +33,7 @@ from kernels.cards import RANK_NAMES, SUIT_NAMES
 from sim.errors import UsageError
 from sim.notation import fmt, fmt_card
 from sim.options import check_choice, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
 
 EXACT_BONUS = ("chip", "card", "points", "none")
 EXACT_TARGET = ("deal_plus_upcard", "deal_only", "either")
@@ -501,39 +501,24 @@ STRATEGIES = [
 # ---- records ---------------------------------------------------------------------------------
 
 def _record_columns(rec: np.ndarray, n: int) -> dict:
-    cols = {
-        "dealer": rec[:, K.RC_DEALER].astype(np.int8),
-        "end_reason": rec[:, K.RC_REASON].astype(np.int8),
-        "winner": rec[:, K.RC_WINNER].astype(np.int8),
-        "winners": rec[:, K.RC_WINNERS].astype(np.int8),
-        "turns": rec[:, K.RC_TURNS].astype(np.int32),
-        "reshuffles": rec[:, K.RC_RESHUF].astype(np.int32),
-        "truncated": rec[:, K.RC_TRUNC].astype(bool),
-    }
+    cols = record_fields(rec, (("dealer", K.RC_DEALER, np.int8), ("end_reason", K.RC_REASON, np.int8),
+                               ("winner", K.RC_WINNER, np.int8), ("winners", K.RC_WINNERS, np.int8),
+                               ("turns", K.RC_TURNS, np.int32), ("reshuffles", K.RC_RESHUF, np.int32),
+                               ("truncated", K.RC_TRUNC, bool)))
     for p in range(n):
         cols[f"payout_{p}"] = (-rec[:, K.RC_TOTAL + p]).astype(np.int32)
-    for p in range(n):
-        cols[f"total_{p}"] = rec[:, K.RC_TOTAL + p].astype(np.int32)
-    for p in range(n):
-        cols[f"chips_{p}"] = rec[:, K.RC_CHIPS + p].astype(np.int8)
-    for p in range(n):
-        cols[f"buys_{p}"] = rec[:, K.RC_BUYS + p].astype(np.int16)
+    cols.update(record_fields(rec, (("total_{p}", K.RC_TOTAL, np.int32), ("chips_{p}", K.RC_CHIPS, np.int8),
+                                    ("buys_{p}", K.RC_BUYS, np.int16)), n))
     for h in range(1, HANDS + 1):
-        b = K.RC_HAND + (h - 1) * K.HB_SIZE
-        cols[f"h{h}_out"] = rec[:, b + K.HB_OUT].astype(np.int8)
-        cols[f"h{h}_reason"] = rec[:, b + K.HB_REASON].astype(np.int8)
-        cols[f"h{h}_turns"] = rec[:, b + K.HB_TURNS].astype(np.int16)
-        cols[f"h{h}_reshuffles"] = rec[:, b + K.HB_RESHUF].astype(np.int16)
-        cols[f"h{h}_cut"] = rec[:, b + K.HB_CUT].astype(np.int8)
-        cols[f"h{h}_kept"] = rec[:, b + K.HB_KEPT].astype(np.int8)
-        cols[f"h{h}_exact"] = rec[:, b + K.HB_EXACT].astype(bool)
-        for p in range(n):
-            cols[f"h{h}_pen_{p}"] = rec[:, b + K.HB_PEN + p].astype(np.int16)
-        for p in range(n):
-            cols[f"h{h}_chips_{p}"] = rec[:, b + K.HB_CHIPS + p].astype(np.int8)
-        for p in range(n):
-            cols[f"h{h}_buys_{p}"] = rec[:, b + K.HB_BUYS + p].astype(np.int8)
+        cols.update(record_fields(rec, _HAND_FIELDS, n, K.RC_HAND + (h - 1) * K.HB_SIZE, h=h))
     return cols
+
+
+_HAND_FIELDS = (("h{h}_out", K.HB_OUT, np.int8), ("h{h}_reason", K.HB_REASON, np.int8),
+                ("h{h}_turns", K.HB_TURNS, np.int16), ("h{h}_reshuffles", K.HB_RESHUF, np.int16),
+                ("h{h}_cut", K.HB_CUT, np.int8), ("h{h}_kept", K.HB_KEPT, np.int8),
+                ("h{h}_exact", K.HB_EXACT, bool), ("h{h}_pen_{p}", K.HB_PEN, np.int16),
+                ("h{h}_chips_{p}", K.HB_CHIPS, np.int8), ("h{h}_buys_{p}", K.HB_BUYS, np.int8))
 
 
 # "{p}" stands for the seat number, "{h}" for the hand number 1..7
@@ -656,32 +641,20 @@ def _replay(seed, game_id, opts, sids, params, check):
     return st, trace
 
 
-def _play_batch(seed, first, count, opts, sids, params, check, rec):
-    """``kernels.telefunken.play_batch`` (looked up when called)."""
-    return K.play_batch(seed, first, count, opts, sids, params, check, rec)
-
-
 GAME = GameSpec(
     name="telefunken",
     title="Telefunken",
     rules="shared/rules/telefunken.md",
-    rules_version=K.RULES_VERSION,
     players=(3, K.MAX_PLAYERS, 4),
     options_cls=TelefunkenOptions,
     presets=PRESETS,
     strategies={s.name: s for s in STRATEGIES},
-    n_params=K.N_PARAMS,
-    record_width=K.RECORD_COLS,
-    reason_names=K.REASON_NAMES,
-    error_names=K.ERROR_NAMES,
-    err_col=K.RC_ERR,
     columns=COLUMNS,
-    play_batch=_play_batch,
     record_columns=_record_columns,
     replay=_replay,
     format_trace=format_trace,
+    **kernel_fields(K),
     state_payouts=lambda st, n: [-int(st[K.TOTAL + p]) for p in range(n)],
-    state_error=lambda st: int(st[K.ERR]),
     payout_label="score (minus penalty points)",
     payout_unit="points",
     seat_extras=(("total", "total_{p}"), ("buys", "buys_{p}"), ("chips_before_h7", "h6_chips_{p}"),

@@ -9,7 +9,7 @@ from kernels import tonk as K
 from sim.errors import UsageError
 from sim.notation import fmt_card, fmt_mask
 from sim.options import check_choice, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
 
 CAUGHT_BONUS = ("all_others", "above_knocker_only", "none")
 DRY_TIE = ("each_tied_collects", "void")
@@ -106,23 +106,13 @@ STRATEGIES = [
 
 
 def _record_columns(rec: np.ndarray, n: int) -> dict:
-    cols = {
-        "dealer": rec[:, K.R_COL_DEALER].astype(np.int8),
-        "end_reason": rec[:, K.R_COL_REASON].astype(np.int8),
-        "winner": rec[:, K.R_COL_WINNER].astype(np.int8),
-        "knocker": rec[:, K.R_COL_KNOCKER].astype(np.int8),
-        "turns": rec[:, K.R_COL_TURNS].astype(np.int16),
-        "stock_left": rec[:, K.R_COL_STOCK].astype(np.int8),
-        "redeals": rec[:, K.R_COL_REDEALS].astype(np.int8),
-        "truncated": rec[:, K.R_COL_TRUNC].astype(bool),
-    }
-    for p in range(n):
-        cols[f"payout_{p}"] = rec[:, K.R_COL_PAY + p].astype(np.int16)
-    for p in range(n):
-        cols[f"count_{p}"] = rec[:, K.R_COL_COUNT + p].astype(np.int16)
-    for p in range(n):
-        cols[f"cards_left_{p}"] = rec[:, K.R_COL_LEFT + p].astype(np.int8)
-    return cols
+    return record_fields(rec, (
+        ("dealer", K.R_COL_DEALER, np.int8), ("end_reason", K.R_COL_REASON, np.int8),
+        ("winner", K.R_COL_WINNER, np.int8), ("knocker", K.R_COL_KNOCKER, np.int8),
+        ("turns", K.R_COL_TURNS, np.int16), ("stock_left", K.R_COL_STOCK, np.int8),
+        ("redeals", K.R_COL_REDEALS, np.int8), ("truncated", K.R_COL_TRUNC, bool),
+        ("payout_{p}", K.R_COL_PAY, np.int16), ("count_{p}", K.R_COL_COUNT, np.int16),
+        ("cards_left_{p}", K.R_COL_LEFT, np.int8)), n)
 
 
 COLUMNS = [
@@ -194,21 +184,14 @@ GAME = GameSpec(
     name="tonk",
     title="Tonk (Tunk)",
     rules="shared/rules/tonk.md",
-    rules_version=K.RULES_VERSION,
     players=(2, 4, 2),
     options_cls=TonkOptions,
     presets=PRESETS,
     strategies={s.name: s for s in STRATEGIES},
-    n_params=K.N_PARAMS,
-    record_width=K.RECORD_COLS,
-    reason_names=K.REASON_NAMES,
-    error_names=K.ERROR_NAMES,
-    err_col=K.R_COL_ERR,
     columns=COLUMNS,
-    play_batch=K.play_batch,
     record_columns=_record_columns,
     replay=_replay,
     format_trace=format_trace,
+    **kernel_fields(K, err_col=K.R_COL_ERR),
     state_payouts=lambda st, n: [int(st[K.PAY + p]) for p in range(n)],
-    state_error=lambda st: int(st[K.ERR]),
 )

@@ -19,7 +19,7 @@ from kernels.tricks import SUIT_NAMES40
 from sim.errors import UsageError
 from sim.games.marafon import fmt40_card, fmt40_mask
 from sim.options import check_choice, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
 
 PARTNER_METHOD = ("call_card", "name_player")
 AUCTION = ("open_ascending", "single_round")
@@ -106,27 +106,20 @@ STRATEGIES = [
 
 
 def _record_columns(rec: np.ndarray, n: int) -> dict:
-    cols = {
-        "dealer": rec[:, K.RC_DEALER].astype(np.int8),
-        "end_reason": rec[:, K.RC_REASON].astype(np.int8),
-        "winner": rec[:, K.RC_WINNER].astype(np.int8),
-        "turns": rec[:, K.RC_TRICKS].astype(np.int32),
-        "hands": rec[:, K.RC_HANDS].astype(np.int16),
-        "redeals": rec[:, K.RC_REDEALS].astype(np.int16),
-        "truncated": rec[:, K.RC_TRUNC].astype(bool),
-    }
-    for p in range(n):
-        cols[f"payout_{p}"] = rec[:, K.RC_MONEY + p].astype(np.int32)
+    cols = record_fields(rec, (("dealer", K.RC_DEALER, np.int8), ("end_reason", K.RC_REASON, np.int8),
+                               ("winner", K.RC_WINNER, np.int8), ("turns", K.RC_TRICKS, np.int32),
+                               ("hands", K.RC_HANDS, np.int16), ("redeals", K.RC_REDEALS, np.int16),
+                               ("truncated", K.RC_TRUNC, bool), ("payout_{p}", K.RC_MONEY, np.int32)), n)
     for h in range(1, K.HAND_SLOTS + 1):
-        b = K.RC_HAND + (h - 1) * K.HB_SIZE
-        for name, f in (("declarer", K.HB_DECLARER), ("level", K.HB_LEVEL), ("trump", K.HB_TRUMP),
-                        ("partner", K.HB_PARTNER), ("called", K.HB_CALLED), ("strength", K.HB_STRENGTH),
-                        ("pts", K.HB_PTS), ("first_bidder", K.HB_FIRST_BIDDER), ("redeals", K.HB_REDEALS)):
-            cols[f"h{h}_{name}"] = rec[:, b + f].astype(np.int8)
-        cols[f"h{h}_won"] = rec[:, b + K.HB_WON].astype(bool)
-        for p in range(n):
-            cols[f"h{h}_money_{p}"] = rec[:, b + K.HB_MONEY + p].astype(np.int16)
+        cols.update(record_fields(rec, _HAND_FIELDS, n, K.RC_HAND + (h - 1) * K.HB_SIZE, h=h))
     return cols
+
+
+_HAND_FIELDS = tuple((f"h{{h}}_{name}", col, np.int8) for name, col in (
+    ("declarer", K.HB_DECLARER), ("level", K.HB_LEVEL), ("trump", K.HB_TRUMP), ("partner", K.HB_PARTNER),
+    ("called", K.HB_CALLED), ("strength", K.HB_STRENGTH), ("pts", K.HB_PTS),
+    ("first_bidder", K.HB_FIRST_BIDDER), ("redeals", K.HB_REDEALS))) + (
+    ("h{h}_won", K.HB_WON, bool), ("h{h}_money_{p}", K.HB_MONEY, np.int16))
 
 
 COLUMNS = [
@@ -190,31 +183,20 @@ def _replay(seed, game_id, opts, sids, params, check):
     return st, trace
 
 
-def _play_batch(seed, first, count, opts, sids, params, check, rec):
-    return K.play_batch(seed, first, count, opts, sids, params, check, rec)
-
-
 GAME = GameSpec(
     name="trionfo",
     title="Trionfo",
     rules="shared/rules/marafon.md",
-    rules_version=K.RULES_VERSION,
     players=(5, 5, 5),
     options_cls=TrionfoOptions,
     presets=PRESETS,
     strategies={s.name: s for s in STRATEGIES},
-    n_params=K.N_PARAMS,
-    record_width=K.RECORD_COLS,
-    reason_names=K.REASON_NAMES,
-    error_names=K.ERROR_NAMES,
-    err_col=K.RC_ERR,
     columns=COLUMNS,
-    play_batch=_play_batch,
     record_columns=_record_columns,
     replay=_replay,
     format_trace=format_trace,
+    **kernel_fields(K),
     state_payouts=lambda st, n: [int(st[K.MONEY + p]) for p in range(n)],
-    state_error=lambda st: int(st[K.ERR]),
     payout_label="money (stake units)",
     payout_unit="stakes",
     seat_extras=(),

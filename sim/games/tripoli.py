@@ -13,7 +13,7 @@ from kernels import tripoli as K
 from sim.errors import UsageError
 from sim.notation import fmt_card, fmt_mask
 from sim.options import check_choice, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
 
 TIMING = ("phase1", "michigan")
 SPLIT = ("per_player", "per_sequence")
@@ -153,29 +153,18 @@ def _seat(rec, p, col):
 
 
 def _record_columns(rec: np.ndarray, n: int) -> dict:
-    cols = {
-        "session": rec[:, K.RC_SESSION].astype(np.int64),
-        "deal_in_session": rec[:, K.RC_DEAL_NO].astype(np.int32),
-        "dealer": rec[:, K.RC_DEALER].astype(np.int8),
-        "end_reason": rec[:, K.RC_REASON].astype(np.int8),
-        "winner": rec[:, K.RC_WINNER].astype(np.int8),
-        "michigan_winner": rec[:, K.RC_MWIN].astype(np.int8),
-        "turns": rec[:, K.RC_LEADS].astype(np.int16),
-        "truncated": rec[:, K.RC_TRUNC].astype(bool),
-        "widow": rec[:, K.RC_WIDOW].astype(np.int8),
-        "widow_buyer": rec[:, K.RC_W_BUYER].astype(np.int8),
-        "widow_price": rec[:, K.RC_W_PRICE].astype(np.int32),
-        "pay_suit": rec[:, K.RC_PAY_SUIT].astype(np.int8),
-        "sequence_start": rec[:, K.RC_SEQ].astype(np.int8),
-        "suit_buyer": rec[:, K.RC_SUIT_BY].astype(np.int8),
-        "suit_price": rec[:, K.RC_SUIT_PRICE].astype(np.int32),
-        "pot": rec[:, K.RC_POT].astype(np.int32),
-        "pot_winners": rec[:, K.RC_POT_WIN].astype(np.int16),
-        "pot_uncontested": rec[:, K.RC_POKER_END].astype(bool),
-        "raises": rec[:, K.RC_RAISES].astype(np.int16),
-        "folded": rec[:, K.RC_FOLDED].astype(np.int16),
-        "clearing_prize": rec[:, K.RC_CLEAR_PRIZE].astype(np.int32),
-    }
+    cols = record_fields(rec, (
+        ("session", K.RC_SESSION, np.int64), ("deal_in_session", K.RC_DEAL_NO, np.int32),
+        ("dealer", K.RC_DEALER, np.int8), ("end_reason", K.RC_REASON, np.int8),
+        ("winner", K.RC_WINNER, np.int8), ("michigan_winner", K.RC_MWIN, np.int8),
+        ("turns", K.RC_LEADS, np.int16), ("truncated", K.RC_TRUNC, bool),
+        ("widow", K.RC_WIDOW, np.int8), ("widow_buyer", K.RC_W_BUYER, np.int8),
+        ("widow_price", K.RC_W_PRICE, np.int32), ("pay_suit", K.RC_PAY_SUIT, np.int8),
+        ("sequence_start", K.RC_SEQ, np.int8), ("suit_buyer", K.RC_SUIT_BY, np.int8),
+        ("suit_price", K.RC_SUIT_PRICE, np.int32), ("pot", K.RC_POT, np.int32),
+        ("pot_winners", K.RC_POT_WIN, np.int16), ("pot_uncontested", K.RC_POKER_END, bool),
+        ("raises", K.RC_RAISES, np.int16), ("folded", K.RC_FOLDED, np.int16),
+        ("clearing_prize", K.RC_CLEAR_PRIZE, np.int32)))
     for i, name in enumerate(K.SPACE_NAMES):
         cols[f"board_{name.replace('-', '').lower()}"] = rec[:, K.RC_BOARD + i].astype(np.int32)
     for name, col, dt in (("payout", K.SC_PAY, np.int32), ("widow", K.SC_WIDOW, np.int32),
@@ -290,31 +279,20 @@ def _replay(seed, deal_id, opts, sids, params, check):
     return st, trace
 
 
-def _play_batch(seed, first, count, opts, sids, params, check, rec):
-    return K.play_batch(seed, first, count, opts, sids, params, check, rec)
-
-
 GAME = GameSpec(
     name="tripoli",
     title="Tripoli",
     rules="shared/rules/tripoli.md",
-    rules_version=K.RULES_VERSION,
     players=(2, K.MAX_PLAYERS, 5),
     options_cls=TripoliOptions,
     presets=PRESETS,
     strategies={s.name: s for s in STRATEGIES},
-    n_params=K.N_PARAMS,
-    record_width=K.RECORD_COLS,
-    reason_names=K.REASON_NAMES,
-    error_names=K.ERROR_NAMES,
-    err_col=K.RC_ERR,
     columns=COLUMNS,
-    play_batch=_play_batch,
     record_columns=_record_columns,
     replay=_replay,
     format_trace=format_trace,
+    **kernel_fields(K),
     state_payouts=lambda st, n: [int(st[K.CHIPS + p]) for p in range(n)],
-    state_error=lambda st: int(st[K.ERR]),
     payout_label="payout (chips won in the deal)",
     payout_unit="chips",
     seat_extras=(("pay", "pay_{p}"), ("poker", "poker_{p}"), ("michigan", "michigan_{p}"),
