@@ -1086,6 +1086,24 @@ def go_group_option(q1, q2, jok, c, k, rules):
 
 
 @njit(cache=True)
+def go_group_skip(q1, q2, c, k, rules):
+    """The first group option >= k whose extra-copy digits the holding can supply (options
+    in between are ones ``go_group_option`` rejects): k itself when its digits fit."""
+    t = k // 2
+    step = 1
+    for s in range(4):
+        b = np.int64(1) << (s * 13 + c % 13)
+        cb = b == (np.int64(1) << c)
+        have = (1 if q1 & b else 0) + (1 if q2 & b else 0) - (1 if cb else 0)
+        if rules[R_GROUP_DUPS] == 0:
+            have = min(have, 0 if cb else 1)
+        if (t // step) % 3 > have:
+            return 2 * ((t // (3 * step) + 1) * 3 * step)
+        step *= 3
+    return k
+
+
+@njit(cache=True)
 def go_run_block(held, cpos, lo, hi, rules):
     """Missing positions of the run [lo, hi] of one suit (``held``: its positions held)
     through c (``cpos``: c's positions), -1 if the interval is not a candidate."""
@@ -1133,6 +1151,10 @@ def go_next_meld(q1, q2, jok, c, k, rules, row):
     """The first meld option >= k through card c (groups, then runs), written to ``row``;
     returns its option number, -1 when there are no more."""
     while k < GO_GROUP_OPTS:
+        skip = go_group_skip(q1, q2, c, k, rules)
+        if skip > k:
+            k = skip
+            continue
         g1, g2, nj = go_group_option(q1, q2, jok, c, k, rules)
         if g1 != 0:
             go_set_meld(row, K_GROUP, c % 13, 0, 0, nj, 0, g1, g2)
@@ -1146,9 +1168,18 @@ def go_next_meld(q1, q2, jok, c, k, rules, row):
         lo = kk // 210 + 1
         hi = (kk // 15) % 14 + 1
         js = kk % 15
+        if lo > highbit(cpos):
+            return -1                           # no later interval holds c
+        hmin = max(lo + rules[R_MIN_RUN] - 1, lowbit(cpos >> lo << lo))
+        if hi < hmin:                           # too short, or short of c: skip to hmin
+            k = GO_GROUP_OPTS + (lo - 1) * 210 + (hmin - 1) * 15 if hmin <= 14 else GO_GROUP_OPTS + lo * 210
+            continue
         miss = go_run_block(held, cpos, lo, hi, rules)
         if miss < 0:
-            k += 15 - js                        # next interval
+            if hi >= lo and popcount(interval(lo, hi) & ~held) > 1:
+                k = GO_GROUP_OPTS + lo * 210    # next lo: longer runs from lo miss 2+ too
+            else:
+                k += 15 - js                    # next interval
             continue
         jp = go_run_jpos(miss, cpos, lo, hi, js, jok, rules)
         if jp >= 0:
