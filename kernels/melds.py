@@ -1204,17 +1204,46 @@ def go_orphans(q1, q2, jok, rules):
         if popcount(q1 & rm) + popcount(dup & rm) + jg >= rules[R_MIN_GROUP]:
             cov |= rm
     n = max(rules[R_MIN_RUN], 1)
+    starts = np.int64(-1)
     for s in range(4):
         held = suit_positions(q1, s)
         if popcount(held & ~np.int64(2)) + jr < n:
             continue
-        pc = np.int64(0)
-        for lo in range(1, 16 - n):
-            iv = interval(lo, lo + n - 1)
-            if popcount(iv & ~held) <= jr and pos_allowed(lo, lo + n - 1, rules):
-                pc |= iv & held
-        cov |= pos_to_ranks(pc) << (13 * s)
+        if starts < 0:
+            starts = window_starts(n, rules)
+        cov |= pos_to_ranks(window_cover(held, n, jr, starts)) << (13 * s)
     return q1 & ~cov
+
+
+@njit(cache=True)
+def window_starts(n, rules):
+    """Mask of the positions lo whose run window [lo, lo + n - 1] ``pos_allowed`` accepts."""
+    if n > rules[R_MAX_RUN] or n > 13:
+        return np.int64(0)
+    a = interval(1, 15 - n)
+    if rules[R_ACE_LOW] == 0:
+        a &= ~np.int64(2)
+    if rules[R_ACE_HIGH] == 0:
+        a &= ~(np.int64(1) << (15 - n))
+    return a
+
+
+@njit(cache=True)
+def window_cover(held, n, jr, starts):
+    """Positions of ``held`` inside some window [lo, lo + n - 1] (lo in ``starts``) that
+    misses at most jr (0 or 1) positions: the misses are counted bit-parallel for every lo
+    at once (``ones``: at least one, ``twos``: at least two)."""
+    ones = np.int64(0)
+    twos = np.int64(0)
+    for i in range(n):
+        x = ~held >> i
+        twos |= ones & x
+        ones |= x
+    ok = starts & ~(ones if jr == 0 else twos)
+    cov = np.int64(0)
+    for i in range(n):
+        cov |= ok << i
+    return cov & held
 
 
 @njit(cache=True)

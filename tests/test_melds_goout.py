@@ -212,3 +212,26 @@ def test_go_out_fuzz():
         n_out += 1
         n_discard += d != NONE
     assert n_out > FUZZ // 4 and n_discard > FUZZ // 20 and FUZZ - n_out > FUZZ // 10
+
+
+def test_window_masks_match_the_window_loop():
+    """window_starts / window_cover (bit-parallel) against one window at a time."""
+    import itertools
+    rules = np.zeros(M.R_SIZE, np.int64)
+    rng = np.random.default_rng(5)
+    for al, ah, mr in itertools.product((0, 1), (0, 1), (3, 4, 7, 13, 99)):
+        rules[M.R_ACE_LOW], rules[M.R_ACE_HIGH], rules[M.R_MAX_RUN] = al, ah, mr
+        for n in range(1, 15):
+            ok = [lo for lo in range(1, 16 - n) if M.pos_allowed(lo, lo + n - 1, rules)]
+            starts = M.window_starts(n, rules)
+            assert starts == sum(1 << lo for lo in ok)
+            for _ in range(20):
+                plane = int(rng.integers(0, 1 << 13))
+                held = (plane << 1) | ((plane & 1) << 14)
+                for jr in (0, 1):
+                    want = 0
+                    for lo in ok:
+                        iv = ((1 << (lo + n)) - 1) ^ ((1 << lo) - 1)
+                        if bin(iv & ~held).count("1") <= jr:
+                            want |= iv & held
+                    assert M.window_cover(np.int64(held), n, jr, starts) == want
