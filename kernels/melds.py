@@ -1054,6 +1054,16 @@ G_RUN = 2
 
 
 @njit(cache=True)
+def go_extra_copies(q1, q2, b, cb, rules):
+    """Copies of card ``b`` a group through card ``cb`` (same rank) can add: those held, c's
+    own copy not counted, at most one per suit unless R_GROUP_DUPS."""
+    have = (1 if q1 & b else 0) + (1 if q2 & b else 0) - (1 if b == cb else 0)
+    if rules[R_GROUP_DUPS] == 0:
+        have = min(have, 0 if b == cb else 1)
+    return have
+
+
+@njit(cache=True)
 def go_group_option(q1, q2, jok, c, k, rules):
     """Group option k (< GO_GROUP_OPTS) through card c: (g1, g2, jokers); g1 = 0 when the
     holding lacks it. Jokers k % 2; base-3 digits of k // 2: extra copies per suit."""
@@ -1069,10 +1079,7 @@ def go_group_option(q1, q2, jok, c, k, rules):
         n = t % 3
         t //= 3
         b = np.int64(1) << (s * 13 + c % 13)
-        have = (1 if q1 & b else 0) + (1 if q2 & b else 0) - (1 if b == cb else 0)
-        if rules[R_GROUP_DUPS] == 0:
-            have = min(have, 0 if b == cb else 1)        # one card per suit
-        if n > have:
+        if n > go_extra_copies(q1, q2, b, cb, rules):
             return np.int64(0), np.int64(0), 0
         if b == cb:
             g2 |= b if n == 1 else np.int64(0)
@@ -1091,13 +1098,10 @@ def go_group_skip(q1, q2, c, k, rules):
     in between are ones ``go_group_option`` rejects): k itself when its digits fit."""
     t = k // 2
     step = 1
+    cb = np.int64(1) << c
     for s in range(4):
         b = np.int64(1) << (s * 13 + c % 13)
-        cb = b == (np.int64(1) << c)
-        have = (1 if q1 & b else 0) + (1 if q2 & b else 0) - (1 if cb else 0)
-        if rules[R_GROUP_DUPS] == 0:
-            have = min(have, 0 if cb else 1)
-        if (t // step) % 3 > have:
+        if (t // step) % 3 > go_extra_copies(q1, q2, b, cb, rules):
             return 2 * ((t // (3 * step) + 1) * 3 * step)
         step *= 3
     return k
