@@ -43,6 +43,7 @@ from kernels import melds as M
 from kernels import melds_float as F
 from kernels.cards import RANK_NAMES, SUIT_NAMES
 from sim.errors import UsageError
+from sim.games.telefunken import penalty_game_columns
 from sim.notation import fmt_card
 from sim.options import opt
 from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
@@ -244,14 +245,8 @@ STRATEGIES = [
 
 # ---- records ---------------------------------------------------------------------------
 def _record_columns(rec: np.ndarray, n: int) -> dict:
-    cols = record_fields(rec, (("dealer", K.RC_DEALER, np.int8), ("end_reason", K.RC_REASON, np.int8),
-                               ("winner", K.RC_WINNER, np.int8), ("winners", K.RC_WINNERS, np.int8),
-                               ("turns", K.RC_TURNS, np.int32), ("reshuffles", K.RC_RESHUF, np.int32),
-                               ("truncated", K.RC_TRUNC, bool)))
-    for p in range(n):
-        cols[f"payout_{p}"] = (-rec[:, K.RC_TOTAL + p]).astype(np.int32)
-    cols.update(record_fields(rec, (("total_{p}", K.RC_TOTAL, np.int32), ("mayi_{p}", K.RC_MAYI, np.int16),
-                                    ("oot_{p}", K.RC_OOT, np.int16)), n))
+    cols = penalty_game_columns(K, rec, n)
+    cols.update(record_fields(rec, (("mayi_{p}", K.RC_MAYI, np.int16), ("oot_{p}", K.RC_OOT, np.int16)), n))
     for d in range(1, DEALS + 1):
         cols.update(record_fields(rec, _DEAL_FIELDS, n, K.RC_DEAL + (d - 1) * K.DB_SIZE, d=d))
     return cols

@@ -500,15 +500,22 @@ STRATEGIES = [
 
 # ---- records ---------------------------------------------------------------------------------
 
-def _record_columns(rec: np.ndarray, n: int) -> dict:
-    cols = record_fields(rec, (("dealer", K.RC_DEALER, np.int8), ("end_reason", K.RC_REASON, np.int8),
-                               ("winner", K.RC_WINNER, np.int8), ("winners", K.RC_WINNERS, np.int8),
-                               ("turns", K.RC_TURNS, np.int32), ("reshuffles", K.RC_RESHUF, np.int32),
-                               ("truncated", K.RC_TRUNC, bool)))
+def penalty_game_columns(kern, rec: np.ndarray, n: int) -> dict:
+    """The whole-game columns of a penalty-points rummy record (Telefunken, Contract Rummy:
+    kernel ``kern`` names its columns alike): header, payout = minus the total, total."""
+    cols = record_fields(rec, (("dealer", kern.RC_DEALER, np.int8), ("end_reason", kern.RC_REASON, np.int8),
+                               ("winner", kern.RC_WINNER, np.int8), ("winners", kern.RC_WINNERS, np.int8),
+                               ("turns", kern.RC_TURNS, np.int32), ("reshuffles", kern.RC_RESHUF, np.int32),
+                               ("truncated", kern.RC_TRUNC, bool)))
     for p in range(n):
-        cols[f"payout_{p}"] = (-rec[:, K.RC_TOTAL + p]).astype(np.int32)
-    cols.update(record_fields(rec, (("total_{p}", K.RC_TOTAL, np.int32), ("chips_{p}", K.RC_CHIPS, np.int8),
-                                    ("buys_{p}", K.RC_BUYS, np.int16)), n))
+        cols[f"payout_{p}"] = (-rec[:, kern.RC_TOTAL + p]).astype(np.int32)
+    cols.update(record_fields(rec, (("total_{p}", kern.RC_TOTAL, np.int32),), n))
+    return cols
+
+
+def _record_columns(rec: np.ndarray, n: int) -> dict:
+    cols = penalty_game_columns(K, rec, n)
+    cols.update(record_fields(rec, (("chips_{p}", K.RC_CHIPS, np.int8), ("buys_{p}", K.RC_BUYS, np.int16)), n))
     for h in range(1, HANDS + 1):
         cols.update(record_fields(rec, _HAND_FIELDS, n, K.RC_HAND + (h - 1) * K.HB_SIZE, h=h))
     return cols
