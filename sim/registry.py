@@ -62,6 +62,7 @@ class GameSpec:
     payout_label: str = "payout (chips)"      # what payout_{p} is, for reports ("score (minus penalty points)")
     payout_unit: str = "chips"                # its unit in running text ("chips per deal")
     seat_extras: tuple = ()                   # (name, column with {p}): per-seat columns experiments keep
+    trace_events: Callable | None = None      # (trace, state, seat_names) -> [event dicts] (sim.trace)
 
 
 def kernel_fields(K, **over) -> dict:

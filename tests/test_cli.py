@@ -101,7 +101,7 @@ def test_games(cli):
     assert res.exit_code == 0, res.output
     assert "tonk" in res.stdout and "Tonk (Tunk)" in res.stdout
     assert "2-4 (default 2)" in res.stdout
-    assert "shared/rules/tonk.md" in res.stdout
+    assert "docs/rules/tonk.md" in res.stdout
 
 
 def test_strategies(cli):

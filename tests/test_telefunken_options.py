@@ -364,7 +364,7 @@ def test_registry_lists_telefunken():
     g = get_game("Telefunken")
     assert g is GAME
     assert g.players == (3, 5, 4)
-    assert g.rules == "shared/rules/telefunken.md" and g.rules_version == K.RULES_VERSION
+    assert g.rules == "docs/rules/telefunken.md" and g.rules_version == K.RULES_VERSION
     assert g.n_params == K.N_PARAMS and g.record_width == K.RECORD_COLS and g.err_col == K.RC_ERR
     assert g.reason_names == K.REASON_NAMES and g.error_names == K.ERROR_NAMES
     assert g.payout_label == "score (minus penalty points)" and g.payout_unit == "points"

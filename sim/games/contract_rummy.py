@@ -343,7 +343,7 @@ def _replay(seed, game_id, opts, sids, params, check):
 GAME = GameSpec(
     name="contract_rummy",
     title="Contract Rummy (Liverpool, May I?)",
-    rules="shared/rules/contract_rummy.md",
+    rules="docs/rules/contract_rummy.md",
     players=(3, K.MAX_PLAYERS, 4),
     options_cls=ContractRummyOptions,
     presets=PRESETS,

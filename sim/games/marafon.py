@@ -264,7 +264,7 @@ def _replay(seed, game_id, opts, sids, params, check):
 GAME = GameSpec(
     name="marafon",
     title="Marafon (Beccaccino)",
-    rules="shared/rules/marafon.md",
+    rules="docs/rules/marafon.md",
     players=(4, 4, 4),
     options_cls=MarafonOptions,
     presets=PRESETS,

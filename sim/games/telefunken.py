@@ -651,7 +651,7 @@ def _replay(seed, game_id, opts, sids, params, check):
 GAME = GameSpec(
     name="telefunken",
     title="Telefunken",
-    rules="shared/rules/telefunken.md",
+    rules="docs/rules/telefunken.md",
     players=(3, K.MAX_PLAYERS, 4),
     options_cls=TelefunkenOptions,
     presets=PRESETS,

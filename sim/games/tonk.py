@@ -183,7 +183,7 @@ def _replay(seed, deal_id, opts, sids, params, check):
 GAME = GameSpec(
     name="tonk",
     title="Tonk (Tunk)",
-    rules="shared/rules/tonk.md",
+    rules="docs/rules/tonk.md",
     players=(2, 4, 2),
     options_cls=TonkOptions,
     presets=PRESETS,

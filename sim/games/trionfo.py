@@ -186,7 +186,7 @@ def _replay(seed, game_id, opts, sids, params, check):
 GAME = GameSpec(
     name="trionfo",
     title="Trionfo",
-    rules="shared/rules/marafon.md",
+    rules="docs/rules/marafon.md",
     players=(5, 5, 5),
     options_cls=TrionfoOptions,
     presets=PRESETS,

@@ -282,7 +282,7 @@ def _replay(seed, deal_id, opts, sids, params, check):
 GAME = GameSpec(
     name="tripoli",
     title="Tripoli",
-    rules="shared/rules/tripoli.md",
+    rules="docs/rules/tripoli.md",
     players=(2, K.MAX_PLAYERS, 5),
     options_cls=TripoliOptions,
     presets=PRESETS,
