@@ -18,6 +18,13 @@ DECISION of that spec is followed). Choices this module adds where the spec leav
 * Whole-hand turn cap ``max_turns`` (default 1000, not in the spec): a hand that reaches it
   is settled like a dry stock and flagged ``truncated`` (end reason ``turn_cap``). The dry
   loop guard (``max_turns_after_stock_empty``) also sets ``truncated``.
+* End reasons (``REASON_NAMES``, the record's ``end_reason``): ``deal_tonk``, ``void_redeal``,
+  ``tonk_out`` (hand emptied by spreads and hits without a discard: 2S each), ``out`` (emptied
+  by the last discard: S each), ``knock_won``, ``knock_caught``, ``dry``, ``turn_cap``, and
+  ``hit_out``: under ``tonk_out_requires_new_spread`` a hand emptied without a discard and
+  without a new spread that turn (by hits alone) pays S each (§6.1) and is recorded as
+  ``hit_out``, not ``tonk_out`` (RULES_VERSION 2; before, it was a ``tonk_out`` paying S).
+  Without the option going out by hits alone is a ``tonk_out`` (2S), as the spec says.
 * Deals are independent records; the dealer of deal ``d`` is ``(first + d) % n``. A void
   deal (two or more deal-tonks) is its own record (``void_redeal``) and the next record is
   dealt by the next dealer. With ``tonk_tie_redeal_same_dealer`` the same dealer redeals
@@ -47,6 +54,9 @@ Options (int array read by the kernels, built by ``sim.games.tonk.TonkOptions``)
 | O_STAKE | stake S | >= 1 |
 | O_MAX_TURNS | max_turns | >= 1 |
 
+``RULES_VERSION`` goes into the output metadata: 1 first release; 2 the ``hit_out`` end
+reason (issue 12; payouts unchanged).
+
 State: one int64 array, fields below (masks are 52-bit card masks, see ``cards``).
 Score range per deal: payouts are chips, zero-sum over the seats, and every payout lies in
 ``[-3 (n-1) S, 3 (n-1) S]`` (the extremes: a caught knocker under
@@ -71,7 +81,7 @@ from kernels.cards import (ACES, FULL_DECK, POINTS_TEN_CAP, SUIT_PLANE, bit, low
 from kernels.jit import trace_put, unowned
 from kernels.rng import STREAM_DECK, STREAM_PLAY, STREAM_RUN, below, seed_stream, shuffle, stream_key
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 MAX_PLAYERS = 4
 MAX_REDEALS = 100
 MAX_ACTS = 128
@@ -142,8 +152,9 @@ R_KNOCK_WON = 4
 R_KNOCK_CAUGHT = 5
 R_DRY = 6
 R_TURN_CAP = 7
+R_HIT_OUT = 8
 REASON_NAMES = ("deal_tonk", "void_redeal", "tonk_out", "out", "knock_won", "knock_caught",
-                "dry", "turn_cap")
+                "dry", "turn_cap", "hit_out")
 
 # ---- actions: kind in bits 0-3, payload above ----------------------------------
 A_KNOCK = 1
@@ -177,7 +188,8 @@ N_PARAMS = 4
 # ---- trace rows: [code, seat, a, b] --------------------------------------------
 T_DEAL = 1       # a = hand mask
 T_UPCARD = 2     # a = card
-T_ACTION = 3     # a = action, b = card drawn from the stock (draw_stock) or -1
+T_ACTION = 3     # a = action, b = card drawn (draw_stock: from the stock; draw_discard: the
+                 # top discard taken) or -1
 T_VOID = 4       # two or more deal-tonks; a = redeal number
 T_END = 5        # a = reason, b = winner
 RECORD_COLS = 9 + 3 * MAX_PLAYERS
@@ -441,16 +453,22 @@ def finish(st, reason, trace):
 
 @njit(cache=True)
 def settle_out(st, opts, tonked, trace):
-    """CUR emptied the hand: 2S each for a tonk out (S under the new-spread rule), else S."""
+    """CUR emptied the hand: 2S each for a tonk out; S each for an out by the last discard,
+    and, under tonk_out_requires_new_spread, for emptying it by hits alone (``hit_out``)."""
     p = st[CUR]
     s = opts[O_STAKE]
+    reason = R_OUT
     amount = s
-    if tonked and (opts[O_TONK_NEW_SPREAD] == 0 or st[NEW_SPREAD]):
-        amount = 2 * s
+    if tonked:
+        if opts[O_TONK_NEW_SPREAD] == 0 or st[NEW_SPREAD]:
+            reason = R_TONK_OUT
+            amount = 2 * s
+        else:
+            reason = R_HIT_OUT
     for q in range(st[N]):
         if q != p:
             pay(st, q, p, amount)
-    finish(st, R_TONK_OUT if tonked else R_OUT, trace)
+    finish(st, np.int64(reason), trace)
 
 
 @njit(cache=True)
@@ -733,7 +751,12 @@ def apply_action(st, opts, a, trace):
     cur = st[CUR]
     if st[PHASE] == P_START:
         st[BLOCKED] &= ~(1 << cur)
-    log(st, trace, T_ACTION, cur, a, st[DECK + st[STOCK_PTR]] if kind == A_DRAW_STOCK else -1)
+    drawn = -1
+    if kind == A_DRAW_STOCK:
+        drawn = st[DECK + st[STOCK_PTR]]
+    elif kind == A_DRAW_DISCARD:
+        drawn = pile_top(st)
+    log(st, trace, T_ACTION, cur, a, drawn)
     if kind == A_KNOCK:
         settle_knock(st, opts, trace)
     elif kind == A_DRAW_STOCK:

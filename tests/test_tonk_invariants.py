@@ -190,14 +190,17 @@ def check_records(n, kw, mix, opts, rec):
     sel = reason == K.R_VOID
     assert np.all(pay[sel] == 0) and np.all(winner[sel] == -1)
     assert np.all((np.isin(cnt[sel], totals)).sum(1)[rec[sel, K.R_COL_REDEALS] == 0] >= 2)
-    sel = (reason == K.R_TONK_OUT) | (reason == K.R_OUT)
+    sel = (reason == K.R_TONK_OUT) | (reason == K.R_OUT) | (reason == K.R_HIT_OUT)
     assert np.all(left[sel, winner[sel]] == 0)
     assert np.all((left[sel] == 0).sum(1) == 1)
-    sel = reason == K.R_TONK_OUT
-    w = winner[sel]
-    each = -pay[sel][np.arange(n) != w[:, None]].reshape(-1, n - 1) if sel.any() else np.zeros((0, n - 1))
-    allowed = (s, 2 * s) if opts[K.O_TONK_NEW_SPREAD] else (2 * s,)
-    assert np.all(np.isin(each, allowed)) and np.all(each == each[:, :1])
+    # a tonk out pays 2S each; going out by hits alone (hit_out) pays S, only under the option
+    if not opts[K.O_TONK_NEW_SPREAD]:
+        assert not np.any(reason == K.R_HIT_OUT)
+    for r, amount in ((K.R_TONK_OUT, 2 * s), (K.R_HIT_OUT, s)):
+        sel = reason == r
+        w = winner[sel]
+        assert np.all(w >= 0)
+        assert np.all(pay[sel] == np.where(np.arange(n) == w[:, None], amount * (n - 1), -amount))
     sel = np.flatnonzero((reason == K.R_DRY) | (reason == K.R_TURN_CAP))
     assert np.array_equal(pay[sel], expected_dry(cnt[sel], s, bool(opts[K.O_DRY_TIE])))
     sel = np.flatnonzero(is_knock)
@@ -223,10 +226,11 @@ def test_random_play_invariants(n, mix):
             raise AssertionError(f"config {cid}, n={n}, mix={mix}: {e}") from None
         reasons += np.bincount(rec[:, K.R_COL_REASON], minlength=len(reasons))
     # the fuzz reaches these endings (random seats knock early, so only the greedy family
-    # reaches the dry stock; a void needs two deal-tonks: too rare at this size)
+    # reaches the dry stock and goes out; hit_out needs tonk_out_requires_new_spread; a void
+    # needs two deal-tonks: too rare at this size)
     want = [K.R_DEAL_TONK, K.R_KNOCK_WON, K.R_KNOCK_CAUGHT, K.R_TURN_CAP]
     if mix == "greedy_knockers":
-        want += [K.R_TONK_OUT, K.R_OUT, K.R_DRY]
+        want += [K.R_TONK_OUT, K.R_OUT, K.R_DRY, K.R_HIT_OUT]
     for r in want:
         assert reasons[r] > 0, K.REASON_NAMES[r]
 
@@ -276,7 +280,7 @@ def test_deep_random_play_invariants(n):
             raise AssertionError(f"config {cid}, n={n}, deep fuzz: {e}") from None
         reasons += np.bincount(rec[:, K.R_COL_REASON], minlength=len(reasons))
     for r in (K.R_DEAL_TONK, K.R_TONK_OUT, K.R_OUT, K.R_DRY, K.R_TURN_CAP,
-              K.R_KNOCK_WON, K.R_KNOCK_CAUGHT):
+              K.R_KNOCK_WON, K.R_KNOCK_CAUGHT):       # hit_out: see test_random_play_invariants
         assert reasons[r] > 0, K.REASON_NAMES[r]
 
 

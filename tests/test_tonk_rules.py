@@ -280,10 +280,10 @@ def test_example3_tonk_out_with_new_spreads(new_spread_rule):
     over(st, K.R_TONK_OUT, [-2, 4, -2], B)
 
 
-@pytest.mark.parametrize("new_spread_rule, each", [(False, 2), (True, 1)])
-def test_example4_out_by_hitting_only(new_spread_rule, each):
+@pytest.mark.parametrize("new_spread_rule, each, reason", [(False, 2, K.R_TONK_OUT), (True, 1, K.R_HIT_OUT)])
+def test_example4_out_by_hitting_only(new_spread_rule, each, reason):
     """§12.4: table ♥5-6-7 (A) and Q♠Q♥Q♦ (C); B ♥4 ♥9 draws ♥8, hits 8, 9 high and 4 low.
-    2 each by default, 1 each under tonk_out_requires_new_spread."""
+    2 each (tonk_out) by default, 1 each (hit_out) under tonk_out_requires_new_spread."""
     opts = opts_for(3, tonk_out_requires_new_spread=new_spread_rule)
     st = position(opts, {A: "2D 3D", B: "4H 9H", C: "KC"},
                   runs={A: "5H 6H 7H"}, books={C: "QS QH QD"}, cur=B, stock="8H")
@@ -291,7 +291,7 @@ def test_example4_out_by_hitting_only(new_spread_rule, each):
     hits = kinds(legal(st, opts), K.A_HIT)
     assert sorted(hits) == sorted([hit("4H", A), hit("8H", A)])   # 9H not yet adjacent
     play(st, opts, hit("8H", A), hit("9H", A), hit("4H", A))
-    over(st, K.R_TONK_OUT, [-each, 2 * each, -each], B)
+    over(st, reason, [-each, 2 * each, -each], B)
 
 
 def test_example5_out_by_discard():
