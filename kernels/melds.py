@@ -897,8 +897,9 @@ def layoffs(p1, p2, jokers, table, n_melds, rules, out):
 
 
 @njit(cache=True)
-def apply_layoff(table, i, card, pos):
-    """Lay ``card`` (52 = joker) onto meld ``i`` at run position ``pos`` (0 for a group)."""
+def apply_layoff(table, i, card, pos, rules):
+    """Lay ``card`` (52 = joker) onto meld ``i`` at run position ``pos`` (0 for a group). The
+    fourth suit closes a pure trío only under PURE_FOURTH_SUIT (§3.2; A14)."""
     row = table[i]
     if card == 52:
         row[M_JOKERS] += 1
@@ -910,7 +911,8 @@ def apply_layoff(table, i, card, pos):
             row[M_P2] |= b
         else:
             row[M_P1] |= b
-        if row[M_KIND] == K_GROUP and row[M_FLAGS] & F_PURE and popcount(row[M_P1]) == 4:
+        if (row[M_KIND] == K_GROUP and row[M_FLAGS] & F_PURE and popcount(row[M_P1]) == 4
+                and rules[R_PURE_EXT] == PURE_FOURTH_SUIT):
             row[M_FLAGS] |= F_CLOSED
     if row[M_KIND] == K_RUN:
         widen_run(row, pos)
@@ -996,11 +998,11 @@ def joker_retrievals(p1, p2, jokers, table, n_melds, rules, out):
 
 
 @njit(cache=True)
-def apply_retrieval(table, i, a, b):
+def apply_retrieval(table, i, a, b, rules):
     """Add naturals a (and b unless -1) to group ``i`` and take one joker off it."""
-    apply_layoff(table, i, a, 0)
+    apply_layoff(table, i, a, 0, rules)
     if b >= 0:
-        apply_layoff(table, i, b, 0)
+        apply_layoff(table, i, b, 0, rules)
     table[i, M_JOKERS] -= 1
 
 
@@ -1448,9 +1450,10 @@ def go_goal(spec, rules):
 
 
 @njit(cache=True)
-def go_candidates(p1, p2, jokers, spec, rules, out, order):
-    """Gate + discard candidates in preference order (GO_OUT_NO_DISCARD first) into
-    ``order``; returns (how many, goal). 0 when the holding cannot go out."""
+def go_candidates(p1, p2, jokers, spec, rules, out, order, need_discard):
+    """Gate + discard candidates in preference order (GO_OUT_NO_DISCARD first unless
+    ``need_discard``) into ``order``; returns (how many, goal). 0 when the holding cannot go
+    out."""
     goal, gate = go_goal(spec, rules)
     orphans = go_orphans(p1, p2, jokers, rules)
     if orphans & p2 or orphans & (orphans - 1):
@@ -1460,17 +1463,20 @@ def go_candidates(p1, p2, jokers, spec, rules, out, order):
     if orphans:
         order[0] = lowbit(orphans)              # the only card that can be left over
         return 1, goal
+    if need_discard:
+        return go_discard_order(p1, jokers, rules, order), goal
     order[0] = GO_OUT_NO_DISCARD
     return 1 + go_discard_order(p1, jokers, rules, order[1:]), goal
 
 
 @njit(cache=True)
-def go_out_partition(p1, p2, jokers, spec, rules, out):
+def go_out_partition(p1, p2, jokers, spec, rules, out, need_discard=False):
     """Hand 7 going out (§12.2) with the contract melds of ``spec`` (a contracts row): -1 if
-    the holding cannot, else the discard (card id, 52 = joker, 53 = none); the melds go to
-    ``out``. See the section comment above."""
+    the holding cannot, else the discard (card id, 52 = joker, 53 = none; never 53 when
+    ``need_discard``: option A24 final_discard_required); the melds go to ``out``. See the
+    section comment above."""
     order = np.zeros(54, np.int64)
-    m, goal = go_candidates(p1, p2, jokers, spec, rules, out, order)
+    m, goal = go_candidates(p1, p2, jokers, spec, rules, out, order, need_discard)
     out[:] = 0
     st = np.zeros((MAX_GO_OUT_MELDS + 1, S_SIZE), np.int64)
     melds = np.zeros((MAX_GO_OUT_MELDS + 1, M_SIZE), np.int64)

@@ -35,6 +35,12 @@ Choices this module adds where the spec leaves room
 * Duplicate deals: hand h is shuffled from its own stream of (seed, game, h), so the cut,
   the deal and the stock order of every hand are the same whatever the play; reshuffles,
   the Hand-6 exchange and the random strategy draw from the play stream.
+* ``final_discard_required`` (A24): going out always ends with a discard. Going down never
+  lays the last card (when the best contract would use every card, the best one without
+  each card in turn is laid), extra melds and lay-offs never take it, and the Hand-7
+  partition always leaves a card to discard (Bolivia's Hand 7 laid normally obeys the same).
+* ``pure_trio_extension`` (A14): only ``fourth_suit_only`` closes a pure trío after its
+  fourth suit; under ``any_natural`` it keeps taking every natural of its rank.
 * ``max_turns_per_hand`` caps each hand (turns started); a capped hand ends like a blocked
   one (everybody scores) and sets ``truncated``.
 
@@ -57,7 +63,8 @@ from kernels.cards import lowbit, popcount, rank_mask
 from kernels.jit import trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
 
-RULES_VERSION = 2          # 2: the Ecuador exchange is offered only when needed
+RULES_VERSION = 3          # 2: the Ecuador exchange is offered only when needed; 3: a pure trio closes
+#                            only under fourth_suit_only (A14); final_discard_required holds in Hand 7
 MAX_PLAYERS = 5
 HANDS = 7
 DECK_SIZE = 108
@@ -901,7 +908,6 @@ def add_exchange_downs(st, opts, p, tab, mo, acts, n):
     """Ecuador (A39): go down using a joker taken from another player's contract meld. Only
     offered when the holding cannot go down without it; then every way to go down with the
     exchanged holding uses a joker, as the rule requires."""
-    rules = rules_of(opts)
     for i in range(st[NMELDS]):
         if tab[i, T_OWNER] == p or tab[i, T_CONTRACT] == 0 or tab[i, M.M_JOKERS] == 0:
             continue
@@ -912,16 +918,61 @@ def add_exchange_downs(st, opts, p, tab, mo, acts, n):
             if not joker_card(tab, i, c):
                 continue
             q1, q2, qj = exchange_holding(st, p, tab, i, c)
-            if M.find_contract(q1, q2, qj, st[HNO], contracts_of(opts), rules, mo):
+            if contract_melds(q1, q2, qj, st[HNO], opts, mo, True):
                 acts[n] = act(A_GO_DOWN, i + 1, c, 0, 0, 0)
                 n += 1
     return n
 
 
 @njit(cache=True)
-def go_out(p1, p2, jokers, spec, rules, mo):
-    """Hand 7: the discard of going out (melds in ``mo``), -1 when the holding cannot."""
-    return M.go_out_partition(p1, p2, jokers, spec, rules, mo)
+def go_out(p1, p2, jokers, opts, mo):
+    """Hand 7: the discard of going out (melds in ``mo``), -1 when the holding cannot; with
+    final_discard_required (A24) always a card."""
+    return M.go_out_partition(p1, p2, jokers, spec_of(opts, HANDS), rules_of(opts), mo,
+                              opts[O_FINAL_DISCARD] != 0)
+
+
+@njit(cache=True)
+def contract_melds(p1, p2, jok, h, opts, mo, stop_first):
+    """The melds of going down in hand h into ``mo``: the most points laid (or the first way
+    found); False when the holding lacks the contract. With final_discard_required (A24) the
+    melds keep a card back for the discard: when the best way lays every card, the best way
+    without each card in turn is taken instead."""
+    spec = contracts_of(opts)[h]
+    rules = rules_of(opts)
+    gain = M.solve_contract(p1, p2, jok, spec, rules, mo, stop_first)
+    if gain < 0 or opts[O_FINAL_DISCARD] == 0 or table_cards(mo, len(mo)) < hand_size(p1, p2, jok):
+        return gain >= 0
+    best, keep = -1, -1
+    m = p1 | (np.int64(1) << JK if jok > 0 else np.int64(0))
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        q1, q2, qj = without(p1, p2, jok, c)
+        g = M.solve_contract(q1, q2, qj, spec, rules, mo, stop_first)
+        if g > best:
+            best, keep = g, c
+            if stop_first:
+                return True
+    if best < 0:
+        return False
+    q1, q2, qj = without(p1, p2, jok, keep)
+    M.solve_contract(q1, q2, qj, spec, rules, mo, stop_first)
+    return True
+
+
+@njit(cache=True, inline='always')
+def hand_size(p1, p2, jok):
+    return popcount(p1) + popcount(p2) + jok
+
+
+@njit(cache=True)
+def without(p1, p2, jok, c):
+    """The holding (p1, p2, jokers) less one card c (52 = a joker)."""
+    if c == JK:
+        return p1, p2, jok - 1
+    q1, q2 = M.dd_remove_mask(p1, p2, np.int64(1) << c)
+    return q1, q2, jok
 
 
 @njit(cache=True)
@@ -929,15 +980,13 @@ def legal_not_down(st, opts, tab, mo, acts):
     """Step B/C of a player who has not gone down: go down / go out in Hand 7, discard."""
     p = st[CUR]
     n = 0
-    rules = rules_of(opts)
     if st[TABLE_ACTS] == 0:
         if hand7_at_once(st, opts):
-            if go_out(st[H1 + p], st[H2 + p], st[HJ + p], spec_of(opts, HANDS), rules, mo) >= 0:
+            if go_out(st[H1 + p], st[H2 + p], st[HJ + p], opts, mo) >= 0:
                 acts[n] = act(A_GO_OUT7, 0, 0, 0, 0, 0)
                 n += 1
         else:
-            if M.find_contract(st[H1 + p], st[H2 + p], st[HJ + p], st[HNO], contracts_of(opts),
-                               rules, mo):
+            if contract_melds(st[H1 + p], st[H2 + p], st[HJ + p], st[HNO], opts, mo, True):
                 acts[n] = act(A_GO_DOWN, 0, 0, 0, 0, 0)
                 n += 1
             elif opts[O_EXCHANGE_MODEL] == 1:
@@ -1022,7 +1071,7 @@ def lay_rows(st, tab, p, mo, contract):
 
 
 @njit(cache=True)
-def give_for_joker(st, tab, p, i, c):
+def give_for_joker(st, opts, tab, p, i, c):
     """Ecuador exchange: natural c replaces a joker of meld i; the joker goes to seat p."""
     row = tab[i]
     if row[M.M_KIND] == M.K_RUN:
@@ -1035,7 +1084,7 @@ def give_for_joker(st, tab, p, i, c):
                 break
         row[M.M_P1] |= np.int64(1) << c
     else:
-        M.apply_layoff(tab, i, c, 0)
+        M.apply_layoff(tab, i, c, 0, rules_of(opts))
     row[M.M_JOKERS] -= 1
     take(st, p, c)
     give(st, p, JK)
@@ -1046,9 +1095,8 @@ def go_down(st, opts, tab, mo, x):
     """Lay the contract (§9.1) the way that leaves the fewest penalty points."""
     p = st[CUR]
     if field(x, 1) > 0:
-        give_for_joker(st, tab, p, field(x, 1) - 1, field(x, 2))
-    M.best_contract(st[H1 + p], st[H2 + p], st[HJ + p], st[HNO], contracts_of(opts),
-                    rules_of(opts), mo)
+        give_for_joker(st, opts, tab, p, field(x, 1) - 1, field(x, 2))
+    contract_melds(st[H1 + p], st[H2 + p], st[HJ + p], st[HNO], opts, mo, False)
     lay_rows(st, tab, p, mo, 1)
     st[DOWN + p] = 1
     st[DOWN_TURN + p] = st[TURN]
@@ -1080,7 +1128,7 @@ def meld_row(st, p, x, row, rules):
 def go_out_hand7(st, opts, tab, mo):
     """Hand 7 (§12.2): lay the whole partition, discard the card left over if any."""
     p = st[CUR]
-    d = go_out(st[H1 + p], st[H2 + p], st[HJ + p], spec_of(opts, HANDS), rules_of(opts), mo)
+    d = go_out(st[H1 + p], st[H2 + p], st[HJ + p], opts, mo)
     lay_rows(st, tab, p, mo, 1)
     if d != M.GO_OUT_NO_DISCARD:
         take(st, p, d)
@@ -1101,7 +1149,7 @@ def table_action(st, opts, tab, mo, x):
         meld_row(st, p, x, mo[0], rules_of(opts))
         lay_row(st, tab, p, mo[0], 0)
     elif kind == A_LAYOFF:
-        M.apply_layoff(tab, b, a, c)
+        M.apply_layoff(tab, b, a, c, rules_of(opts))
         take(st, p, a)
         if a == JK and st[JOKER_DUE] > 0:
             st[JOKER_DUE] -= 1
@@ -1109,7 +1157,7 @@ def table_action(st, opts, tab, mo, x):
         M.apply_joker_shift(tab, b, a, c)
         take(st, p, a)
     elif kind == A_RETRIEVE:
-        M.apply_retrieval(tab, a, b, c - 1)
+        M.apply_retrieval(tab, a, b, c - 1, rules_of(opts))
         take(st, p, b)
         if c > 0:
             take(st, p, c - 1)

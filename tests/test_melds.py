@@ -211,7 +211,7 @@ def test_example_2_impure_candidates():
 def test_example_3_pure_trio_layoffs():
     t = table_of(group("7C 7D 7H", pure=True))
     assert layoff_set("7S 7C JK 7D", t) == {(parse("7S")[0], 0, 0)}
-    M.apply_layoff(t, 0, parse("7S")[0], 0)
+    M.apply_layoff(t, 0, parse("7S")[0], 0, RULES)
     assert t[0, M.M_FLAGS] == M.F_PURE | M.F_CLOSED and M.meld_valid(t[0], RULES)
     assert layoff_set("7S 7C JK 7D", t) == set()                  # closed
     # Bolivia: any natural; none
@@ -258,7 +258,7 @@ def test_example_8_joker_shift():
     five, eight, nine = parse("5D 8D 9D")
     assert {tuple(r) for r in out[:n].tolist()} == {(five, 0, 4), (five, 0, 8)}
     M.apply_joker_shift(t, 0, five, 8)
-    M.apply_layoff(t, 0, nine, 9)
+    M.apply_layoff(t, 0, nine, 9, RULES)
     assert (t[0, M.M_LO], t[0, M.M_HI], t[0, M.M_JPOS]) == (5, 9, pos_mask(8))
     assert sorted(row_cards(t[0])) == sorted(parse("5D 6D 7D JK 9D"))
     assert M.meld_valid(t[0], RULES)
@@ -275,11 +275,11 @@ def test_example_9_group_joker():
     n = M.joker_retrievals(*H("8C 8C"), t, 1, RULES, out)
     assert out[:n].tolist() == [[0, c8, c8]]
     assert M.joker_retrievals(*H("8C"), t, 1, RULES, out) == 0
-    M.apply_retrieval(t, 0, c8, c8)
+    M.apply_retrieval(t, 0, c8, c8, RULES)
     assert sorted(row_cards(t[0])) == sorted(parse("8S 8H 8C 8C")) and M.meld_valid(t[0], RULES)
     t = table_of(group("8S 8H JK"))
     assert layoff_set("8C", t) == {(c8, 0, 0)}                     # single 8C: a lay-off
-    M.apply_layoff(t, 0, c8, 0)
+    M.apply_layoff(t, 0, c8, 0, RULES)
     assert sorted(row_cards(t[0])) == sorted(parse("8S 8H 8C JK"))
 
 
@@ -401,7 +401,7 @@ def test_layoffs_and_joker_ops_match_reference():
         # every lay-off keeps the meld valid
         for card, i, pos in got:
             t2 = table.copy()
-            M.apply_layoff(t2, i, card, pos)
+            M.apply_layoff(t2, i, card, pos, RULES)
             assert M.meld_valid(t2[i], RULES)
 
 

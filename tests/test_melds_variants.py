@@ -413,7 +413,7 @@ def test_no_duplicate_validity_and_table_ops_match_reference():
         assert {tuple(r) for r in out[:n].tolist()} == R.joker_retrievals(hc, ref_table, False)
         for card, i, pos in got:
             t2 = table.copy()
-            M.apply_layoff(t2, i, card, pos)
+            M.apply_layoff(t2, i, card, pos, NODUP)
             assert M.meld_valid(t2[i], NODUP)
 
 

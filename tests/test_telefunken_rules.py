@@ -333,6 +333,22 @@ def test_pure_trio_accepts_only_the_fourth_suit_example_3():
     assert g.tab[i, M.M_FLAGS] & M.F_CLOSED and not g.kinds(K.A_LAYOFF)
 
 
+
+def test_bolivia_pure_trio_takes_every_natural_of_its_rank():
+    """Issue 12 (A14 any_natural): the fourth suit does not close the pure trio; every other
+    natural of the rank may still be laid off (table 7C 7D 7H pure, hand 7C 7D 7S)."""
+    opts = options(pure_trio_extension="any_natural")
+    g = Game(opts=opts, hand=1).hold(0, "7C 7D 7S 2D").down(0, 2)
+    row = group_row("7C 7D 7H")
+    row[M.M_FLAGS] = M.F_PURE
+    i = g.meld(row, owner=1, turn=3)
+    for c in ("7S", "7C", "7D"):
+        assert A(K.A_LAYOFF, card(c), i, 0) in g.kinds(K.A_LAYOFF), c
+        g.do(A(K.A_LAYOFF, card(c), i, 0))
+    assert g.holding(0) == [card("2D")] and not g.tab[i, M.M_FLAGS] & M.F_CLOSED
+    assert not [x for x in g.kinds(K.A_LAYOFF) if K.field(x, 1) == JK]      # never a joker
+
+
 # =============================================================================
 # joker operations (§10, §19.8, §19.9)
 # =============================================================================
@@ -414,6 +430,29 @@ def test_hand7_goes_out_without_discard_example_12():
     g = Game(hand=7).hold(0, "QS QS QD 5H 6H 7H 8H 9H 10H JH 2C 3C 4C 5C").pile("2D")
     g.do(A(K.A_GO_OUT7))
     assert g.st[K.OUT] == 0 and g.st[K.PILE_LEN] == 1 and g.st[K.NMELDS] == 3
+
+
+
+def test_hand7_final_discard_required_goes_out_with_a_discard():
+    """Issue 12 (A24): with final_discard_required the example-12 holding lays 13 cards and
+    discards the 14th instead of laying all 14."""
+    g = Game(opts=options(final_discard_required=True), hand=7)
+    g.hold(0, "QS QS QD 5H 6H 7H 8H 9H 10H JH 2C 3C 4C 5C").pile("2D")
+    g.do(A(K.A_GO_OUT7))
+    assert g.st[K.OUT] == 0 and g.st[K.PILE_LEN] == 2
+    assert K.table_cards(g.tab, g.st[K.NMELDS]) == 13
+
+
+def test_hand7_final_discard_required_not_laid_at_once():
+    """Issue 12 (A24 with A25 false, Bolivia): going down may not lay every card; the player
+    keeps one to discard (a 12-card run lays 11)."""
+    opts = options(**dict(PRESETS["bolivia"], final_discard_required=True))
+    g = Game(opts=opts, hand=7).hold(0, "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH")
+    g.do(A(K.A_GO_DOWN))
+    assert K.held(g.st, 0) == 1 and g.st[K.PHASE] == K.P_ACT
+    assert {x & 15 for x in g.legal()} == {K.A_DISCARD}
+    short = Game(opts=opts, hand=7).hold(0, "5H 6H 7H 8H 9H 10H JH")   # every card is the contract
+    assert not short.kinds(K.A_GO_DOWN)
 
 
 def test_hand7_cannot_go_out_example_13():
