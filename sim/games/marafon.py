@@ -1,4 +1,4 @@
-"""Marafon on the Python side: options, presets, strategies, records and trace formatting.
+"""Marafon on the Python side: options, presets, strategies, records and replay events.
 
 Rules: ``shared/rules/marafon.md`` Part A; the kernels are ``kernels/marafon.py`` (its
 docstring lists the choices made where the spec leaves room) on ``kernels/tricks.py``.
@@ -27,6 +27,7 @@ from sim.errors import UsageError
 from sim.notation import parse as parse52
 from sim.options import check_choice, opt
 from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
+from sim.trace import event, lines
 
 DECLARER = ("any_player", "battitore_only")
 SECOND_DEALER = ("four_of_coins_holder", "rotate")
@@ -209,40 +210,92 @@ COLUMNS = [
 ]
 
 
-def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
-    """Readable play-by-play of a replayed match."""
-    lines = []
+def _cards40(mask: int) -> list[str]:
+    """A 40-card mask as card strings, by suit, strongest first (as ``fmt40_mask``)."""
+    mask = int(mask)
+    return [fmt40_card(c) for s in range(4) for c in range(10 * s + 9, 10 * s - 1, -1) if mask >> c & 1]
+
+
+def trace_events(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[dict]:
+    """The events of a replayed match (``sim.trace``), in the order they happen.
+
+    Actions: ``game`` (a game of the match starts: ``game`` 1-based), ``hand`` (``hand``
+    number in the game, ``dealer``, ``battitore``, ``four_coins`` = the seat dealt 4D),
+    ``deal`` (a seat's ten ``cards``), ``trump`` (the battitore names ``suit``), ``declare``
+    (a marafona: ``suits`` of the 3-2-A declared, ``cards`` their cards), ``play`` (one card),
+    ``trick`` (``seat`` = the winner; ``cards`` = the trick in play order, ``thirds`` = its
+    value, the last trick's 3 included), ``claim`` (``correct``, the side's ``count`` in
+    thirds), ``score`` (the hand's ``points`` per side and the game ``scores``), ``end`` (the
+    game's ``reason``, winning ``side`` or None, ``scores``) and one ``result`` per seat (its
+    ``side``, ``games`` won by that side, ``payout``).
+
+    ``state`` (every event but ``result``), public facts after the event, per side (side 0 =
+    seats 0 and 2, side 1 = seats 1 and 3): ``thirds`` won in this hand (the last trick's 3
+    included; a point is 3 thirds), ``tricks`` won in this hand, ``score`` of the game so far
+    (whole points), ``games`` won in the match.
+    """
+    events = []
+    thirds, tricks, score, games = [0, 0], [0, 0], [0, 0], [0, 0]
+    trick: list[str] = []
+
+    def state():
+        return {"thirds": list(thirds), "tricks": list(tricks), "score": list(score), "games": list(games)}
+
     for code, seat, a, b, c, d in trace[: st[K.TR_LEN]]:
         code, seat, a, b, c, d = (int(x) for x in (code, seat, a, b, c, d))
         who = f"seat {seat} ({seat_names[seat]})" if 0 <= seat < len(seat_names) else ""
         if code == K.T_GAME:
-            lines.append(f"=== game {a + 1}")
+            score = [0, 0]
+            events.append(event("game", f"=== game {a + 1}", game=a + 1, state=state()))
         elif code == K.T_HAND:
-            lines.append(f"== hand {a}: dealer seat {b}, battitore seat {c} (4D dealt to seat {d})")
+            thirds, tricks, trick = [0, 0], [0, 0], []
+            events.append(event("hand", f"== hand {a}: dealer seat {b}, battitore seat {c} (4D dealt to seat {d})",
+                                hand=a, dealer=b, battitore=c, four_coins=d, state=state()))
         elif code == K.T_DEAL:
-            lines.append(f"deal  {who}: {fmt40_mask(a)}")
+            events.append(event("deal", f"deal  {who}: {fmt40_mask(a)}", seat, cards=_cards40(a), state=state()))
         elif code == K.T_TRUMP:
-            lines.append(f"trump {SUIT_NAMES40[a]} named by {who}")
+            events.append(event("trump", f"trump {SUIT_NAMES40[a]} named by {who}", seat, suit=SUIT_NAMES40[a],
+                                state=state()))
         elif code == K.T_DECLARE:
-            suits = " ".join(SUIT_NAMES40[s] for s in range(4) if a >> s & 1)
-            lines.append(f"      {who} declares the marafona ({suits})")
+            suits = [SUIT_NAMES40[s] for s in range(4) if a >> s & 1]
+            cricche = [fmt40_card(10 * s + k) for s in range(4) if a >> s & 1 for k in (9, 8, 7)]
+            events.append(event("declare", f"      {who} declares the marafona ({' '.join(suits)})", seat,
+                                suits=suits, cards=cricche, state=state()))
         elif code == K.T_PLAY:
-            lines.append(f"      {who}: {fmt40_card(a)}")
+            trick.append(fmt40_card(a))
+            events.append(event("play", f"      {who}: {fmt40_card(a)}", seat, cards=[fmt40_card(a)],
+                                state=state()))
         elif code == K.T_TRICK:
-            lines.append(f"    trick to {who}: {a} thirds (sides {b} / {c})")
+            thirds = [b, c]
+            tricks[seat & 1] += 1
+            events.append(event("trick", f"    trick to {who}: {a} thirds (sides {b} / {c})", seat,
+                                cards=trick, thirds=a, state=state()))
+            trick = []
         elif code == K.T_CLAIM:
-            lines.append(f"claim by {who} on {b} thirds: " + ("correct" if a else "wrong"))
+            events.append(event("claim", f"claim by {who} on {b} thirds: " + ("correct" if a else "wrong"), seat,
+                                correct=bool(a), count=b, state=state()))
         elif code == K.T_SCORE:
-            lines.append(f"hand scored: side 0 +{a}, side 1 +{b}; game {c} - {d}")
+            score = [c, d]
+            events.append(event("score", f"hand scored: side 0 +{a}, side 1 +{b}; game {c} - {d}",
+                                points=[a, b], scores=[c, d], state=state()))
         elif code == K.T_END:
+            if b >= 0:
+                games[b] += 1
             side = f"side {b} (seats {b} and {b + 2}) wins" if b >= 0 else "no winner"
-            lines.append(f"end of game: {K.REASON_NAMES[a]}, {side}; scores {c} - {d}")
-    g0, g1 = int(st[K.GAMES]), int(st[K.GAMES + 1])
-    side = 0 if g0 > g1 else (1 if g1 > g0 else -1)
+            events.append(event("end", f"end of game: {K.REASON_NAMES[a]}, {side}; scores {c} - {d}",
+                                reason=K.REASON_NAMES[a], side=b if b >= 0 else None, scores=[c, d],
+                                state=state()))
+    pays = _payouts(st, 4)
     for p in range(4):
-        pay = 0 if side < 0 else (1 if p % 2 == side else -1)
-        lines.append(f"  seat {p}: side {p % 2} games won {int(st[K.GAMES + p % 2])} payout {pay:+d}")
-    return lines
+        won = int(st[K.GAMES + p % 2])
+        events.append(event("result", f"  seat {p}: side {p % 2} games won {won} payout {pays[p]:+d}", p,
+                            side=p % 2, games=won, payout=pays[p]))
+    return events
+
+
+def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
+    """Readable play-by-play of a replayed match: the text of its ``trace_events``."""
+    return lines(trace_events(trace, st, seat_names))
 
 
 def _payouts(st, n):
@@ -273,6 +326,7 @@ GAME = GameSpec(
     record_columns=_record_columns,
     replay=_replay,
     format_trace=format_trace,
+    trace_events=trace_events,
     **kernel_fields(K),
     state_payouts=_payouts,
     payout_label="match result (+1 won, -1 lost)",
