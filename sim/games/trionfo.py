@@ -1,4 +1,4 @@
-"""Trionfo on the Python side: options, presets, strategies, records and trace formatting.
+"""Trionfo on the Python side: options, presets, strategies, records and replay events.
 
 Rules: ``shared/rules/marafon.md`` Part B; the kernels are ``kernels/trionfo.py`` (its
 docstring lists the choices made where the spec leaves room) on ``kernels/tricks.py``.
@@ -20,6 +20,7 @@ from sim.errors import UsageError
 from sim.games.marafon import fmt40_card, fmt40_mask
 from sim.options import check_choice, opt
 from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
+from sim.trace import event, lines
 
 PARTNER_METHOD = ("call_card", "name_player")
 AUCTION = ("open_ascending", "single_round")
@@ -146,34 +147,93 @@ COLUMNS = [
 ]
 
 
-def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
-    lines = []
+def trace_events(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[dict]:
+    """The events of a replayed session (``sim.trace``), in the order they happen.
+
+    Actions: ``hand`` (``hand`` number, ``dealer``, ``first_speaker``; also after a thrown-in
+    deal), ``deal`` (a seat's eight ``cards``), ``bid`` (``level`` 0 = pass .. 4, ``bid`` its
+    name), ``redeal`` (all passed: the deal is thrown in), ``contract`` (``seat`` = the
+    declarer; ``level``, ``trump``, ``called`` card or None, ``partner`` seat, None for a solo;
+    a self-call names the declarer), ``play`` (one card), ``trick`` (``seat`` = the winner,
+    ``cards`` in play order, ``thirds`` with the last trick's 3), ``score`` (the declarer's
+    side ``points``, ``won``, ``stake``), ``money`` (a seat's money in the hand and ``session``
+    total) and one ``result`` per seat (``payout`` = session money).
+
+    ``state`` (every event but ``result``), public facts after the event: ``thirds`` and
+    ``tricks`` won per seat in this hand, ``money`` per seat over the session so far, and,
+    once the sides are public (a solo, a named partner, or the called card played),
+    ``sides``: ``{"declarer": [seats], "thirds": [declarer side, defenders], "tricks": [...]}``.
+    A self-called partnership shows as a solo once the called card is played.
+    """
+    n = 5
+    events = []
+    thirds, tricks, money = [0] * n, [0] * n, [0] * n
+    trick: list[str] = []
+    contract = None                  # (declarer, partner or -1, called card or -1)
+    public = False
+
+    def state():
+        out = {"thirds": list(thirds), "tricks": list(tricks), "money": list(money)}
+        if contract is not None and public:
+            d, partner, _ = contract
+            side = sorted({d, partner} - {-1})
+            out["sides"] = {"declarer": side,
+                            "thirds": [sum(thirds[p] for p in side), sum(thirds) - sum(thirds[p] for p in side)],
+                            "tricks": [sum(tricks[p] for p in side), sum(tricks) - sum(tricks[p] for p in side)]}
+        return out
+
     for code, seat, a, b, c, d in trace[: st[K.TR_LEN]]:
         code, seat, a, b, c, d = (int(x) for x in (code, seat, a, b, c, d))
         who = f"seat {seat} ({seat_names[seat]})" if 0 <= seat < len(seat_names) else ""
         if code == K.T_HAND:
-            lines.append(f"== hand {a}: dealer seat {b}, seat {c} speaks first")
+            thirds, tricks, trick, contract, public = [0] * n, [0] * n, [], None, False
+            events.append(event("hand", f"== hand {a}: dealer seat {b}, seat {c} speaks first",
+                                hand=a, dealer=b, first_speaker=c, state=state()))
         elif code == K.T_DEAL:
-            lines.append(f"deal  {who}: {fmt40_mask(a)}")
+            events.append(event("deal", f"deal  {who}: {fmt40_mask(a)}", seat, cards=fmt40_mask(a).split(),
+                                state=state()))
         elif code == K.T_BID:
-            lines.append(f"      {who}: {BID_NAMES[a]}")
+            events.append(event("bid", f"      {who}: {BID_NAMES[a]}", seat, level=a, bid=BID_NAMES[a],
+                                state=state()))
         elif code == K.T_REDEAL:
-            lines.append(f"all pass: deal {a} thrown in")
+            events.append(event("redeal", f"all pass: deal {a} thrown in", redeal=a, state=state()))
         elif code == K.T_CONTRACT:
+            contract = (seat, d, c)
+            public = d < 0 or c < 0            # a solo, or a partner named openly
             partner = ("solo" if d < 0 else ("self-call (secret solo)" if d == seat else f"partner seat {d}"))
             called = f", calls {fmt40_card(c)}" if c >= 0 else ""
-            lines.append(f"contract: {who} {BID_NAMES[a]}, trump {SUIT_NAMES40[b]}{called}; {partner}")
+            events.append(event("contract", f"contract: {who} {BID_NAMES[a]}, trump {SUIT_NAMES40[b]}{called}; "
+                                f"{partner}", seat, level=a, bid=BID_NAMES[a], trump=SUIT_NAMES40[b],
+                                called=fmt40_card(c) if c >= 0 else None, partner=d if d >= 0 else None,
+                                state=state()))
         elif code == K.T_PLAY:
-            lines.append(f"      {who}: {fmt40_card(a)}")
+            trick.append(fmt40_card(a))
+            if contract is not None and a == contract[2]:
+                public = True
+            events.append(event("play", f"      {who}: {fmt40_card(a)}", seat, cards=[fmt40_card(a)],
+                                state=state()))
         elif code == K.T_TRICK:
-            lines.append(f"    trick to {who}: {a} thirds")
+            thirds[seat] += a
+            tricks[seat] += 1
+            events.append(event("trick", f"    trick to {who}: {a} thirds", seat, cards=trick, thirds=a,
+                                state=state()))
+            trick = []
         elif code == K.T_SETTLE:
-            lines.append(f"declarer's side {a} points: " + ("won" if b else "lost") + f" (stake {c})")
+            events.append(event("score", f"declarer's side {a} points: " + ("won" if b else "lost") + f" (stake {c})",
+                                seat, points=a, won=bool(b), stake=c, state=state()))
         elif code == K.T_MONEY:
-            lines.append(f"  {who}: {a:+d} (session {b:+d})")
-    for p in range(5):
-        lines.append(f"  seat {p}: money {int(st[K.MONEY + p]):+d}")
-    return lines
+            money[seat] = b
+            events.append(event("money", f"  {who}: {a:+d} (session {b:+d})", seat, hand_money=a, session=b,
+                                state=state()))
+    for p in range(n):
+        m = int(st[K.MONEY + p])
+        events.append(event("result", f"  seat {p}: money {m:+d}", p, payout=m))
+    return events
+
+
+def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
+    """Readable play-by-play of a replayed session: the text of its ``trace_events``."""
+    return lines(trace_events(trace, st, seat_names))
 
 
 def _replay(seed, game_id, opts, sids, params, check):
@@ -195,6 +255,7 @@ GAME = GameSpec(
     record_columns=_record_columns,
     replay=_replay,
     format_trace=format_trace,
+    trace_events=trace_events,
     **kernel_fields(K),
     state_payouts=lambda st, n: [int(st[K.MONEY + p]) for p in range(n)],
     payout_label="money (stake units)",
