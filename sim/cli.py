@@ -129,7 +129,17 @@ def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None
 
 def _json_dump(obj) -> str:
     from sim.stats import json_clean
-    return json.dumps(json_clean(obj), indent=2)
+    return json.dumps(json_clean(obj), indent=2, default=_json_scalar)
+
+
+def _json_scalar(x):
+    """numpy scalars (and arrays) in JSON output as plain numbers (lists)."""
+    import numpy as np
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    raise TypeError(f"{type(x).__name__} is not JSON serializable")
 
 
 def _progress(total: int, quiet: bool, always: bool = False):
@@ -404,28 +414,94 @@ def summarize(file: Annotated[str, typer.Argument(help="a Parquet file written b
         print_summary(result.summary, result.meta, result.timing)
 
 
+ReplaySourceArg = Annotated[str, typer.Argument(
+    metavar="GAME|FILE",
+    help="a game name (see `cardsim games`), or an output to replay a deal of: a run file "
+         "(cardsim run --out) or a compare/sweep --out directory")]
+
+
+def _replay_output(arg: str):
+    """None when ``arg`` names a game; else the path of the output to replay from (UsageError,
+    naming the games, when it is neither)."""
+    from pathlib import Path
+    from sim.registry import games as all_games, get_game
+    if arg.strip().lower() in all_games():
+        return None
+    if Path(arg).exists():
+        return arg
+    if "/" in arg or "\\" in arg or arg.lower().endswith((".parquet", ".pq")):
+        raise UsageError(f"no such file: {arg!r} (replay takes a game name or an existing run file)")
+    try:
+        get_game(arg)
+    except UsageError as exc:
+        raise UsageError(f"{exc}; or give an existing run file or compare/sweep dataset") from None
+
+
 @app.command()
 @handle_errors
-def replay(game: GameArg,
-           seed: SeedOpt = 0,
-           deal: Annotated[int, typer.Option("--deal", "-d", help="deal index to replay")] = 0,
+def replay(game: ReplaySourceArg,
+           seed: Annotated[Optional[int], typer.Option(
+               "--seed", "-s", help="run seed (default 0); not with a FILE, whose seed is in its metadata")] = None,
+           deal: Annotated[Optional[int], typer.Option(
+               "--deal", "-d", help="deal index to replay (default 0; with a FILE its first deal)")] = None,
            players: PlayersOpt = None,
            strategy: StrategyOpt = None,
            option: OptionOpt = None,
            preset: PresetOpt = None,
-           check: CheckOpt = False):
-    """Play-by-play of one deal, exactly as the batch run played it."""
-    from sim.runner import make_config, replay as replay_state, raise_check_error, replay_lines
-    if deal < 0:
+           check: CheckOpt = False,
+           point: Annotated[Optional[int], typer.Option(
+               "--point", help="compare/sweep dataset: the point (its rows' point column)")] = None,
+           lineup: Annotated[Optional[int], typer.Option(
+               "--lineup", help="compare/sweep dataset: the lineup (its rows' lineup column)")] = None,
+           force: Annotated[bool, typer.Option(
+               "--force", help="replay a FILE written under another rules version (warns: not what was played)")] = False,
+           as_json: Annotated[bool, typer.Option(
+               "--json", help="print the deal as one JSON document, one event per action")] = False):
+    """Play-by-play of one deal, exactly as the batch run played it.
+
+    ``replay GAME --seed S --deal N [--players --strategy --option --preset]`` chooses the table;
+    ``replay FILE --deal N`` takes everything from the metadata of a run file (or, with
+    ``--point K --lineup L``, of a compare/sweep dataset), so the replayed deal is that row."""
+    from sim.runner import (make_config, open_replay_source, raise_check_error, replay as replay_state,
+                            replay_document, replay_lines)
+    if deal is not None and deal < 0:
         raise UsageError(f"--deal must be >= 0 (got {deal})")
-    cfg = make_config(game, players, 1, seed, strategy, option, preset, None, check, deal)
+    path = _replay_output(game)
+    source = None
+    if path is not None:
+        given = [flag for flag, v in (("--seed", seed is not None), ("--players", players is not None),
+                                      ("--strategy", bool(strategy)), ("--option", bool(option)),
+                                      ("--preset", preset is not None)) if v]
+        if given:
+            raise UsageError(f"{', '.join(given)} cannot be given with a file: replay FILE takes the table from "
+                             "the file's metadata (replay GAME ... chooses it yourself)")
+        source = open_replay_source(path, point, lineup, force, check)
+        cfg = source.cfg
+        deal = cfg.first_deal if deal is None else deal
+        source.check_deal(deal)
+        if source.warning:
+            err.print(f"Warning: {source.warning}", markup=False)
+    else:
+        given = [flag for flag, v in (("--point", point is not None), ("--lineup", lineup is not None),
+                                      ("--force", force)) if v]
+        if given:
+            raise UsageError(f"{', '.join(given)}: only for replaying a deal of a file (replay FILE --deal N)")
+        deal = 0 if deal is None else deal
+        cfg = make_config(game, players, 1, 0 if seed is None else seed, strategy, option, preset, None, check, deal)
     if check:
         st, _ = replay_state(cfg, deal)
         code = cfg.game.state_error(st)
         if code:
             raise_check_error(cfg, deal, code)
-    for line in replay_lines(cfg, deal):
-        out.print(line, markup=False)
+    if as_json:
+        print(_json_dump(replay_document(cfg, deal, source)))
+        return
+    lines = replay_lines(cfg, deal)
+    if source is not None and source.kind != "run":
+        lines.insert(1, f"{source.kind} point {source.point} ({source.point_label}), lineup {source.lineup}: "
+                        f"the point's result is seat {source.counted_seat}'s")
+    for line in lines:
+        print(line)          # plain text: long lines are not wrapped at the terminal width
 
 
 @app.command()

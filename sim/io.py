@@ -57,8 +57,40 @@ def read_meta(path: str | os.PathLike) -> tuple[dict, dict]:
         raise UsageError(f"{str(p)!r} is not a Parquet file ({exc.__class__.__name__})") from None
     if META_KEY not in kv:
         raise UsageError(f"{str(p)!r} is not a cardsim output (no cardsim metadata)")
-    timing = json.loads(kv[TIMING_KEY]) if TIMING_KEY in kv else {}
-    return json.loads(kv[META_KEY]), timing
+    try:
+        meta = json.loads(kv[META_KEY])
+        timing = json.loads(kv[TIMING_KEY]) if TIMING_KEY in kv else {}
+    except (ValueError, UnicodeDecodeError):
+        raise UsageError(f"{str(p)!r} has unreadable cardsim metadata (corrupt file?)") from None
+    if not isinstance(meta, dict) or not isinstance(timing, dict):
+        raise UsageError(f"{str(p)!r} has unreadable cardsim metadata (corrupt file?)")
+    return meta, timing
+
+
+SUMMARY_FILE = "_summary.json"
+
+
+def read_output_meta(path: str | os.PathLike) -> dict:
+    """The run metadata of any cardsim output: a run file (``cardsim run --out``: the Parquet
+    footer) or a compare/sweep dataset directory (``--out DIR``: its ``_summary.json``, whose
+    ``meta`` is the one in the footers of its ``point=K/`` files). UsageError, one line, for a
+    missing path, a directory that is not a dataset, a file that is not a cardsim output."""
+    p = Path(path)
+    if not p.exists():
+        raise UsageError(f"no such file: {str(p)!r}")
+    if not p.is_dir():
+        return read_meta(p)[0]
+    summary = p / SUMMARY_FILE
+    if not summary.is_file():
+        raise UsageError(f"{str(p)!r} is a directory but not a compare/sweep dataset (no {SUMMARY_FILE}); "
+                         "give a run file (cardsim run --out) or a compare/sweep --out directory")
+    try:
+        meta = json.loads(summary.read_text())["meta"]
+    except (OSError, ValueError, UnicodeDecodeError, KeyError, TypeError):
+        raise UsageError(f"{str(summary)!r} is unreadable (not a cardsim dataset summary, or corrupt)") from None
+    if not isinstance(meta, dict):
+        raise UsageError(f"{str(summary)!r} is unreadable (not a cardsim dataset summary, or corrupt)")
+    return meta
 
 
 def iter_record_batches(path, columns=None, batch_size: int = 262_144):

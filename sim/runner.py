@@ -7,6 +7,8 @@ number of deals, and the rows do not depend on the number of worker threads.
 """
 from __future__ import annotations
 
+import dataclasses
+import json
 import platform
 from dataclasses import dataclass, field
 from importlib import metadata as importlib_metadata
@@ -18,11 +20,12 @@ import numpy as np
 from sim.errors import CheckError, UsageError
 from sim.executor import LocalExecutor
 from sim.drive import drive, shard_layout, timing_meta
-from sim.io import iter_record_batches, read_meta
+from sim.io import iter_record_batches, read_meta, read_output_meta
 from sim.store import ShardStore
 from sim.options import build_options, options_dict
-from sim.registry import GameSpec, Seat, check_players, get_game, seat_arrays, seat_table
+from sim.registry import GameSpec, Seat, check_players, get_game, parse_seat, seat_arrays, seat_table
 from sim.stats import Accumulator
+from sim.trace import event, lines
 
 DEFAULT_SHARD = 1 << 18
 
@@ -132,12 +135,205 @@ def replay(cfg: RunConfig, deal_id: int):
     return cfg.game.replay(cfg.seed, deal_id, cfg.option_array, sids, params, cfg.check)
 
 
-def replay_lines(cfg: RunConfig, deal_id: int) -> list[str]:
+def _replayed(cfg: RunConfig, deal_id: int):
+    """(final state, events) of one deal: the game's ``trace_events`` (``sim.trace``), or, for a
+    game without them, one ``"line"`` event per line of its ``format_trace``."""
     st, trace = replay(cfg, deal_id)
+    names = [s.strategy.name for s in cfg.seats]
+    if cfg.game.trace_events is not None:
+        events = list(cfg.game.trace_events(trace, st, names))
+    else:
+        events = [event("line", text) for text in cfg.game.format_trace(trace, st, names)]
+    return st, events
+
+
+def replay_events(cfg: RunConfig, deal_id: int) -> list[dict]:
+    """The events of one deal, in the order they happen (see ``sim.trace``)."""
+    return _replayed(cfg, deal_id)[1]
+
+
+def replay_head(cfg: RunConfig, deal_id: int) -> str:
     labels = [s.label for s in cfg.seats]
-    head = f"{cfg.game.title}, seed {cfg.seed}, deal {deal_id}, {cfg.n_players} players: " + ", ".join(
+    return f"{cfg.game.title}, seed {cfg.seed}, deal {deal_id}, {cfg.n_players} players: " + ", ".join(
         f"seat {i} {lab}" for i, lab in enumerate(labels))
-    return [head] + cfg.game.format_trace(trace, st, [s.strategy.name for s in cfg.seats])
+
+
+def replay_lines(cfg: RunConfig, deal_id: int) -> list[str]:
+    """The play-by-play ``cardsim replay`` prints: a head line, then each event's text."""
+    return [replay_head(cfg, deal_id)] + lines(replay_events(cfg, deal_id))
+
+
+def replay_document(cfg: RunConfig, deal_id: int, source: ReplaySource | None = None) -> dict:
+    """What ``cardsim replay --json`` prints: the deal, its table and its events as data.
+    ``payouts`` are the replayed final payouts (the row's ``payout_{p}``); ``source`` describes
+    the output file the deal came from, if any."""
+    st, events = _replayed(cfg, deal_id)
+    doc = {"game": cfg.game.name, "seed": cfg.seed, "deal": deal_id, "players": cfg.n_players,
+           "seats": [s.label for s in cfg.seats], "rules_version": cfg.game.rules_version,
+           "preset": cfg.preset, "options": options_dict(cfg.options),
+           "payouts": [int(x) for x in cfg.game.state_payouts(st, cfg.n_players)], "events": events}
+    if source is not None:
+        doc["source"] = source.describe()
+    return doc
+
+
+# ---- replaying a deal of an existing output ------------------------------------------------
+
+@dataclass
+class ReplaySource:
+    """The table of an existing output, rebuilt from its metadata: a run file, or one
+    (point, lineup) of a compare/sweep dataset. ``cfg.first_deal`` and ``cfg.deals`` are the
+    output's deal range; ``warning`` is set when the file's rules version is not this one's
+    (replayed anyway under ``force``)."""
+    path: str
+    kind: str                       # "run", "compare" or "sweep"
+    cfg: RunConfig
+    file_rules_version: int
+    point: int | None = None
+    lineup: int | None = None
+    counted_seat: int | None = None
+    point_label: str | None = None
+    warning: str | None = None
+
+    def check_deal(self, deal: int) -> None:
+        first, count = self.cfg.first_deal, self.cfg.deals
+        if count <= 0:
+            raise UsageError(f"{self.path!r} holds no deals")
+        if not first <= deal < first + count:
+            raise UsageError(f"deal {deal} is not in {self.path!r}: it holds deals {first}..{first + count - 1}")
+
+    def describe(self) -> dict:
+        out = {"path": self.path, "kind": self.kind, "rules_version": self.file_rules_version,
+               "first_deal": self.cfg.first_deal, "deals": self.cfg.deals}
+        if self.kind != "run":
+            out.update(point=self.point, point_label=self.point_label, lineup=self.lineup,
+                       counted_seat=self.counted_seat)
+        return out
+
+
+def _from_json(v):
+    """A JSON option value back to its Python form: lists -> tuples, digit keys -> ints."""
+    if isinstance(v, list):
+        return tuple(_from_json(x) for x in v)
+    if isinstance(v, dict):
+        return {(int(k) if isinstance(k, str) and k.lstrip("-").isdigit() else k): _from_json(x)
+                for k, x in v.items()}
+    return v
+
+
+def options_from_meta(spec: GameSpec, stored: dict, where: str):
+    """The options dataclass a run used, from its metadata's ``options``; options the file does
+    not name take their defaults (they were added later; a behaviour change bumps the rules
+    version). Refuses (UsageError) options this version does not know and values that do not
+    rebuild exactly."""
+    if not isinstance(stored, dict):
+        raise UsageError(f"{where}: the metadata's options are not a table (corrupt file?)")
+    known = {f.name for f in dataclasses.fields(spec.options_cls)}
+    unknown = sorted(set(stored) - known)
+    if unknown:
+        raise UsageError(f"{where}: the file uses {spec.name} options this cardsim does not know: "
+                         f"{', '.join(unknown)} (written by another version)")
+    try:
+        opts = spec.options_cls(**{k: _from_json(v) for k, v in stored.items()})
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"{where}: the file's options do not rebuild ({exc})") from None
+    again = options_dict(opts)
+    for k, v in stored.items():
+        if json.dumps(again[k], sort_keys=True) != json.dumps(v, sort_keys=True):
+            raise UsageError(f"{where}: option {k} does not rebuild exactly from the file "
+                             f"({json.dumps(v)} became {json.dumps(again[k])})")
+    return opts
+
+
+def _seat_from_meta(spec: GameSpec, entry: dict, where: str) -> Seat:
+    name, params = entry["strategy"], entry.get("params", {})
+    if name not in spec.strategies:
+        raise UsageError(f"{where}: strategy {name!r} is not known to this cardsim; strategies: "
+                         f"{', '.join(spec.strategies)}")
+    st = spec.strategies[name]
+    if set(params) != {p.name for p in st.params}:
+        raise UsageError(f"{where}: strategy {name} has parameters {', '.join(sorted(params)) or 'none'} in the "
+                         f"file but {', '.join(p.name for p in st.params) or 'none'} here")
+    seat = Seat(st, tuple(float(params[p.name]) for p in st.params))
+    if "label" in entry and seat.label != entry["label"]:
+        raise UsageError(f"{where}: seat {entry['label']!r} does not rebuild exactly (got {seat.label!r})")
+    return seat
+
+
+def _seat_from_label(spec: GameSpec, label: str, where: str) -> Seat:
+    seat = parse_seat(spec, label)
+    if seat.label != label:
+        raise UsageError(f"{where}: seat {label!r} does not rebuild exactly (got {seat.label!r})")
+    return seat
+
+
+def open_replay_source(path, point: int | None = None, lineup: int | None = None, force: bool = False,
+                       check: bool = False) -> ReplaySource:
+    """The table of an existing output, ready to replay any of its deals exactly as they were
+    played (``cardsim replay FILE --deal N``). A run file needs nothing else; a compare/sweep
+    dataset needs the ``point`` and ``lineup`` (its rows' columns) unless it has only one.
+    A file written under another rules version is refused unless ``force``."""
+    where = str(path)
+    meta = read_output_meta(path)
+    try:
+        return _open_source(where, meta, point, lineup, force, check)
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise UsageError(f"{where!r}: incomplete cardsim metadata ({exc.__class__.__name__}: {exc}); "
+                         "not a finished cardsim output?") from None
+
+
+def _open_source(where: str, meta: dict, point, lineup, force: bool, check: bool) -> ReplaySource:
+    game = meta["game"]
+    try:
+        spec = get_game(game)
+    except UsageError:
+        raise UsageError(f"{where!r} is a run of game {game!r}, which this cardsim does not know") from None
+    file_version = int(meta["rules_version"])
+    warning = None
+    if file_version != spec.rules_version:
+        warning = (f"{where!r} was written under {spec.name} rules version {file_version} but this cardsim "
+                   f"plays version {spec.rules_version}: a replay is not necessarily the deal that was played")
+        if not force:
+            raise UsageError(warning + "; pass --force to replay it under the current rules anyway")
+    n = check_players(spec, int(meta["players"]))
+    kind = meta.get("kind", "run")
+    deals, first = meta["deals"], int(meta["first_deal"])
+    if deals is None:
+        raise UsageError(f"{where!r} records no deal count (an unfinished run?)")
+    counted = label = None
+    if kind == "run":
+        if point is not None or lineup is not None:
+            raise UsageError(f"--point and --lineup are for compare/sweep datasets; {where!r} is a run file")
+        opts = options_from_meta(spec, meta["options"], where)
+        seats = [_seat_from_meta(spec, e, where) for e in meta["seats"]]
+    elif kind in ("compare", "sweep"):
+        points = meta["points"]
+        k = len(points)
+        hint = (f"{where!r} is a {kind} dataset of {k} point{'s' if k != 1 else ''} x {n} lineups: give "
+                f"--point 0..{k - 1} and --lineup 0..{n - 1} (the rows' point and lineup columns)")
+        if point is None and k == 1:
+            point = 0
+        if point is None or lineup is None:
+            raise UsageError(hint)
+        if not 0 <= point < k:
+            raise UsageError(f"--point {point} is not in {where!r}: it has points 0..{k - 1}")
+        ups = points[point]["lineups"]
+        if not 0 <= lineup < len(ups):
+            raise UsageError(f"--lineup {lineup} is not in {where!r}: point {point} has lineups 0..{len(ups) - 1}")
+        opts = options_from_meta(spec, points[point]["options"], where)
+        seats = [_seat_from_label(spec, lab, where) for lab in ups[lineup]["seats"]]
+        counted = int(ups[lineup]["counted_seat"])
+        label = points[point].get("label")
+    else:
+        raise UsageError(f"{where!r} is a cardsim output of kind {kind!r}, which replay does not know")
+    if len(seats) != n:
+        raise UsageError(f"{where!r}: {len(seats)} seats in the metadata for {n} players (corrupt file?)")
+    try:
+        opts.to_array(n)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"{where!r}: the file's options do not apply here ({exc})") from None
+    cfg = RunConfig(spec.name, n, opts, meta.get("preset"), seats, int(meta["seed"]), int(deals), first, check)
+    return ReplaySource(where, kind, cfg, file_version, point, lineup, counted, label, warning)
 
 
 @dataclass

@@ -145,7 +145,7 @@ def test_run_prints_tables_and_writes_file(cli, tmp_path):
     res = invoke(cli, "run", "tonk", *RUN_ARGS, "--deals", 1500, "--out", out, "--preset", "english")
     assert res.exit_code == 0, res.output
     text = res.stdout
-    assert "tonk · 3 players · 1,500 deals · seed 7 · rules v1" in text
+    assert f"tonk · 3 players · 1,500 deals · seed 7 · rules v{TONK.rules_version}" in text
     assert "per seat" in text and "per strategy" in text and "outcomes" in text
     assert "knocker:threshold=10" in text and "watcher:threshold=8,decay=1,wary_cards=2" in text
     for reason in REASONS:
