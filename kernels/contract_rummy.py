@@ -54,7 +54,12 @@ from kernels.cards import popcount
 from kernels.jit import trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 
-RULES_VERSION = 1
+RULES_VERSION = 2
+# 2 (issue 12): go_out_requires_discard melds all but one card instead of not melding; the
+#   taken card's type may not be discarded (a twin included); no lay-off of a swapped joker on
+#   the meld turn, swaps before the meld put the joker into it; joker_position = fixed;
+#   min_naturals_per_meld 1..3; the trace lists dealt hands, melds card by card, windows,
+#   sizes, and the out-of-turn draw before the out-of-turn discard.
 MAX_PLAYERS = 5
 DEALS = 7
 MAX_PACK = 162
@@ -64,7 +69,9 @@ MAX_MELDS = 16
 CHUNK = 64
 STREAM_DEAL = 16            # deal d shuffles from stream STREAM_DEAL + d (0: first dealer)
 BIG = 1 << 30
-MO_ROWS = F.MAX_CM + F.WS_ROWS  # meld rows (first M_SIZE columns) + the search workspace
+# meld rows (first M_SIZE columns), trial rows, a scratch holding, a scratch contract row,
+# then the search workspace
+MO_ROWS = 2 * F.MAX_CM + 2 + F.WS_ROWS
 
 # ---- options array ------------------------------------------------------------------
 O_PLAYERS = 0            # num_players 3..5
@@ -181,23 +188,27 @@ P_NEAR = 1
 P_VOL = 2
 P_DANGER = 3
 
-# trace codes
+# trace rows (replay only): code, seat (-1: the table), a, b, c, d. d is the sizes after
+# the event: cards held by the seat + 256 * stock size + 65536 * discard pile size (see
+# ``sizes``). Windows are lo + 256 * hi (a run's positions, the joker assignment shown).
 T_DEAL = 1       # a = deal, b = dealer, c = cut ok
-T_HOLD = 2       # seat's dealt cards: a = card, b = copies
+T_HOLD = 2       # a seat's dealt cards, one row per card: a = card, b = copies
 T_UPCARD = 3     # a = card
 T_DRAW = 4       # a = card
 T_TAKE = 5       # took the discard a
 T_PENALTY = 6    # a = penalty card
-T_MELD = 7       # a = kind, b = key, c = cards
-T_LAYOFF = 8     # a = card, b = meld
-T_SWAP = 9       # a = card, b = run, c = meld given the joker (-1 kept)
-T_DISCARD = 10   # a = card
-T_OOT = 11       # out-of-turn play: a = card drawn, b = card discarded
+T_MELD = 7       # one row per meld of the contract: a = table index, b = pack_row, c = M_P1
+T_LAYOFF = 8     # a = card, b = meld, c = the meld's window after
+T_SWAP = 9       # a = natural, b = run, c = swap_info (joker target, windows after)
+T_DISCARD = 10   # a = card, b = 1 out of turn
+T_OOT = 11       # out-of-turn draw: a = card drawn (its discard follows as T_DISCARD)
 T_VOLUNTEER = 12
-T_BUY = 13       # a = card bought
+T_BUY = 13       # a = card bought (its penalty card follows)
 T_RESHUFFLE = 14  # a = cards in the new stock
 T_END = 15       # a = reason, b = seat out
-T_SCORE = 16     # a = penalty, b = total
+T_SCORE = 16     # a = penalty, b = total, c = points of the holding
+SWAP_KEPT = -1   # T_SWAP target: the joker is kept for this turn's discard
+SWAP_MELD = -2   # T_SWAP target: the joker goes into the contract meld laid next
 
 # ---- record -------------------------------------------------------------------------
 RC_DEALER = 0
@@ -228,9 +239,28 @@ RECORD_COLS = RC_DEAL + DEALS * DB_SIZE
 # small helpers
 # =============================================================================
 @njit(cache=True)
-def log(st, trace, code, seat, a, b, c):
+def log(st, trace, code, seat, a, b, c, d):
     """One trace row (replay only; see ``jit.trace_put``)."""
-    trace_put(trace, st, TR_LEN, code, seat, a, b, c, 0)
+    trace_put(trace, st, TR_LEN, code, seat, a, b, c, d)
+
+
+@njit(cache=True)
+def sizes(st, p):
+    """Trace column d: cards held by seat p (0 for -1), stock and discard pile sizes."""
+    held = st[HSIZE + p] if p >= 0 else 0
+    return held + 256 * (st[STOCK_HI] - st[STOCK_LO]) + 65536 * st[PILE_LEN]
+
+
+@njit(cache=True)
+def window(row):
+    return row[M.M_LO] + 256 * row[M.M_HI]
+
+
+@njit(cache=True)
+def pack_row(row):
+    """Trace column b of a meld row: kind, key, jokers, M_P2, window, flags."""
+    return (row[M.M_KIND] + (row[M.M_KEY] << 2) + (row[M.M_JOKERS] << 8) + (row[M.M_P2] << 16)
+            + (row[M.M_LO] << 24) + (row[M.M_HI] << 32) + (row[M.M_FLAGS] << 40))
 
 
 @njit(cache=True)
@@ -294,7 +324,7 @@ def reshuffle(st, gplay, trace):
     st[STOCK_HI] = m
     shuffle(gplay, st, STOCK, STOCK + m)
     st[RESHUF] += 1
-    log(st, trace, T_RESHUFFLE, -1, m, 0, 0)
+    log(st, trace, T_RESHUFFLE, -1, m, 0, 0, sizes(st, -1))
 
 
 @njit(cache=True)
@@ -317,18 +347,18 @@ def draw(st, opts, p, gplay, trace):
     if c < 0:
         return False
     give(st, p, c)
-    log(st, trace, T_DRAW, p, c, 0, 0)
+    log(st, trace, T_DRAW, p, c, 0, 0, sizes(st, p))
     return True
 
 
 @njit(cache=True)
-def discard(st, p, c, trace):
+def discard(st, p, c, oot, trace):
     take(st, p, c)
     st[PILE_K] += 1
     st[PILE + st[PILE_LEN]] = c + 64 * st[PILE_K]
     st[PILE_LEN] += 1
     st[TOP_FROM] = p
-    log(st, trace, T_DISCARD, p, c, 0, 0)
+    log(st, trace, T_DISCARD, p, c, oot, 0, sizes(st, p))
 
 
 @njit(cache=True)
@@ -404,7 +434,7 @@ def start_deal(st, opts, d, dealer, gdeck, trace):
     build_pack(st, opts)
     shuffle(gdeck, st, STOCK, STOCK + st[STOCK_HI])
     cut_bonus(st, opts, gdeck, trace)
-    log(st, trace, T_DEAL, dealer, d, dealer, st[CUT_OK])
+    log(st, trace, T_DEAL, -1, d, dealer, st[CUT_OK], 0)
     n = st[N]
     for _ in range(opts[O_HAND + d]):
         for k in range(1, n + 1):
@@ -412,10 +442,15 @@ def start_deal(st, opts, d, dealer, gdeck, trace):
             st[HAND + HOLD * p + st[STOCK + st[STOCK_LO]]] += 1
             st[HSIZE + p] += 1
             st[STOCK_LO] += 1
+    if trace.shape[0] > 0:
+        for p in range(n):
+            for c in range(HOLD):
+                if st[HAND + HOLD * p + c] > 0:
+                    log(st, trace, T_HOLD, p, c, st[HAND + HOLD * p + c], 0, sizes(st, p))
     st[PILE] = st[STOCK + st[STOCK_LO]] + 64 * 0
     st[STOCK_LO] += 1
     st[PILE_LEN] = 1
-    log(st, trace, T_UPCARD, -1, st[PILE] & 63, 0, 0)
+    log(st, trace, T_UPCARD, -1, st[PILE] & 63, 0, 0, sizes(st, -1))
     st[CUR] = (dealer + 1) % n
 
 
@@ -669,16 +704,17 @@ def yes(sid, gplay):
 
 @njit(cache=True)
 def discard_ok(st, p, c, free):
-    """§7.1 step 3: c is held and is not the card taken from the pile (unless it is the last
-    card, or ``may_discard_taken_card``: TAKEN is then never set); ``free``: any card
-    (out-of-turn play); a kept swapped joker must go now."""
+    """§7.1 step 3: c is held and is not of the type of the card taken from the pile (a twin
+    would re-discard the same card: the pass A9 forbids), unless the holding has no other
+    card (``may_discard_taken_card``: TAKEN is never set); ``free``: any card (out-of-turn
+    play); a kept swapped joker must go now."""
     if st[HAND + HOLD * p + c] <= 0:
         return False
     if st[JOKER_DUE] > 0 and not free:
         return c == JK
-    if free or st[HSIZE + p] == 1 or c != st[TAKEN]:
+    if free or c != st[TAKEN]:
         return True
-    return st[HAND + HOLD * p + c] >= 2
+    return st[HAND + HOLD * p + c] == st[HSIZE + p]
 
 
 @njit(cache=True)
@@ -753,17 +789,18 @@ def penalty_card(st, opts, p, gplay, trace):
     give(st, p, c)
     st[MAYI + p] += 1
     st[PCARDS + p] += 1
-    log(st, trace, T_PENALTY, p, c, 0, 0)
+    log(st, trace, T_PENALTY, p, c, 0, 0, sizes(st, p))
     return True
 
 
 @njit(cache=True)
-def take_top(st, opts, p, trace):
+def take_top(st, opts, p, code, trace):
+    """Seat p takes the top discard (``code``: T_TAKE, or T_BUY for a buyer)."""
     k = top_k(st)
     c = pile_pop(st)
     give(st, p, c)
-    st[TAKEN] = -1 if opts[O_TAKEN_DISCARD] else c
-    log(st, trace, T_TAKE, p, c, 0, 0)
+    st[TAKEN] = -1 if opts[O_TAKEN_DISCARD] or code == T_BUY else c
+    log(st, trace, code, p, c, 0, 0, sizes(st, p))
     return k
 
 
@@ -779,7 +816,7 @@ def offer_oot(st, opts, p, sids, params, gplay, trace):
         if opts[O_COOLDOWN] and st[COOL + q] != 0:
             continue
         if volunteers(st, q, sids[q], params[q], gplay):
-            log(st, trace, T_VOLUNTEER, q, 0, 0, 0)
+            log(st, trace, T_VOLUNTEER, q, 0, 0, 0, sizes(st, q))
             return q
     return -1
 
@@ -796,9 +833,7 @@ def offer_buy(st, opts, tab, p, sids, params, gplay, trace, sc):
         if b == st[TOP_FROM] or not may_take_paid(st, opts, b):
             continue
         if wants_card(st, opts, tab, b, c, True, sids[b], params[b], gplay, sc):
-            k = take_top(st, opts, b, trace)
-            st[TAKEN] = -1
-            log(st, trace, T_BUY, b, c, 0, 0)
+            k = take_top(st, opts, b, T_BUY, trace)
             st[LASTK + b] = k
             return penalty_card(st, opts, b, gplay, trace)
     return True
@@ -810,7 +845,7 @@ def draw_oot_model(st, opts, tab, p, sids, params, gplay, trace, sc):
     if st[PILE_LEN] > 0 and may_take_paid(st, opts, p) and \
             wants_card(st, opts, tab, p, top_card(st), True, sids[p], params[p], gplay, sc):
         q = offer_oot(st, opts, p, sids, params, gplay, trace)
-        k = take_top(st, opts, p, trace)
+        k = take_top(st, opts, p, T_TAKE, trace)
         if opts[O_PENALTY] == 0 or q >= 0:
             st[LASTK + p] = k
             if not penalty_card(st, opts, p, gplay, trace):
@@ -827,7 +862,7 @@ def draw_phase(st, opts, tab, p, sids, params, gplay, trace, sc):
         return draw_oot_model(st, opts, tab, p, sids, params, gplay, trace, sc)
     if st[PILE_LEN] > 0 and wants_card(st, opts, tab, p, top_card(st), False, sids[p],
                                        params[p], gplay, sc):
-        take_top(st, opts, p, trace)
+        take_top(st, opts, p, T_TAKE, trace)
         return -1
     if model == MODEL_BUY and not offer_buy(st, opts, tab, p, sids, params, gplay, trace, sc):
         return -2
@@ -841,10 +876,10 @@ def oot_play(st, opts, tab, q, sids, params, gplay, trace):
     if c < 0:
         return
     give(st, q, c)
+    log(st, trace, T_OOT, q, c, 0, 0, sizes(st, q))
     x = choose_discard(st, opts, tab, q, True, sids[q], params[q], gplay)
-    discard(st, q, x, trace)
+    discard(st, q, x, 1, trace)
     st[OOT + q] += 1
-    log(st, trace, T_OOT, q, c, x, 0)
     if opts[O_COOLDOWN]:
         st[COOL + q] = ((1 << st[N]) - 1) & ~(1 << q)
 
@@ -860,27 +895,59 @@ def best_meld(st, opts, p, mo):
     rules = rules_of(opts)
     if not may_hold(h, spec):
         return -1
-    ws = mo[F.MAX_CM:]
     out = mo[:F.MAX_CM, :M.M_SIZE]
+    trial = mo[F.MAX_CM:2 * F.MAX_CM, :M.M_SIZE]
+    rest = mo[2 * F.MAX_CM]
+    every = mo[2 * F.MAX_CM + 1, :F.CF_SIZE]
+    ws = mo[2 * F.MAX_CM + 2:]
     v = F.solve_contract_ws(h, spec, rules, out, False, ws)
     if v < 0:
         return -1
-    rest = h.copy()
-    F.rows_cards(out, spec[M.C_GROUPS] + spec[M.C_RUNS], rest)
+    nm = spec[M.C_GROUPS] + spec[M.C_RUNS]
+    rest[:] = h
+    F.rows_cards(out, nm, rest)
     left = rest.sum()
-    if opts[O_GO_OUT_DISCARD] and not special7(st, opts) and left == 0:
-        return -1
-    if spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0 and opts[O_GO_OUT_DISCARD] == 0 and 2 <= left <= 4:
-        every = spec.copy()                 # larger first melds: a meld of every card goes out
-        every[F.CF_ALL] = 1
-        if F.solve_contract_ws(h, every, rules, sc_rows(out), False, ws) >= 0:
-            F.solve_contract_ws(h, every, rules, out, False, ws)
+    every[:] = spec                         # larger first melds: a meld that goes out
+    every[F.CF_ALL] = 1
+    if opts[O_GO_OUT_DISCARD] and not special7(st, opts):
+        if left == 0 or (spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0 and 2 <= left <= 5):
+            w = all_but_one(h, spec, every, rules, out, trial, ws, nm, left == 0)
+            if w >= 0 or left == 0:
+                return w
+        return v
+    if spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0 and 2 <= left <= 4:
+        if F.solve_contract_ws(h, every, rules, trial, False, ws) >= 0:
+            out[:nm] = trial[:nm]
     return v
 
 
 @njit(cache=True)
-def sc_rows(mo):
-    return np.zeros_like(mo)
+def all_but_one(h, spec, every, rules, out, trial, ws, nm, fallback):
+    """go_out_requires_discard (A10): the meld of every card but one (the player goes out on
+    the discard), the one left chosen for the best meld value; ``fallback`` (the best meld
+    took every card): else the best meld that leaves at least one card. Rows into ``out``;
+    returns the meld value or -1."""
+    for pass_spec in range(2):
+        sp = every if pass_spec == 0 else spec
+        best = -1
+        bc = -1
+        for c in range(HOLD):
+            if h[c] > 0:
+                h[c] -= 1
+                w = F.solve_contract_ws(h, sp, rules, trial, pass_spec == 0, ws)
+                h[c] += 1
+                if w > best:
+                    best = w
+                    bc = c
+        if bc >= 0:
+            h[bc] -= 1
+            F.solve_contract_ws(h, sp, rules, trial, pass_spec == 0, ws)
+            h[bc] += 1
+            out[:nm] = trial[:nm]
+            return best
+        if not fallback:
+            return -1
+    return -1
 
 
 @njit(cache=True)
@@ -903,21 +970,70 @@ def lay_meld(st, opts, tab, p, mo, trace):
         tab[i, T_OWNER] = p
         tab[i, T_TURN] = st[TURN]
         st[NMELDS] = i + 1
-        log(st, trace, T_MELD, p, mo[k, M.M_KIND], mo[k, M.M_KEY], F.row_len(mo[k]))
+        log(st, trace, T_MELD, p, i, pack_row(tab[i]), tab[i, M.M_P1], sizes(st, p))
     st[DOWN + p] = 1
     st[MELD_TURN + p] = st[PTURN + p]
 
 
 @njit(cache=True)
 def meld_phase(st, opts, tab, p, sid, gplay, mo, trace):
-    """choose_meld: lay the contract (deal 7 special: only all cards, going out)."""
+    """choose_meld: lay the contract (deal 7 special: only all cards, going out). With
+    ``joker_swap_requires_prior_meld = false`` a player who cannot meld may first swap a
+    natural for a table joker that completes his meld (``swap_into_meld``)."""
     if best_meld(st, opts, p, mo) < 0:
-        return
-    if not yes(sid, gplay):
+        if opts[O_SWAP] == 0 or opts[O_SWAP_PRIOR] == 1:
+            return
+        if not swap_into_meld(st, opts, tab, p, sid, gplay, mo, trace):
+            return
+    elif not yes(sid, gplay):
         return
     lay_meld(st, opts, tab, p, mo, trace)
     if st[HSIZE + p] == 0:
         end_deal(st, D_OUT, p)
+
+
+@njit(cache=True)
+def meld_jokers(mo, n):
+    j = 0
+    for k in range(n):
+        j += mo[k, M.M_JOKERS]
+    return j
+
+
+@njit(cache=True)
+def swap_into_meld(st, opts, tab, p, sid, gplay, mo, trace):
+    """A swap on the meld turn, before the meld: the natural goes into a table run and the
+    freed joker into the contract meld laid next (it is used this turn, §11, and not laid
+    off, §8). Tried only when the player cannot meld without it; the first (run, natural)
+    in table and card order that makes a meld laying a joker; rows left in ``mo``."""
+    rules = rules_of(opts)
+    spec = spec_of(opts, st[DEAL])
+    nm = spec[M.C_GROUPS] + spec[M.C_RUNS]
+    h = hand_of(st, p)
+    for i in range(st[NMELDS]):
+        for c in range(52):
+            if h[c] > 0 and F.can_swap(tab[i], c, rules):
+                h[c] -= 1
+                h[JK] += 1
+                ok = best_meld(st, opts, p, mo) >= 0 and meld_jokers(mo, nm) >= 1
+                h[c] += 1
+                h[JK] -= 1
+                if ok and yes(sid, gplay):
+                    F.swap(tab[i], c)
+                    take(st, p, c)
+                    give(st, p, JK)
+                    log(st, trace, T_SWAP, p, c, i, swap_info(tab, i, SWAP_MELD), sizes(st, p))
+                    return True
+    return False
+
+
+@njit(cache=True)
+def swap_info(tab, i, t):
+    """Trace column c of a swap: joker target + 2, the run's window, the target's window."""
+    info = (t + 2) + (window(tab[i]) << 8)
+    if t >= 0:
+        info += window(tab[t]) << 24
+    return info
 
 
 @njit(cache=True)
@@ -929,37 +1045,42 @@ def joker_target(tab, n, rules):
 
 
 @njit(cache=True)
-def unswap(row, c):
-    """Undo ``melds_float.swap(row, c)``."""
+def unswap(row, c, lo, hi):
+    """Undo ``melds_float.swap(row, c)`` (the run's window was lo..hi)."""
     if c % 13 == 0:
         row[M.M_P2] -= 1
     else:
         row[M.M_P1] &= ~F.card_pos(c)
     row[M.M_JOKERS] += 1
+    row[M.M_LO] = lo
+    row[M.M_HI] = hi
 
 
 @njit(cache=True)
-def swap_phase(st, opts, tab, p, sid, gplay, trace):
-    """choose_joker_swap, repeated: natural from hand into a run, freed joker laid off."""
+def swap_phase(st, opts, tab, p, sid, gplay, trace, table_ok):
+    """choose_joker_swap, repeated: natural from hand into a run, freed joker laid off
+    (``table_ok``: not on the meld turn, where lay-offs are barred, §8: there the joker can
+    only be kept for the discard, with ``swapped_joker_may_be_discarded``)."""
     rules = rules_of(opts)
     h = hand_of(st, p)
     for i in range(st[NMELDS]):
         for c in range(52):
             while h[c] > 0 and F.can_swap(tab[i], c, rules) and st[HSIZE + p] > 1 and yes(sid, gplay):
+                lo, hi = tab[i, M.M_LO], tab[i, M.M_HI]
                 F.swap(tab[i], c)
-                t = joker_target(tab, st[NMELDS], rules)
+                t = joker_target(tab, st[NMELDS], rules) if table_ok else -1
                 keep = opts[O_SWAP_DISCARD] == 1 and st[XFER] == 0
                 if t < 0 and not keep:
-                    unswap(tab[i], c)
+                    unswap(tab[i], c, lo, hi)
                     break
                 take(st, p, c)
                 if keep and (t < 0 or sid == S_RANDOM and below(gplay, 2) == 1):
                     give(st, p, JK)
                     st[JOKER_DUE] += 1
-                    t = -1
+                    t = SWAP_KEPT
                 else:
                     F.lay(tab[t], JK)
-                log(st, trace, T_SWAP, p, c, i, t)
+                log(st, trace, T_SWAP, p, c, i, swap_info(tab, i, t), sizes(st, p))
 
 
 @njit(cache=True)
@@ -975,7 +1096,7 @@ def layoff_phase(st, opts, tab, p, sid, gplay, trace):
             while h[c] > 0 and st[HSIZE + p] > keep and F.can_lay(tab[i], c, rules) and yes(sid, gplay):
                 F.lay(tab[i], c)
                 take(st, p, c)
-                log(st, trace, T_LAYOFF, p, c, i, 0)
+                log(st, trace, T_LAYOFF, p, c, i, window(tab[i]), sizes(st, p))
     if st[HSIZE + p] == 0:
         end_deal(st, D_OUT, p)
 
@@ -989,7 +1110,7 @@ def act_phase(st, opts, tab, p, sid, gplay, mo, trace):
             return
     earlier = st[PTURN + p] > st[MELD_TURN + p]
     if opts[O_SWAP] and (earlier or opts[O_SWAP_PRIOR] == 0):
-        swap_phase(st, opts, tab, p, sid, gplay, trace)
+        swap_phase(st, opts, tab, p, sid, gplay, trace, earlier)
     if earlier:
         layoff_phase(st, opts, tab, p, sid, gplay, trace)
 
@@ -1015,7 +1136,7 @@ def discard_phase(st, opts, tab, p, sid, prm, gplay, trace):
     c = choose_discard(st, opts, tab, p, False, sid, prm, gplay)
     if c < 0:
         return E_NO_MOVES
-    discard(st, p, c, trace)
+    discard(st, p, c, 0, trace)
     if st[HSIZE + p] == 0:
         end_deal(st, D_OUT, p)
     return 0
@@ -1054,9 +1175,10 @@ def score_deal(st, opts, trace):
         if p != st[OUT] and not void:
             st[PEN + p] = F.hold_points(hand_of(st, p), rules)
             st[TOTAL + p] += st[PEN + p]
-        log(st, trace, T_SCORE, p, st[PEN + p], st[TOTAL + p], 0)
     if st[CUT_OK] and opts[O_CUT_RECIP] == 1 and st[OUT] >= 0:
         st[TOTAL + st[OUT]] -= opts[O_CUT_POINTS]
+    for p in range(st[N]):
+        log(st, trace, T_SCORE, p, st[PEN + p], st[TOTAL + p], F.hold_points(hand_of(st, p), rules), 0)
 
 
 # =============================================================================
@@ -1149,7 +1271,7 @@ def play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo, gdec
             e = check_invariants(st, opts, tab)
         if e:
             return e
-    log(st, trace, T_END, st[OUT], st[DREASON], st[OUT], 0)
+    log(st, trace, T_END, st[OUT], st[DREASON], st[OUT], 0, 0)
     score_deal(st, opts, trace)
     st[GAME_TURNS] += st[TURN]
     st[GAME_RESHUF] += st[RESHUF]
@@ -1266,7 +1388,7 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
     the inputs all threads share and of this thread's buffers (no reference counting, an
     atomic operation per array handed on; the arrays outlive this call)."""
     st, tab, sc, mo, gdeck, gplay = buffers()
-    trace = np.zeros((0, 5), np.int64)
+    trace = np.zeros((0, 6), np.int64)
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)
     for g in range(lo, hi):
         play_game(unowned(st), o, unowned(tab), seed, first + g, s, p, check, unowned(trace),
@@ -1296,7 +1418,7 @@ def deal_batch(seed, first, count, d, opts, sids, params, rec):
     """Benchmark helper: play deal d alone for games first..first+count-1 (greedy etc.);
     rec[g] = turns of the deal."""
     st, tab, sc, mo, gdeck, gplay = buffers()
-    trace = np.zeros((0, 5), np.int64)
+    trace = np.zeros((0, 6), np.int64)
     n = opts[O_PLAYERS]
     for g in range(count):
         st[:] = 0

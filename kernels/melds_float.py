@@ -85,16 +85,18 @@ HOLD = 53                       # length of a holding count vector
 RF_MIN_NAT = M.R_SIZE           # naturals every meld needs (1)
 RF_NO_TOUCH = M.R_SIZE + 1      # same-suit contract runs may not touch (§9)
 RF_MAX_RUN = M.R_SIZE + 2       # longest run (14: A..K..A)
-RF_SIZE = M.R_SIZE + 3
+RF_FIXED = M.R_SIZE + 3         # joker_position = fixed: a run's jokers keep their places
+RF_SIZE = M.R_SIZE + 4
+MAX_MIN_NAT = 3                 # min_naturals_per_meld 1..3 (4 would forbid every 3-card set)
 
 CONTRACT_RUMMY_POINTS = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
 
 def make_float_rules(joker_points=15, no_touch=True, min_naturals=1, max_run=14,
-                     points=CONTRACT_RUMMY_POINTS):
+                     points=CONTRACT_RUMMY_POINTS, fixed=False):
     """Rules array: ``melds.make_rules`` (sets 3+, runs 4+, §3 points) + the float entries."""
-    if min_naturals != 1:
-        raise ValueError("min_naturals_per_meld: only 1 is supported")
+    if not 1 <= min_naturals <= MAX_MIN_NAT:
+        raise ValueError(f"min_naturals_per_meld must be 1..{MAX_MIN_NAT}")
     if not 4 <= max_run <= 14:
         raise ValueError("max_run must be 4..14")
     base = M.make_rules(max_jokers=14, min_group=3, min_run=4, max_run=13,
@@ -104,6 +106,7 @@ def make_float_rules(joker_points=15, no_touch=True, min_naturals=1, max_run=14,
     r[RF_MIN_NAT] = min_naturals
     r[RF_NO_TOUCH] = int(no_touch)
     r[RF_MAX_RUN] = max_run
+    r[RF_FIXED] = int(fixed)
     return r
 
 
@@ -184,13 +187,73 @@ def row_len(row):
 def row_valid(row, rules):
     if row[M_KIND] == K_GROUP:
         return set_ok(row[M_P2], row[M_JOKERS], rules)
-    return run_ok(row[M_P1], row[M_P2], row[M_JOKERS], rules)
+    if not run_ok(row[M_P1], row[M_P2], row[M_JOKERS], rules):
+        return False
+    if rules[RF_FIXED] == 0:
+        return True
+    return row[M_HI] - row[M_LO] + 1 == row_len(row) and window_holds(row[M_P1], row[M_P2], row[M_LO], row[M_HI])
 
 
 @njit(cache=True)
 def card_pos(c):
     """Run position bit of a non-ace card (the ace has none: it floats)."""
     return np.int64(1) << (c % 13 + 1)
+
+
+# =============================================================================
+# a run's window: the positions lo..hi its cards occupy (§4.3 floating / A19 fixed)
+# =============================================================================
+@njit(cache=True)
+def window_holds(pm, aces, lo, hi):
+    """The window lo..hi holds the non-ace naturals ``pm`` and ``aces`` aces (at 1 / 14)."""
+    if lo < 1 or hi > 14 or lo > hi:
+        return False
+    if pm & ~interval(lo, hi):
+        return False
+    return aces <= int(lo == 1) + int(hi == 14)
+
+
+@njit(cache=True)
+def fit_window(pm, aces, length, lo0):
+    """The start of the window of ``length`` positions that holds the naturals and lies
+    nearest the start ``lo0`` (ties: the lower), or -1 if none does. A run's window is the
+    joker assignment the engine keeps: found by the contract search, moved as little as
+    possible by each lay-off or swap (under ``RF_FIXED`` it never moves: see ``can_lay``)."""
+    best = -1
+    for lo in range(1, 16 - length):
+        if window_holds(pm, aces, lo, lo + length - 1):
+            if best < 0 or abs(lo - lo0) < abs(best - lo0):
+                best = lo
+    return best
+
+
+@njit(cache=True)
+def refit(row):
+    """Move the run's window to fit its cards (see ``fit_window``)."""
+    n = row_len(row)
+    lo = fit_window(row[M_P1], row[M_P2], n, row[M_LO])
+    if lo > 0:
+        row[M_LO] = lo
+        row[M_HI] = lo + n - 1
+
+
+@njit(cache=True)
+def ace_slots(row):
+    """Ace positions (1, 14) inside the run's window."""
+    return int(row[M_LO] == 1) + int(row[M_HI] == 14)
+
+
+@njit(cache=True)
+def fixed_end(row, c):
+    """Under ``RF_FIXED``: natural ``c`` (JK: a joker) extends the run's window at an end
+    (``lo - 1`` or ``hi + 1``; the ace at 1 or 14)."""
+    lo, hi = row[M_LO], row[M_HI]
+    if c == JK:
+        return lo > 1 or hi < 14
+    if c % 13 == 0:
+        return lo == 2 or hi == 13
+    p = c % 13 + 1
+    return p == lo - 1 or p == hi + 1
 
 
 # =============================================================================
@@ -202,6 +265,8 @@ def can_lay(row, c, rules):
     if row[M_KIND] == K_GROUP:
         return c == JK or c % 13 == row[M_KEY]
     n = row_len(row) + 1
+    if rules[RF_FIXED] and (n > rules[RF_MAX_RUN] or not fixed_end(row, c)):
+        return False
     if c == JK:
         return run_fits(row[M_P1], row[M_P2], n, rules)
     if c // 13 != row[M_KEY]:
@@ -213,8 +278,7 @@ def can_lay(row, c, rules):
 
 
 @njit(cache=True)
-def lay(row, c):
-    """Add card ``c`` to the meld (after ``can_lay``)."""
+def add_card(row, c):
     if c == JK:
         row[M_JOKERS] += 1
     elif row[M_KIND] == K_GROUP:
@@ -227,24 +291,40 @@ def lay(row, c):
 
 
 @njit(cache=True)
+def lay(row, c):
+    """Add card ``c`` to the meld (after ``can_lay``); a run's window grows by the fewest
+    moves (a joker or an ace that fits both ends goes high)."""
+    add_card(row, c)
+    if row[M_KIND] == K_RUN:
+        refit(row)
+
+
+@njit(cache=True)
 def can_swap(row, c, rules):
-    """Natural ``c`` can replace a joker of the run ``row`` (§11: runs only, live jokers)."""
+    """Natural ``c`` can replace a joker of the run ``row`` (§11: runs only, live jokers;
+    under ``RF_FIXED`` only the card the joker stands for)."""
     if row[M_KIND] != K_RUN or row[M_JOKERS] == 0 or (row[M_FLAGS] & F_DEAD) or c == JK:
         return False
     if c // 13 != row[M_KEY]:
         return False
     n = row_len(row)
     if c % 13 == 0:
+        if rules[RF_FIXED] and ace_slots(row) <= row[M_P2]:
+            return False
         return row[M_P2] < 2 and run_fits(row[M_P1], row[M_P2] + 1, n, rules)
     b = card_pos(c)
+    if rules[RF_FIXED] and (b & interval(row[M_LO], row[M_HI])) == 0:
+        return False
     return (row[M_P1] & b) == 0 and run_fits(row[M_P1] | b, row[M_P2], n, rules)
 
 
 @njit(cache=True)
 def swap(row, c):
-    """Put natural ``c`` in and take one joker out (after ``can_swap``)."""
-    lay(row, c)
+    """Put natural ``c`` in and take one joker out (after ``can_swap``); the window moves
+    only if the natural lies outside it (floating jokers)."""
+    add_card(row, c)
     row[M_JOKERS] -= 1
+    refit(row)
 
 
 # =============================================================================
@@ -378,9 +458,10 @@ def set_set(cur, k, r, packed, jok, n):
 
 
 @njit(cache=True)
-def leaf(cnt, jrem, cur, k, spec, best, bv, val):
+def leaf(cnt, jrem, cur, k, spec, rules, best, bv, val, alt, fl):
     """A complete contract: keep it if it is the best so far (CF_ALL: every card used;
-    jokers left over go onto a set when the contract has one)."""
+    jokers left over go onto a set when the contract has one; RF_MIN_NAT > 1: the naturals
+    can be moved so that every meld has enough, see ``redistribute``)."""
     if spec[CF_ALL]:
         for c in range(52):
             if cnt[c]:
@@ -390,11 +471,194 @@ def leaf(cnt, jrem, cur, k, spec, best, bv, val):
                 return
             val -= jrem
     if bv[BV_FOUND] == 0 or val > bv[BV_VAL]:
+        src = cur
+        if rules[RF_MIN_NAT] > 1 and short_meld(cur, k, rules[RF_MIN_NAT]) >= 0:
+            alt[:k] = cur[:k]
+            if not redistribute(alt, k, rules[RF_MIN_NAT], fl):
+                return
+            src = alt
         bv[BV_FOUND] = 1
         bv[BV_VAL] = val
-        best[:k] = cur[:k]
+        best[:k] = src[:k]
         if spec[CF_ALL] and jrem > 0:
             best[spec[C_RUNS], W_JOK] += jrem
+
+
+# ---- min_naturals_per_meld > 1 (A20) ----------------------------------------------------
+# The search lays each run on every held card of its window and each set on n naturals of
+# its rank, as with one natural per meld. A meld may then hold fewer than RF_MIN_NAT
+# naturals while an earlier meld holds a card that fits one of its joker places: moving
+# that card over (and a joker back) keeps the value (same cards laid) and both melds valid.
+# The levels accept such a meld when the earlier melds hold enough fitting naturals
+# (``run_supply``, ``set_supply``: an upper bound), and the leaf decides exactly with a
+# tiny max-flow over the melds (``redistribute``). Later melds never hold a card that fits
+# an earlier run's joker place (the earlier run took every copy it could), so the bound
+# only looks back. RF_MIN_NAT = 1 keeps the borrowing of ``apply_window`` / ``apply_borrow``.
+ACE_BITS = (np.int64(1) << 1) | (np.int64(1) << 14)
+
+
+@njit(cache=True)
+def short_meld(cur, n, kmin):
+    """The first meld with fewer than ``kmin`` naturals, or -1."""
+    for i in range(n):
+        if cur[i, W_NN] < kmin:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def run_supply(cur, k, s, free):
+    """Joker places ``free`` of a suit-s run that earlier contract runs hold a natural for."""
+    m = np.int64(0)
+    for i in range(k):
+        if cur[i, W_KIND] == K_RUN and cur[i, W_KEY] == s:
+            m |= ace_twin(cur[i, W_NAT])
+    return popcount(m & free)
+
+
+@njit(cache=True)
+def set_supply(cur, k, r):
+    """Naturals of rank r in earlier contract melds."""
+    want = ACE_BITS if r == 0 else np.int64(1) << (r + 1)
+    n = 0
+    for i in range(k):
+        if cur[i, W_KIND] == K_RUN:
+            n += popcount(cur[i, W_NAT] & want)
+        elif cur[i, W_KEY] == r:
+            n += cur[i, W_NN]
+    return n
+
+
+@njit(cache=True)
+def run_free(row):
+    """Joker places of a contract run (window positions without a natural)."""
+    return interval(row[W_LO], row[W_HI]) & ~row[W_NAT]
+
+
+@njit(cache=True)
+def ace_at(m):
+    """An ace position of the mask m (1 first), or 0."""
+    if m & 2:
+        return 1
+    if m & (np.int64(1) << 14):
+        return 14
+    return 0
+
+
+@njit(cache=True)
+def move(alt, x, y, do):
+    """Meld x holds a natural that fits a joker place of meld y; ``do``: move it there (and
+    the joker to x)."""
+    if alt[x, W_NN] == 0:
+        return False
+    ykind = alt[y, W_KIND]
+    xkind = alt[x, W_KIND]
+    if ykind == K_RUN:
+        s = alt[y, W_KEY]
+        free = run_free(alt[y])
+        if free == 0:
+            return False
+        px = 0
+        py = 0
+        sx = -1
+        if xkind == K_RUN:
+            if alt[x, W_KEY] != s:
+                return False
+            m = alt[x, W_NAT] & free & interval(2, 13)
+            if m:
+                px = lowbit(m)
+                py = px
+            elif ace_at(alt[x, W_NAT]) and ace_at(free):
+                px = ace_at(alt[x, W_NAT])
+                py = ace_at(free)
+            else:
+                return False
+        else:
+            r = alt[x, W_KEY]
+            if ((alt[x, W_NAT] >> (4 * s)) & 15) == 0:
+                return False
+            py = ace_at(free) if r == 0 else (r + 1 if (free >> (r + 1)) & 1 else 0)
+            if py == 0:
+                return False
+            sx = s
+        if do:
+            if sx < 0:
+                alt[x, W_NAT] ^= np.int64(1) << px
+            else:
+                alt[x, W_NAT] -= np.int64(1) << (4 * sx)
+            alt[y, W_NAT] |= np.int64(1) << py
+    else:
+        if alt[y, W_JOK] == 0:
+            return False
+        r = alt[y, W_KEY]
+        s = -1
+        px = 0
+        if xkind == K_RUN:
+            want = ACE_BITS if r == 0 else np.int64(1) << (r + 1)
+            m = alt[x, W_NAT] & want
+            if m == 0:
+                return False
+            px = lowbit(m)
+            s = alt[x, W_KEY]
+        else:
+            if alt[x, W_KEY] != r:
+                return False
+            for t in range(4):
+                if s < 0 and (alt[x, W_NAT] >> (4 * t)) & 15:
+                    s = t
+        if do:
+            if xkind == K_RUN:
+                alt[x, W_NAT] ^= np.int64(1) << px
+            else:
+                alt[x, W_NAT] -= np.int64(1) << (4 * s)
+            alt[y, W_NAT] += np.int64(1) << (4 * s)
+    if do:
+        alt[x, W_NN] -= 1
+        alt[x, W_JOK] += 1
+        alt[y, W_NN] += 1
+        alt[y, W_JOK] -= 1
+    return True
+
+
+@njit(cache=True)
+def redistribute(alt, n, kmin, fl):
+    """Move naturals between the melds alt[:n] until each holds ``kmin`` (True) or show that
+    no moves can (False). Max-flow by augmenting paths: a path ends at a meld short of
+    naturals and starts at one with a natural to spare; each meld on it passes one natural
+    on (the graph of ``move`` on the current melds is the residual graph, a move back being
+    an ordinary move). ``fl``: scratch of 3 * MAX_CM."""
+    queue = fl[:MAX_CM]
+    par = fl[MAX_CM:2 * MAX_CM]
+    seen = fl[2 * MAX_CM:3 * MAX_CM]
+    for _ in range(n * kmin + 1):            # each path raises a short meld by one natural
+        d = short_meld(alt, n, kmin)
+        if d < 0:
+            return True
+        seen[:] = 0
+        seen[d] = 1
+        queue[0] = d
+        head = 0
+        tail = 1
+        src = -1
+        while head < tail and src < 0:
+            y = queue[head]
+            head += 1
+            for x in range(n):
+                if seen[x] == 0 and move(alt, x, y, False):
+                    seen[x] = 1
+                    par[x] = y
+                    if alt[x, W_NN] > kmin:
+                        src = x
+                        break
+                    queue[tail] = x
+                    tail += 1
+        if src < 0:
+            return False
+        x = src
+        while x != d:
+            move(alt, x, par[x], True)
+            x = par[x]
+    return short_meld(alt, n, kmin) < 0
 
 
 # level rows of the iterative search: cursor (run: suit, lo, hi; set: rank, naturals with
@@ -454,6 +718,15 @@ def apply_window(cnt, jrem, k, lv, spec, rules, cur):
     nat, need, pts = take_window(cnt, s, lo, hi, rules)
     lv[U_NAT] = nat
     lv[U_LI] = -1
+    if rules[RF_MIN_NAT] > 1:
+        if need <= jrem and popcount(nat) + run_supply(cur, k, s, interval(lo, hi) & ~nat) >= rules[RF_MIN_NAT]:
+            set_run(cur, k, s, lo, hi, nat, need)
+            lv[U_J] = need
+            lv[U_V] = 32 * pts - need
+            return True
+        give_back(cnt, s, nat)
+        lv[U_NAT] = 0
+        return False
     if nat != 0 and need <= jrem:
         set_run(cur, k, s, lo, hi, nat, need)
         lv[U_J] = need
@@ -538,8 +811,42 @@ def apply_borrow(jrem, k, lv, spec, cur):
 
 
 @njit(cache=True)
+def set_level_min(cnt, jrem, k, lv, spec, rules, cur):
+    """``set_level`` with RF_MIN_NAT > 1: n naturals down to 0, kept when the earlier melds
+    can make up the naturals the set lacks (``set_supply``; the leaf decides)."""
+    size = spec[C_GROUP_SIZE]
+    kmin = rules[RF_MIN_NAT]
+    while lv[U_A] < 13:
+        r = lv[U_A]
+        if lv[U_B] == -1:
+            avail = rank_total(cnt, r)
+            lv[U_B] = min(size, avail) if spec[C_GROUP_EXACT] else avail
+        n = lv[U_B]
+        lv[U_LI] = -1
+        jok = max(size - n, 0)
+        if n == 0 or jok > jrem:            # fewer naturals need still more jokers
+            lv[U_A] += 1
+            lv[U_B] = -1
+            if jok > jrem:
+                continue
+        else:
+            lv[U_B] = n - 1
+        if n + min(jok, set_supply(cur, k, r)) < kmin:
+            continue
+        packed = take_rank(cnt, r, n)
+        set_set(cur, k, r, packed, jok, n)
+        lv[U_NAT] = packed
+        lv[U_J] = jok
+        lv[U_V] = 32 * n * rules[R_POINTS + r] - jok
+        return True
+    return False
+
+
+@njit(cache=True)
 def set_level(cnt, jrem, k, lv, spec, rules, cur):
     """Apply the next candidate set of level k (rank ascending, naturals descending)."""
+    if rules[RF_MIN_NAT] > 1:
+        return set_level_min(cnt, jrem, k, lv, spec, rules, cur)
     size = spec[C_GROUP_SIZE]
     while lv[U_A] < 13:
         r = lv[U_A]
@@ -584,7 +891,7 @@ def undo_level(cnt, k, lv, spec, cur):
 
 
 @njit(cache=True)
-def search(cnt, jrem, spec, rules, cur, best, bv, levels, stop):
+def search(cnt, jrem, spec, rules, cur, best, bv, levels, stop, alt, fl):
     """Depth-first search over the contract melds (runs, then sets), iteratively."""
     total = spec[C_RUNS] + spec[C_GROUPS]
     val = 0
@@ -592,7 +899,7 @@ def search(cnt, jrem, spec, rules, cur, best, bv, levels, stop):
     init_level(levels[0], 0, spec, cur)
     while True:
         if k == total:
-            leaf(cnt, jrem, cur, k, spec, best, bv, val)
+            leaf(cnt, jrem, cur, k, spec, rules, best, bv, val, alt, fl)
             if stop and bv[BV_FOUND]:
                 return
         else:
@@ -646,7 +953,7 @@ def solve_contract(hold, spec, rules, out, stop_first):
     return solve_contract_ws(hold, spec, rules, out, stop_first, np.zeros((WS_ROWS, HOLD), np.int64))
 
 
-WS_ROWS = 3 + 3 * MAX_CM        # workspace rows: counts, best value, cur, best, levels
+WS_ROWS = 3 + 4 * MAX_CM        # workspace rows: counts, best value + flow scratch, cur, best, levels, alt
 
 
 @njit(cache=True)
@@ -659,11 +966,13 @@ def solve_contract_ws(hold, spec, rules, out, stop_first, ws):
     cur = ws[2:2 + MAX_CM, :W_SIZE]
     best = ws[2 + MAX_CM:2 + 2 * MAX_CM, :W_SIZE]
     levels = ws[2 + 2 * MAX_CM:3 + 3 * MAX_CM, :U_SIZE]
+    alt = ws[3 + 3 * MAX_CM:3 + 4 * MAX_CM, :W_SIZE]
+    fl = ws[1, 8:8 + 3 * MAX_CM]
     bv[:] = 0
     cur[:] = 0
     best[:] = 0
     levels[:] = 0
-    search(cnt, hold[JK], spec, rules, cur, best, bv, levels, stop_first)
+    search(cnt, hold[JK], spec, rules, cur, best, bv, levels, stop_first, alt, fl)
     if bv[BV_FOUND] == 0:
         return -1
     write_rows(best, spec[C_GROUPS] + spec[C_RUNS], out)

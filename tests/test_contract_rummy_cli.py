@@ -52,7 +52,7 @@ def test_list_option_keeps_its_order(cli):
 
 
 def test_bad_option(cli):
-    res = invoke(cli, "run", "contract_rummy", "--deals", 5, "--option", "joker_position=fixed")
+    res = invoke(cli, "run", "contract_rummy", "--deals", 5, "--option", "joker_position=wild")
     assert res.exit_code == 2 and "joker_position" in res.stderr
 
 

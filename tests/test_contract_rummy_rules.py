@@ -26,7 +26,7 @@ class Game:
             self.sids[p] = sid
             self.params[p, :len(prm)] = prm
         self.gplay = np.zeros(2, np.uint64)
-        self.trace = np.zeros((200, 5), np.int64)
+        self.trace = np.zeros((400, 6), np.int64)
         self.sc = np.zeros(16, np.int64)
         self.mo = np.zeros((K.MO_ROWS, K.HOLD), np.int64)
         self.st[K.CUR] = 0

@@ -54,6 +54,7 @@ JOKER_RULE = ("players_minus_one", "two_per_deck")
 MAYI_MODEL = ("out_of_turn_discard", "buy", "none")
 PENALTY = ("always", "if_claimed")
 D7_MODE = ("normal", "never")
+JOKER_POSITION = ("floating", "fixed")
 DEAD_STOCK = ("score_all", "void_deal")
 CUT_RECIP = ("cutter", "deal_winner")
 DEALS = K.DEALS
@@ -96,8 +97,9 @@ class ContractRummyOptions:
     may_discard_taken_card: bool = opt(False, "the card taken from the pile may be discarded (A9)")
     go_out_requires_discard: bool = opt(False, "going out needs a final discard (A10)")
     deal7_discard_mode: str = opt("normal", "discards in deal 7 (A11)", D7_MODE)
-    joker_position: str = opt("floating", "jokers in runs (A19; only floating is supported)", ("floating",))
-    min_naturals_per_meld: int = opt(1, "naturals every meld needs (A20; only 1 is supported)")
+    joker_position: str = opt("floating", "jokers in runs (A19): floating (a joker stands for whatever card "
+                              "the run needs), or fixed (it keeps the place given when laid)", JOKER_POSITION)
+    min_naturals_per_meld: int = opt(1, f"naturals every meld needs (A20; 1..{F.MAX_MIN_NAT})")
     joker_swap_requires_prior_meld: bool = opt(True, "swaps only after the meld turn (A22)")
     swapped_joker_may_be_discarded: bool = opt(False, "a swapped joker may be kept for this turn's discard (A21)")
     dead_stock_rule: str = opt("score_all", "stock and pile exhausted (A26)", DEAD_STOCK)
@@ -113,15 +115,14 @@ class ContractRummyOptions:
                               ("joker_rule", JOKER_RULE), ("may_i_model", MAYI_MODEL),
                               ("take_discard_penalty", PENALTY), ("deal7_discard_mode", D7_MODE),
                               ("dead_stock_rule", DEAD_STOCK), ("cut_bonus_recipient", CUT_RECIP),
-                              ("joker_position", ("floating",)), ("tie_rule", ("shared",))):
+                              ("joker_position", JOKER_POSITION), ("tie_rule", ("shared",))):
             if getattr(self, name) not in choices:
                 raise UsageError(f"option {name}: must be one of {', '.join(choices)} "
                                  f"(got {getattr(self, name)!r})")
         _check_int("joker_points", self.joker_points, 0, 100)
         _check_int("cut_bonus_points", self.cut_bonus_points, -1000, 1000)
         _check_int("max_turns_per_deal", self.max_turns_per_deal, 1, 100_000)
-        if self.min_naturals_per_meld != 1:
-            raise UsageError("option min_naturals_per_meld: only 1 is supported by this engine")
+        _check_int("min_naturals_per_meld", self.min_naturals_per_meld, 1, F.MAX_MIN_NAT)
         if self.may_i_limit_per_deal is not None:
             _check_int("may_i_limit_per_deal", self.may_i_limit_per_deal, 0, 1000)
         sizes = tuple(self.hand_sizes)
@@ -154,7 +155,8 @@ class ContractRummyOptions:
 
     def rules_array(self) -> np.ndarray:
         return F.make_float_rules(joker_points=self.joker_points, no_touch=self.forbid_contiguous_runs,
-                                  min_naturals=self.min_naturals_per_meld)
+                                  min_naturals=self.min_naturals_per_meld,
+                                  fixed=self.joker_position == "fixed")
 
     def contract_table(self) -> np.ndarray:
         return F.make_contract_table(exact=self.initial_meld_exact_size, deal7_all=self.deal7_special)
@@ -334,8 +336,8 @@ def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> li
 
 
 def _replay(seed, game_id, opts, sids, params, check):
-    rows = min(TRACE_ROWS_CAP, DEALS * (int(opts[K.O_MAX_TURNS]) * 12 + 200))
-    trace = np.zeros((rows, 5), dtype=np.int64)
+    rows = min(TRACE_ROWS_CAP, DEALS * (int(opts[K.O_MAX_TURNS]) * 12 + 600))
+    trace = np.zeros((rows, 6), dtype=np.int64)
     st = K.replay_game(seed, game_id, opts, sids, params, check, trace)
     return st, trace
 
