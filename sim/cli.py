@@ -507,7 +507,7 @@ def replay(game: ReplaySourceArg,
 @app.command()
 @handle_errors
 def games():
-    """The games and their player counts."""
+    """The games, their player counts and their rules documents (docs/rules/, in the repository)."""
     from sim.registry import games as all_games
     t = Table()
     for col in ("game", "title", "players", "rules", "rules version"):
@@ -536,10 +536,15 @@ def strategies(game: GameArg):
 @app.command()
 @handle_errors
 def options(game: GameArg):
-    """Rule options of GAME (names, defaults, help) and its presets."""
+    """Rule options of GAME (names, defaults, help) and its presets.
+
+    The rules they change are in the game's rules document (docs/rules/GAME.md in the
+    repository); the section numbers and IDs in the help (3.1, §9.2, A14, C7) refer to it."""
     import dataclasses
     from sim.registry import get_game
     g = get_game(game)
+    out.print(f"Rules: {g.rules} (the section numbers and IDs in the help, such as 3.1, §9.2 or A14, "
+              "refer to it)", markup=False)
     t = Table()
     for col in ("option", "default", "help"):
         t.add_column(col, overflow="fold")
@@ -560,7 +565,7 @@ def _fmt_value(v) -> str:
     if v is None:
         return "none"
     if isinstance(v, tuple):
-        return ",".join(map(str, v))
+        return ",".join(map(str, v)) if v else "{}"      # {} is what --option takes for "none"
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 

@@ -118,6 +118,8 @@ def test_options(cli):
     res = invoke(cli, "options", "tonk")
     assert res.exit_code == 0, res.output
     text = res.stdout
+    first = text.splitlines()[0]
+    assert first.startswith("Rules: docs/rules/tonk.md") and "A14" in first, first
     for name in OPTION_NAMES:
         assert name in text, name
     for choice in ("all_others", "above_knocker_only", "each_tied_collects"):
