@@ -273,6 +273,11 @@ T_END = 9        # a = reason, b = seat out
 T_PAYMENT = 10   # a = chips, b = receiver (-1 the kitty)
 T_CLEAR = 11     # a = prize, b = dealer of the clearing round
 T_DIALS = 12     # a = pay suit, b = sequence start
+T_ANTE = 13      # a = chips each seat puts on each of the 9 spaces (before the T_BOARD rows)
+T_SOLD = 14      # seat = buyer, a = price, b = receiver (the dealer; -1 the kitty: pay suit)
+T_STAKE = 15     # a = chips seat puts in by a check/call/bet/raise, b = 0 Pot space, 1 clearing pot
+T_PRIZE = 16     # a = chips seat wins from the clearing pot
+T_CLDEAL = 17    # a = seat's 5 cards for a clearing round, b = their strength class
 
 # record columns (one row per deal)
 RC_SESSION = 0       # session number
@@ -419,6 +424,7 @@ def reset_deal(st, opts, dealer):
 
 @njit(cache=True)
 def antes(st, opts, trace):
+    log(st, trace, T_ANTE, -1, opts[O_ANTE], 0)
     for p in range(st[N]):
         for i in range(9):
             to_board(st, p, i, opts[O_ANTE], np.int64(L_ANTE))
@@ -498,6 +504,7 @@ def sold(st, opts, trace):
     """The auction ended with a buyer: pay and hand over what was sold."""
     b = st[HIGH_BY]
     x = st[HIGH]
+    log(st, trace, T_SOLD, b, x, -1 if st[AU_KIND] == AU_SUIT else st[DEALER])
     if st[AU_KIND] == AU_SUIT:
         to_board(st, b, np.int64(SP_KITTY), x, np.int64(L_WIDOW))
         st[SUIT_BY] = b
@@ -688,8 +695,9 @@ def max_amount(st, opts):
 
 
 @njit(cache=True)
-def put_in(st, p, amount):
+def put_in(st, p, amount, trace):
     """Seat p's bet goes to the Pot space (Phase 2) or the clearing pot."""
+    log(st, trace, T_STAKE, p, amount, st[BET_CTX])
     st[CONTRIB + p] += amount
     if st[BET_CTX] == 0:
         to_board(st, p, np.int64(SP_POT), amount, np.int64(L_POKER))
@@ -705,7 +713,7 @@ def bet_action(st, opts, a, gdeck, deck, trace):
     kind = a & 15
     x = a >> 8
     if kind == A_CHECK or kind == A_CALL:
-        put_in(st, p, st[CUR_BET] - st[CONTRIB + p])
+        put_in(st, p, st[CUR_BET] - st[CONTRIB + p], trace)
         st[ACTED] |= 1 << p
     elif kind == A_FOLD:
         st[FOLDED] |= 1 << p
@@ -714,7 +722,7 @@ def bet_action(st, opts, a, gdeck, deck, trace):
             st[RAISES] += 1
             if st[RAISES] >= opts[O_MAX_RAISES] and opts[O_RAISES_GUARDED]:
                 st[TRUNC] = 1
-        put_in(st, p, st[CUR_BET] + x - st[CONTRIB + p])
+        put_in(st, p, st[CUR_BET] + x - st[CONTRIB + p], trace)
         st[CUR_BET] += x
         st[ACTED] = 1 << p
     betting_next(st, opts, gdeck, deck, trace)
@@ -838,6 +846,8 @@ def clearing_round(st, opts, gdeck, deck, trace):
     for p in range(st[N]):
         st[CLS + p] = PK.eval5(st[CLH + p])
     log(st, trace, T_CLEAR, -1, prize, dealer)
+    for p in range(st[N]):
+        log(st, trace, T_CLDEAL, p, st[CLH + p], st[CLS + p])
     betting_start(st, opts, dealer, np.int64(1))
 
 
@@ -851,6 +861,7 @@ def clearing_won(st, opts, win, gdeck, deck, trace):
     for p in range(st[N]):
         if (win >> p) & 1:
             amount = pot // k + (pot % k if p == first else 0)
+            log(st, trace, T_PRIZE, p, amount, 0)
             st[CHIPS + p] += amount
             st[PH + L_CLEAR * MAX_PLAYERS + p] += amount
     st[CL_POT] = 0

@@ -1,4 +1,4 @@
-"""Tripoli on the Python side: options, presets, strategies, records and trace formatting.
+"""Tripoli on the Python side: options, presets, strategies, records and replay events.
 
 Rules source ``shared/rules/tripoli.md``; the kernel and its choices: ``kernels/tripoli.py``.
 """
@@ -11,9 +11,10 @@ import numpy as np
 from kernels import poker as PK
 from kernels import tripoli as K
 from sim.errors import UsageError
-from sim.notation import fmt_card, fmt_mask
+from sim.notation import fmt_card, fmt_mask, mask_cards
 from sim.options import check_choice, opt
 from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
+from sim.trace import event, lines
 
 TIMING = ("phase1", "michigan")
 SPLIT = ("per_player", "per_sequence")
@@ -230,43 +231,184 @@ def format_action(a: int) -> str:
     return name
 
 
-def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
-    """Readable play-by-play of a replayed deal."""
-    lines = []
+class _Chips:
+    """Chips and cards as the trace has moved them so far (``trace_events``)."""
+
+    def __init__(self, st: np.ndarray):
+        self.n = n = int(st[K.N])
+        self.chips = [0] * n
+        self.board = [int(st[K.BOARD0 + i]) for i in range(9)]
+        self.hands = [0] * n
+        self.widow = 0
+        self.clearing = None             # [pot, reserve] once the clearing rounds begin
+
+    def state(self) -> dict:
+        out = {"chips": list(self.chips), "board": dict(zip(K.SPACE_NAMES, self.board)),
+               "held": [h.bit_count() for h in self.hands]}
+        if self.clearing is not None:
+            out["clearing"] = {"pot": self.clearing[0], "reserve": self.clearing[1]}
+        return out
+
+    def swap(self, p: int) -> int:
+        """Seat p takes the widow and leaves its hand; returns the cards taken."""
+        took = self.widow
+        self.hands[p], self.widow = took, self.hands[p]
+        return took
+
+
+def _cards(mask: int) -> list[str]:
+    return [fmt_card(c) for c in mask_cards(mask)]
+
+
+def trace_events(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[dict]:
+    """The events of a replayed deal (``sim.trace``), in the order they happen.
+
+    Actions: ``hand`` (the deal starts: ``session``, ``deal`` in the session, ``dealer``),
+    ``ante`` (every seat puts ``chips`` on each of the 9 spaces), ``board`` (a space after the
+    antes), ``deal`` (a seat's ``cards``; seat None with ``widow`` true: the widow; with
+    ``clearing`` true: a seat's five cards in a clearing round), ``dials`` (pay suit and
+    sequence of the deal), the decisions ``keep``, ``swap`` (``cards`` = the widow taken),
+    ``auction widow``, ``done``, ``auction old hand``, ``bid`` / ``bet`` / ``raise``
+    (``amount``), ``pass``, ``name pay suit`` (``suit``), ``pick`` (a poker card), ``check``,
+    ``call``, ``fold``, ``lead`` (``suit``; the cards follow as ``play`` events), where a check,
+    call, bet or raise also gives the ``chips`` it put in; ``buy`` (an auction's winner:
+    ``price``, ``to`` = the seat paid or None for the kitty, ``cards`` = the hand taken),
+    ``collect`` (``chips`` taken from a board ``space``, or from the clearing pot),
+    ``show`` (poker ``cards`` and ``category``), ``pot`` (``winners``, ``each``), ``play`` (one
+    card in Phase 3), ``stop`` (the sequence stopped after ``cards``), ``pay`` (``chips`` to a
+    seat, or to the kitty: ``to`` None), ``clearing`` (a clearing round: ``prize``, ``dealer``),
+    ``end`` (``reason``, ``out`` = the seat that went out or None), and the ``result`` events:
+    one per seat (its last ``cards`` and ``payout``) and one for the ``board``.
+
+    ``state`` (every event but ``result``), public facts after the event: ``chips`` = each
+    seat's balance change in this deal so far (antes included), ``board`` = chips on each space
+    (its ``pot`` space is the poker pot), ``held`` = cards in each hand, and during the clearing
+    rounds ``clearing`` = the open clearing ``pot`` and the ``reserve`` of prizes not yet played.
+    """
+    t = _Chips(st)
+    n = t.n
+    events = []
+    auction = None
     for code, seat, a, b in trace[: st[K.TR_LEN]]:
         code, seat, a, b = int(code), int(seat), int(a), int(b)
         who = f"seat {seat} ({seat_names[seat]})" if 0 <= seat < len(seat_names) else ""
-        if code == K.T_DEAL:
-            lines.append(f"deal  {who or 'widow'}: {fmt_mask(a)}")
+        ev = None
+        if code == K.T_ANTE:
+            events.append(event("hand", f"== session {int(st[K.SESSION])}, deal {int(st[K.DEAL_NO]) + 1}: "
+                                f"dealer seat {int(st[K.DEALER])}", session=int(st[K.SESSION]),
+                                deal=int(st[K.DEAL_NO]) + 1, dealer=int(st[K.DEALER])))
+            for p in range(n):
+                t.chips[p] -= 9 * a
+            t.board = [x + n * a for x in t.board]
+            ev = event("ante", f"antes: every seat puts {a} on each space", chips=a)
         elif code == K.T_BOARD:
-            lines.append(f"board {K.SPACE_NAMES[a]}: {b}")
+            t.board[a] = b
+            ev = event("board", f"board {K.SPACE_NAMES[a]}: {b}", space=K.SPACE_NAMES[a], chips=b)
+        elif code == K.T_DEAL:
+            if seat >= 0:
+                t.hands[seat] = a
+            else:
+                t.widow = a
+            ev = event("deal", f"deal  {who or 'widow'}: {fmt_mask(a)}", seat, cards=_cards(a),
+                       widow=True if seat < 0 else None)
+        elif code == K.T_CLDEAL:
+            ev = event("deal", f"clearing deal {who}: {fmt_mask(a)}", seat, cards=_cards(a), clearing=True)
         elif code == K.T_DIALS:
-            lines.append(f"pay suit {'CDHS'[a]}, sequence {_rank(b + 2)}-{_rank(b + 3)}-{_rank(b + 4)}")
+            ev = event("dials", f"pay suit {'CDHS'[a]}, sequence {_rank(b + 2)}-{_rank(b + 3)}-{_rank(b + 4)}",
+                       pay_suit="CDHS"[a], sequence=[_rank(b + 2), _rank(b + 3), _rank(b + 4)])
         elif code == K.T_ACTION:
-            lines.append(f"      {who}: {format_action(a)}")
+            kind, x = a & 15, a >> 8
+            name = K.ACTION_NAMES[kind] if 0 <= kind < len(K.ACTION_NAMES) else f"action {kind}"
+            fields = {}
+            if kind == K.A_SWAP:
+                fields["cards"] = _cards(t.swap(seat))
+            elif kind in (K.A_AUCTION_WIDOW, K.A_AUCTION_OLD):
+                auction = "widow" if kind == K.A_AUCTION_WIDOW else "old hand"
+            elif kind in (K.A_BID, K.A_BET, K.A_RAISE):
+                fields["amount"] = x
+            elif kind == K.A_PICK:
+                fields["cards"] = [fmt_card(x)]
+            elif kind in (K.A_SUIT, K.A_LEAD):
+                fields["suit"] = "CDHS"[x]
+            ev = event(name, f"      {who}: {format_action(a)}", seat, **fields)
+        elif code == K.T_STAKE:
+            t.chips[seat] -= a
+            if b == 0:
+                t.board[K.SP_POT] += a
+            else:
+                t.clearing[0] += a
+            last = events.pop()                      # the check / call / bet / raise that put it in
+            text = last.pop("text") + (f" (puts in {a})" if a else "")
+            last.pop("state", None)
+            ev = event(last.pop("action"), text, last.pop("seat"), chips=a, **last)
+        elif code == K.T_SOLD:
+            t.chips[seat] -= a
+            if b >= 0:
+                t.chips[b] += a
+                what = f"the {auction}"
+                took = _cards(t.swap(seat))
+            else:
+                t.board[K.SP_KITTY] += a
+                what, took = "the pay suit", None
+            to = f"seat {b}" if b >= 0 else "the kitty"
+            ev = event("buy", f"      {who} buys {what} for {a} (paid to {to})", seat, price=a,
+                       to=b if b >= 0 else None, cards=took)
         elif code == K.T_CLAIM:
-            lines.append(f"      {who} takes {b} from {K.SPACE_NAMES[a]}")
+            t.chips[seat] += b
+            t.board[a] -= b
+            ev = event("collect", f"      {who} takes {b} from {K.SPACE_NAMES[a]}", seat, space=K.SPACE_NAMES[a],
+                       chips=b)
+        elif code == K.T_PRIZE:
+            t.chips[seat] += a
+            t.clearing[0] -= a
+            ev = event("collect", f"      {who} takes {a} from the clearing pot", seat, space="clearing", chips=a)
         elif code == K.T_SHOW:
-            lines.append(f"show  {who}: {fmt_mask(a)} ({PK.CATEGORY_NAMES[int(PK.categories(np.array([b]))[0])]})")
+            cat = PK.CATEGORY_NAMES[int(PK.categories(np.array([b]))[0])]
+            ev = event("show", f"show  {who}: {fmt_mask(a)} ({cat})", seat, cards=_cards(a), category=cat)
         elif code == K.T_POT:
             seats = [p for p in range(9) if a >> p & 1]
-            lines.append(f"pot to seat(s) {seats}: {b} each")
+            ev = event("pot", f"pot to seat(s) {seats}: {b} each", winners=seats, each=b)
         elif code == K.T_PLAY:
-            lines.append(f"      {who} plays {fmt_card(a)}")
+            t.hands[seat] &= ~(1 << a)
+            ev = event("play", f"      {who} plays {fmt_card(a)}", seat, cards=[fmt_card(a)])
         elif code == K.T_STOP:
-            lines.append(f"      stop after {fmt_card(a)}: {who} leads next")
+            ev = event("stop", f"      stop after {fmt_card(a)}: {who} leads next", seat, cards=[fmt_card(a)])
         elif code == K.T_PAYMENT:
-            lines.append(f"      {who} pays {a} to " + (f"seat {b}" if b >= 0 else "the kitty"))
+            t.chips[seat] -= a
+            if b >= 0:
+                t.chips[b] += a
+            else:
+                t.board[K.SP_KITTY] += a
+            ev = event("pay", f"      {who} pays {a} to " + (f"seat {b}" if b >= 0 else "the kitty"), seat,
+                       chips=a, to=b if b >= 0 else None)
         elif code == K.T_CLEAR:
-            lines.append(f"== clearing round: prize {a}, dealer seat {b}")
+            if t.clearing is None:
+                t.clearing = [0, sum(t.board)]
+                t.board = [0] * 9
+            t.clearing = [a, t.clearing[1] - a]
+            ev = event("clearing", f"== clearing round: prize {a}, dealer seat {b}", prize=a, dealer=b)
         elif code == K.T_END:
             reason = K.REASON_NAMES[a] if 0 <= a < len(K.REASON_NAMES) else "?"
-            lines.append(f"end: {reason}" + (f", seat {b} went out" if b >= 0 else ""))
-    n = int(st[K.N])
+            ev = event("end", f"end: {reason}" + (f", seat {b} went out" if b >= 0 else ""), reason=reason,
+                       out=b if b >= 0 else None)
+        if ev is not None:
+            ev["state"] = t.state()
+            ev["text"] = ev.pop("text")
+            events.append(ev)
+    if int(st[K.TR_LEN]) >= len(trace):
+        events.append(event("note", f"(trace buffer full after {len(trace)} rows: later events are missing)"))
     for p in range(n):
-        lines.append(f"  seat {p}: hand {fmt_mask(st[K.HAND + p])} payout {int(st[K.CHIPS + p]):+d}")
-    lines.append("  board: " + ", ".join(f"{nm} {int(st[K.BOARD + i])}" for i, nm in enumerate(K.SPACE_NAMES)))
-    return lines
+        hand, pay = int(st[K.HAND + p]), int(st[K.CHIPS + p])
+        events.append(event("result", f"  seat {p}: hand {fmt_mask(hand)} payout {pay:+d}", p, cards=_cards(hand),
+                            payout=pay))
+    board = {nm: int(st[K.BOARD + i]) for i, nm in enumerate(K.SPACE_NAMES)}
+    events.append(event("result", "  board: " + ", ".join(f"{nm} {v}" for nm, v in board.items()), board=board))
+    return events
+
+
+def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
+    """Readable play-by-play of a replayed deal: the text of its ``trace_events``."""
+    return lines(trace_events(trace, st, seat_names))
 
 
 def _rank(r: int) -> str:
@@ -274,7 +416,9 @@ def _rank(r: int) -> str:
 
 
 def _replay(seed, deal_id, opts, sids, params, check):
-    trace = np.zeros((4096, 4), dtype=np.int64)
+    # a decision writes at most an action and a stake row; the deal, board, plays, claims and
+    # payments add a few hundred
+    trace = np.zeros((2048 + 2 * int(opts[K.O_MAX_STEPS]), 4), dtype=np.int64)
     st = K.replay_deal(seed, deal_id, opts, sids, params, check, trace)
     return st, trace
 
@@ -291,6 +435,7 @@ GAME = GameSpec(
     record_columns=_record_columns,
     replay=_replay,
     format_trace=format_trace,
+    trace_events=trace_events,
     **kernel_fields(K),
     state_payouts=lambda st, n: [int(st[K.CHIPS + p]) for p in range(n)],
     payout_label="payout (chips won in the deal)",
