@@ -104,7 +104,18 @@ R_RETRIEVE = 7
 R_JOKER_POINTS = 8
 R_POINTS = 9            # R_POINTS + rank
 R_GROUP_DUPS = R_POINTS + 13
-R_SIZE = R_GROUP_DUPS + 1
+R_GROUP_WILDS = R_GROUP_DUPS + 1    # most wild cards in a group (1)
+R_RUN_WILDS = R_GROUP_DUPS + 2      # most wild cards in a run (1)
+R_WILD_RATIO = R_GROUP_DUPS + 3     # WR_*: wild cards against the naturals of a meld
+R_WRAP = R_GROUP_DUPS + 4           # 1: runs may wrap K-A-2 (A6)
+R_WILD_TRIO = R_GROUP_DUPS + 5      # 1: three wild cards alone are a trío
+R_WILD_LAYOFF = R_GROUP_DUPS + 6    # 1: wild cards may be laid off (0: Farmer's)
+R_FROZEN = R_GROUP_DUPS + 7         # 1: a joker inside a run is frozen (§10.3; 0: Peru 2)
+R_SIZE = R_GROUP_DUPS + 8
+
+WR_NONE = 0                         # only the at-least-one-natural rule
+WR_AT_MOST = 1                      # wild cards may not outnumber the naturals (Peru 1)
+WR_FEWER = 2                        # the naturals must outnumber the wild cards (Farmer's)
 
 PURE_FOURTH_SUIT = 0
 PURE_ANY_NATURAL = 1
@@ -115,11 +126,23 @@ TELEFUNKEN_POINTS = (11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
 def make_rules(max_jokers=1, min_group=3, min_run=3, ace_low=True, ace_high=True, max_run=13,
                pure_ext=PURE_FOURTH_SUIT, retrieve=2, joker_points=15,
-               points=TELEFUNKEN_POINTS, group_dups=True):
+               points=TELEFUNKEN_POINTS, group_dups=True, group_wilds=None, run_wilds=None,
+               wild_ratio=WR_NONE, wrap=False, wild_trio=False, wild_layoff=True, frozen=True):
     """Rules array for the kernels (defaults: Telefunken §2-3, §9-10; ``group_dups``: a
-    group may hold two identical natural cards, option A3)."""
+    group may hold two identical natural cards, option A3). ``group_wilds`` / ``run_wilds``
+    (default ``max_jokers``) cap the wild cards of a group / run, ``wild_ratio`` (WR_*)
+    limits them against its naturals; ``R_MAX_JOKERS`` is the larger cap."""
+    group_wilds = max_jokers if group_wilds is None else group_wilds
+    run_wilds = max_jokers if run_wilds is None else run_wilds
     r = np.zeros(R_SIZE, np.int64)
-    r[R_MAX_JOKERS] = max_jokers
+    r[R_MAX_JOKERS] = max(group_wilds, run_wilds)
+    r[R_GROUP_WILDS] = group_wilds
+    r[R_RUN_WILDS] = run_wilds
+    r[R_WILD_RATIO] = wild_ratio
+    r[R_WRAP] = int(wrap)
+    r[R_WILD_TRIO] = int(wild_trio)
+    r[R_WILD_LAYOFF] = int(wild_layoff)
+    r[R_FROZEN] = int(frozen)
     r[R_MIN_GROUP] = min_group
     r[R_MIN_RUN] = min_run
     r[R_ACE_LOW] = int(ace_low)
@@ -144,19 +167,13 @@ C_RUNS = 4
 C_RUN_MIN = 5
 C_JOKER_LIMIT = 6
 C_DISTINCT = 7
-C_SIZE = 8
-MAX_CONTRACT_MELDS = 3
-
-TELEFUNKEN_CONTRACTS = np.array([
-    [0, 0, 0, 0, 0, 0, -1, 0],      # (unused: hands are 1..7)
-    [1, 3, 1, 1, 0, 0, -1, 0],      # 1: pure trío
-    [2, 3, 1, 0, 0, 0, -1, 0],      # 2: 2 x 3
-    [1, 4, 1, 0, 0, 0, -1, 0],      # 3: 1 x 4
-    [2, 4, 1, 0, 0, 0, -1, 0],      # 4: 2 x 4
-    [1, 5, 1, 0, 0, 0, -1, 0],      # 5: 1 x 5
-    [2, 5, 1, 0, 0, 0, -1, 0],      # 6: 2 x 5
-    [1, 3, 1, 0, 1, 7, -1, 0],      # 7: exactly 3 + run of 7 or more
-], dtype=np.int64)
+C_NEXT = 8              # row of the hand's next alternative contract, 0 = none (Peru 2)
+C_SIZE = 9
+MAX_HANDS = 8           # hands of a game (Farmer's Rummy has eight)
+CONTRACT_ROWS = 16      # rows of a contracts table: 0 unused, hands 1..8, alternatives after
+MAX_CONTRACT_MELDS = 7  # 4 groups + 3 runs
+MAX_GROUPS = 4
+MAX_RUNS = 3
 
 
 def _contract_row(hand, entry):
@@ -176,45 +193,73 @@ def _contract_row(hand, entry):
         (groups if kind == "group" else runs).append((int(size), bool(pure)))
     if not groups and not runs:
         raise ValueError(f"hand {hand}: a contract needs at least one meld")
-    if len(groups) > 2 or len(runs) > 1:
-        raise ValueError(f"hand {hand}: supported contracts have 0-2 groups and 0-1 run "
-                         f"(got {len(groups)} groups, {len(runs)} runs)")
+    if len(groups) > MAX_GROUPS or len(runs) > MAX_RUNS:
+        raise ValueError(f"hand {hand}: supported contracts have 0-{MAX_GROUPS} groups and "
+                         f"0-{MAX_RUNS} runs (got {len(groups)} groups, {len(runs)} runs)")
     if len({g[0] for g in groups}) > 1:
         raise ValueError(f"hand {hand}: the groups of a contract must share one size")
+    if len({r[0] for r in runs}) > 1:
+        raise ValueError(f"hand {hand}: the runs of a contract must share one minimum length")
     return [len(groups), groups[0][0] if groups else 0, 1 if groups else 0,
-            sum(p for _, p in groups), len(runs), runs[0][0] if runs else 0, -1, 0]
+            sum(p for _, p in groups), len(runs), runs[0][0] if runs else 0, -1, 0, 0]
+
+
+def is_meld_list(entry):
+    """A contract entry is one contract (a list of (kind, size, pure) melds), not a list of
+    alternative contracts."""
+    return len(entry) > 0 and isinstance(entry[0], (tuple, list)) and len(entry[0]) == 3 \
+        and isinstance(entry[0][0], str)
 
 
 def make_contracts(entries, joker_limits=None, distinct_ranks=False):
-    """Contract table (8 rows, row 0 unused) from ``entries``: seven contracts (hands 1..7),
-    each a sequence of (kind, size, pure) with kind "group" (exactly ``size`` cards) or "run"
-    (at least ``size``) — rules spec A34. ``joker_limits``: {hand: most jokers over all the
-    contract melds of the hand} (A36; other hands: no limit beyond R_MAX_JOKERS per meld).
-    ``distinct_ranks``: two contract groups must differ in rank (A15). Supported: 0-2 groups
-    of one size (pure = a trío of distinct suits, no joker) and 0-1 run; ValueError else."""
+    """Contract table (CONTRACT_ROWS rows, row 0 unused, row h = hand h) from ``entries``:
+    one contract per hand (1..MAX_HANDS hands; seven in Telefunken), each a sequence of
+    (kind, size, pure) with kind "group" (exactly ``size`` cards) or "run" (at least
+    ``size``) — rules spec A34; or a list of such contracts, alternatives of which any one
+    may be laid (Peru 2's last hand), chained by C_NEXT through rows after the hands.
+    ``joker_limits``: {hand: most jokers over all the contract melds of the hand} (A36;
+    other hands: no limit beyond the per-meld caps). ``distinct_ranks``: two contract groups
+    must differ in rank (A15). Supported: 0-4 groups of one size (pure = a trío of distinct
+    suits, no joker) and 0-3 runs of one minimum length; ValueError else."""
     entries = list(entries)
-    if len(entries) != 7:
-        raise ValueError(f"contracts: need 7 entries (hands 1..7), got {len(entries)}")
-    table = np.zeros((8, C_SIZE), np.int64)
+    if not 1 <= len(entries) <= MAX_HANDS:
+        raise ValueError(f"contracts: need 1..{MAX_HANDS} entries (one per hand), got {len(entries)}")
+    table = np.zeros((CONTRACT_ROWS, C_SIZE), np.int64)
     table[0, C_JOKER_LIMIT] = -1
+    free = MAX_HANDS + 1
     for hand, entry in enumerate(entries, 1):
-        table[hand] = _contract_row(hand, entry)
-        table[hand, C_DISTINCT] = int(bool(distinct_ranks))
+        alts = [entry] if is_meld_list(entry) else list(entry)
+        if not alts:
+            raise ValueError(f"hand {hand}: a contract needs at least one meld")
+        rows = [hand] + list(range(free, free + len(alts) - 1))
+        free += len(alts) - 1
+        if free > CONTRACT_ROWS:
+            raise ValueError(f"contracts: at most {CONTRACT_ROWS - MAX_HANDS - 1} alternatives in all")
+        for i, (row, alt) in enumerate(zip(rows, alts)):
+            table[row] = _contract_row(hand, alt)
+            table[row, C_DISTINCT] = int(bool(distinct_ranks))
+            table[row, C_NEXT] = rows[i + 1] if i + 1 < len(rows) else 0
     for hand, limit in (joker_limits or {}).items():
-        if hand not in range(1, 8) or int(limit) != limit or limit < 0:
-            raise ValueError(f"joker_limits: want {{hand 1..7: limit >= 0}}, got {hand!r}: "
-                             f"{limit!r}")
-        table[hand, C_JOKER_LIMIT] = int(limit)
+        if hand not in range(1, len(entries) + 1) or int(limit) != limit or limit < 0:
+            raise ValueError(f"joker_limits: want {{hand 1..{len(entries)}: limit >= 0}}, got "
+                             f"{hand!r}: {limit!r}")
+        row = hand
+        while row:
+            table[row, C_JOKER_LIMIT] = int(limit)
+            row = table[row, C_NEXT]
     return table
 
 
 _TRIO, _PURE_TRIO = ("group", 3, False), ("group", 3, True)
+_G4, _G5 = ("group", 4, False), ("group", 5, False)
+TELEFUNKEN_CONTRACTS = make_contracts(
+    [[_PURE_TRIO], [_TRIO, _TRIO], [_G4], [_G4, _G4], [_G5], [_G5, _G5], [_TRIO, ("run", 7, False)]])
 ECUADOR_CONTRACTS = make_contracts(
-    [[_PURE_TRIO], [_PURE_TRIO, _TRIO], [("group", 4, False)], [("group", 4, False)] * 2,
-     [("group", 5, False)], [_TRIO, ("run", 4, False)], [("run", 7, False)]],
+    [[_PURE_TRIO], [_PURE_TRIO, _TRIO], [_G4], [_G4, _G4], [_G5], [_TRIO, ("run", 4, False)],
+     [("run", 7, False)]],
     joker_limits={1: 0, 2: 1, 3: 0, 4: 1, 5: 0, 6: 0, 7: 1})
 BOLIVIA_CONTRACTS = TELEFUNKEN_CONTRACTS.copy()
-BOLIVIA_CONTRACTS[7] = [0, 0, 0, 0, 1, 7, -1, 0]          # Hand 7: one run of 7 or more
+BOLIVIA_CONTRACTS[7] = [0, 0, 0, 0, 1, 7, -1, 0, 0]       # Hand 7: one run of 7 or more
 
 # ---- meld rows -------------------------------------------------------------------
 M_KIND = 0
@@ -233,8 +278,8 @@ K_GROUP = 1
 K_RUN = 2
 F_PURE = 1
 F_CLOSED = 2
+F_WILD = 8                               # a trío of three wild cards (R_WILD_TRIO): no rank
 
-POS_ALL = ((1 << 15) - 1) & ~1          # positions 1..14
 RANKS13 = (1 << 13) - 1
 
 
@@ -255,8 +300,9 @@ def pos_to_ranks(pm):
 
 @njit(cache=True)
 def pos_rank(p):
-    """Rank of the card at run position p (1..14)."""
-    return (p - 1) % 13
+    """Rank of the card at run position p (1..14; up to 26 when runs wrap, 0 = the king
+    below a wrapping run's ace)."""
+    return (p + 12) % 13
 
 
 @njit(cache=True)
@@ -270,7 +316,10 @@ def highbit(x):
 
 @njit(cache=True)
 def pos_allowed(lo, hi, rules):
-    """An interval [lo, hi] respects the ace rules and the length cap (no length minimum)."""
+    """An interval [lo, hi] respects the ace rules and the length cap (no length minimum).
+    Wrapping runs (R_WRAP) start at a position 1..13 and run on through 14 (A), 15 (2) ..."""
+    if rules[R_WRAP]:
+        return 1 <= lo <= 13 and lo <= hi and hi - lo + 1 <= min(rules[R_MAX_RUN], 13)
     if lo < 1 or hi > 14 or hi < lo:
         return False
     if lo == 1 and rules[R_ACE_LOW] == 0:
@@ -324,7 +373,9 @@ def penalty(p1, p2, jokers):
 def valid_group(p1, p2, jokers, rules):
     """(p1, p2, jokers) is a group: one rank, duplicates allowed unless R_GROUP_DUPS is 0,
     >= 1 natural, <= R_MAX_JOKERS jokers, >= R_MIN_GROUP cards (§3.1)."""
-    if p1 == 0 or (p2 & ~p1) != 0 or jokers < 0 or jokers > rules[R_MAX_JOKERS]:
+    if p1 == 0 or (p2 & ~p1) != 0 or jokers < 0:
+        return False
+    if jokers > wild_cap(K_GROUP, popcount(p1) + popcount(p2), rules):
         return False
     if p2 != 0 and rules[R_GROUP_DUPS] == 0:
         return False
@@ -343,39 +394,59 @@ def is_pure_trio(p1, p2, jokers):
 
 
 @njit(cache=True)
+def suit_positions_of(p1, s, rules):
+    """suit_positions, and under R_WRAP every rank a second time 13 positions up (the ace
+    at 1 and 14, the 2 at 2 and 15, ...), so a wrapping run is an interval."""
+    plane = (p1 >> (13 * s)) & RANKS13
+    if rules[R_WRAP]:
+        return (plane << 1) | (plane << 14)
+    return (plane << 1) | ((plane & 1) << 14)
+
+
+@njit(cache=True)
+def run_frame_ok(p1, s, lo, hi, jpos, rules):
+    """The naturals ``p1`` (of suit s, single copies) and wild cards at ``jpos`` fill the
+    allowed interval [lo, hi] exactly, each natural once."""
+    if not pos_allowed(lo, hi, rules):
+        return False
+    iv = interval(lo, hi)
+    nat = iv & suit_positions_of(p1, s, rules)
+    return (nat & jpos) == 0 and (nat | jpos) == iv and popcount(nat) == popcount(p1)
+
+
+@njit(cache=True)
 def run_interval(p1, jpos, rules):
     """(lo, hi) of the run made of the naturals ``p1`` (one suit, single copies) and jokers at
     positions ``jpos``, or (-1, -1) when they do not form a contiguous allowed interval.
     The ace goes low or high, whichever works (low tried first)."""
-    plane = (p1 >> (13 * (lowbit(p1) // 13))) & RANKS13
-    base = (plane & ~np.int64(1)) << 1
-    for a in range(2):
-        if a == 0:
-            nat = base | ((plane & 1) << 1)
-        else:
-            if (plane & 1) == 0:
-                break
-            nat = base | (np.int64(1) << 14)
-        if nat & jpos:
-            continue
-        u = nat | jpos
-        lo = lowbit(u)
-        n = popcount(u)
-        if (u >> lo) != (np.int64(1) << n) - 1:
-            continue
-        if pos_allowed(lo, lo + n - 1, rules):
+    s = lowbit(p1) // 13
+    n = popcount(p1) + popcount(jpos)
+    for lo in range(1, 15):
+        if run_frame_ok(p1, s, lo, lo + n - 1, jpos, rules):
             return lo, lo + n - 1
     return -1, -1
 
 
 @njit(cache=True)
+def wild_cap(kind, naturals, rules):
+    """Most wild cards a meld of ``kind`` with ``naturals`` natural cards may hold: the
+    kind's cap (R_GROUP_WILDS / R_RUN_WILDS) and the ratio rule R_WILD_RATIO."""
+    cap = rules[R_GROUP_WILDS] if kind == K_GROUP else rules[R_RUN_WILDS]
+    if rules[R_WILD_RATIO] == WR_AT_MOST:
+        cap = min(cap, naturals)
+    elif rules[R_WILD_RATIO] == WR_FEWER:
+        cap = min(cap, naturals - 1)
+    return cap
+
+
+@njit(cache=True)
 def valid_run(p1, p2, jokers, jpos, rules):
     """(p1, p2, jokers) is a run with its jokers at the positions of mask ``jpos``: one suit,
-    no duplicate, consecutive positions, ace low or high but never in the middle (no wrap),
-    length R_MIN_RUN..R_MAX_RUN, <= R_MAX_JOKERS jokers (§3.3)."""
-    if p1 == 0 or p2 != 0 or jokers < 0 or jokers > rules[R_MAX_JOKERS]:
+    no duplicate, consecutive positions, ace low or high but never in the middle (unless
+    R_WRAP), length R_MIN_RUN..R_MAX_RUN, at most wild_cap jokers (§3.3)."""
+    if p1 == 0 or p2 != 0 or jokers < 0 or jokers > wild_cap(K_RUN, popcount(p1), rules):
         return False
-    if popcount(jpos) != jokers or (jpos & ~np.int64(POS_ALL)) != 0:
+    if popcount(jpos) != jokers or (jpos & 1) != 0:
         return False
     if p1 & ~suit_mask(lowbit(p1) // 13):
         return False
@@ -490,6 +561,8 @@ def best_one_group(total, distinct, maxj, size, exact, suits, rules, choice, sto
             if avail < need:
                 continue
             k = need if exact else avail
+            if j > wild_cap(K_GROUP, k, rules):
+                continue
             gain = group_gain(r, j, k, rules)
             if gain > best:
                 best = gain
@@ -513,7 +586,7 @@ def best_two_groups(total, jok, maxj, size, exact, rules, choice, stop_first):
             for r2 in range(r1, 13):
                 for j2 in range(min(maxj, jok - j1) + 1):
                     k1, k2 = pair_naturals(total, r1, need1, r2, group_need(size, j2), exact)
-                    if k1 < 0:
+                    if k1 < 0 or j1 > wild_cap(K_GROUP, k1, rules) or j2 > wild_cap(K_GROUP, k2, rules):
                         continue
                     gain = group_gain(r1, j1, k1, rules) + group_gain(r2, j2, k2, rules)
                     if gain > best:
@@ -545,7 +618,7 @@ def best_mixed_pair(total, distinct, jok, maxj, size, exact, npure, dist, nodup,
                 for j2 in range(maxj2 + 1):
                     k1, k2 = pair_mixed(total, distinct, r1, need1, r2, group_need(size, j2),
                                         exact, npure, nodup)
-                    if k1 < 0:
+                    if k1 < 0 or j1 > wild_cap(K_GROUP, k1, rules) or j2 > wild_cap(K_GROUP, k2, rules):
                         continue
                     gain = group_gain(r1, j1, k1, rules) + group_gain(r2, j2, k2, rules)
                     if gain > best:
@@ -565,7 +638,7 @@ def best_groups(total, distinct, jok, spec, rules, choice, stop_first):
     g = spec[C_GROUPS]
     if g == 0:
         return 0
-    maxj = min(rules[R_MAX_JOKERS], jok)
+    maxj = min(rules[R_GROUP_WILDS], jok)
     nodup = rules[R_GROUP_DUPS] == 0
     if g == 1:
         return best_one_group(total, distinct, 0 if spec[C_PURE] else maxj, spec[C_GROUP_SIZE],
@@ -699,7 +772,7 @@ def search_runs(p1, p2, jokers, spec, rules, choice, stop_first):
     ``spec``, -1 if none, the winner in ``choice``. Candidates go by suit, lo, hi, then joker
     placement (joker_places)."""
     run_min = max(spec[C_RUN_MIN], rules[R_MIN_RUN])
-    maxj = min(rules[R_MAX_JOKERS], jokers)
+    maxj = min(rules[R_RUN_WILDS], jokers)
     total = np.zeros(13, np.int64)
     distinct = np.zeros(13, np.int64)
     cand = np.zeros(CH_GROUPS, np.int64)
@@ -743,7 +816,10 @@ def write_run_contract(p1, p2, spec, choice, out):
 def solve_contract(p1, p2, jokers, spec, rules, out, stop_first):
     """Core of find_contract / best_contract: points laid by the best (or first) way to lay
     the contract ``spec`` (a contracts row), -1 if impossible; the melds go to ``out``.
-    A joker limit (C_JOKER_LIMIT >= 0) caps the jokers the search may lay in all."""
+    A joker limit (C_JOKER_LIMIT >= 0) caps the jokers the search may lay in all. Shapes
+    and rules beyond the fast path (needs_general) go to gen_solve."""
+    if needs_general(spec, rules):
+        return gen_solve(p1, p2, jokers, spec, rules, out, stop_first)
     out[:] = 0
     choice = np.zeros(CH_SIZE, np.int64)
     if 0 <= spec[C_JOKER_LIMIT] < jokers:
@@ -762,19 +838,412 @@ def solve_contract(p1, p2, jokers, spec, rules, out, stop_first):
 
 
 @njit(cache=True)
+def solve_hand(p1, p2, jokers, contracts, hand, rules, out, stop_first):
+    """solve_contract over the contract of ``hand`` and its alternatives (C_NEXT): the most
+    points laid (ties: the first alternative; ``stop_first``: the first that is held)."""
+    row = contracts[hand, C_NEXT]
+    best = solve_contract(p1, p2, jokers, contracts[hand], rules, out, stop_first)
+    if row == 0 or (stop_first and best >= 0):
+        return best
+    alt = np.zeros_like(out)
+    while row:
+        gain = solve_contract(p1, p2, jokers, contracts[row], rules, alt, stop_first)
+        if gain > best:
+            best = gain
+            out[:] = alt
+            if stop_first:
+                break
+        row = contracts[row, C_NEXT]
+    return best
+
+
+@njit(cache=True)
 def find_contract(p1, p2, jokers, hand, contracts, rules, out):
     """The holding can lay the contract of ``hand``; one way to do it goes to ``out``."""
-    return solve_contract(p1, p2, jokers, contracts[hand], rules, out, True) >= 0
+    return solve_hand(p1, p2, jokers, contracts, hand, rules, out, True) >= 0
 
 
 @njit(cache=True)
 def best_contract(p1, p2, jokers, hand, contracts, rules, out):
     """Penalty left in the holding after laying the contract of ``hand`` in the way that
     leaves the least (ties: see module docstring), melds in ``out``; -1 if not held."""
-    gain = solve_contract(p1, p2, jokers, contracts[hand], rules, out, False)
+    gain = solve_hand(p1, p2, jokers, contracts, hand, rules, out, False)
     if gain < 0:
         return -1
     return penalty_rules(p1, p2, jokers, rules) - gain
+
+
+# =============================================================================
+# general contracts: more groups and runs, several wild cards per meld, wrapping runs
+# =============================================================================
+# gen_solve is the exact search for what the fast path above does not cover
+# (needs_general): more than two groups or one run, runs that may take more than one wild
+# card or wrap, wild tríos (R_WILD_TRIO). Depth-first over the contract melds, one level
+# each: the runs first, in canonical order (suit, lo, hi; each run at or after the one
+# before), then the pure groups, then the other groups (rank ascending within each class;
+# rank 13 is the wild trío; ranks differ under C_DISTINCT). A run on [lo, hi] takes the
+# naturals it holds there except a set X of them, and wild cards fill every other position
+# (X's cards stay in the holding for later melds: the run gets wild cards in their place);
+# X is enumerated by size, then in combination order, only while a later meld exists. A
+# group takes j wild cards (ascending) and k naturals of its rank (exact: size - j; else
+# every k from size - j up), the physical cards as take_group does (pure tríos and groups
+# without identical cards: one card per suit, doubled suits first). Per meld: at least one
+# natural (but the wild trío), wild_cap; over the contract: C_JOKER_LIMIT. Objective: most
+# points laid (wild cards at R_JOKER_POINTS), the first optimum in enumeration order; with
+# ``stop_first`` the first way found. Cover mode (gen_go_out): the cards left over must
+# number spare_lo..spare_hi (a contract that is the whole holding, Peru 2's last hand).
+GEN_LEVELS = MAX_CONTRACT_MELDS
+LV_Q1 = 0               # level columns: the holding before the level's meld
+LV_Q2 = 1
+LV_W = 2                # wild cards held
+LV_BUDGET = 3           # wild cards the contract may still take (C_JOKER_LIMIT)
+LV_GAIN = 4             # points laid by the levels before
+LV_FRESH = 5            # 1: the level has not produced a meld yet
+LV_S = 6                # run: suit, lo, hi, |X|, X as a combination of the held positions
+LV_LO = 7
+LV_HI = 8
+LV_XN = 9
+LV_XV = 10
+LV_R = 6                # group: rank (13: wild trío), wild cards, naturals
+LV_J = 7
+LV_K = 8
+LV_SIZE = 11
+WILD_TRIO_RANK = 13
+
+
+@njit(cache=True)
+def needs_general(spec, rules):
+    """The contracts row ``spec`` under ``rules`` needs gen_solve."""
+    if spec[C_GROUPS] > 2 or spec[C_RUNS] > 1 or rules[R_WILD_TRIO]:
+        return True
+    return spec[C_RUNS] > 0 and (rules[R_RUN_WILDS] > 1 or rules[R_WRAP] != 0)
+
+
+@njit(cache=True)
+def deposit(v, mask):
+    """The bits of ``mask`` picked by the low bits of ``v`` (bit i of v -> i-th set bit)."""
+    out = np.int64(0)
+    i = 0
+    while mask:
+        b = mask & -mask
+        mask &= mask - 1
+        if (v >> i) & 1:
+            out |= b
+        i += 1
+    return out
+
+
+@njit(cache=True)
+def next_combination(v):
+    """The next larger integer with as many set bits as v (> 0): Gosper's hack."""
+    c = v & -v
+    r = v + c
+    return (((r ^ v) >> 2) // c) | r
+
+
+@njit(cache=True)
+def gen_span(rules):
+    """Last start and last end position of a run (14 / 14; wrapping: 13 / 25)."""
+    return (13, 25) if rules[R_WRAP] else (14, 14)
+
+
+@njit(cache=True)
+def gen_run_option(lv, d, spec, rules, row):
+    """Level d's run cursor as a meld (written to ``row``), or False when it does not fit:
+    naturals held on [lo, hi] minus X, wild cards elsewhere, wild_cap and the budget."""
+    s, lo, hi = lv[d, LV_S], lv[d, LV_LO], lv[d, LV_HI]
+    q1, w = lv[d, LV_Q1], min(lv[d, LV_W], lv[d, LV_BUDGET])
+    iv = interval(lo, hi)
+    held = iv & suit_positions_of(q1, s, rules)
+    x = deposit(lv[d, LV_XV], held) if lv[d, LV_XN] else np.int64(0)
+    nat = held & ~x
+    j = popcount(iv & ~nat)
+    if nat == 0 or j > w or j > wild_cap(K_RUN, popcount(nat), rules) or not pos_allowed(lo, hi, rules):
+        return False
+    go_set_meld(row, K_RUN, s, lo, hi, j, iv & ~nat, pos_to_ranks(nat) << (13 * s), 0)
+    return True
+
+
+@njit(cache=True)
+def gen_run_xmax(lv, d, nlev, rules):
+    """Largest X worth trying on level d's interval: wild cards to spare, a natural kept in
+    the run, and a later meld that could use X's cards."""
+    if d + 1 >= nlev:
+        return 0
+    iv = interval(lv[d, LV_LO], lv[d, LV_HI])
+    held = iv & suit_positions_of(lv[d, LV_Q1], lv[d, LV_S], rules)
+    w = min(lv[d, LV_W], lv[d, LV_BUDGET])
+    return min(w - popcount(iv & ~held), popcount(held) - 1)
+
+
+@njit(cache=True)
+def gen_run_step(lv, d, nlev, spec, rules):
+    """Move level d's run cursor one option on: the next X, else the next interval (a
+    longer one, the next start, the next suit). False when the suits are used up."""
+    xn, xv = lv[d, LV_XN], lv[d, LV_XV]
+    if xn > 0:
+        iv = interval(lv[d, LV_LO], lv[d, LV_HI])
+        nb = popcount(iv & suit_positions_of(lv[d, LV_Q1], lv[d, LV_S], rules))
+        xv = next_combination(xv)
+        if xv < (np.int64(1) << nb):
+            lv[d, LV_XV] = xv
+            return True
+    if xn + 1 <= gen_run_xmax(lv, d, nlev, rules):
+        lv[d, LV_XN] = xn + 1
+        lv[d, LV_XV] = (np.int64(1) << (xn + 1)) - 1
+        return True
+    lv[d, LV_XN] = 0
+    lv[d, LV_XV] = 0
+    return gen_next_interval(lv, d, spec, rules)
+
+
+@njit(cache=True)
+def gen_next_interval(lv, d, spec, rules):
+    """Level d's next interval (s, lo, hi) in canonical order; False after the last suit."""
+    run_min = max(spec[C_RUN_MIN], rules[R_MIN_RUN])
+    last_lo, last_hi = gen_span(rules)
+    s, lo, hi = lv[d, LV_S], lv[d, LV_LO], lv[d, LV_HI] + 1
+    while s < 4:
+        if hi <= min(last_hi, lo + 12) and lo <= last_lo:
+            lv[d, LV_S], lv[d, LV_LO], lv[d, LV_HI] = s, lo, hi
+            return True
+        lo += 1
+        if lo > last_lo:
+            s += 1
+            lo = 1
+        hi = lo + run_min - 1
+    return False
+
+
+@njit(cache=True)
+def gen_run_next(lv, d, nlev, spec, rules, row):
+    """The next run of level d (from its cursor, which advances) into ``row``."""
+    if lv[d, LV_FRESH]:
+        lv[d, LV_FRESH] = 0
+        if gen_run_option(lv, d, spec, rules, row):
+            return True
+    while gen_run_step(lv, d, nlev, spec, rules):
+        if gen_run_option(lv, d, spec, rules, row):
+            return True
+    return False
+
+
+@njit(cache=True)
+def gen_group_class(d, spec):
+    """(first level of level d's group class, pure?) — the pure groups come first."""
+    first = spec[C_RUNS]
+    if d - first < spec[C_PURE]:
+        return first, True
+    return first + spec[C_PURE], False
+
+
+@njit(cache=True)
+def gen_rank_taken(lv, d, spec, r):
+    """Under C_DISTINCT: an earlier group level already has rank r."""
+    if spec[C_DISTINCT] == 0 or r == WILD_TRIO_RANK:
+        return False
+    for e in range(spec[C_RUNS], d):
+        if lv[e, LV_R] == r:
+            return True
+    return False
+
+
+@njit(cache=True)
+def gen_group_option(lv, d, spec, rules, row):
+    """Level d's group cursor (rank, wild cards j, naturals k) as a meld in ``row``, or False
+    when it does not fit."""
+    r, j, k = lv[d, LV_R], lv[d, LV_J], lv[d, LV_K]
+    q1, q2 = lv[d, LV_Q1], lv[d, LV_Q2]
+    size = spec[C_GROUP_SIZE]
+    if j > min(lv[d, LV_W], lv[d, LV_BUDGET]) or gen_rank_taken(lv, d, spec, r):
+        return False
+    if r == WILD_TRIO_RANK:
+        if min(lv[d, LV_W], lv[d, LV_BUDGET]) < 3:
+            return False
+        go_set_meld(row, K_GROUP, 0, 0, 0, 3, 0, np.int64(0), np.int64(0))
+        row[M_FLAGS] = F_WILD
+        return True
+    pure = gen_group_class(d, spec)[1]
+    if k < 1 or j > wild_cap(K_GROUP, k, rules) or (pure and j > 0):
+        return False
+    if k + j != size and (spec[C_GROUP_EXACT] or k + j < size):
+        return False
+    rm = rank_mask(r)
+    if pure or rules[R_GROUP_DUPS] == 0:
+        if popcount(q1 & rm) < k:
+            return False
+        first = lowest_bits(q2 & rm, k)
+        g1, g2 = first | lowest_bits(q1 & rm & ~q2, k - popcount(first)), np.int64(0)
+    else:
+        if popcount(q1 & rm) + popcount(q2 & rm) < k:
+            return False
+        g1, g2, _, _ = take_group(q1, q2, r, k)
+    go_set_meld(row, K_GROUP, r, 0, 0, j, 0, g1, g2)
+    row[M_FLAGS] = F_PURE if pure else 0
+    return True
+
+
+@njit(cache=True)
+def gen_group_step(lv, d, spec, rules):
+    """Move level d's group cursor on: naturals k, then wild cards j, then the rank (13,
+    the wild trío, only where allowed). False after the last."""
+    size = spec[C_GROUP_SIZE]
+    r, j, k = lv[d, LV_R], lv[d, LV_J], lv[d, LV_K]
+    if r < WILD_TRIO_RANK:
+        if spec[C_GROUP_EXACT] == 0 and k < 8:
+            lv[d, LV_K] = k + 1
+            return True
+        jmax = min(lv[d, LV_W], rules[R_GROUP_WILDS])
+        if j + 1 <= (min(jmax, size - 1) if spec[C_GROUP_EXACT] else jmax):
+            lv[d, LV_J] = j + 1
+            lv[d, LV_K] = max(size - j - 1, 1)
+            return True
+        r += 1
+    else:
+        return False
+    trio = rules[R_WILD_TRIO] and size == 3 and spec[C_GROUP_EXACT] and not gen_group_class(d, spec)[1]
+    if r == WILD_TRIO_RANK and not trio:
+        return False
+    lv[d, LV_R], lv[d, LV_J], lv[d, LV_K] = r, 0, size
+    return True
+
+
+@njit(cache=True)
+def gen_group_next(lv, d, spec, rules, row):
+    """The next group of level d (from its cursor, which advances) into ``row``."""
+    if lv[d, LV_FRESH]:
+        lv[d, LV_FRESH] = 0
+        if gen_group_option(lv, d, spec, rules, row):
+            return True
+    while gen_group_step(lv, d, spec, rules):
+        if gen_group_option(lv, d, spec, rules, row):
+            return True
+    return False
+
+
+@njit(cache=True)
+def gen_start_level(lv, d, spec, rules):
+    """Level d's cursor at its first option: a run at the previous run's interval (or the
+    first one), a group at its class's previous rank (or A)."""
+    lv[d, LV_FRESH] = 1
+    nr = spec[C_RUNS]
+    if d < nr:
+        if d == 0:
+            lv[d, LV_S], lv[d, LV_LO] = 0, 1
+            lv[d, LV_HI] = max(spec[C_RUN_MIN], rules[R_MIN_RUN])
+        else:
+            lv[d, LV_S], lv[d, LV_LO], lv[d, LV_HI] = lv[d - 1, LV_S], lv[d - 1, LV_LO], lv[d - 1, LV_HI]
+        lv[d, LV_XN] = 0
+        lv[d, LV_XV] = 0
+        return
+    first, _ = gen_group_class(d, spec)
+    lv[d, LV_R] = lv[d - 1, LV_R] if d > first else 0
+    lv[d, LV_J] = 0
+    lv[d, LV_K] = spec[C_GROUP_SIZE]
+
+
+@njit(cache=True)
+def gen_descend(lv, d, row, rules):
+    """Level d + 1 starts from level d's holding minus the meld ``row``."""
+    q1, q2 = dd_remove_mask(lv[d, LV_Q1], lv[d, LV_Q2], row[M_P1])
+    q1, q2 = dd_remove_mask(q1, q2, row[M_P2])
+    lv[d + 1, LV_Q1] = q1
+    lv[d + 1, LV_Q2] = q2
+    lv[d + 1, LV_W] = lv[d, LV_W] - row[M_JOKERS]
+    lv[d + 1, LV_BUDGET] = lv[d, LV_BUDGET] - row[M_JOKERS]
+    gain = nat_points(row[M_P1], row[M_P2], rules) + row[M_JOKERS] * rules[R_JOKER_POINTS]
+    lv[d + 1, LV_GAIN] = lv[d, LV_GAIN] + gain
+
+
+@njit(cache=True)
+def gen_left(lv, d, rules):
+    """(cards left at level d, points they are worth)."""
+    q1, q2, w = lv[d, LV_Q1], lv[d, LV_Q2], lv[d, LV_W]
+    return popcount(q1) + popcount(q2) + w, penalty_rules(q1, q2, w, rules)
+
+
+@njit(cache=True)
+def gen_search(p1, p2, jokers, spec, rules, stop_first, spare_lo, spare_hi, best_rows):
+    """The depth-first search of gen_solve (see the section comment): the points laid by
+    the best (or first) way, -1 if none; its melds, one per level, in ``best_rows``."""
+    nr, ng = spec[C_RUNS], spec[C_GROUPS]
+    nlev = nr + ng
+    lv = np.zeros((nlev + 1, LV_SIZE), np.int64)
+    cur = np.zeros((nlev, M_SIZE), np.int64)
+    lv[0, LV_Q1], lv[0, LV_Q2], lv[0, LV_W] = p1, p2, jokers
+    lv[0, LV_BUDGET] = jokers if spec[C_JOKER_LIMIT] < 0 else spec[C_JOKER_LIMIT]
+    gen_start_level(lv, 0, spec, rules)
+    best = -1
+    d = 0
+    while d >= 0:
+        if d == nlev:
+            left, _ = gen_left(lv, d, rules)
+            if spare_lo <= left <= spare_hi and lv[d, LV_GAIN] > best:
+                best = lv[d, LV_GAIN]
+                best_rows[:nlev] = cur
+                if stop_first:
+                    return best
+            d -= 1
+            continue
+        ok = gen_run_next(lv, d, nlev, spec, rules, cur[d]) if d < nr else gen_group_next(lv, d, spec, rules, cur[d])
+        if not ok:
+            d -= 1
+            continue
+        gen_descend(lv, d, cur[d], rules)
+        left, pts = gen_left(lv, d + 1, rules)
+        if best >= 0 and lv[d + 1, LV_GAIN] + pts <= best:
+            continue                                # cannot lay more than the best so far
+        d += 1
+        if d < nlev:
+            gen_start_level(lv, d, spec, rules)
+    return best
+
+
+@njit(cache=True)
+def gen_write(rows, spec, out):
+    """The levels' melds in the fast path's order: groups (pure first), then the runs."""
+    out[:] = 0
+    nr, ng = spec[C_RUNS], spec[C_GROUPS]
+    for i in range(ng):
+        out[i] = rows[nr + i]
+    for i in range(nr):
+        out[ng + i] = rows[i]
+
+
+@njit(cache=True)
+def gen_solve(p1, p2, jokers, spec, rules, out, stop_first):
+    """solve_contract for the general shapes and rules (see the section comment)."""
+    rows = np.zeros((GEN_LEVELS, M_SIZE), np.int64)
+    best = gen_search(p1, p2, jokers, spec, rules, stop_first, 0, 99, rows)
+    out[:] = 0
+    if best >= 0:
+        gen_write(rows, spec, out)
+    return best
+
+
+@njit(cache=True)
+def gen_go_out(p1, p2, jokers, contracts, hand, rules, out, need_discard):
+    """Going out in one turn with nothing but the contract melds of ``hand`` (any of its
+    alternatives): -1 if impossible, else the discard (card id, 52 = a wild card, 53 =
+    none). No discard is tried first (not with ``need_discard``), then one card left over;
+    within each, the alternatives in order and the first way found."""
+    rows = np.zeros((GEN_LEVELS, M_SIZE), np.int64)
+    for spare in range(1 if need_discard else 0, 2):
+        row = hand
+        while row:
+            spec = contracts[row]
+            if gen_search(p1, p2, jokers, spec, rules, True, spare, spare, rows) >= 0:
+                gen_write(rows, spec, out)
+                if spare == 0:
+                    return GO_OUT_NO_DISCARD
+                a1, a2, aj = melds_cards(out, MAX_CONTRACT_MELDS)
+                q1, q2 = dd_remove_mask(p1, p2, a1)
+                q1, q2 = dd_remove_mask(q1, q2, a2)
+                return lowbit(q1) if q1 else JOKER_ID
+            row = contracts[row, C_NEXT]
+    out[:] = 0
+    return -1
+
 
 
 @njit(cache=True)
@@ -798,6 +1267,8 @@ def melds_cards(melds, n):
 def meld_valid(row, rules):
     """A meld row is a valid group / run whose fields agree with its cards."""
     kind = row[M_KIND]
+    if kind == K_GROUP and row[M_FLAGS] & F_WILD:
+        return rules[R_WILD_TRIO] != 0 and row[M_JOKERS] == 3 and row[M_P1] == 0 and row[M_P2] == 0
     if kind == K_GROUP:
         if not valid_group(row[M_P1], row[M_P2], row[M_JOKERS], rules):
             return False
@@ -814,13 +1285,7 @@ def meld_valid(row, rules):
         if lowbit(row[M_P1]) // 13 != row[M_KEY]:
             return False
         # the row fixes where the ace sits (a 13-card run can be A-K or 2-A)
-        lo = row[M_LO]
-        hi = row[M_HI]
-        plane = (row[M_P1] >> (13 * row[M_KEY])) & RANKS13
-        nat = (plane & ~np.int64(1)) << 1
-        if plane & 1:
-            nat |= np.int64(1) << (14 if hi == 14 else 1)
-        return (nat & row[M_JPOS]) == 0 and (nat | row[M_JPOS]) == interval(lo, hi)
+        return run_frame_ok(row[M_P1], row[M_KEY], row[M_LO], row[M_HI], row[M_JPOS], rules)
     return False
 
 
@@ -836,10 +1301,19 @@ def emit(out, n, a, b, c):
 
 
 @njit(cache=True)
+def wild_room(row, rules):
+    """The meld ``row`` may take one more wild card (R_WILD_LAYOFF, its kind's cap and
+    ratio; never a pure trío or a wild trío)."""
+    if rules[R_WILD_LAYOFF] == 0 or row[M_FLAGS] & (F_PURE | F_CLOSED | F_WILD):
+        return False
+    return row[M_JOKERS] < wild_cap(row[M_KIND], popcount(row[M_P1]) + popcount(row[M_P2]), rules)
+
+
+@njit(cache=True)
 def group_accepts(row, card, rules):
     """A natural ``card`` may be laid off onto the group ``row`` (not a second copy of one
-    of its cards when R_GROUP_DUPS is 0)."""
-    if card % 13 != row[M_KEY] or row[M_FLAGS] & F_CLOSED:
+    of its cards when R_GROUP_DUPS is 0; never onto a wild trío)."""
+    if card % 13 != row[M_KEY] or row[M_FLAGS] & (F_CLOSED | F_WILD):
         return False
     new_suit = (row[M_P1] & (np.int64(1) << card)) == 0
     if row[M_FLAGS] & F_PURE:
@@ -853,10 +1327,13 @@ def group_accepts(row, card, rules):
 
 @njit(cache=True)
 def run_end_ok(row, pos, rules):
-    """Position ``pos`` is a legal new end (lo-1 or hi+1) of the run ``row``."""
+    """Position ``pos`` is a legal new end (lo-1 or hi+1) of the run ``row``; under R_WRAP,
+    0 is the king below a run starting at the low ace (widen_run re-bases it)."""
     lo = row[M_LO]
     hi = row[M_HI]
     if pos == lo - 1:
+        if pos == 0 and rules[R_WRAP]:
+            return pos_allowed(13, hi + 13, rules)
         return pos_allowed(pos, hi, rules)
     if pos == hi + 1:
         return pos_allowed(lo, pos, rules)
@@ -878,8 +1355,7 @@ def layoffs(p1, p2, jokers, table, n_melds, rules, out):
                 if group_accepts(row, c, rules):
                     n = emit(out, n, c, i, 0)
                 m &= m - 1
-            if (jokers > 0 and row[M_JOKERS] < rules[R_MAX_JOKERS]
-                    and (row[M_FLAGS] & (F_PURE | F_CLOSED)) == 0):
+            if jokers > 0 and wild_room(row, rules):
                 n = emit(out, n, 52, i, 0)
         elif kind == K_RUN:
             s = row[M_KEY]
@@ -889,7 +1365,7 @@ def layoffs(p1, p2, jokers, table, n_melds, rules, out):
                 c = s * 13 + pos_rank(pos)
                 if p1 & (np.int64(1) << c):
                     n = emit(out, n, c, i, pos)
-            if jokers > 0 and row[M_JOKERS] < rules[R_MAX_JOKERS]:
+            if jokers > 0 and wild_room(row, rules):
                 for pos in (row[M_LO] - 1, row[M_HI] + 1):
                     if run_end_ok(row, pos, rules):
                         n = emit(out, n, 52, i, pos)
@@ -920,7 +1396,13 @@ def apply_layoff(table, i, card, pos, rules):
 
 @njit(cache=True)
 def widen_run(row, pos):
-    """Stretch a run row's [lo, hi] to include position ``pos``."""
+    """Stretch a run row's [lo, hi] to include position ``pos``; position 0 (a wrapping
+    run's king below its low ace) re-bases the run 13 positions up."""
+    if pos == 0:
+        row[M_LO] += 13
+        row[M_HI] += 13
+        row[M_JPOS] <<= 13
+        pos = 13
     row[M_LO] = min(row[M_LO], pos)
     row[M_HI] = max(row[M_HI], pos)
 
@@ -938,7 +1420,7 @@ def joker_shifts(p1, p2, jokers, table, n_melds, rules, out):
         while jm:
             jp = lowbit(jm)
             jm &= jm - 1
-            if jp != row[M_LO] and jp != row[M_HI]:
+            if jp != row[M_LO] and jp != row[M_HI] and rules[R_FROZEN]:
                 continue                    # frozen (§10.3)
             c = row[M_KEY] * 13 + pos_rank(jp)
             if (p1 & (np.int64(1) << c)) == 0:
@@ -951,19 +1433,46 @@ def joker_shifts(p1, p2, jokers, table, n_melds, rules, out):
 
 @njit(cache=True)
 def apply_joker_shift(table, i, card, new_pos):
-    """The natural ``card`` takes the place of the end joker standing for it; the joker moves
-    to ``new_pos``."""
+    """The natural ``card`` takes the place of the joker standing for it (an end joker, or
+    any one unless R_FROZEN); the joker moves to ``new_pos``."""
     row = table[i]
+    take_joker_place(row, card)
+    row[M_JOKERS] += 1
+    row[M_JPOS] |= np.int64(1) << new_pos
+    widen_run(row, new_pos)
+
+
+@njit(cache=True)
+def take_joker_place(row, card):
+    """The natural ``card`` replaces the wild card standing for it in the run ``row`` (its
+    rank occurs once in the run's positions); the wild card leaves the meld."""
     jm = row[M_JPOS]
-    old = 0
     while jm:
         p = lowbit(jm)
         jm &= jm - 1
-        if pos_rank(p) == card % 13 and (p == row[M_LO] or p == row[M_HI]):
-            old = p
-    row[M_JPOS] = (row[M_JPOS] & ~(np.int64(1) << old)) | (np.int64(1) << new_pos)
+        if pos_rank(p) == card % 13:
+            row[M_JPOS] &= ~(np.int64(1) << p)
+            break
     row[M_P1] |= np.int64(1) << card
-    widen_run(row, new_pos)
+    row[M_JOKERS] -= 1
+
+
+@njit(cache=True)
+def joker_takes(p1, table, n_melds, rules, out):
+    """Rows (card, meld index, 0): a natural held that can take the place of a wild card in a
+    run (the wild card goes to the holding; Peru 1's rule, and the Ecuador exchange)."""
+    n = 0
+    for i in range(n_melds):
+        row = table[i]
+        if row[M_KIND] != K_RUN or row[M_JOKERS] == 0:
+            continue
+        jm = row[M_JPOS]
+        while jm:
+            c = row[M_KEY] * 13 + pos_rank(lowbit(jm))
+            jm &= jm - 1
+            if p1 & (np.int64(1) << c):
+                n = emit(out, n, c, i, 0)
+    return n
 
 
 @njit(cache=True)
@@ -977,7 +1486,7 @@ def joker_retrievals(p1, p2, jokers, table, n_melds, rules, out):
         return 0
     for i in range(n_melds):
         row = table[i]
-        if row[M_KIND] != K_GROUP or row[M_JOKERS] == 0 or row[M_FLAGS] & F_PURE:
+        if row[M_KIND] != K_GROUP or row[M_JOKERS] == 0 or row[M_FLAGS] & (F_PURE | F_WILD):
             continue
         m = p1 & rank_mask(row[M_KEY])
         if rules[R_GROUP_DUPS] == 0:

@@ -496,10 +496,10 @@ def test_contract_fuzz(hand):
 # Contract Rummy-style contracts through the same solver: groups of at least n, a run alone,
 # a group with a run of 4+ (table rows in the C_* layout).
 OTHER_SPECS = [
-    ([2, 3, 0, 0, 0, 0, -1, 0], [("group+", 3), ("group+", 3)]),
-    ([1, 3, 0, 0, 1, 4, -1, 0], [("group+", 3), ("run", 4)]),
-    ([0, 0, 0, 0, 1, 4, -1, 0], [("run", 4)]),
-    ([1, 4, 1, 0, 1, 3, -1, 0], [("group", 4), ("run", 3)]),
+    ([2, 3, 0, 0, 0, 0, -1, 0, 0], [("group+", 3), ("group+", 3)]),
+    ([1, 3, 0, 0, 1, 4, -1, 0, 0], [("group+", 3), ("run", 4)]),
+    ([0, 0, 0, 0, 1, 4, -1, 0, 0], [("run", 4)]),
+    ([1, 4, 1, 0, 1, 3, -1, 0, 0], [("group", 4), ("run", 3)]),
 ]
 
 

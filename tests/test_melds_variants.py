@@ -74,26 +74,28 @@ def solve(table, hand, cards, rules=RULES):
 # =============================================================================
 def test_make_contracts_default_and_presets():
     assert (M.make_contracts(DEFAULT_ENTRIES) == M.TELEFUNKEN_CONTRACTS).all()
-    assert M.TELEFUNKEN_CONTRACTS.shape == (8, M.C_SIZE)
-    assert (M.TELEFUNKEN_CONTRACTS[1:, M.C_JOKER_LIMIT] == -1).all()
+    assert M.TELEFUNKEN_CONTRACTS.shape == (M.CONTRACT_ROWS, M.C_SIZE)
+    assert (M.TELEFUNKEN_CONTRACTS[1:8, M.C_JOKER_LIMIT] == -1).all()
+    assert (M.TELEFUNKEN_CONTRACTS[8:] == 0).all() and (M.TELEFUNKEN_CONTRACTS[:, M.C_NEXT] == 0).all()
     assert (M.TELEFUNKEN_CONTRACTS[:, M.C_DISTINCT] == 0).all()
     ecu = M.make_contracts(ECUADOR_ENTRIES, joker_limits=ECUADOR_LIMITS)
     assert (ecu == M.ECUADOR_CONTRACTS).all()
-    assert list(ecu[2]) == [2, 3, 1, 1, 0, 0, 1, 0]              # two tríos, one pure
-    assert list(ecu[6]) == [1, 3, 1, 0, 1, 4, 0, 0]              # trío + run of 4+
-    assert list(ecu[7]) == [0, 0, 0, 0, 1, 7, 1, 0]              # run of 7+
+    assert list(ecu[2]) == [2, 3, 1, 1, 0, 0, 1, 0, 0]              # two tríos, one pure
+    assert list(ecu[6]) == [1, 3, 1, 0, 1, 4, 0, 0, 0]              # trío + run of 4+
+    assert list(ecu[7]) == [0, 0, 0, 0, 1, 7, 1, 0, 0]              # run of 7+
     assert (M.make_contracts(BOLIVIA_ENTRIES) == M.BOLIVIA_CONTRACTS).all()
     assert (M.BOLIVIA_CONTRACTS[:7] == M.TELEFUNKEN_CONTRACTS[:7]).all()
-    assert (DISTINCT_CONTRACTS[1:, M.C_DISTINCT] == 1).all()
+    assert (DISTINCT_CONTRACTS[1:8, M.C_DISTINCT] == 1).all()
     # the run may be listed first; pure groups go first
     t = M.make_contracts([[("run", 4, False), TRIO, PURE]] + DEFAULT_ENTRIES[1:])
-    assert list(t[1]) == [2, 3, 1, 1, 1, 4, -1, 0]
+    assert list(t[1]) == [2, 3, 1, 1, 1, 4, -1, 0, 0]
 
 
 @pytest.mark.parametrize("entry, match", [
     ([], "at least one meld"),
-    ([TRIO, TRIO, TRIO], "0-2 groups"),
-    ([("run", 4, False), ("run", 4, False)], "0-2 groups and 0-1 run"),
+    ([TRIO] * 5, "0-4 groups"),
+    ([("run", 4, False)] * 4, "0-4 groups and 0-3 runs"),
+    ([("run", 4, False), ("run", 5, False)], "one minimum length"),
     ([TRIO, G4], "share one size"),
     ([("group", 4, True)], "only a group of 3"),
     ([("run", 3, True)], "only a group of 3"),
@@ -107,8 +109,11 @@ def test_make_contracts_rejects_unsupported(entry, match):
 
 
 def test_make_contracts_rejects_bad_counts_and_limits():
-    with pytest.raises(ValueError, match="7 entries"):
-        M.make_contracts(DEFAULT_ENTRIES[:6])
+    with pytest.raises(ValueError, match="1..8 entries"):
+        M.make_contracts([])
+    with pytest.raises(ValueError, match="1..8 entries"):
+        M.make_contracts(DEFAULT_ENTRIES + DEFAULT_ENTRIES[:2])
+    assert M.make_contracts(DEFAULT_ENTRIES[:6])[7, M.C_GROUPS] == 0          # six hands (Peru 1)
     with pytest.raises(ValueError, match="joker_limits"):
         M.make_contracts(DEFAULT_ENTRIES, joker_limits={8: 1})
     with pytest.raises(ValueError, match="joker_limits"):

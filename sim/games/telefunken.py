@@ -398,7 +398,7 @@ class TelefunkenOptions:
             table = M.make_contracts(entries, joker_limits=limits, distinct_ranks=self.contract_groups_distinct_ranks)
         except ValueError as exc:
             raise UsageError(f"option contracts: not supported by this engine ({exc})") from None
-        table = np.asarray(table, dtype=np.int64)
+        table = np.asarray(table, dtype=np.int64)[:HANDS + 1]
         if table.shape != (HANDS + 1, M.C_SIZE):
             raise UsageError(f"option contracts: the meld engine built a table of shape {table.shape}, "
                              f"not {(HANDS + 1, M.C_SIZE)}")
