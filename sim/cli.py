@@ -459,9 +459,9 @@ def replay(game: ReplaySourceArg,
                "--json", help="print the deal as one JSON document, one event per action")] = False):
     """Play-by-play of one deal, exactly as the batch run played it.
 
-    ``replay GAME --seed S --deal N [--players --strategy --option --preset]`` chooses the table;
-    ``replay FILE --deal N`` takes everything from the metadata of a run file (or, with
-    ``--point K --lineup L``, of a compare/sweep dataset), so the replayed deal is that row."""
+    replay GAME --seed S --deal N [--players, --strategy, --option, --preset] chooses the table.
+
+    replay FILE --deal N takes it from the metadata of a run file (or, with --point K --lineup L, of a compare/sweep dataset), so the replayed deal is that row; a file written under another rules version is refused unless --force. A name that is both a game and a file is the game (write ./tonk for the file)."""
     from sim.runner import (make_config, open_replay_source, raise_check_error, replay as replay_state,
                             replay_document, replay_lines)
     if deal is not None and deal < 0:

@@ -34,14 +34,14 @@ def doc_text(game) -> str:
 
 def section(text: str, title: str) -> str:
     """The body of the ``## N. <title>`` section (up to the next ``## `` heading)."""
-    m = re.search(rf"^## (?:\d+\.|[A-Z]\d*\.)?\s*{title}\s*$(.*?)(?=^## |\Z)", text, re.M | re.S)
+    m = re.search(rf"^## (?:\d+\.|[A-Z]\d*\.)?\s*{title}\s*$(.*?)(?=^## |\Z)", text, re.MULTILINE | re.DOTALL)
     return m.group(1) if m else ""
 
 
 def for_game(body: str, name: str) -> str:
     """A document covering several games (Marafon and Trionfo) splits a section into
     ``### ... <Game> ...`` subsections: the one naming ``name``, else the whole section."""
-    parts = re.split(r"^### ", body, flags=re.M)
+    parts = re.split(r"^### ", body, flags=re.MULTILINE)
     mine = [p for p in parts[1:] if name.replace("_", " ") in p.splitlines()[0].lower()]
     return "\n".join(mine) if mine else body
 
