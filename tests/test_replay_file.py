@@ -318,3 +318,16 @@ def test_other_rules_version_with_force_warns_and_replays(cli, workdir, monkeypa
     warn = res.stderr.strip().splitlines()
     assert len(warn) == 1 and warn[0].startswith("Warning: ") and "rules version" in warn[0], res.stderr
     assert res.stdout == invoke(cli, "replay", "run.parquet", "--deal", 6).stdout
+
+
+def test_options_missing_from_the_file_take_their_defaults(cli, tmp_path, run_files, monkeypatch):
+    """A file written before an option existed replays with that option's default (an option
+    that changes behaviour when added keeps the old behaviour as its default)."""
+    path, _ = run_files("tonk")
+    stored = json.loads(pq.read_schema(path).metadata[META_KEY])["options"]
+    older = {k: v for k, v in stored.items() if k not in ("stake", "max_turns")}
+    _with_meta(path, tmp_path / "older.parquet", options=older)
+    monkeypatch.chdir(tmp_path)
+    res = invoke(cli, "replay", "older.parquet", "--deal", 8)
+    assert res.exit_code == 0, res.output
+    assert res.stdout == invoke(cli, "replay", path, "--deal", 8).stdout
