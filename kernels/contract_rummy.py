@@ -16,13 +16,36 @@ Choices this module adds where the spec leaves room
   (MAY_I) a meld of every card, going out, is preferred when it exists), joker swaps (an
   atomic (run, natural, target meld) action; the freed joker goes to the first meld that takes
   it, or, with ``swapped_joker_may_be_discarded``, may be kept for this turn's discard),
-  lay-offs one card at a time, and the discard (any held card type; never the card taken from
-  the pile unless it is the last card).
+  lay-offs one card at a time, and the discard.
+* The card taken from the pile (A9, §7.1.3): its **type** may not be discarded that turn, a
+  twin included. Copies are indistinguishable, so discarding the twin puts the same card back
+  on the pile: the "take D, discard D" pass the rule forbids. The exception is a holding of
+  nothing but that type (the spec's "unless it is the only card he holds").
 * The ``random`` strategy flips a fair coin at each yes/no hook and picks the discard
   uniformly among the legal card types; the meld it lays is the engine's best one.
 * ``go_out_requires_discard``: a lay-off or a meld may not empty the hand; the last card
-  goes by discard. CONTRACT deal 7 always goes out with no discard (§13).
-* ``joker_swap_requires_prior_meld = false``: a player may swap from the turn he melds on.
+  goes by discard. CONTRACT deal 7 always goes out with no discard (§13). When the best meld
+  would take every card, the engine lays the best meld of all the cards but one (the player
+  goes out on the discard) or else the best meld that leaves more; with larger first melds
+  (MAY_I) a meld of all but one card is also preferred when the best meld leaves 2 to 5
+  (as a meld of every card is without the option).
+* ``joker_swap_requires_prior_meld = false``: a player may swap on the turn he makes his
+  contract meld too, but §8 bars lay-offs on that turn, so the freed joker is never laid off
+  then. Before the meld, a player who cannot meld may swap a natural for a table joker that
+  completes his meld: the joker goes into the meld (used this turn, §11; the first (run,
+  natural) in table and card order that gives a meld laying a joker). After the meld on
+  that turn a swap is made only to keep the joker for the discard
+  (``swapped_joker_may_be_discarded``). From the next turn on, swaps are as by default.
+* ``joker_position = fixed`` (A19): each run joker keeps the place it was given. A run's
+  place list is its window (``M_LO``..``M_HI``; the positions without a natural are the
+  jokers'): the contract search's window (the first optimum in search order, so
+  ``JK 7S 8S 9S`` is laid with the joker as 6S); a lay-off extends the window at one end (a
+  joker, or an ace that fits both ends, goes high when there is room); a swap needs exactly
+  the card a joker stands for. With floating jokers the window is only the assignment shown
+  in traces (moved by the fewest positions at each lay-off or swap).
+* ``min_naturals_per_meld`` (A20): 1 to 3 naturals in every meld, contract melds and after
+  lay-offs (4 would forbid the 3-card sets of the exact contracts). The meld search is exact
+  for every value (``melds_float``).
 * ``oot_discarder_cooldown``: after an out-of-turn play a seat may not volunteer again until
   every other seat has started a turn.
 * LIVERPOOL cut: a Bernoulli event of probability ``cut_success_prob`` drawn from the deal's
@@ -44,6 +67,14 @@ stock and the discard pile (pile entries are ``card + 64 k``: k numbers the disc
 deal, D_k of §7.3), table melds ``tab`` (``melds_float`` rows plus owner and creation turn).
 Score range per deal and seat: 0 .. the penalty of the largest holding (at most 162 cards
 of at most 25 points); totals are sums of deal penalties minus LIVERPOOL cut bonuses.
+
+Replay trace: rows (code, seat, a, b, c, d) of the ``T_*`` codes below: each seat's dealt
+cards, every draw, take, penalty card, volunteer, buy, each contract meld row in full
+(``pack_row``), each lay-off and swap with the windows after it, every discard (out of turn
+flagged, after its out-of-turn draw), reshuffles, scores; d holds the sizes after the event
+(``sizes``). ``sim.games.contract_rummy.trace_events`` reads them.
+
+RULES_VERSION 2 (issue 12): see the note at ``RULES_VERSION``.
 """
 import numpy as np
 from numba import njit, prange
@@ -434,7 +465,7 @@ def start_deal(st, opts, d, dealer, gdeck, trace):
     build_pack(st, opts)
     shuffle(gdeck, st, STOCK, STOCK + st[STOCK_HI])
     cut_bonus(st, opts, gdeck, trace)
-    log(st, trace, T_DEAL, -1, d, dealer, st[CUT_OK], 0)
+    log(st, trace, T_DEAL, -1, d, dealer, st[CUT_OK], sizes(st, -1))
     n = st[N]
     for _ in range(opts[O_HAND + d]):
         for k in range(1, n + 1):
@@ -1022,15 +1053,16 @@ def swap_into_meld(st, opts, tab, p, sid, gplay, mo, trace):
                     F.swap(tab[i], c)
                     take(st, p, c)
                     give(st, p, JK)
-                    log(st, trace, T_SWAP, p, c, i, swap_info(tab, i, SWAP_MELD), sizes(st, p))
+                    log(st, trace, T_SWAP, p, c, i, swap_info(window(tab[i]), tab, SWAP_MELD), sizes(st, p))
                     return True
     return False
 
 
 @njit(cache=True)
-def swap_info(tab, i, t):
-    """Trace column c of a swap: joker target + 2, the run's window, the target's window."""
-    info = (t + 2) + (window(tab[i]) << 8)
+def swap_info(wrun, tab, t):
+    """Trace column c of a swap: joker target + 2, the run's window after the swap ``wrun``,
+    the target's window after the joker is laid on it."""
+    info = (t + 2) + (wrun << 8)
     if t >= 0:
         info += window(tab[t]) << 24
     return info
@@ -1068,6 +1100,7 @@ def swap_phase(st, opts, tab, p, sid, gplay, trace, table_ok):
             while h[c] > 0 and F.can_swap(tab[i], c, rules) and st[HSIZE + p] > 1 and yes(sid, gplay):
                 lo, hi = tab[i, M.M_LO], tab[i, M.M_HI]
                 F.swap(tab[i], c)
+                wrun = window(tab[i])
                 t = joker_target(tab, st[NMELDS], rules) if table_ok else -1
                 keep = opts[O_SWAP_DISCARD] == 1 and st[XFER] == 0
                 if t < 0 and not keep:
@@ -1080,7 +1113,7 @@ def swap_phase(st, opts, tab, p, sid, gplay, trace, table_ok):
                     t = SWAP_KEPT
                 else:
                     F.lay(tab[t], JK)
-                log(st, trace, T_SWAP, p, c, i, swap_info(tab, i, t), sizes(st, p))
+                log(st, trace, T_SWAP, p, c, i, swap_info(wrun, tab, t), sizes(st, p))
 
 
 @njit(cache=True)
@@ -1243,7 +1276,7 @@ def check_invariants(st, opts, tab):
         return E_CARDS
     rules = rules_of(opts)
     for i in range(st[NMELDS]):
-        if not F.row_valid(tab[i], rules):
+        if not F.row_valid(tab[i], rules) or (tab[i, M.M_KIND] == M.K_RUN and not F.window_ok(tab[i])):
             return E_MELD
     if not hands_ok(st, opts):
         return E_HAND

@@ -16,9 +16,14 @@ run; the meld-row layout ``M_*`` / ``K_GROUP`` / ``K_RUN``; the position helpers
 
 Differences from Telefunken's engine, all rule parameters:
 
-* ``RF_MIN_NAT`` naturals per meld (1) and **no** joker limit per meld; jokers **float**: a
-  run is valid if *some* placement of its jokers makes it valid (§4.3-4.4), so a table run
-  stores only its naturals and its joker count.
+* ``RF_MIN_NAT`` naturals per meld (1..3, A20) and **no** joker limit per meld; jokers
+  **float**: a run is valid if *some* placement of its jokers makes it valid (§4.3-4.4), so
+  a table run stores its naturals and its joker count, plus a window ``M_LO..M_HI`` (the
+  placement kept: found by the search, moved by the fewest positions at each lay-off or
+  swap, ``fit_window``).
+* ``RF_FIXED`` (``joker_position = fixed``, A19): the window is binding: a lay-off only
+  extends it at an end (a joker or an ace fitting both ends goes high), a swap must bring
+  the card a joker stands for, and a valid row's window holds its cards (``window_ok``).
 * ``RF_MAX_RUN`` (14): the ace-to-ace run, the only run holding two aces.
 * ``RF_NO_TOUCH``: the same-suit runs of one contract meld may not touch (§9), legal when
   some joker placement avoids it (A24).
@@ -34,7 +39,7 @@ Floating meld rows (``melds.M_SIZE`` fields):
 |---|---|---|
 | ``M_KIND`` | ``K_GROUP`` | ``K_RUN`` |
 | ``M_KEY`` | rank | suit |
-| ``M_LO``, ``M_HI`` | 0 | the window found when melded (informational) |
+| ``M_LO``, ``M_HI`` | 0 | the window: its positions without a natural are the jokers' (an ace at 1 before 14) |
 | ``M_JOKERS`` | jokers | jokers |
 | ``M_FLAGS`` | ``F_DEAD`` (jokers never leave a set) | ``F_DEAD`` under MAY_I |
 | ``M_P1`` | copies per suit, 4 bits each (suit s at bit 4s) | non-ace natural positions (bits 2..13) |
@@ -44,9 +49,12 @@ Contract search (``solve_contract``): runs first, in canonical order (suit, lo, 
 window of positions whose cards are taken from the holding where held and jokers elsewhere;
 then sets by rank ascending. A meld left without a natural *borrows* one from an earlier run
 holding two or more (that run puts a joker in its place), which is exactly the case where a
-run should have preferred a joker to a natural it held. **Objective**: most natural points
+run should have preferred a joker to a natural it held. With ``RF_MIN_NAT`` > 1 the levels
+keep melds short of naturals when earlier melds hold fitting ones, and the leaf moves
+naturals over by a small max-flow (``redistribute``). **Objective**: most natural points
 laid, then fewest jokers laid (value ``32 * points - jokers``); the first optimum in
-enumeration order wins. Exact against the reference (``tests/test_melds_float.py``).
+enumeration order wins. Exact against the reference (``tests/test_melds_float.py``; the
+options: ``tests/test_melds_float_options.py``).
 """
 import numpy as np
 from numba import njit
@@ -189,8 +197,12 @@ def row_valid(row, rules):
         return set_ok(row[M_P2], row[M_JOKERS], rules)
     if not run_ok(row[M_P1], row[M_P2], row[M_JOKERS], rules):
         return False
-    if rules[RF_FIXED] == 0:
-        return True
+    return rules[RF_FIXED] == 0 or window_ok(row)
+
+
+@njit(cache=True)
+def window_ok(row):
+    """The run's window lo..hi is as long as the run and holds its naturals."""
     return row[M_HI] - row[M_LO] + 1 == row_len(row) and window_holds(row[M_P1], row[M_P2], row[M_LO], row[M_HI])
 
 

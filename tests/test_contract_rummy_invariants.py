@@ -134,3 +134,22 @@ def test_duplicate_deals():
         ups.append([int(r[2]) for r in t if r[0] == K.T_UPCARD])
         assert int(st[K.ERR]) == 0
     assert ups[0] == ups[1] and len(ups[0]) == 7
+
+
+NEW_OPTIONS = {
+    "fixed": {"joker_position": "fixed"},
+    "naturals2": {"min_naturals_per_meld": 2},
+    "naturals3_fixed": {"min_naturals_per_meld": 3, "joker_position": "fixed"},
+    "go_out_discard": {"go_out_requires_discard": True},
+    "swap_on_meld_turn": {"joker_swap_requires_prior_meld": False, "swapped_joker_may_be_discarded": True,
+                          "joker_swap_allowed": True},
+}
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("name", list(NEW_OPTIONS))
+def test_issue12_options_invariants(preset, name):
+    """The options issue 12 added or changed, on every preset, with every strategy."""
+    rec, opts = play(preset, 4, ["random", "greedy", "mayi", "cautious"], 3, max_turns_per_deal=200,
+                     **NEW_OPTIONS[name])
+    check_records(rec, opts, 4)

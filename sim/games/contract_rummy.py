@@ -25,11 +25,15 @@ and, the same in every preset: mayi_deck_rounding (ceil), hand_sizes (10,10,10,1
 may_i_model (out_of_turn_discard / buy / none), take_discard_penalty (always / if_claimed),
 may_i_limit_per_deal (none), may_i_no_consecutive (true), oot_discarder_cooldown (false),
 may_discard_taken_card (false), go_out_requires_discard (false), deal7_discard_mode (normal /
-never), joker_position (floating; ``fixed`` is not supported), min_naturals_per_meld (1; only
-1 is supported), joker_swap_requires_prior_meld (true), swapped_joker_may_be_discarded
-(false), dead_stock_rule (score_all / void_deal), cut_bonus_recipient (cutter / deal_winner),
+never), joker_position (floating / fixed), min_naturals_per_meld (1; 1..3),
+joker_swap_requires_prior_meld (true), swapped_joker_may_be_discarded (false),
+dead_stock_rule (score_all / void_deal), cut_bonus_recipient (cutter / deal_winner),
 cut_success_prob (none = 1/(N-1) for a pack of N), max_turns_per_deal (1000), tie_rule
-(shared; the only choice), first_dealer (random or a seat).
+(shared; the only choice), first_dealer (random or a seat). How the engine reads each
+option where the spec leaves room is in the docstring of ``kernels/contract_rummy.py``.
+
+Replays: ``trace_events`` gives the game as ``sim.trace`` events (its docstring lists the
+actions, fields and ``state`` keys); ``format_trace`` is their text.
 """
 from __future__ import annotations
 
@@ -47,6 +51,7 @@ from sim.games.telefunken import penalty_game_columns
 from sim.notation import fmt_card
 from sim.options import opt
 from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
+from sim.trace import event, lines
 
 DECK_RULE = ("two_decks", "one_per_two_players")
 ROUNDING = ("ceil", "floor")
@@ -286,53 +291,217 @@ COLUMNS = [
 
 
 # ---- traces ------------------------------------------------------------------------------
+# ``trace_events`` reads the kernel trace (rows code, seat, a, b, c, d: see the T_* codes in
+# kernels/contract_rummy.py) into sim.trace events. It keeps its own copy of the table (each
+# meld as the kernel logged it, updated by every lay-off and swap with the windows the kernel
+# logs), so that every meld can be shown card by card.
 def _card(c: int) -> str:
     return "JK" if c == K.JK else fmt_card(int(c))
 
 
-def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
-    """Readable play-by-play of a replayed game."""
-    lines = []
-    for code, seat, a, b, c in trace[: st[K.TR_LEN]]:
-        code, seat, a, b, c = int(code), int(seat), int(a), int(b), int(c)
-        who = f"seat {seat} ({seat_names[seat]})" if 0 <= seat < len(seat_names) else ""
-        if code == K.T_DEAL:
-            lines.append(f"== deal {a}: dealer seat {b}" + (", exact cut" if c else ""))
-        elif code == K.T_UPCARD:
-            lines.append(f"up-card {_card(a)}")
-        elif code == K.T_DRAW:
-            lines.append(f"   {who} draws {_card(a)}")
-        elif code == K.T_TAKE:
-            lines.append(f"   {who} takes the discard {_card(a)}")
-        elif code == K.T_PENALTY:
-            lines.append(f"   {who} takes the penalty card {_card(a)}")
-        elif code == K.T_VOLUNTEER:
-            lines.append(f"   {who} will discard out of turn (May I)")
-        elif code == K.T_BUY:
-            lines.append(f"   {who} buys {_card(a)}")
-        elif code == K.T_MELD:
-            key = RANK_NAMES[b] + "s" if a == M.K_GROUP else "run of " + SUIT_NAMES[b]
-            lines.append(f"   {who} melds {key} ({c} cards)")
-        elif code == K.T_LAYOFF:
-            lines.append(f"   {who} lays off {_card(a)} on meld {b}")
-        elif code == K.T_SWAP:
-            lines.append(f"   {who} swaps {_card(a)} for the joker of meld {b}"
-                         + (f", joker to meld {c}" if c >= 0 else ", keeps the joker to discard"))
-        elif code == K.T_DISCARD:
-            lines.append(f"   {who} discards {_card(a)}")
-        elif code == K.T_OOT:
-            lines.append(f"   {who} out of turn: draws {_card(a)}, discards {_card(b)}")
-        elif code == K.T_RESHUFFLE:
-            lines.append(f"reshuffle: {a} cards in the new stock")
-        elif code == K.T_END:
-            lines.append(f"end of deal: {K.DEAL_REASONS[a]}" + (f", seat {b} went out" if b >= 0 else ""))
-        elif code == K.T_SCORE:
-            lines.append(f"  {who}: penalty {a}, total {b}")
+class _TableMeld:
+    """A meld on the table as the trace shows it: a set (rank ``key``, copies per suit, jokers)
+    or a run (suit ``key``, non-ace positions, aces, jokers, window lo..hi)."""
+
+    def __init__(self, packed: int, p1: int):
+        self.kind = packed & 3
+        self.key = (packed >> 2) & 63
+        self.jokers = (packed >> 8) & 255
+        self.p2 = (packed >> 16) & 255
+        self.lo = (packed >> 24) & 255
+        self.hi = (packed >> 32) & 255
+        self.p1 = p1
+
+    def add(self, c: int) -> None:
+        if c == K.JK:
+            self.jokers += 1
+        elif self.kind == M.K_GROUP:
+            self.p1 += 1 << (4 * (c // 13))
+            self.p2 += 1
+        elif c % 13 == 0:
+            self.p2 += 1
+        else:
+            self.p1 |= 1 << (c % 13 + 1)
+
+    def window(self, w: int) -> None:
+        if self.kind == M.K_RUN:
+            self.lo, self.hi = w & 255, (w >> 8) & 255
+
+    def cards(self) -> list[str]:
+        """The meld in table order, each joker as the card it stands for: a run's window
+        position; in a set, the suits the set lacks first (C, D, H, S), then C, D, H, S again."""
+        rank = RANK_NAMES
+        if self.kind == M.K_GROUP:
+            counts = [(self.p1 >> (4 * s)) & 15 for s in range(4)]
+            out = [rank[self.key] + SUIT_NAMES[s] for s in range(4) for _ in range(counts[s])]
+            suits = [s for s in range(4) if counts[s] == 0] + [0, 1, 2, 3] * self.jokers
+            return out + [f"JK({rank[self.key]}{SUIT_NAMES[suits[i]]})" for i in range(self.jokers)]
+        aces = self.p2
+        out = []
+        for p in range(self.lo, self.hi + 1):
+            name = rank[(p - 1) % 13] + SUIT_NAMES[self.key]
+            if p in (1, 14):
+                natural = aces > 0
+                aces -= natural
+            else:
+                natural = bool(self.p1 >> p & 1)
+            out.append(name if natural else f"JK({name})")
+        return out
+
+
+def _text(cards: list[str]) -> str:
+    return " ".join(cards)
+
+
+def trace_events(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[dict]:
+    """The replayed game as sim.trace events, in the order things happen.
+
+    Actions: ``hand`` (a deal starts: ``deal``, ``dealer``, ``cut``), ``deal`` (a seat's
+    dealt cards), ``upcard``, ``draw`` (``out_of_turn`` true for an out-of-turn play's draw),
+    ``take discard``, ``penalty card`` (the May-I penalty card), ``may i`` (a seat volunteers
+    to discard out of turn), ``buy`` (under may_i_model = buy; its penalty card follows),
+    ``meld`` (the contract meld: ``melds``, ``ids`` their table indices), ``lay off``
+    (``target``, ``meld_id``), ``swap`` (``cards`` = the natural put in, ``target`` = the
+    run before, ``meld_id``; ``joker``: ``laid`` on ``joker_target`` (that meld before,
+    ``joker_meld_id``), ``kept`` for this turn's discard, or ``meld``: into the contract meld
+    that follows), ``discard`` (``out_of_turn``), ``reshuffle``, ``end`` (``reason``,
+    ``out``), ``score`` (``penalty``, ``total``: after the deal, ``points``: the holding's
+    points, also for the seat out and in a void deal), ``result`` (``total``, ``mayi``,
+    ``oot`` of the game).
+
+    Cards: ``"7C"``, ``"JK"`` in a hand; on the table a joker is ``"JK(8D)"``, the card it
+    stands for: in a run, its position in the run's window (the assignment the engine keeps:
+    the contract search's window, moved by the fewest positions at each lay-off or swap; under
+    joker_position = fixed the places never move); in a set, the suits the set lacks first.
+
+    ``state`` (every event but ``result``), after the event: ``held`` (cards held per seat),
+    ``stock`` (cards in the stock), ``pile`` (cards in the discard pile).
+    """
     n = int(st[K.N])
+    names = list(seat_names)
+    held = [0] * n
+    stock = pile = 0
+    table: dict[int, _TableMeld] = {}
+    events: list[dict] = []
+    rows = [tuple(int(x) for x in r) for r in trace[: int(st[K.TR_LEN])]]
+
+    def who(p: int) -> str:
+        return f"seat {p} ({names[p]})" if 0 <= p < len(names) else f"seat {p}"
+
+    def sizes(p: int, d: int) -> dict:
+        nonlocal stock, pile
+        if 0 <= p < n:
+            held[p] = d & 255
+        stock, pile = (d >> 8) & 255, d >> 16
+        return {"held": list(held), "stock": stock, "pile": pile}
+
+    def out_note(p: int) -> str:
+        return " and goes out" if 0 <= p < n and held[p] == 0 else ""
+
+    i = 0
+    while i < len(rows):
+        code, p, a, b, c, d = rows[i]
+        i += 1
+        if code == K.T_DEAL:
+            table.clear()
+            held[:] = [0] * n
+            events.append(event("hand", f"== deal {a}: dealer seat {b}" + (", exact cut" if c else ""),
+                                deal=a, dealer=b, cut=bool(c), state=sizes(-1, d)))
+        elif code == K.T_HOLD:
+            cards = [_card(a)] * b
+            while i < len(rows) and rows[i][0] == K.T_HOLD and rows[i][1] == p:
+                cards += [_card(rows[i][2])] * rows[i][3]
+                d = rows[i][5]
+                i += 1
+            held[p] = len(cards)                # the stock as if the seats were dealt in turn
+            stock -= len(cards)
+            events.append(event("deal", f"   {who(p)} is dealt {_text(cards)}", p, cards=cards,
+                                state={"held": list(held), "stock": stock, "pile": pile}))
+        elif code == K.T_UPCARD:
+            events.append(event("upcard", f"up-card {_card(a)}", cards=[_card(a)], state=sizes(-1, d)))
+        elif code == K.T_DRAW:
+            events.append(event("draw", f"   {who(p)} draws {_card(a)}", p, cards=[_card(a)], state=sizes(p, d)))
+        elif code == K.T_OOT:
+            events.append(event("draw", f"   {who(p)} draws {_card(a)} out of turn", p, cards=[_card(a)],
+                                out_of_turn=True, state=sizes(p, d)))
+        elif code == K.T_TAKE:
+            events.append(event("take discard", f"   {who(p)} takes the discard {_card(a)}", p,
+                                cards=[_card(a)], state=sizes(p, d)))
+        elif code == K.T_PENALTY:
+            events.append(event("penalty card", f"   {who(p)} takes the penalty card {_card(a)}", p,
+                                cards=[_card(a)], state=sizes(p, d)))
+        elif code == K.T_VOLUNTEER:
+            events.append(event("may i", f"   {who(p)} will discard out of turn (May I)", p, state=sizes(p, d)))
+        elif code == K.T_BUY:
+            events.append(event("buy", f"   {who(p)} buys {_card(a)}", p, cards=[_card(a)], state=sizes(p, d)))
+        elif code == K.T_MELD:
+            ids, melds = [], []
+            while True:
+                table[a] = _TableMeld(b, c)
+                ids.append(a)
+                melds.append(table[a].cards())
+                if not (i < len(rows) and rows[i][0] == K.T_MELD and rows[i][1] == p):
+                    break
+                _, p, a, b, c, d = rows[i]
+                i += 1
+            state = sizes(p, d)
+            events.append(event("meld", f"   {who(p)} melds {' + '.join(_text(m) for m in melds)}{out_note(p)}", p,
+                                cards=[x for m in melds for x in m], melds=melds, ids=ids, state=state))
+        elif code == K.T_LAYOFF:
+            meld = table[b]
+            before = meld.cards()
+            meld.add(a)
+            meld.window(c)
+            state = sizes(p, d)
+            events.append(event("lay off", f"   {who(p)} lays off {_card(a)} on {_text(before)}{out_note(p)}", p,
+                                cards=[_card(a)], target=before, meld_id=b, state=state))
+        elif code == K.T_SWAP:
+            run = table[b]
+            before = run.cards()
+            run.add(a)
+            run.jokers -= 1
+            run.window((c >> 8) & 0xFFFF)           # after the swap, before the joker is laid
+            t = (c & 255) - 2
+            fields = {}
+            if t >= 0:
+                fields["joker_target"] = table[t].cards()
+                fields["joker_meld_id"] = t
+                table[t].add(K.JK)
+                table[t].window((c >> 24) & 0xFFFF)
+                tail = f"; the joker goes on {_text(fields['joker_target'])}"
+                fields["joker"] = "laid"
+            elif t == K.SWAP_KEPT:
+                tail, fields["joker"] = "; keeps the joker to discard it", "kept"
+            else:
+                tail, fields["joker"] = "; the joker goes into the meld", "meld"
+            events.append(event("swap", f"   {who(p)} swaps {_card(a)} for the joker of {_text(before)}{tail}", p,
+                                cards=[_card(a)], target=before, meld_id=b, state=sizes(p, d), **fields))
+        elif code == K.T_DISCARD:
+            state = sizes(p, d)
+            note = " out of turn" if b else out_note(p)
+            events.append(event("discard", f"   {who(p)} discards {_card(a)}{note}", p, cards=[_card(a)],
+                                out_of_turn=bool(b), state=state))
+        elif code == K.T_RESHUFFLE:
+            events.append(event("reshuffle", f"reshuffle: {a} cards in the new stock", state=sizes(-1, d)))
+        elif code == K.T_END:
+            events.append(event("end", f"end of deal: {K.DEAL_REASONS[a]}" + (f", seat {b} went out" if b >= 0 else ""),
+                                reason=K.DEAL_REASONS[a], out=b, state={"held": list(held), "stock": stock,
+                                                                        "pile": pile}))
+        elif code == K.T_SCORE:
+            events.append(event("score", f"  {who(p)}: penalty {a}, total {b}", p, penalty=a, total=b, points=c,
+                                state={"held": list(held), "stock": stock, "pile": pile}))
+    if int(st[K.TR_LEN]) >= len(trace):
+        events.append(event("truncated", "(the trace buffer is full: the rest of the game is not shown)"))
     for p in range(n):
-        lines.append(f"  seat {p}: total {int(st[K.TOTAL + p])} May-I's {int(st[K.GMAYI + p])} "
-                     f"out-of-turn plays {int(st[K.GOOT + p])}")
-    return lines
+        events.append(event("result", f"  seat {p}: total {int(st[K.TOTAL + p])} May-I's {int(st[K.GMAYI + p])} "
+                                      f"out-of-turn plays {int(st[K.GOOT + p])}", p, total=int(st[K.TOTAL + p]),
+                            mayi=int(st[K.GMAYI + p]), oot=int(st[K.GOOT + p])))
+    return events
+
+
+def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
+    """Readable play-by-play of a replayed game: the text of ``trace_events``."""
+    return lines(trace_events(trace, st, seat_names))
 
 
 def _replay(seed, game_id, opts, sids, params, check):
@@ -354,6 +523,7 @@ GAME = GameSpec(
     record_columns=_record_columns,
     replay=_replay,
     format_trace=format_trace,
+    trace_events=trace_events,
     **kernel_fields(K),
     state_payouts=lambda st, n: [-int(st[K.TOTAL + p]) for p in range(n)],
     payout_label="score (minus penalty points)",
