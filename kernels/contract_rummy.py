@@ -946,9 +946,9 @@ def best_meld(st, opts, p, mo):
             if w >= 0 or left == 0:
                 return w
         return v
-    if spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0 and 2 <= left <= 4:
-        if F.solve_contract_ws(h, every, rules, trial, False, ws) >= 0:
-            out[:nm] = trial[:nm]
+    if spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0 and 2 <= left <= 4 and \
+            F.solve_contract_ws(h, every, rules, trial, False, ws) >= 0:
+        out[:nm] = trial[:nm]
     return v
 
 

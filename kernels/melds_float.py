@@ -233,9 +233,8 @@ def fit_window(pm, aces, length, lo0):
     possible by each lay-off or swap (under ``RF_FIXED`` it never moves: see ``can_lay``)."""
     best = -1
     for lo in range(1, 16 - length):
-        if window_holds(pm, aces, lo, lo + length - 1):
-            if best < 0 or abs(lo - lo0) < abs(best - lo0):
-                best = lo
+        if window_holds(pm, aces, lo, lo + length - 1) and (best < 0 or abs(lo - lo0) < abs(best - lo0)):
+            best = lo
     return best
 
 

@@ -220,9 +220,9 @@ class Checker:
                     if self.pending_oot != p:
                         self.fail("out-of-turn discard without its draw first")
                     self.pending_oot = None
-                elif self.taken and self.taken[0] == p and self.taken[1] == c and not self.o.may_discard_taken_card:
-                    if sum(self.hands[p].values()) != self.hands[p][c]:
-                        self.fail(f"seat {p} discards {c}, the type of the card it took")
+                elif self.taken == (p, c) and not self.o.may_discard_taken_card and \
+                        sum(self.hands[p].values()) != self.hands[p][c]:
+                    self.fail(f"seat {p} discards {c}, the type of the card it took")
                 self.take(p, c)
                 self.pile.append(c)
             elif a == "end":
@@ -244,9 +244,8 @@ class Checker:
                         totals[self.out] -= self.o.cut_bonus_points
                     if shown != totals:
                         self.fail(f"totals {shown} after the deal, but the scores add up to {totals}")
-            elif a == "result":
-                if e["total"] != totals[p] or e["total"] != st_totals[p]:
-                    self.fail(f"seat {p} total {e['total']} but the scores add up to {totals[p]}")
+            elif a == "result" and (e["total"] != totals[p] or e["total"] != st_totals[p]):
+                self.fail(f"seat {p} total {e['total']} but the scores add up to {totals[p]}")
             self.check_state(e)
             if a in ("meld", "lay off") and self.o.go_out_requires_discard and not sum(self.hands[p].values()) \
                     and not (deal == 7 and self.o.deal7_special):

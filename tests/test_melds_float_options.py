@@ -125,7 +125,7 @@ def test_min_naturals_fuzz(kmin, mode, deal):
 def test_fixed_contract_rows_hold_their_windows(mode, deal):
     """joker_position = fixed: the contract search is the floating one (the player names an
     assignment that works); every row's window is that assignment."""
-    table, base, decks, jokers, exact, no_touch = MODES[mode]
+    table, _, decks, jokers, _, no_touch = MODES[mode]
     rules = F.make_float_rules(no_touch=no_touch, fixed=True)
     groups, runs = F.CONTRACT_SHAPES[deal - 1]
     rng = np.random.default_rng(77 + deal)

@@ -50,7 +50,14 @@ from sim.errors import UsageError
 from sim.games.telefunken import penalty_game_columns
 from sim.notation import fmt_card
 from sim.options import opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
+from sim.registry import (
+    Column,
+    GameSpec,
+    ParamSpec,
+    StrategySpec,
+    kernel_fields,
+    record_fields,
+)
 from sim.trace import event, lines
 
 DECK_RULE = ("two_decks", "one_per_two_players")
