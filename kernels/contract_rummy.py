@@ -20,7 +20,9 @@ Choices this module adds where the spec leaves room
 * The card taken from the pile (A9, §7.1.3): its **type** may not be discarded that turn, a
   twin included. Copies are indistinguishable, so discarding the twin puts the same card back
   on the pile: the "take D, discard D" pass the rule forbids. The exception is a holding of
-  nothing but that type (the spec's "unless it is the only card he holds").
+  nothing but that type (the spec's "unless it is the only card he holds"). A joker kept
+  from a swap for this turn's discard goes even if the card taken was a joker (it is
+  another card, off the table).
 * The ``random`` strategy flips a fair coin at each yes/no hook and picks the discard
   uniformly among the legal card types; the meld it lays is the engine's best one.
 * ``go_out_requires_discard``: a lay-off or a meld may not empty the hand; the last card

@@ -25,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 import pandas as pd
 import pyarrow.dataset as ds
@@ -147,7 +148,8 @@ def write_markdown(df, seats, path: Path, args, wall: float) -> None:
     a1, a2 = answers(df, seats)
     lines = ["# Contract Rummy: how much is a May-I worth? Is there a first-seat advantage?", "",
              (f"`python scripts/study_contract_rummy.py --games {args.games} --seat-games {args.seat_games} "
-             f"--seed {args.seed}` (wall time {wall / 60:.1f} min on 2 cores)."), "",
+             f"--seed {args.seed}` (wall time {wall / 60:.1f} min, {numba.get_num_threads()} numba threads; "
+             f"rules version {get_game('contract_rummy').rules_version})."), "",
              ("Preset `contract` (default May-I model `out_of_turn_discard`: the turn player who takes the discard "
              "takes a penalty card, a volunteer discards out of turn). Part 1: one `mayi:max_mayi=m,near=99` seat "
              "(greedy play with at most m May-I's per deal) against three `greedy` opponents, 4 players; every m "
