@@ -66,7 +66,8 @@ from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
 RULES_VERSION = 3          # 2: the Ecuador exchange is offered only when needed; 3: a pure trio closes
 #                            only under fourth_suit_only (A14); final_discard_required holds in Hand 7
 MAX_PLAYERS = 5
-HANDS = 7
+HANDS = 7                       # hands of the default game (O_HANDS: 1..MAX_HANDS)
+MAX_HANDS = 8
 DECK_SIZE = 108
 JK = 52
 MAX_MELDS = 40
@@ -105,16 +106,26 @@ O_EXCHANGE_MODEL = 25    # joker_exchange_model: 0 venezuela, 1 ecuador
 O_EXTRA_MELDS = 26       # allow_extra_melds
 O_EXTRA_RUNS = 27        # allow_runs (extra runs; contract runs are always allowed)
 O_FIRST_DEALER = 28      # -1 random, else the seat dealing Hand 1
-O_EXCHANGE = 30          # O_EXCHANGE + h: exchange rounds before Hand h (1..7)
-O_NO_BUY = 38            # O_NO_BUY + h: 1 = nobody may buy in Hand h
-O_RULES = 46             # melds rules array (R_SIZE entries, room for RULES_ROOM)
-RULES_ROOM = 32
-O_CONTRACTS = O_RULES + RULES_ROOM   # contracts table: 8 rows of C_STRIDE (C_SIZE used, zero padded)
+O_HANDS = 29             # hands in the game (= contracts listed; 7, Peru 1 6, Farmer's 8)
+O_CARDS = 30             # cards_dealt to each player (11; Peru 2 12)
+O_DEALER_OPENS = 31      # dealer_opens: the dealer gets one card more and discards first, no upcard
+O_WILD_TWOS = 32         # wild_twos: every 2 is a wild card (scored as low_card_points gives it)
+O_TAKE_DISCARD = 33      # take_discard: a turn may start by taking the top discard free
+O_IN_TURN_CHIP = 34      # in_turn_buy_costs_chip (0: Farmer's in-turn purchase is free)
+O_RUN_TAKE = 35          # run_wild_takeback: a natural may take a wild card's place in a run (Peru 1)
+O_CHOOSE = 36            # dealer_chooses_contract: each hand's dealer picks an unused contract
+O_EXCHANGE = 40          # O_EXCHANGE + h: exchange rounds before Hand h (1..8)
+O_NO_BUY = 49            # O_NO_BUY + k: 1 = nobody may buy while contract k is played
+O_RULES = 58             # melds rules array (R_SIZE entries, room for RULES_ROOM)
+RULES_ROOM = 40
+O_CONTRACTS = O_RULES + RULES_ROOM   # contracts table: CONTRACT_ROWS rows of C_STRIDE (C_SIZE used)
 C_STRIDE = 16
-O_SIZE = O_CONTRACTS + 8 * C_STRIDE
+CONTRACT_ROWS = 16
+O_SIZE = O_CONTRACTS + CONTRACT_ROWS * C_STRIDE
 # Fixed offsets, not computed from kernels.melds sizes: numba's cache does not notice a change
 # of another module's constants, so layouts shared with Python stay literal.
-assert M.R_SIZE <= RULES_ROOM and M.C_SIZE <= C_STRIDE
+assert M.R_SIZE <= RULES_ROOM and M.C_SIZE <= C_STRIDE and M.CONTRACT_ROWS == CONTRACT_ROWS
+assert M.MAX_HANDS == MAX_HANDS
 
 # ---- state fields (int64 array) ----------------------------------------------------
 N = 0            # number of players
@@ -149,7 +160,15 @@ GAME_TURNS = 28  # turns in the game so far
 GAME_RESHUF = 29  # reshuffles in the game so far
 UPCARD = 30      # the upcard of this hand
 EX_SEAT = 31     # seats that finished choosing in this exchange round
-H1 = 40          # H1 + p: seat p's holding, cards held at least once (52-bit mask)
+CONTRACT = 33    # contracts-table row of this hand's contract (the hand number unless the
+#                  dealer chooses)
+USED = 34        # bit k: contract k has been played (dealer_chooses_contract)
+WILD2 = 35       # 1: twos are wild cards (O_WILD_TWOS), read by give / take
+UP_OFFER = 36    # 1: the P_UPCARD offer is the hand's upcard (0: a discard, take_discard)
+TAKEN = 37       # card taken from the pile this turn under take_discard, -1 none (it may not
+#                  be discarded again this turn)
+H1 = 40          # H1 + p: seat p's holding, cards held at least once (52-bit mask; no 2s
+#                  when twos are wild)
 H2 = 45          # H2 + p: cards held twice
 HJ = 50          # HJ + p: jokers held
 DOWN = 55        # DOWN + p: 1 once seat p went down this hand
@@ -160,17 +179,20 @@ BUYS = 75        # BUYS + p: purchases this hand
 PEN = 80         # PEN + p: penalty this hand
 EXK = 85         # EXK + p: cards passed in this exchange round (public)
 GBUYS = 90       # GBUYS + p: purchases in the game
-STOCK = 100      # STOCK .. +108: the stock (top at STOCK_LO)
+HT = 95          # HT + p: wild twos held, 2 bits per suit (count of 2C at bit 0, 2D at 2, ..)
+LASTPEN = 100    # LASTPEN + p: penalty of the hand before (exact_cut_bonus erase_previous)
+STOCK = 110      # STOCK .. +108: the stock (top at STOCK_LO)
 PILE = STOCK + DECK_SIZE      # discard pile, bottom first
 POOL = PILE + DECK_SIZE       # exchange pool
 ST_SIZE = POOL + DECK_SIZE
 
 # ---- table meld rows: melds M_* fields, then ---------------------------------------
+T_TWOS = 9               # the wild twos among its wild cards (2 bits per suit, as HT)
 T_OWNER = 12             # seat that laid it (columns 0 .. M_SIZE - 1: the meld row)
 T_TURN = 13              # turn it was laid
 T_CONTRACT = 14          # 1 = a contract meld
 TW = 15
-assert M.M_SIZE <= T_OWNER
+assert M.M_SIZE <= T_TWOS
 
 # ---- phases --------------------------------------------------------------------------
 P_EXCHANGE = 0   # CUR chooses cards to pass
@@ -178,6 +200,8 @@ P_UPCARD = 1     # CUR may take the upcard free
 P_BUY = 2        # ASK may buy DISCARD
 P_ACT = 3        # CUR's steps B and C
 P_OVER = 4       # the hand is over
+P_OPEN = 5       # the dealer opens by discarding (dealer_opens)
+P_CHOOSE = 6     # the dealer picks this hand's contract (dealer_chooses_contract)
 
 # ---- hand end reasons ----------------------------------------------------------------
 H_OUT = 0
@@ -203,9 +227,15 @@ A_GO_OUT7 = 10    # Hand 7: lay the whole partition (and discard the card left, 
 A_DISCARD = 11    # a = card (52 joker)
 A_EX_CARD = 12    # pass a = card in the exchange
 A_EX_DONE = 13    # finish choosing the exchange
+A_TAKE_WILD = 14  # a = natural card, b = run: the card takes a wild card's place (run_wild_takeback)
+A_CHOOSE = 15     # a = contract (dealer_chooses_contract)
 ACTION_NAMES = ("", "draw", "take upcard", "buy", "pass", "go down", "meld", "lay off",
                 "shift joker", "retrieve joker", "go out", "discard", "pass card",
-                "exchange done")
+                "exchange done", "take back wild card", "choose contract")
+# In A_LAYOFF, A_DISCARD and A_EX_CARD a wild two is its own card id (suit * 13 + 1); in A_MELD
+# a run's e = RUN_FILL lays wild cards on every position of [lo, hi] not held (the general
+# meld generator's runs, several wild cards); a group's b = 13 is the wild trío.
+RUN_FILL = 31
 
 # ---- check-mode violations -------------------------------------------------------------
 E_CARDS = 1
@@ -228,17 +258,23 @@ S_CHIP_SAVER = 2      # params: reserve
 S_PATIENT = 3         # params: reserve, near
 N_PARAMS = 3
 
-# ---- trace rows: [code, seat, a, b, c] -------------------------------------------------------
-T_HAND = 1       # a = hand number, b = dealer
+# ---- trace rows: [code, seat, a, b, c, d] ----------------------------------------------------
+T_HAND = 1       # a = hand number, b = dealer, c = contract
 T_CUT = 2        # a = bottom portion B, b = jokers kept, c = exact
-T_DEAL = 3       # seat's holding: a = p1, b = p2, c = jokers
+T_DEAL = 3       # seat's holding: a = p1, b = p2, c = jokers, d = wild twos (as HT)
 T_UPCARD = 4     # a = card
 T_ACTION = 5     # a = action, c = the seat's chips before it (draws it causes follow)
 T_RESHUFFLE = 6  # a = cards in the new stock
 T_END = 7        # a = hand reason, b = seat out
 T_SCORE = 8      # a = penalty this hand, b = total
-T_EXCHANGE = 9   # a = p1, b = p2, c = jokers after the exchange
+T_EXCHANGE = 9   # a = p1, b = p2, c = jokers, d = wild twos after the exchange
 T_DRAW = 10      # a = card drawn from the stock
+T_MELD = 11      # a meld as it is now on the table (laid or changed by the action before):
+#                  seat = owner, a = index | kind << 6 | key << 8 | lo << 12 | hi << 17 |
+#                  wild cards << 22 | flags << 27 | wild twos << 32, b = wild positions,
+#                  c = M_P1, d = M_P2
+T_TAKE = 12      # a = the discard taken (take_discard, the free upcard)
+TRACE_WIDTH = 6
 
 # ---- record columns (one row per game) -----------------------------------------------------
 RC_DEALER = 0    # dealer of Hand 1
@@ -252,7 +288,9 @@ RC_RESHUF = 7    # reshuffles in the game
 RC_TOTAL = 8     # RC_TOTAL + p: final total
 RC_CHIPS = RC_TOTAL + MAX_PLAYERS     # chips left at the end
 RC_BUYS = RC_CHIPS + MAX_PLAYERS      # purchases in the game
-RC_HAND = RC_BUYS + MAX_PLAYERS       # per-hand blocks, HB_SIZE each, Hand 1 first
+RC_HANDS = RC_BUYS + MAX_PLAYERS      # hands in the game
+RC_CHOSEN = RC_HANDS + 1              # 1: the dealers chose the contracts
+RC_HAND = RC_CHOSEN + 1               # per-hand blocks, HB_SIZE each, Hand 1 first
 HB_OUT = 0       # seat that went out, -1
 HB_REASON = 1    # H_*
 HB_TURNS = 2     # turns started
@@ -263,8 +301,9 @@ HB_EXACT = 6     # exact cut
 HB_PEN = 7       # HB_PEN + p: penalty of seat p
 HB_CHIPS = HB_PEN + MAX_PLAYERS       # chips left after the hand
 HB_BUYS = HB_CHIPS + MAX_PLAYERS      # purchases in the hand
-HB_SIZE = HB_BUYS + MAX_PLAYERS
-RECORD_COLS = RC_HAND + HANDS * HB_SIZE
+HB_CONTRACT = HB_BUYS + MAX_PLAYERS   # the contract played (the hand number unless chosen)
+HB_SIZE = HB_CONTRACT + 1
+RECORD_COLS = RC_HAND + MAX_HANDS * HB_SIZE
 WIN_SKIP = 32    # (state) 1: NEXTP already started its turn and may not buy in turn
 
 
@@ -272,9 +311,20 @@ WIN_SKIP = 32    # (state) 1: NEXTP already started its turn and may not buy in 
 # small helpers: trace, seats, holdings
 # =============================================================================
 @njit(cache=True)
-def log(st, trace, code, seat, a, b, c):
+def log(st, trace, code, seat, a, b, c, d=0):
     """One trace row (replay only; see ``jit.trace_put``)."""
-    trace_put(trace, st, TR_LEN, code, seat, a, b, c, 0)
+    trace_put(trace, st, TR_LEN, code, seat, a, b, c, d)
+
+
+@njit(cache=True)
+def log_meld(st, trace, tab, i):
+    """A T_MELD row: table meld i as it is now."""
+    if trace.shape[0] == 0:
+        return
+    r = tab[i]
+    packed = (i | r[M.M_KIND] << 6 | r[M.M_KEY] << 8 | r[M.M_LO] << 12 | r[M.M_HI] << 17
+              | r[M.M_JOKERS] << 22 | r[M.M_FLAGS] << 27 | r[T_TWOS] << 32)
+    log(st, trace, T_MELD, r[T_OWNER], packed, r[M.M_JPOS], r[M.M_P1], r[M.M_P2])
 
 
 @njit(cache=True, inline='always')
@@ -294,11 +344,20 @@ def field(x, i):
     return (x >> (8 * i)) & 255
 
 
+@njit(cache=True, inline='always')
+def is_wild_two(st, c):
+    """Card c is a 2 and twos are wild (O_WILD_TWOS): it is held in HT, not the planes."""
+    return st[WILD2] != 0 and c < JK and c % 13 == 1
+
+
 @njit(cache=True)
 def give(st, p, c):
     """Card c (52 = joker) goes into seat p's holding."""
     if c == JK:
         st[HJ + p] += 1
+        return
+    if is_wild_two(st, c):
+        st[HT + p] += np.int64(1) << (2 * (c // 13))
         return
     b = np.int64(1) << c
     if st[H1 + p] & b:
@@ -313,6 +372,9 @@ def take(st, p, c):
     if c == JK:
         st[HJ + p] -= 1
         return
+    if is_wild_two(st, c):
+        st[HT + p] -= np.int64(1) << (2 * (c // 13))
+        return
     b = np.int64(1) << c
     if st[H2 + p] & b:
         st[H2 + p] &= ~b
@@ -320,21 +382,72 @@ def take(st, p, c):
         st[H1 + p] &= ~b
 
 
+@njit(cache=True, inline='always')
+def twos_count(x):
+    """Cards in a packed wild-twos field (2 bits per suit)."""
+    return (x & 3) + ((x >> 2) & 3) + ((x >> 4) & 3) + ((x >> 6) & 3)
+
+
+@njit(cache=True, inline='always')
+def wilds(st, p):
+    """Wild cards seat p holds: jokers and wild twos (what the meld engine calls jokers)."""
+    return st[HJ + p] + twos_count(st[HT + p])
+
+
 @njit(cache=True)
-def take_mask(st, p, q1, q2, jokers):
-    """Natural cards (two planes) and jokers leave seat p's holding."""
+def lowest_two(x):
+    """The card id of the lowest-suit two of a packed wild-twos field (x > 0)."""
+    s = 0
+    while (x >> (2 * s)) & 3 == 0:
+        s += 1
+    return s * 13 + 1
+
+
+@njit(cache=True)
+def pick_wild(st, p, rules):
+    """The wild card seat p lays when the engine asks for one: the one worth more penalty
+    points (a joker on equal points), a two from the lowest suit."""
+    if st[HJ + p] > 0 and (st[HT + p] == 0 or rules[M.R_JOKER_POINTS] >= rules[M.R_POINTS + 1]):
+        return JK
+    return lowest_two(st[HT + p])
+
+
+@njit(cache=True)
+def take_mask(st, p, q1, q2, jokers, rules):
+    """Natural cards (two planes) and ``jokers`` wild cards (pick_wild each) leave seat p's
+    holding; returns the wild twos taken (packed as HT)."""
     for plane in (q1, q2):
         m = plane
         while m:
             take(st, p, lowbit(m))
             m &= m - 1
-    st[HJ + p] -= jokers
+    twos = np.int64(0)
+    for _ in range(jokers):
+        c = pick_wild(st, p, rules)
+        take(st, p, c)
+        if c != JK:
+            twos += np.int64(1) << (2 * (c // 13))
+    return twos
+
+
+@njit(cache=True)
+def wild_out(st, tab, i, p):
+    """A wild card leaves table meld i for seat p's holding: a joker while the meld has one,
+    else its lowest-suit two (the meld's wild cards are interchangeable)."""
+    twos = tab[i, T_TWOS]
+    if tab[i, M.M_JOKERS] > twos_count(twos) or twos == 0:
+        give(st, p, JK)
+        return JK
+    c = lowest_two(twos)
+    tab[i, T_TWOS] -= np.int64(1) << (2 * (c // 13))
+    give(st, p, c)
+    return c
 
 
 @njit(cache=True, inline='always')
 def held(st, p):
     """Cards in seat p's holding."""
-    return popcount(st[H1 + p]) + popcount(st[H2 + p]) + st[HJ + p]
+    return popcount(st[H1 + p]) + popcount(st[H2 + p]) + wilds(st, p)
 
 
 @njit(cache=True, inline='always')
@@ -349,7 +462,9 @@ def spec_of(opts, h):
 
 @njit(cache=True, inline='always')
 def hand7_at_once(st, opts):
-    return st[HNO] == HANDS and opts[O_H7_AT_ONCE] != 0
+    """This hand must be laid in one go: it plays the last contract (Hand 7's in Telefunken)
+    and hand7_must_go_out_at_once is on."""
+    return st[CONTRACT] == opts[O_HANDS] and opts[O_H7_AT_ONCE] != 0
 
 
 # =============================================================================
@@ -465,22 +580,25 @@ def cut_sequence(st, opts, b, cutter, sids, gplay):
 
 @njit(cache=True)
 def exact_cut(opts, n, b, kept):
-    """The cut is exact (§5.7, A8)."""
+    """The cut is exact (§5.7, A8): the bottom portion held the dealt cards (plus the
+    upcard, unless the dealer opens instead)."""
     target = opts[O_EXACT_TARGET]
-    dealt = 11 * n - kept
-    return ((target != 1 and b == dealt + 1) or (target != 0 and b == dealt))
+    dealt = opts[O_CARDS] * n + opts[O_DEALER_OPENS] - kept
+    up = 0 if opts[O_DEALER_OPENS] else 1
+    return ((target != 1 and b == dealt + up) or (target != 0 and b == dealt))
 
 
 @njit(cache=True)
-def deal_holdings(st, dealer):
-    """One card at a time from next(dealer) until every holding has 11 cards."""
+def deal_holdings(st, opts, dealer):
+    """One card at a time from next(dealer) until every holding has cards_dealt cards (the
+    dealer one more when it opens)."""
     n = st[N]
     done = False
     while not done:
         done = True
         for k in range(1, n + 1):
             p = (dealer + k) % n
-            if held(st, p) < 11:
+            if held(st, p) < opts[O_CARDS] + (opts[O_DEALER_OPENS] if p == dealer else 0):
                 give(st, p, st[STOCK + st[STOCK_LO]])
                 st[STOCK_LO] += 1
                 done = False
@@ -494,9 +612,10 @@ def exact_bonus(st, opts, cutter, gplay, trace):
         st[CHIPS + cutter] += 1
     elif kind == 1:
         draw_to(st, opts, cutter, 1, gplay, trace)
-    elif kind == 2:
-        st[PEN + cutter] -= opts[O_EXACT_POINTS]
-        st[TOTAL + cutter] -= opts[O_EXACT_POINTS]
+    elif kind == 2 or kind == 4:
+        bonus = opts[O_EXACT_POINTS] if kind == 2 else st[LASTPEN + cutter]
+        st[PEN + cutter] -= bonus
+        st[TOTAL + cutter] -= bonus
 
 
 @njit(cache=True)
@@ -514,8 +633,10 @@ def reset_hand(st, h, dealer):
     st[DISCARD] = -1
     st[OUT] = -1
     st[HREASON] = -1
+    st[CONTRACT] = h
+    st[UP_OFFER] = 0
     for p in range(n):
-        for f in (H1, H2, HJ, DOWN, DOWN_TURN, BUYS, PEN, EXK):
+        for f in (H1, H2, HJ, HT, DOWN, DOWN_TURN, BUYS, PEN, EXK):
             st[f + p] = 0
 
 
@@ -529,20 +650,23 @@ def deal_hand(st, opts, h, dealer, sids, gdeck, gplay, trace):
     b = cut_bottom(opts, gdeck)
     cutter = (dealer + n - 1) % n
     kept = cut_sequence(st, opts, b, cutter, sids, gplay)
-    deal_holdings(st, dealer)
-    st[UPCARD] = st[STOCK + st[STOCK_LO]]
-    st[STOCK_LO] += 1
-    pile_push(st, st[UPCARD])
+    deal_holdings(st, opts, dealer)
+    st[UPCARD] = -1
+    if opts[O_DEALER_OPENS] == 0:
+        st[UPCARD] = st[STOCK + st[STOCK_LO]]
+        st[STOCK_LO] += 1
+        pile_push(st, st[UPCARD])
     st[CUT_B] = b
     st[CUT_KEPT] = kept
     st[CUT_EXACT] = 1 if exact_cut(opts, n, b, kept) else 0
-    if st[CUT_EXACT]:
-        exact_bonus(st, opts, cutter, gplay, trace)
-    log(st, trace, T_HAND, dealer, h, dealer, 0)
+    log(st, trace, T_HAND, dealer, h, dealer, st[CONTRACT])
     log(st, trace, T_CUT, cutter, b, kept, st[CUT_EXACT])
     for p in range(n):
-        log(st, trace, T_DEAL, p, st[H1 + p], st[H2 + p], st[HJ + p])
-    log(st, trace, T_UPCARD, -1, st[UPCARD], 0, 0)
+        log(st, trace, T_DEAL, p, st[H1 + p], st[H2 + p], st[HJ + p], st[HT + p])
+    if st[UPCARD] >= 0:
+        log(st, trace, T_UPCARD, -1, st[UPCARD], 0, 0)
+    if st[CUT_EXACT]:
+        exact_bonus(st, opts, cutter, gplay, trace)
 
 
 # =============================================================================
@@ -558,6 +682,7 @@ def turn_start(st, opts, p):
     st[CUR] = p
     st[TABLE_ACTS] = 0
     st[JOKER_DUE] = 0
+    st[TAKEN] = -1
     st[PHASE] = P_ACT
     return True
 
@@ -576,9 +701,15 @@ def may_buy(st, opts, p):
         return False
     if p == st[NEXTP] and st[WIN_SKIP]:
         return False
-    if st[CHIPS + p] <= 0 or opts[O_NO_BUY + st[HNO]] != 0:
+    if (st[CHIPS + p] <= 0 and not free_buy(st, opts, p)) or opts[O_NO_BUY + st[CONTRACT]] != 0:
         return False
     return st[DOWN + p] == 0 or opts[O_BUY_AFTER_DOWN] != 0
+
+
+@njit(cache=True, inline='always')
+def free_buy(st, opts, p):
+    """A purchase by seat p now costs no chip: in turn, when in_turn_buy_costs_chip is off."""
+    return p == st[NEXTP] and not st[WIN_SKIP] and opts[O_IN_TURN_CHIP] == 0
 
 
 @njit(cache=True)
@@ -595,12 +726,17 @@ def next_asked(st, opts, after):
 
 @njit(cache=True)
 def close_window(st, opts, gplay, trace):
-    """Nobody bought: the player due draws normally."""
+    """Nobody bought: the player due draws normally, or (take_discard) chooses between the
+    top discard and the stock."""
     st[DISCARD] = -1
     p = st[NEXTP]
     if st[WIN_SKIP]:
         st[PHASE] = P_ACT
         draw_to(st, opts, p, 1, gplay, trace)
+    elif opts[O_TAKE_DISCARD] and st[PILE_LEN] > 0:
+        if turn_start(st, opts, p):
+            st[PHASE] = P_UPCARD
+            st[UP_OFFER] = 0
     else:
         start_and_draw(st, opts, p, 1, gplay, trace)
 
@@ -628,7 +764,8 @@ def priority_step(st, p):
 def buy(st, opts, gplay, trace):
     """The asked seat buys (§8.4): discard + penalty cards, in turn also the draw."""
     b = st[ASK]
-    st[CHIPS + b] -= 1
+    if not free_buy(st, opts, b):
+        st[CHIPS + b] -= 1
     st[BUYS + b] += 1
     st[GBUYS + b] += 1
     give(st, b, pile_pop(st))
@@ -655,11 +792,16 @@ def pass_buy(st, opts, gplay, trace):
 
 @njit(cache=True)
 def begin_play(st, opts, gplay, trace):
-    """After the deal (and the exchange): the first turn (§7 step A, A10)."""
+    """After the deal (and the exchange): the first turn (§7 step A, A10), or the dealer's
+    opening discard (dealer_opens)."""
     first = nxt(st, st[DEALER])
-    if opts[O_FREE_UPCARD]:
+    if opts[O_DEALER_OPENS]:
+        if turn_start(st, opts, st[DEALER]):
+            st[PHASE] = P_OPEN
+    elif opts[O_FREE_UPCARD]:
         if turn_start(st, opts, first):
             st[PHASE] = P_UPCARD
+            st[UP_OFFER] = 1
     elif opts[O_UPCARD_BUYABLE]:
         open_window(st, opts, st[DEALER], st[UPCARD], 0, gplay, trace)
     else:
@@ -668,8 +810,8 @@ def begin_play(st, opts, gplay, trace):
 
 @njit(cache=True)
 def decline_upcard(st, opts, gplay, trace):
-    """The first player draws instead; the upcard may then be bought by the others."""
-    if opts[O_UPCARD_BUYABLE]:
+    """The player draws instead; the hand's upcard may then be bought by the others."""
+    if st[UP_OFFER] and opts[O_UPCARD_BUYABLE]:
         open_window(st, opts, st[DEALER], st[UPCARD], 1, gplay, trace)
     else:
         st[PHASE] = P_ACT
@@ -709,7 +851,7 @@ def exchange_done(st, opts, gplay, trace):
         for _ in range(st[EXK + p]):
             give(st, p, st[POOL + i])
             i += 1
-        log(st, trace, T_EXCHANGE, p, st[H1 + p], st[H2 + p], st[HJ + p])
+        log(st, trace, T_EXCHANGE, p, st[H1 + p], st[H2 + p], st[HJ + p], st[HT + p])
     st[POOL_LEN] = 0
     st[EX_ROUND] -= 1
     if st[EX_ROUND] > 0:
@@ -720,13 +862,33 @@ def exchange_done(st, opts, gplay, trace):
 
 @njit(cache=True)
 def start_hand(st, opts, h, dealer, sids, gdeck, gplay, trace):
+    """Deal hand h; then the dealer's choice of contract (dealer_chooses_contract), the
+    exchange and play."""
     reset_hand(st, h, dealer)
     deal_hand(st, opts, h, dealer, sids, gdeck, gplay, trace)
-    st[EX_ROUND] = opts[O_EXCHANGE + h]
+    if opts[O_CHOOSE]:
+        st[PHASE] = P_CHOOSE
+        st[CUR] = dealer
+    else:
+        after_deal(st, opts, gplay, trace)
+
+
+@njit(cache=True)
+def after_deal(st, opts, gplay, trace):
+    """The exchange rounds of this hand (by hand number, §6), then the first turn."""
+    st[EX_ROUND] = opts[O_EXCHANGE + st[HNO]]
     if st[EX_ROUND] > 0:
         start_exchange(st)
     else:
         begin_play(st, opts, gplay, trace)
+
+
+@njit(cache=True)
+def choose_contract(st, opts, k, gplay, trace):
+    """The dealer plays contract k this hand (each contract once in the game)."""
+    st[CONTRACT] = k
+    st[USED] |= np.int64(1) << k
+    after_deal(st, opts, gplay, trace)
 
 
 # =============================================================================
@@ -742,23 +904,27 @@ def group_cards(st, p, r, rules):
 
 @njit(cache=True)
 def add_group_melds(st, p, rules, acts, n):
-    """Extra groups: every natural of a rank held, with no joker or with one."""
-    jok = st[HJ + p]
+    """Extra groups: every natural of a rank held, with 0, 1, .. wild cards (up to
+    melds.wild_cap); the wild trío where the rules allow it."""
+    w = wilds(st, p)
     for r in range(13):
         g1, g2 = group_cards(st, p, r, rules)
         k = popcount(g1) + popcount(g2)
-        if k >= rules[M.R_MIN_GROUP]:
-            acts[n] = act(A_MELD, M.K_GROUP, r, 0, 0, 0)
-            n += 1
-        if jok > 0 and rules[M.R_MAX_JOKERS] > 0 and k >= 1 and k + 1 >= rules[M.R_MIN_GROUP]:
-            acts[n] = act(A_MELD, M.K_GROUP, r, 1, 0, 0)
-            n += 1
+        if k < 1:
+            continue
+        for j in range(min(w, M.wild_cap(M.K_GROUP, k, rules)) + 1):
+            if k + j >= rules[M.R_MIN_GROUP]:
+                acts[n] = act(A_MELD, M.K_GROUP, r, j, 0, 0)
+                n += 1
+    if rules[M.R_WILD_TRIO] and w >= 3:
+        acts[n] = act(A_MELD, M.K_GROUP, M.WILD_TRIO_RANK, 3, 0, 0)
+        n += 1
     return n
 
 
 @njit(cache=True)
 def emit_run(rules, s, lo, hi, jp, acts, n):
-    if lo < 1 or hi > 14 or hi - lo + 1 < rules[M.R_MIN_RUN] or not M.pos_allowed(lo, hi, rules):
+    if lo < 1 or hi - lo + 1 < rules[M.R_MIN_RUN] or not M.pos_allowed(lo, hi, rules):
         return n
     acts[n] = act(A_MELD, M.K_RUN, s, lo, hi, jp)
     return n + 1
@@ -768,8 +934,11 @@ def emit_run(rules, s, lo, hi, jp, acts, n):
 def add_run_melds(st, p, rules, acts, n):
     """Extra runs per suit: each maximal segment of held positions (a 14-position one as
     A-K and 2-A); with a joker, two segments joined over a one-position gap, or a segment
-    of two or more extended by the joker at either end."""
-    joker = st[HJ + p] > 0 and rules[M.R_MAX_JOKERS] > 0
+    of two or more extended by the joker at either end. Runs that may take several wild
+    cards or wrap: add_wild_run_melds."""
+    if rules[M.R_RUN_WILDS] > 1 or rules[M.R_WRAP]:
+        return add_wild_run_melds(st, p, rules, acts, n)
+    joker = wilds(st, p) > 0 and rules[M.R_RUN_WILDS] > 0
     for s in range(4):
         pos = M.suit_positions(st[H1 + p], s)
         lo = 1
@@ -798,9 +967,45 @@ def add_run_melds(st, p, rules, acts, n):
 
 
 @njit(cache=True)
+def add_wild_run_melds(st, p, rules, acts, n):
+    """Extra runs when runs take several wild cards or wrap: from each start of a segment
+    of held positions, the segment itself and the longest run that wild cards on the
+    missing positions make (melds.wild_cap, the wild cards held, the ace / wrap rules)."""
+    w = wilds(st, p)
+    last_lo, last_hi = M.gen_span(rules)
+    for s in range(4):
+        pos = M.suit_positions_of(st[H1 + p], s, rules)
+        for lo in range(1, last_lo + 1):
+            if not (pos >> lo) & 1 or (lo > 1 and (pos >> (lo - 1)) & 1):
+                continue
+            seg, best = 0, 0
+            for hi in range(lo, min(last_hi, lo + 12) + 1):
+                iv = M.interval(lo, hi)
+                miss = popcount(iv & ~pos)
+                if miss == 0:
+                    seg = hi
+                if miss <= min(w, M.wild_cap(M.K_RUN, popcount(iv & pos), rules)) and M.pos_allowed(lo, hi, rules):
+                    best = hi
+            n = emit_run(rules, s, lo, seg, 0, acts, n) if seg else n
+            if best > seg:
+                n = emit_run(rules, s, lo, best, RUN_FILL, acts, n)
+    return n
+
+
+@njit(cache=True)
+def lays_wild(x):
+    """An A_MELD action lays a wild card."""
+    if field(x, 1) == M.K_GROUP:
+        return field(x, 3) > 0
+    return field(x, 5) != 0
+
+
+@njit(cache=True)
 def meld_size(st, p, x, rules):
     """Cards an A_MELD action lays."""
     if field(x, 1) == M.K_GROUP:
+        if field(x, 2) == M.WILD_TRIO_RANK:
+            return 3
         g1, g2 = group_cards(st, p, field(x, 2), rules)
         return popcount(g1) + popcount(g2) + field(x, 3)
     return field(x, 4) - field(x, 3) + 1
@@ -830,14 +1035,33 @@ def joker_ops_ok(st, opts, p, i, tab):
 
 @njit(cache=True)
 def add_layoffs(st, opts, p, tab, rules, sc, acts, n, joker_only, last_ok):
-    """Lay-offs onto melds seat p may add to (§9.2-9.4)."""
-    k = M.layoffs(st[H1 + p], st[H2 + p], st[HJ + p], tab, st[NMELDS], rules, sc)
+    """Lay-offs onto melds seat p may add to (§9.2-9.4); a wild card's lay-off is offered
+    for each kind of wild card held (the joker, the two of each suit)."""
+    k = M.layoffs(st[H1 + p], st[H2 + p], wilds(st, p), tab, st[NMELDS], rules, sc)
     for i in range(k):
         c = sc[i, 0]
         if (joker_only and c != JK) or not own_new_ok(st, opts, p, sc[i, 1], tab):
             continue
-        if last_ok or held(st, p) > 1:
+        if not (last_ok or held(st, p) > 1):
+            continue
+        if c == JK:
+            n = add_wild_choices(st, p, A_LAYOFF, sc[i, 1], sc[i, 2], acts, n)
+        else:
             acts[n] = act(A_LAYOFF, c, sc[i, 1], sc[i, 2], 0, 0)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def add_wild_choices(st, p, kind, b, c, acts, n):
+    """One action (kind, wild card, b, c) per kind of wild card seat p holds: the joker,
+    then the twos by suit."""
+    if st[HJ + p] > 0:
+        acts[n] = act(kind, JK, b, c, 0, 0)
+        n += 1
+    for s in range(4):
+        if (st[HT + p] >> (2 * s)) & 3:
+            acts[n] = act(kind, s * 13 + 1, b, c, 0, 0)
             n += 1
     return n
 
@@ -847,16 +1071,22 @@ def add_joker_ops(st, opts, p, tab, rules, sc, acts, n, last_ok):
     """Joker shifts and group-joker retrievals (§10)."""
     if opts[O_EXCHANGE_MODEL] != 0 or (opts[O_JOKER_PRIOR] and st[DOWN_TURN + p] == st[TURN]):
         return n
-    k = M.joker_shifts(st[H1 + p], st[H2 + p], st[HJ + p], tab, st[NMELDS], rules, sc)
+    k = M.joker_shifts(st[H1 + p], st[H2 + p], wilds(st, p), tab, st[NMELDS], rules, sc)
     for i in range(k):
         if joker_ops_ok(st, opts, p, sc[i, 1], tab) and (last_ok or held(st, p) > 1):
             acts[n] = act(A_SHIFT, sc[i, 0], sc[i, 1], sc[i, 2], 0, 0)
             n += 1
-    k = M.joker_retrievals(st[H1 + p], st[H2 + p], st[HJ + p], tab, st[NMELDS], rules, sc)
+    k = M.joker_retrievals(st[H1 + p], st[H2 + p], wilds(st, p), tab, st[NMELDS], rules, sc)
     for i in range(k):
         if joker_ops_ok(st, opts, p, sc[i, 0], tab):
             acts[n] = act(A_RETRIEVE, sc[i, 0], sc[i, 1], sc[i, 2] + 1, 0, 0)
             n += 1
+    if opts[O_RUN_TAKE]:
+        k = M.joker_takes(st[H1 + p], tab, st[NMELDS], rules, sc)
+        for i in range(k):
+            if joker_ops_ok(st, opts, p, sc[i, 1], tab):
+                acts[n] = act(A_TAKE_WILD, sc[i, 0], sc[i, 1], 0, 0, 0)
+                n += 1
     return n
 
 
@@ -867,22 +1097,34 @@ def add_discards(st, p, acts, n):
         acts[n] = act(A_DISCARD, lowbit(m), 0, 0, 0, 0)
         n += 1
         m &= m - 1
-    if st[HJ + p] > 0:
-        acts[n] = act(A_DISCARD, JK, 0, 0, 0, 0)
-        n += 1
-    return n
+    return add_wild_choices(st, p, A_DISCARD, 0, 0, acts, n)
+
+
+@njit(cache=True)
+def turn_discards(st, p, acts, n):
+    """Step C's discards: every card held but the kind just taken from the pile under
+    take_discard (a pass otherwise), unless nothing else is left."""
+    m = add_discards(st, p, acts, n)
+    if st[TAKEN] < 0:
+        return m
+    k = n
+    for i in range(n, m):
+        if field(acts[i], 1) != st[TAKEN]:
+            acts[k] = acts[i]
+            k += 1
+    return k if k > n else m
 
 
 @njit(cache=True, inline='always')
 def contracts_of(opts):
-    return opts[O_CONTRACTS:O_SIZE].reshape((8, C_STRIDE))
+    return opts[O_CONTRACTS:O_SIZE].reshape((CONTRACT_ROWS, C_STRIDE))
 
 
 @njit(cache=True)
 def exchange_holding(st, p, tab, i, c):
     """Seat p's holding after giving c to meld i for its joker: (p1, p2, jokers)."""
     q1, q2 = M.dd_remove_mask(st[H1 + p], st[H2 + p], np.int64(1) << c)
-    return q1, q2, st[HJ + p] + 1
+    return q1, q2, wilds(st, p) + 1
 
 
 @njit(cache=True)
@@ -918,7 +1160,7 @@ def add_exchange_downs(st, opts, p, tab, mo, acts, n):
             if not joker_card(tab, i, c):
                 continue
             q1, q2, qj = exchange_holding(st, p, tab, i, c)
-            if contract_melds(q1, q2, qj, st[HNO], opts, mo, True):
+            if contract_melds(q1, q2, qj, st[CONTRACT], opts, mo, True):
                 acts[n] = act(A_GO_DOWN, i + 1, c, 0, 0, 0)
                 n += 1
     return n
@@ -926,10 +1168,20 @@ def add_exchange_downs(st, opts, p, tab, mo, acts, n):
 
 @njit(cache=True)
 def go_out(p1, p2, jokers, opts, mo):
-    """Hand 7: the discard of going out (melds in ``mo``), -1 when the holding cannot; with
-    final_discard_required (A24) always a card."""
-    return M.go_out_partition(p1, p2, jokers, spec_of(opts, HANDS), rules_of(opts), mo,
-                              opts[O_FINAL_DISCARD] != 0)
+    """The last hand laid in one go (Hand 7, §12): the discard of going out (melds in
+    ``mo``; 52 = a wild card, 53 = none), -1 when the holding cannot; with
+    final_discard_required (A24) always a card. The Hand-7 partition solver takes extra
+    melds beside the contract (§12.2); without extra melds (allow_extra_melds false), or
+    under rules it does not cover, the contract alone must take the cards (melds.gen_go_out,
+    any alternative of the contract)."""
+    k = opts[O_HANDS]
+    rules = rules_of(opts)
+    need = opts[O_FINAL_DISCARD] != 0
+    spec = spec_of(opts, k)
+    if opts[O_EXTRA_MELDS] and spec[M.C_NEXT] == 0 and not M.needs_general(spec, rules) \
+            and rules[M.R_MAX_JOKERS] <= 1:
+        return M.go_out_partition(p1, p2, jokers, spec, rules, mo, need)
+    return M.gen_go_out(p1, p2, jokers, contracts_of(opts), k, rules, mo, need)
 
 
 @njit(cache=True)
@@ -938,9 +1190,9 @@ def contract_melds(p1, p2, jok, h, opts, mo, stop_first):
     found); False when the holding lacks the contract. With final_discard_required (A24) the
     melds keep a card back for the discard: when the best way lays every card, the best way
     without each card in turn is taken instead."""
-    spec = contracts_of(opts)[h]
+    contracts = contracts_of(opts)
     rules = rules_of(opts)
-    gain = M.solve_contract(p1, p2, jok, spec, rules, mo, stop_first)
+    gain = M.solve_hand(p1, p2, jok, contracts, h, rules, mo, stop_first)
     if gain < 0 or opts[O_FINAL_DISCARD] == 0 or table_cards(mo, len(mo)) < hand_size(p1, p2, jok):
         return gain >= 0
     best, keep = -1, -1
@@ -949,7 +1201,7 @@ def contract_melds(p1, p2, jok, h, opts, mo, stop_first):
         c = lowbit(m)
         m &= m - 1
         q1, q2, qj = without(p1, p2, jok, c)
-        g = M.solve_contract(q1, q2, qj, spec, rules, mo, stop_first)
+        g = M.solve_hand(q1, q2, qj, contracts, h, rules, mo, stop_first)
         if g > best:
             best, keep = g, c
             if stop_first:
@@ -957,7 +1209,7 @@ def contract_melds(p1, p2, jok, h, opts, mo, stop_first):
     if best < 0:
         return False
     q1, q2, qj = without(p1, p2, jok, keep)
-    M.solve_contract(q1, q2, qj, spec, rules, mo, stop_first)
+    M.solve_hand(q1, q2, qj, contracts, h, rules, mo, stop_first)
     return True
 
 
@@ -982,16 +1234,16 @@ def legal_not_down(st, opts, tab, mo, acts):
     n = 0
     if st[TABLE_ACTS] == 0:
         if hand7_at_once(st, opts):
-            if go_out(st[H1 + p], st[H2 + p], st[HJ + p], opts, mo) >= 0:
+            if go_out(st[H1 + p], st[H2 + p], wilds(st, p), opts, mo) >= 0:
                 acts[n] = act(A_GO_OUT7, 0, 0, 0, 0, 0)
                 n += 1
         else:
-            if contract_melds(st[H1 + p], st[H2 + p], st[HJ + p], st[HNO], opts, mo, True):
+            if contract_melds(st[H1 + p], st[H2 + p], wilds(st, p), st[CONTRACT], opts, mo, True):
                 acts[n] = act(A_GO_DOWN, 0, 0, 0, 0, 0)
                 n += 1
             elif opts[O_EXCHANGE_MODEL] == 1:
                 n = add_exchange_downs(st, opts, p, tab, mo, acts, n)
-    return add_discards(st, p, acts, n)
+    return turn_discards(st, p, acts, n)
 
 
 @njit(cache=True)
@@ -1010,8 +1262,7 @@ def legal_down(st, opts, tab, sc, acts):
             for i in range(k):
                 x = acts[i]
                 big = meld_size(st, p, x, rules)
-                joker = field(x, 1) == M.K_GROUP and field(x, 3) == 1 or field(x, 5) != 0
-                if (last_ok or big < held(st, p)) and (joker or not due):
+                if (last_ok or big < held(st, p)) and (lays_wild(x) or not due):
                     acts[n] = x
                     n += 1
         n = add_layoffs(st, opts, p, tab, rules, sc, acts, n, due, last_ok)
@@ -1019,7 +1270,7 @@ def legal_down(st, opts, tab, sc, acts):
             n = add_joker_ops(st, opts, p, tab, rules, sc, acts, n, last_ok)
         if due and n > 0:
             return n
-    return add_discards(st, p, acts, n)
+    return turn_discards(st, p, acts, n)
 
 
 @njit(cache=True)
@@ -1040,6 +1291,15 @@ def legal_actions(st, opts, tab, sc, mo, acts):
             acts[i] = act(A_EX_CARD, field(acts[i], 1), 0, 0, 0, 0)
         acts[n] = act(A_EX_DONE, 0, 0, 0, 0, 0)
         return n + 1
+    if ph == P_OPEN:
+        return add_discards(st, st[CUR], acts, 0)
+    if ph == P_CHOOSE:
+        n = 0
+        for k in range(1, opts[O_HANDS] + 1):
+            if not (st[USED] >> k) & 1:
+                acts[n] = act(A_CHOOSE, k, 0, 0, 0, 0)
+                n += 1
+        return n
     if ph == P_ACT:
         if st[DOWN + st[CUR]]:
             return legal_down(st, opts, tab, sc, acts)
@@ -1051,8 +1311,9 @@ def legal_actions(st, opts, tab, sc, mo, acts):
 # table actions: applying them
 # =============================================================================
 @njit(cache=True)
-def lay_row(st, tab, p, row, contract):
-    """Put meld ``row`` on the table as seat p's and take its cards from the holding."""
+def lay_row(st, opts, tab, p, row, contract, trace):
+    """Put meld ``row`` on the table as seat p's and take its cards from the holding (its
+    wild cards: pick_wild each)."""
     i = st[NMELDS]
     for f in range(M.M_SIZE):
         tab[i, f] = row[f]
@@ -1060,44 +1321,40 @@ def lay_row(st, tab, p, row, contract):
     tab[i, T_TURN] = st[TURN]
     tab[i, T_CONTRACT] = contract
     st[NMELDS] = i + 1
-    take_mask(st, p, row[M.M_P1], row[M.M_P2], row[M.M_JOKERS])
+    tab[i, T_TWOS] = take_mask(st, p, row[M.M_P1], row[M.M_P2], row[M.M_JOKERS], rules_of(opts))
+    log_meld(st, trace, tab, i)
 
 
 @njit(cache=True)
-def lay_rows(st, tab, p, mo, contract):
+def lay_rows(st, opts, tab, p, mo, contract, trace):
     for i in range(mo.shape[0]):
         if mo[i, M.M_KIND] != M.K_NONE:
-            lay_row(st, tab, p, mo[i], contract)
+            lay_row(st, opts, tab, p, mo[i], contract, trace)
 
 
 @njit(cache=True)
 def give_for_joker(st, opts, tab, p, i, c):
-    """Ecuador exchange: natural c replaces a joker of meld i; the joker goes to seat p."""
+    """Natural c takes the place of a wild card of meld i, which goes to seat p (the Ecuador
+    exchange; run_wild_takeback)."""
+    wild_out(st, tab, i, p)
     row = tab[i]
     if row[M.M_KIND] == M.K_RUN:
-        jm = row[M.M_JPOS]
-        while jm:
-            q = lowbit(jm)
-            jm &= jm - 1
-            if M.pos_rank(q) == c % 13:
-                row[M.M_JPOS] &= ~(np.int64(1) << q)
-                break
-        row[M.M_P1] |= np.int64(1) << c
+        M.take_joker_place(row, c)
     else:
         M.apply_layoff(tab, i, c, 0, rules_of(opts))
-    row[M.M_JOKERS] -= 1
+        row[M.M_JOKERS] -= 1
     take(st, p, c)
-    give(st, p, JK)
 
 
 @njit(cache=True)
-def go_down(st, opts, tab, mo, x):
+def go_down(st, opts, tab, mo, x, trace):
     """Lay the contract (§9.1) the way that leaves the fewest penalty points."""
     p = st[CUR]
     if field(x, 1) > 0:
         give_for_joker(st, opts, tab, p, field(x, 1) - 1, field(x, 2))
-    contract_melds(st[H1 + p], st[H2 + p], st[HJ + p], st[HNO], opts, mo, False)
-    lay_rows(st, tab, p, mo, 1)
+        log_meld(st, trace, tab, field(x, 1) - 1)
+    contract_melds(st[H1 + p], st[H2 + p], wilds(st, p), st[CONTRACT], opts, mo, False)
+    lay_rows(st, opts, tab, p, mo, 1, trace)
     st[DOWN + p] = 1
     st[DOWN_TURN + p] = st[TURN]
 
@@ -1109,62 +1366,91 @@ def meld_row(st, p, x, row, rules):
     row[M.M_KIND] = field(x, 1)
     row[M.M_KEY] = field(x, 2)
     if field(x, 1) == M.K_GROUP:
+        if field(x, 2) == M.WILD_TRIO_RANK:
+            row[M.M_KEY] = 0
+            row[M.M_FLAGS] = M.F_WILD
+            row[M.M_JOKERS] = 3
+            return
         g1, g2 = group_cards(st, p, field(x, 2), rules)
         row[M.M_JOKERS] = field(x, 3)
     else:
-        lo, hi, jp = field(x, 3), field(x, 4), field(x, 5)
-        iv = M.interval(lo, hi) & ~(np.int64(1) << jp if jp else np.int64(0))
-        g1 = M.pos_to_ranks(iv) << (13 * field(x, 2))
+        s, lo, hi, jp = field(x, 2), field(x, 3), field(x, 4), field(x, 5)
+        iv = M.interval(lo, hi)
+        if jp == RUN_FILL:
+            jpos = iv & ~M.suit_positions_of(st[H1 + p], s, rules)
+        else:
+            jpos = np.int64(1) << jp if jp else np.int64(0)
+        g1 = M.pos_to_ranks(iv & ~jpos) << (13 * s)
         g2 = np.int64(0)
         row[M.M_LO] = lo
         row[M.M_HI] = hi
-        row[M.M_JOKERS] = 1 if jp else 0
-        row[M.M_JPOS] = np.int64(1) << jp if jp else np.int64(0)
+        row[M.M_JOKERS] = popcount(jpos)
+        row[M.M_JPOS] = jpos
     row[M.M_P1] = g1
     row[M.M_P2] = g2
 
 
 @njit(cache=True)
-def go_out_hand7(st, opts, tab, mo):
+def go_out_hand7(st, opts, tab, mo, trace):
     """Hand 7 (§12.2): lay the whole partition, discard the card left over if any."""
     p = st[CUR]
-    d = go_out(st[H1 + p], st[H2 + p], st[HJ + p], opts, mo)
-    lay_rows(st, tab, p, mo, 1)
+    d = go_out(st[H1 + p], st[H2 + p], wilds(st, p), opts, mo)
+    lay_rows(st, opts, tab, p, mo, 1, trace)
     if d != M.GO_OUT_NO_DISCARD:
+        if d == JK:
+            d = pick_wild(st, p, rules_of(opts))        # the wild card left over
         take(st, p, d)
         pile_push(st, d)
+        log(st, trace, T_ACTION, p, act(A_DISCARD, d, 0, 0, 0, 0), 0, st[CHIPS + p])
     st[DOWN + p] = 1
     st[DOWN_TURN + p] = st[TURN]
 
 
 @njit(cache=True)
-def table_action(st, opts, tab, mo, x):
-    """Apply one step-B action of CUR."""
+def lay_off(st, opts, tab, p, i, card, pos):
+    """Seat p lays ``card`` (a natural, the joker or a wild two) off onto meld i."""
+    rules = rules_of(opts)
+    wild = card == JK or is_wild_two(st, card)
+    M.apply_layoff(tab, i, JK if wild else card, pos, rules)
+    if wild and card != JK:
+        tab[i, T_TWOS] += np.int64(1) << (2 * (card // 13))
+    take(st, p, card)
+    if wild and st[JOKER_DUE] > 0:
+        st[JOKER_DUE] -= 1
+
+
+@njit(cache=True)
+def table_action(st, opts, tab, mo, x, trace):
+    """Apply one step-B action of CUR; every meld laid or changed goes to the trace."""
     p = st[CUR]
     kind = x & 15
     a, b, c = field(x, 1), field(x, 2), field(x, 3)
     if kind == A_GO_DOWN:
-        go_down(st, opts, tab, mo, x)
+        go_down(st, opts, tab, mo, x, trace)
     elif kind == A_MELD:
         meld_row(st, p, x, mo[0], rules_of(opts))
-        lay_row(st, tab, p, mo[0], 0)
+        lay_row(st, opts, tab, p, mo[0], 0, trace)
     elif kind == A_LAYOFF:
-        M.apply_layoff(tab, b, a, c, rules_of(opts))
-        take(st, p, a)
-        if a == JK and st[JOKER_DUE] > 0:
-            st[JOKER_DUE] -= 1
+        lay_off(st, opts, tab, p, b, a, c)
+        log_meld(st, trace, tab, b)
     elif kind == A_SHIFT:
         M.apply_joker_shift(tab, b, a, c)
         take(st, p, a)
+        log_meld(st, trace, tab, b)
     elif kind == A_RETRIEVE:
+        wild_out(st, tab, a, p)
         M.apply_retrieval(tab, a, b, c - 1, rules_of(opts))
         take(st, p, b)
         if c > 0:
             take(st, p, c - 1)
-        give(st, p, JK)
         st[JOKER_DUE] += opts[O_JOKER_NOW]
+        log_meld(st, trace, tab, a)
+    elif kind == A_TAKE_WILD:
+        give_for_joker(st, opts, tab, p, b, a)
+        st[JOKER_DUE] += opts[O_JOKER_NOW]
+        log_meld(st, trace, tab, b)
     elif kind == A_GO_OUT7:
-        go_out_hand7(st, opts, tab, mo)
+        go_out_hand7(st, opts, tab, mo, trace)
     st[TABLE_ACTS] += 1
     if kind == A_MELD and st[JOKER_DUE] > 0 and tab[st[NMELDS] - 1, M.M_JOKERS] > 0:
         st[JOKER_DUE] -= 1
@@ -1197,10 +1483,15 @@ def apply_action(st, opts, tab, mo, x, gplay, trace):
     elif kind == A_PASS:
         pass_buy(st, opts, gplay, trace)
     elif kind == A_TAKE_UPCARD:
-        give(st, st[CUR], pile_pop(st))
+        c = pile_pop(st)
+        give(st, st[CUR], c)
+        st[TAKEN] = c if opts[O_TAKE_DISCARD] else -1
+        log(st, trace, T_TAKE, st[CUR], c, 0, 0)
         st[PHASE] = P_ACT
     elif kind == A_DRAW:
         decline_upcard(st, opts, gplay, trace)
+    elif kind == A_CHOOSE:
+        choose_contract(st, opts, field(x, 1), gplay, trace)
     elif kind == A_EX_CARD:
         exchange_card(st, field(x, 1))
     elif kind == A_EX_DONE:
@@ -1208,7 +1499,7 @@ def apply_action(st, opts, tab, mo, x, gplay, trace):
     elif kind == A_DISCARD:
         discard(st, opts, field(x, 1), gplay, trace)
     else:
-        table_action(st, opts, tab, mo, x)
+        table_action(st, opts, tab, mo, x, trace)
 
 
 # =============================================================================
@@ -1218,9 +1509,10 @@ BIG = 1 << 20
 
 
 @njit(cache=True)
-def group_need(p1, p2, jok, spec):
-    """Cards still missing for the contract groups (a heuristic: jokers fill one gap per
-    group, two groups from one rank need twice the size)."""
+def group_need(p1, p2, jok, spec, rules):
+    """Cards still missing for the contract groups (a heuristic: wild cards fill up to
+    R_GROUP_WILDS gaps per group; two groups from one rank need twice the size; three or
+    four groups: the smallest gaps of as many ranks)."""
     g = spec[M.C_GROUPS]
     if g == 0:
         return 0, jok
@@ -1229,48 +1521,71 @@ def group_need(p1, p2, jok, spec):
     d1 = BIG
     d2 = BIG
     same = BIG
+    gaps = np.zeros(13, np.int64)
     for r in range(13):
         rm = rank_mask(r)
         nat = popcount(p1 & rm) if pure else popcount(p1 & rm) + popcount(p2 & rm)
         d = max(0, size - nat)
+        gaps[r] = d
         if d < d1:
             d2 = d1
             d1 = d
         elif d < d2:
             d2 = d
         same = min(same, max(0, 2 * size - nat))
-    need = d1 if g == 1 else min(d1 + d2, same)
-    use = 0 if pure else min(jok, g, need)
+    if g <= 2:
+        need = d1 if g == 1 else min(d1 + d2, same)
+    else:
+        need = np.sort(gaps)[:g].sum()
+    use = 0 if pure else min(jok, g * rules[M.R_GROUP_WILDS], need)
     return need - use, jok - use
 
 
 @njit(cache=True)
 def run_need(p1, jok, spec, rules):
-    """Cards still missing for the contract run (the best window of its minimum length)."""
-    if spec[M.C_RUNS] == 0:
+    """Cards still missing for the contract runs (the best window of the minimum length per
+    suit; several runs: the best suits' windows)."""
+    runs = spec[M.C_RUNS]
+    if runs == 0:
         return 0
     ln = max(spec[M.C_RUN_MIN], rules[M.R_MIN_RUN])
-    best = ln
+    last_lo = M.gen_span(rules)[0]
+    gaps = np.full(4, ln, np.int64)
     for s in range(4):
-        pos = M.suit_positions(p1, s)
-        for lo in range(1, 16 - ln):
+        pos = M.suit_positions_of(p1, s, rules)
+        for lo in range(1, last_lo + 1):
             if M.pos_allowed(lo, lo + ln - 1, rules):
-                best = min(best, ln - popcount(pos & M.interval(lo, lo + ln - 1)))
-    return max(0, best - min(jok, 1))
+                gaps[s] = min(gaps[s], ln - popcount(pos & M.interval(lo, lo + ln - 1)))
+    need = np.sort(gaps)[:runs].sum() + ln * max(0, runs - 4)
+    return max(0, need - min(jok, runs * rules[M.R_RUN_WILDS]))
 
 
 @njit(cache=True)
 def contract_need(p1, p2, jok, spec, rules):
     """Heuristic distance to the contract: cards still missing."""
-    g, left = group_need(p1, p2, jok, spec)
+    g, left = group_need(p1, p2, jok, spec, rules)
     return g + run_need(p1, left, spec, rules)
 
 
 @njit(cache=True)
+def hand_need(p1, p2, j, opts, k):
+    """contract_need of contract k: the nearest of its alternatives."""
+    rules = rules_of(opts)
+    need = BIG
+    row = k
+    while row:
+        spec = spec_of(opts, row)
+        need = min(need, contract_need(p1, p2, j, spec, rules))
+        row = spec[M.C_NEXT]
+    return need
+
+
+@njit(cache=True)
 def need_with(st, opts, p, c):
-    """contract_need of seat p's holding, with card c added when c >= 0."""
-    p1, p2, j = st[H1 + p], st[H2 + p], st[HJ + p]
-    if c == JK:
+    """The distance to this hand's contract of seat p's holding, with card c added when
+    c >= 0 (Hand 7 laid at once: h7_need)."""
+    p1, p2, j = st[H1 + p], st[H2 + p], wilds(st, p)
+    if c == JK or (c >= 0 and is_wild_two(st, c)):
         j += 1
     elif c >= 0:
         b = np.int64(1) << c
@@ -1278,9 +1593,11 @@ def need_with(st, opts, p, c):
             p2 |= b
         else:
             p1 |= b
-    if hand7_at_once(st, opts):
-        return h7_need(p1, p2, j, rules_of(opts))
-    return contract_need(p1, p2, j, spec_of(opts, st[HNO]), rules_of(opts))
+    rules = rules_of(opts)
+    spec = spec_of(opts, st[CONTRACT])
+    if hand7_at_once(st, opts) and spec[M.C_NEXT] == 0 and not M.needs_general(spec, rules):
+        return h7_need(p1, p2, j, rules)
+    return hand_need(p1, p2, j, opts, st[CONTRACT])
 
 
 # Hand 7 going out at once needs the whole holding in melds: with 12 cards after the draw,
@@ -1324,7 +1641,7 @@ def h7_need(p1, p2, jok, rules):
 @njit(cache=True)
 def h7_keep(st, p, c, rules):
     """Hand-7 keep score of card c: the target run first, then groups, then neighbours."""
-    if c == JK:
+    if c == JK or c % 13 == 1 and st[WILD2]:
         return BIG
     p1, p2 = st[H1 + p], st[H2 + p]
     s, w, k = h7_target(p1, rules)
@@ -1348,7 +1665,7 @@ def wants(st, opts, p, c, sid, prm):
         return False
     if st[PHASE] != P_BUY:
         return True
-    late = st[HNO] == HANDS
+    late = st[HNO] == opts[O_HANDS]
     if sid == S_CHIP_SAVER:
         return late or st[CHIPS + p] > prm[0]
     if sid == S_PATIENT:
@@ -1366,7 +1683,7 @@ def near_mask(q):
 def keep_score(st, opts, p, c):
     """How much seat p wants to keep card c (low = discard first; ties go to the card
     with the higher penalty)."""
-    if c == JK:
+    if c == JK or is_wild_two(st, c):
         return BIG
     if st[DOWN + p] == 0 and hand7_at_once(st, opts):
         return h7_keep(st, p, c, rules_of(opts))
@@ -1383,7 +1700,7 @@ def keep_score(st, opts, p, c):
         near += popcount(pos & near_mask(q))
     wg, wr = 2, 2
     if st[DOWN + p] == 0:
-        if spec_of(opts, st[HNO])[M.C_RUNS]:
+        if spec_of(opts, st[CONTRACT])[M.C_RUNS]:
             wg, wr = 2, 3
         else:
             wg, wr = 4, 1
@@ -1427,7 +1744,8 @@ def greedy_exchange(st, opts, acts, n):
         score = BIG
         for i in range(n - 1):
             c = field(acts[i], 1)
-            if c != JK and popcount(st[H1 + p] & rank_mask(c % 13)) + popcount(st[H2 + p] & rank_mask(c % 13)) == 1:
+            if c != JK and not is_wild_two(st, c) and popcount(st[H1 + p] & rank_mask(c % 13)) \
+                    + popcount(st[H2 + p] & rank_mask(c % 13)) == 1:
                 k = keep_score(st, opts, p, c)
                 if k < score:
                     score = k
@@ -1438,7 +1756,7 @@ def greedy_exchange(st, opts, acts, n):
 
 
 @njit(cache=True)
-def choose(st, opts, acts, n, sid, prm, gplay):
+def choose(st, opts, tab, sc, acts, n, sid, prm, gplay):
     """Index of the chosen action among acts[:n] (strategy ``sid``, parameters ``prm``)."""
     if sid == S_RANDOM:
         return below(gplay, n)
@@ -1446,10 +1764,36 @@ def choose(st, opts, acts, n, sid, prm, gplay):
     if ph == P_BUY:
         return 0 if wants(st, opts, st[ASK], st[DISCARD], sid, prm) else 1
     if ph == P_UPCARD:
-        return 0 if wants(st, opts, st[CUR], st[UPCARD], sid, prm) else 1
+        top = st[PILE + st[PILE_LEN] - 1]
+        if st[DOWN + st[CUR]]:
+            return 0 if layable(st, opts, tab, sc, top) else 1
+        return 0 if wants(st, opts, st[CUR], top, sid, prm) else 1
     if ph == P_EXCHANGE:
         return greedy_exchange(st, opts, acts, n)
+    if ph == P_CHOOSE:
+        return greedy_choose(st, opts, acts, n)
     return greedy_act(st, opts, acts, n)
+
+
+@njit(cache=True)
+def layable(st, opts, tab, sc, c):
+    """Card c could be laid off onto a table meld now (a down player's reason to take a
+    discard under take_discard)."""
+    wild = c == JK or is_wild_two(st, c)
+    p1 = np.int64(0) if wild else np.int64(1) << c
+    return M.layoffs(p1, np.int64(0), 1 if wild else 0, tab, st[NMELDS], rules_of(opts), sc) > 0
+
+
+@njit(cache=True)
+def greedy_choose(st, opts, acts, n):
+    """The dealer picks the unused contract its holding is nearest to (ties: the lowest)."""
+    p = st[CUR]
+    best, score = 0, BIG
+    for i in range(n):
+        need = hand_need(st[H1 + p], st[H2 + p], wilds(st, p), opts, field(acts[i], 1))
+        if need < score:
+            best, score = i, need
+    return best
 
 
 # =============================================================================
@@ -1468,15 +1812,23 @@ def cards_ok(st, tab):
     """Holdings + stock + discard pile + exchange pool + table = 108, and no card is held
     more than twice (jokers: 4) anywhere."""
     total = st[STOCK_HI] - st[STOCK_LO] + st[PILE_LEN] + st[POOL_LEN] + table_cards(tab, st[NMELDS])
+    twos = rank_mask(1) if st[WILD2] else np.int64(0)
     for p in range(st[N]):
         total += held(st, p)
+        if (st[H1 + p] | st[H2 + p]) & twos:
+            return False                            # a wild two held as a natural
+    for i in range(st[NMELDS]):
+        if tab[i, M.M_P1] & twos:
+            return False
     return total == DECK_SIZE
 
 
 @njit(cache=True)
 def melds_ok(tab, k, rules):
+    """Every table meld is valid (melds.meld_valid: kinds, caps, ratio) and holds at most
+    as many wild twos as wild cards."""
     for i in range(k):
-        if tab[i, M.M_JOKERS] > rules[M.R_MAX_JOKERS] or not M.meld_valid(tab[i], rules):
+        if not M.meld_valid(tab[i], rules) or twos_count(tab[i, T_TWOS]) > tab[i, M.M_JOKERS]:
             return False
     return True
 
@@ -1514,10 +1866,18 @@ def score_hand(st, opts, trace):
     rules = rules_of(opts)
     for p in range(st[N]):
         if p != st[OUT]:
-            pen = M.penalty_rules(st[H1 + p], st[H2 + p], st[HJ + p], rules)
+            pen = holding_points(st, p, rules)
             st[PEN + p] += pen
             st[TOTAL + p] += pen
+        st[LASTPEN + p] = st[PEN + p]
         log(st, trace, T_SCORE, p, st[PEN + p], st[TOTAL + p], 0)
+
+
+@njit(cache=True)
+def holding_points(st, p, rules):
+    """Penalty of seat p's holding (§2): naturals, jokers, wild twos (the 2's points)."""
+    return (M.penalty_rules(st[H1 + p], st[H2 + p], st[HJ + p], rules)
+            + twos_count(st[HT + p]) * rules[M.R_POINTS + 1])
 
 
 @njit(cache=True)
@@ -1530,6 +1890,7 @@ def write_hand(st, row):
     row[b + HB_CUT] = st[CUT_B]
     row[b + HB_KEPT] = st[CUT_KEPT]
     row[b + HB_EXACT] = st[CUT_EXACT]
+    row[b + HB_CONTRACT] = st[CONTRACT]
     for p in range(st[N]):
         row[b + HB_PEN + p] = st[PEN + p]
         row[b + HB_CHIPS + p] = st[CHIPS + p]
@@ -1559,6 +1920,8 @@ def write_game(st, opts, row):
     row[RC_ERR] = st[ERR]
     row[RC_TURNS] = st[GAME_TURNS]
     row[RC_RESHUF] = st[GAME_RESHUF]
+    row[RC_HANDS] = opts[O_HANDS]
+    row[RC_CHOSEN] = opts[O_CHOOSE]
 
 
 @njit(cache=True)
@@ -1566,7 +1929,7 @@ def totals_ok(st, opts, row):
     """Each total is the sum of its hand penalties (+ leftover-chip points)."""
     for p in range(st[N]):
         s = st[CHIPS + p] * opts[O_LEFTOVER_POINTS]
-        for h in range(HANDS):
+        for h in range(opts[O_HANDS]):
             s += row[RC_HAND + h * HB_SIZE + HB_PEN + p]
         if s != st[TOTAL + p]:
             return False
@@ -1582,7 +1945,7 @@ def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo
         if n == 0:
             return E_NO_MOVES
         p = st[ASK] if st[PHASE] == P_BUY else st[CUR]
-        x = acts[choose(st, opts, acts, n, sids[p], params[p], gplay)]
+        x = acts[choose(st, opts, tab, sc, acts, n, sids[p], params[p], gplay)]
         if check and check_buy(st, opts, x):
             return E_BUY_DOWN
         apply_action(st, opts, tab, mo, x, gplay, trace)
@@ -1608,17 +1971,18 @@ def first_dealer(opts, seed, game, gdeck):
 @njit(cache=True)
 def play_game(st, opts, tab, seed, game, sids, params, check, trace, acts, sc, mo, gdeck,
               gplay, row):
-    """Play game ``game`` of run ``seed`` (seven hands) into the record ``row``."""
+    """Play game ``game`` of run ``seed`` (O_HANDS hands) into the record ``row``."""
     st[:] = 0
     row[:] = 0
     n = opts[O_PLAYERS]
     st[N] = n
+    st[WILD2] = opts[O_WILD_TWOS]
     for p in range(n):
         st[CHIPS + p] = opts[O_CHIPS]
     seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
     dealer = first_dealer(opts, seed, game, gdeck)
     st[FIRST_DEALER] = dealer
-    for h in range(1, HANDS + 1):
+    for h in range(1, opts[O_HANDS] + 1):
         seed_stream(gdeck, seed, game, np.int64(STREAM_HAND + h))
         st[ERR] = play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc,
                             mo, gdeck, gplay)
@@ -1649,7 +2013,7 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
     (no reference counting, an atomic operation per array handed on; the arrays outlive the
     loop)."""
     st, tab, acts, sc, mo, gdeck, gplay = buffers()
-    trace = np.zeros((0, 5), np.int64)
+    trace = np.zeros((0, TRACE_WIDTH), np.int64)
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)
     for d in range(lo, hi):
         play_game(unowned(st), o, unowned(tab), seed, first + d, s, p, check, unowned(trace),

@@ -35,27 +35,33 @@ def check_records(rec, opts, n):
     chips0 = opts[K.O_CHIPS]
     cap = opts[K.O_MAX_TURNS]
     exact_chip = opts[K.O_EXACT_BONUS] == 0
-    for h in range(1, K.HANDS + 1):
+    hands = int(opts[K.O_HANDS])
+    assert (rec[:, K.RC_HANDS] == hands).all()
+    for h in range(1, hands + 1):
         out = hand(rec, h, K.HB_OUT)
         reason = hand(rec, h, K.HB_REASON)
         assert ((out >= 0) == (reason == K.H_OUT)).all()
         assert (hand(rec, h, K.HB_TURNS) <= cap).all()
         for p in range(n):
             pen = hand(rec, h, K.HB_PEN, p)
-            if opts[K.O_EXACT_BONUS] != 2:
+            if opts[K.O_EXACT_BONUS] not in (2, 4):              # points off, or erase_previous
                 assert (pen >= 0).all()
                 assert (pen[out == p] == 0).all()           # the player who went out
             assert (hand(rec, h, K.HB_CHIPS, p) >= 0).all()
             assert (hand(rec, h, K.HB_BUYS, p) >= 0).all()
     trunc = np.zeros(len(rec), bool)
-    for h in range(1, K.HANDS + 1):
+    for h in range(1, hands + 1):
         trunc |= hand(rec, h, K.HB_REASON) == K.H_TURN_CAP
     assert (rec[:, K.RC_TRUNC].astype(bool) == trunc).all()
     for p in range(n):
-        exact = sum(hand(rec, h, K.HB_EXACT) * (hand(rec, h, K.HB_CUT) >= 0) for h in range(1, 8))
-        bonus = sum((hand(rec, h, K.HB_EXACT) == 1) & (cutter_of(rec, h, n) == p) for h in range(1, 8))
+        exact = sum(hand(rec, h, K.HB_EXACT) * (hand(rec, h, K.HB_CUT) >= 0) for h in range(1, hands + 1))
+        bonus = sum((hand(rec, h, K.HB_EXACT) == 1) & (cutter_of(rec, h, n) == p) for h in range(1, hands + 1))
         spent = rec[:, K.RC_BUYS + p]
-        assert (rec[:, K.RC_CHIPS + p] == chips0 + (bonus if exact_chip else 0) - spent).all()
+        got = chips0 + (bonus if exact_chip else 0)
+        if opts[K.O_IN_TURN_CHIP]:
+            assert (rec[:, K.RC_CHIPS + p] == got - spent).all()
+        else:                                                   # in-turn purchases are free
+            assert ((rec[:, K.RC_CHIPS + p] >= got - spent) & (rec[:, K.RC_CHIPS + p] <= got)).all()
         assert (exact >= 0).all()
     low = rec[:, K.RC_TOTAL:K.RC_TOTAL + n].min(axis=1)
     for p in range(n):
@@ -137,7 +143,7 @@ def test_same_seed_same_records_any_thread_count():
 
 def test_replay_matches_the_batch_and_deals_are_duplicated():
     opts = GAME.options_cls().to_array(4)
-    trace = np.zeros((200_000, 5), np.int64)
+    trace = np.zeros((200_000, K.TRACE_WIDTH), np.int64)
 
     def deals(strategies, game):
         sids, params = seat_arrays(GAME, seat_table(GAME, strategies, 4))

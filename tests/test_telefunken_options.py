@@ -40,7 +40,7 @@ def rules_of(a):
 
 
 def table_of(a):
-    return a[K.O_CONTRACTS:K.O_SIZE].reshape(HANDS + 1, K.C_STRIDE)[:, :M.C_SIZE]
+    return a[K.O_CONTRACTS:K.O_SIZE].reshape(K.CONTRACT_ROWS, K.C_STRIDE)[:, :M.C_SIZE]
 
 
 HANDS = K.HANDS
@@ -68,7 +68,7 @@ def test_default_array():
     assert r[M.R_MAX_JOKERS] == 1 and r[M.R_JOKER_POINTS] == 15 and r[M.R_RETRIEVE] == 2
     assert r[M.R_PURE_EXT] == M.PURE_FOURTH_SUIT
     assert list(r[M.R_POINTS:M.R_POINTS + 13]) == [11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]
-    assert np.array_equal(table_of(a), M.TELEFUNKEN_CONTRACTS[:HANDS + 1])
+    assert np.array_equal(table_of(a), M.TELEFUNKEN_CONTRACTS)
     assert list(table_of(a)[7, :M.C_RUN_MIN + 1]) == [1, 3, 1, 0, 1, 7]      # exactly 3 + run of 7+
 
 
@@ -88,8 +88,8 @@ def test_ecuador_preset():
     assert list(r[M.R_POINTS:M.R_POINTS + 13]) == [15] + [5] * 8 + [10] * 4
     assert r[M.R_JOKER_POINTS] == 50
     t = table_of(a)
-    assert np.array_equal(t, M.ECUADOR_CONTRACTS[:HANDS + 1])
-    assert list(t[1:, M.C_JOKER_LIMIT]) == [0, 1, 0, 1, 0, 0, 1]
+    assert np.array_equal(t, M.ECUADOR_CONTRACTS)
+    assert list(t[1:8, M.C_JOKER_LIMIT]) == [0, 1, 0, 1, 0, 0, 1]
     assert t[2, M.C_GROUPS] == 2 and t[2, M.C_PURE] == 1           # 2 tríos, one of them pure
     assert (t[6, M.C_GROUPS], t[6, M.C_GROUP_SIZE], t[6, M.C_RUNS], t[6, M.C_RUN_MIN]) == (1, 3, 1, 4)
     assert (t[7, M.C_GROUPS], t[7, M.C_RUNS], t[7, M.C_RUN_MIN]) == (0, 1, 7)
@@ -107,7 +107,7 @@ def test_bolivia_preset():
     assert r[M.R_POINTS] == 15 and r[M.R_JOKER_POINTS] == 30
     assert list(r[M.R_POINTS + 1:M.R_POINTS + 9]) == list(range(2, 10))
     t = table_of(a)
-    assert np.array_equal(t, M.BOLIVIA_CONTRACTS[:HANDS + 1])
+    assert np.array_equal(t, M.BOLIVIA_CONTRACTS)
     assert np.array_equal(t[:7], M.TELEFUNKEN_CONTRACTS[:7])
     assert (t[7, M.C_GROUPS], t[7, M.C_RUNS], t[7, M.C_RUN_MIN]) == (0, 1, 7)
 
@@ -184,12 +184,12 @@ def test_meld_rule_options():
 
 def test_contract_table_options():
     t = table_of(arr("contract_groups_distinct_ranks=true"))
-    assert list(t[1:, M.C_DISTINCT]) == [1] * 7
+    assert list(t[1:8, M.C_DISTINCT]) == [1] * 7
     t = table_of(arr("contract_joker_limit=2:1,7:0"))
-    assert list(t[1:, M.C_JOKER_LIMIT]) == [-1, 1, -1, -1, -1, -1, 0]
+    assert list(t[1:8, M.C_JOKER_LIMIT]) == [-1, 1, -1, -1, -1, -1, 0]
     t = table_of(arr("contracts=3;3+3;4;4+4;5;5+5;3+r8"))
     assert t[1, M.C_PURE] == 0 and t[7, M.C_RUN_MIN] == 8
-    assert np.array_equal(table_of(arr(f"contracts={DEFAULT_TEXT}")), M.TELEFUNKEN_CONTRACTS[:HANDS + 1])
+    assert np.array_equal(table_of(arr(f"contracts={DEFAULT_TEXT}")), M.TELEFUNKEN_CONTRACTS)
 
 
 def test_groups_allow_duplicate_suits():
@@ -263,9 +263,15 @@ def test_parse_overrides_types():
 BAD = [
     (["ace_points=-1"], ["option ace_points", "0..100", "-1"]),
     (["joker_points=lots"], ["joker_points", "'lots'", "integer"]),
-    (["low_card_points=six"], ["option low_card_points", "face or a whole number", "'six'"]),
+    (["low_card_points=six"], ["option low_card_points", "face, a whole number", "'six'"]),
+    (["low_card_points=5,5"], ["option low_card_points", "8 numbers, got 2"]),
+    (["wild_ratio=half"], ["wild_ratio", "none, at_most_naturals, fewer_than_naturals"]),
+    (["cards_dealt=15"], ["cards_dealt", "1..14"]),
+    (["max_wilds_in_run=14"], ["max_wilds_in_run", "0..13"]),
+    (["max_wilds_in_run=2"], ["hand7_must_go_out_at_once", "allow_extra_melds=false"]),
+    (["exchange_rounds=7:1", "contracts=3,3,3,3,3,3"], ["exchange_rounds", "hand 7 does not exist", "6 hands"]),
     (["low_card_points=101"], ["low_card_points", "0..100"]),
-    (["allow_wraparound_runs=true"], ["allow_wraparound_runs", "true is not supported by this engine", "only false"]),
+    (["allow_ace_both_ends=true"], ["allow_ace_both_ends", "true is not supported by this engine", "only false"]),
     (["allow_ace_both_ends=true"], ["allow_ace_both_ends", "not supported by this engine"]),
     (["allow_rearrangement=true"], ["allow_rearrangement", "not supported by this engine"]),
     (["buy_priority=first_call"], ["buy_priority", "'first_call' is not supported", "only turn_order"]),
@@ -292,26 +298,28 @@ BAD = [
     (["chips_per_player=-1"], ["chips_per_player", "0..50"]),
     (["leftover_chip_points=500"], ["leftover_chip_points", "-100..100"]),
     (["buy_penalty_cards=9"], ["buy_penalty_cards", "0..5"]),
-    (["no_buy_hands=8"], ["no_buy_hands", "hands 1..7", "(8,)"]),
+    (["no_buy_hands=9"], ["no_buy_hands", "hands 1..8", "(9,)"]),
+    (["no_buy_hands=8"], ["no_buy_hands", "hand 8 does not exist", "7 hands"]),
     (["no_buy_hands=x"], ["no_buy_hands", "comma-separated list of integers"]),
     (["joker_group_retrieval_cards=3"], ["joker_group_retrieval_cards", "0..2"]),
     (["max_turns_per_hand=0"], ["max_turns_per_hand", "1..30000", "got 0"]),
     (["exchange_rounds=6"], ["exchange_rounds", "HAND:VALUE pairs"]),
-    (["exchange_rounds=8:1"], ["exchange_rounds", "hands are 1..7", "8"]),
+    (["exchange_rounds=9:1"], ["exchange_rounds", "hands are 1..8", "9"]),
     (["exchange_rounds=6:x"], ["exchange_rounds", "'6:x' is not HAND:VALUE"]),
     (["exchange_rounds=6:1,6:2"], ["exchange_rounds", "hand 6 is given twice"]),
     (["exchange_rounds=6:9"], ["exchange_rounds", "hand 6", "0..3", "9"]),
     (["contract_joker_limit=2:-1"], ["contract_joker_limit", "hand 2", "0..4"]),
-    (["contracts=3p,3+3"], ["contracts", "must list 7 hands", "got 2"]),
+    (["contracts=3p,3+3,4,4+4,5,5+5,3+r7,3,3"], ["contracts", "must list 1..8 hands", "got 9"]),
     (["contracts=3p,3+3,4,4+4,5,5+5,q7"], ["contracts", "bad meld 'q7' in hand 7", "3p (pure trio)"]),
     (["contracts=3p,3+3,4,4+4,5,5+5,4p"], ["contracts", "hand 7", "only a group of 3 can be pure"]),
     (["contracts=3p,3+3,4,3+4,5,5+5,3+r7"], ["contracts", "hand 4", "same size", "3+4"]),
-    (["contracts=3p,3+3+3,4,4+4,5,5+5,3+r7"], ["contracts", "hand 2", "at most 2 groups and 1 run"]),
-    (["contracts=3p,3+3,4,4+4,5,5+5,r3+r7"], ["contracts", "hand 7", "at most 2 groups and 1 run"]),
+    (["contracts=3p,3+3+3+3+3,4,4+4,5,5+5,3+r7"], ["contracts", "hand 2", "at most 4 groups and 3 runs"]),
+    (["contracts=3p,3+3,4,4+4,5,5+5,r3+r7"], ["contracts", "hand 7", "its runs the same length"]),
+    (["contracts=3p,3+3,4,4+4,5,5+5,3+r7|3+3"], ["hand7_must_go_out_at_once", "allow_extra_melds=false"]),
     (["contracts=2,3+3,4,4+4,5,5+5,3+r7"], ["contracts", "hand 1", "a group has 3..9 cards", "got 2"]),
     (["contracts=3p,3+3,4,4+4,5,5+5,r14"], ["contracts", "hand 7", "a run has 3..13 cards", "got 14"]),
     (["contracts=3p,,4,4+4,5,5+5,3+r7"], ["contracts", "bad meld '' in hand 2"]),
-    (["contracts=7"], ["contracts", "must be seven hands"]),
+    (["exact_cut_bonus=gold"], ["exact_cut_bonus", "erase_previous"]),
     (["nonsense=1"], ["unknown option 'nonsense'", "ace_points"]),
 ]
 
@@ -332,12 +340,14 @@ def test_invalid_values_are_usage_errors(pairs, fragments):
     ({"no_buy_hands": (1, 1)}, "option no_buy_hands: must be distinct hands"),
     ({"exchange_rounds": {6: True}}, "option exchange_rounds: hand 6: must be a whole number 0..3"),
     ({"exchange_rounds": [6, 1]}, "option exchange_rounds: must be HAND:VALUE pairs"),
-    ({"contract_joker_limit": {"2": 1}}, "option contract_joker_limit: hands are 1..7"),
-    ({"contracts": [[("group", 3, True)]] * 6}, "must list 7 hands (got 6"),
+    ({"contract_joker_limit": {"x": 1}}, "option contract_joker_limit: hands are 1..8"),
+    ({"contracts": [[("group", 3, True)]] * 9}, "must list 1..8 hands (got 9"),
+    ({"contracts": [[[("group", 3, False)]]] * 7}, "alternatives need two contracts or more"),
     ({"contracts": [[("set", 3, False)]] * 7}, "a meld must be (\"group\" or \"run\", size, pure)"),
     ({"contracts": [[("group", 3, 1)]] * 7}, "a meld must be"),
-    ({"contracts": 7}, "option contracts: must be seven hands"),
-    ({"allow_wraparound_runs": True}, "not supported by this engine"),
+    ({"contracts": 7}, "option contracts: must be one entry per hand"),
+    ({"allow_ace_both_ends": True}, "not supported by this engine"),
+    ({"low_card_points": (1, 2)}, "8 numbers"),
 ])
 def test_invalid_python_values(kwargs, fragment):
     with pytest.raises(UsageError) as exc:
@@ -369,7 +379,7 @@ def test_registry_lists_telefunken():
     assert g.reason_names == K.REASON_NAMES and g.error_names == K.ERROR_NAMES
     assert g.payout_label == "score (minus penalty points)" and g.payout_unit == "points"
     assert get_game("tonk").payout_label == "payout (chips)"
-    assert set(g.presets) == {"venezuela", "ecuador", "bolivia"}
+    assert set(g.presets) == {"venezuela", "ecuador", "bolivia", "peru1", "peru2", "farmers"}
 
 
 def test_strategies_and_parameters():
@@ -392,10 +402,12 @@ def test_strategies_and_parameters():
 
 # ---- records and traces -------------------------------------------------------------------------------
 
-def _columns_expanded(n):
+def _columns_expanded(n, hands_in_game=HANDS, chosen=False):
     names = []
     for c in T.COLUMNS:
-        hands = range(1, HANDS + 1) if "{h}" in c.name else [None]
+        if c.name == "h{h}_contract" and not chosen:
+            continue
+        hands = range(1, hands_in_game + 1) if "{h}" in c.name else [None]
         seats = range(n) if "{p}" in c.name else [None]
         for h in hands:
             for p in seats:
@@ -414,6 +426,7 @@ def test_record_columns(n):
     rec[:, K.RC_TRUNC] = [0, 1, 0]
     rec[:, K.RC_TURNS] = [300, 14000, 250]
     rec[:, K.RC_RESHUF] = [0, 9, 1]
+    rec[:, K.RC_HANDS] = HANDS
     for p in range(n):
         rec[:, K.RC_TOTAL + p] = [100 + p, 200, -25 + p]
         rec[:, K.RC_CHIPS + p] = p
@@ -450,10 +463,23 @@ def test_record_columns(n):
     assert cols[f"h6_pen_{n - 1}"][0] == 60 + n - 1 and cols["h2_chips_1"][0] == 6 and cols["h1_buys_2"][0] == 2
     dtypes = {c.name: c.dtype for c in T.COLUMNS}
     for c in T.COLUMNS:
-        if c.name == "deal_id" or c.dtype == "category":
+        if c.name in ("deal_id", "h{h}_contract") or c.dtype == "category":
             continue
         name = c.name.replace("{h}", "1").replace("{p}", "0")
         assert str(cols[name].dtype) == dtypes[c.name], c.name
+
+
+def test_record_columns_follow_the_hands_and_the_dealers_choice():
+    rec = np.zeros((2, K.RECORD_COLS), dtype=np.int32)
+    rec[:, K.RC_HANDS] = 8
+    rec[:, K.RC_CHOSEN] = 1
+    rec[:, K.RC_HAND + 7 * K.HB_SIZE + K.HB_CONTRACT] = [3, 5]
+    cols = T._record_columns(rec, 4)
+    assert sorted(cols) == sorted(_columns_expanded(4, 8, True)[1:])
+    assert list(cols["h8_contract"]) == [3, 5]
+    rec[:, K.RC_HANDS] = 6
+    rec[:, K.RC_CHOSEN] = 0
+    assert sorted(T._record_columns(rec, 4)) == sorted(_columns_expanded(4, 6)[1:])
 
 
 def test_holding_notation():
@@ -469,53 +495,81 @@ def _act(kind, a=0, b=0, c=0, d=0, e=0):
     return kind | (a << 8) | (b << 16) | (c << 24) | (d << 32) | (e << 40)
 
 
+def _meld_row(i, kind, key, lo, hi, wild, owner, jpos, cards, flags=0, twos=0):
+    """A T_MELD trace row (see kernels.telefunken.T_MELD)."""
+    from sim.notation import parse
+    p1 = p2 = 0
+    for c in parse(cards):
+        if p1 >> c & 1:
+            p2 |= 1 << c
+        else:
+            p1 |= 1 << c
+    packed = i | kind << 6 | key << 8 | lo << 12 | hi << 17 | wild << 22 | flags << 27 | twos << 32
+    return (K.T_MELD, owner, packed, jpos, p1, p2)
+
+
 def test_format_trace():
     from sim.notation import parse_card
-    c7, c8d, jk = parse_card("7C"), parse_card("8D"), 52
+    c7, c8d, c10d, jk = parse_card("7C"), parse_card("8D"), parse_card("10D"), 52
     rows = [
-        (K.T_HAND, 2, 1, 2, 0),
-        (K.T_CUT, 1, 44, 1, 1),
-        (K.T_DEAL, 0, 1 << c7, 1 << c7, 1),
-        (K.T_UPCARD, -1, c8d, 0, 0),
-        (K.T_ACTION, 3, _act(K.A_TAKE_UPCARD), 0, 7),
-        (K.T_ACTION, 3, _act(K.A_MELD, M.K_GROUP, 6, 1), 0, 7),
-        (K.T_ACTION, 3, _act(K.A_MELD, M.K_RUN, 1, 5, 9, 8), 0, 7),
-        (K.T_ACTION, 3, _act(K.A_LAYOFF, jk, 2, 10), 0, 7),
-        (K.T_ACTION, 3, _act(K.A_RETRIEVE, 0, c7, c7 + 1), 0, 7),
-        (K.T_ACTION, 3, _act(K.A_DISCARD, c8d), 0, 6),
-        (K.T_RESHUFFLE, -1, 40, 0, 0),
-        (K.T_END, 0, K.H_OUT, 0, 0),
-        (K.T_SCORE, 1, 37, 120, 0),
+        (K.T_HAND, 2, 1, 2, 1, 0),
+        (K.T_CUT, 1, 44, 1, 1, 0),
+        (K.T_DEAL, 0, 1 << c7, 1 << c7, 1, 0),
+        (K.T_UPCARD, -1, c8d, 0, 0, 0),
+        (K.T_ACTION, 3, _act(K.A_TAKE_UPCARD), 0, 7, 0),
+        (K.T_TAKE, 3, c8d, 0, 0, 0),
+        (K.T_ACTION, 3, _act(K.A_MELD, M.K_GROUP, 6, 1), 0, 7, 0),
+        _meld_row(0, M.K_GROUP, 6, 0, 0, 1, 3, 0, "7C 7D 7H"),
+        (K.T_ACTION, 3, _act(K.A_MELD, M.K_RUN, 1, 5, 9, 8), 0, 7, 0),
+        _meld_row(1, M.K_RUN, 1, 5, 9, 1, 3, 1 << 8, "5D 6D 7D 9D"),
+        (K.T_ACTION, 0, _act(K.A_LAYOFF, c10d, 1, 10), 0, 7, 0),
+        _meld_row(1, M.K_RUN, 1, 5, 10, 1, 3, 1 << 8, "5D 6D 7D 9D 10D"),
+        (K.T_ACTION, 0, _act(K.A_LAYOFF, jk, 1, 11), 0, 7, 0),
+        _meld_row(1, M.K_RUN, 1, 5, 11, 2, 3, 1 << 8 | 1 << 11, "5D 6D 7D 9D 10D", twos=1 << 2),
+        (K.T_ACTION, 3, _act(K.A_RETRIEVE, 0, c7, c7 + 1), 0, 7, 0),
+        _meld_row(0, M.K_GROUP, 6, 0, 0, 0, 3, 0, "7C 7C 7C 7D 7H"),
+        (K.T_ACTION, 3, _act(K.A_DISCARD, c8d), 0, 6, 0),
+        (K.T_RESHUFFLE, -1, 40, 0, 0, 0),
+        (K.T_END, 0, K.H_OUT, 0, 0, 0),
+        (K.T_SCORE, 1, 37, 120, 0, 0),
     ]
-    trace = np.zeros((20, 5), dtype=np.int64)
+    trace = np.zeros((30, K.TRACE_WIDTH), dtype=np.int64)
     trace[:len(rows)] = rows
     st = np.zeros(K.ST_SIZE, dtype=np.int64)
     st[K.TR_LEN] = len(rows)
     st[K.N] = 4
     st[K.TOTAL + 1] = 120
     st[K.CHIPS + 1] = 5
-    lines = T.format_trace(trace, st, ["greedy", "patient", "random", "chip_saver"])
-    text = "\n".join(lines)
+    events = T.trace_events(trace, st, ["greedy", "patient", "random", "chip_saver"])
+    text = "\n".join(T.format_trace(trace, st, ["greedy", "patient", "random", "chip_saver"]))
     assert "hand 1: dealer seat 2" in text
     assert "cut by seat 1 (patient): bottom portion 44, jokers kept 1, exact" in text
     assert "deal  seat 0 (greedy): 7C 7C JK" in text
     assert "upcard 8D" in text
-    assert "seat 3 (chip_saver): take upcard" in text
-    assert "meld group of 7s with 1 JK" in text
-    assert "meld run 5D-9D with JK as 8D" in text
-    assert "lay off JK on meld 2" in text
-    assert "retrieve joker from meld 0 with 7C 7C" in text
+    assert "seat 3 (chip_saver): take upcard" in text and "seat 3 (chip_saver) takes the discard 8D" in text
+    assert "meld: 7C 7D 7H JK  [chips 7]" in text
+    assert "meld: 5D 6D 7D JK(8D) 9D" in text
+    assert "lay off 10D on 5D 6D 7D JK(8D) 9D  [chips 7]" in text
+    assert "lay off JK on 5D 6D 7D JK(8D) 9D 10D" in text
+    assert "retrieve a wild card from 7C 7D 7H JK with 7C 7C" in text
     assert "discard 8D  [chips 6]" in text
     assert "reshuffle: 40 cards" in text
     assert "end of hand: out, seat 0 went out" in text
     assert "seat 1 (patient): penalty 37, total 120" in text
     assert "seat 1: total 120 score -120 chips 5" in text
-    assert len(lines) == len(rows) + 4
+    assert len(events) == len(rows) - 5 + 4                 # T_MELD rows join their action
+    melds = [e for e in events if e["action"] == "meld"]
+    assert melds[1]["melds"] == [["5D", "6D", "7D", "JK(8D)", "9D"]]
+    layoff = [e for e in events if e["action"] == "lay off"][1]
+    assert layoff["result"] == ["5D", "6D", "7D", "JK(8D)", "9D", "10D", "2D(JD)"]   # jokers first, then twos
+    assert all("text" in e and "action" in e and "seat" in e for e in events)
+    assert events[5]["action"] == "take discard"
+    assert events[5]["state"]["held"][3] == 1 and events[5]["state"]["pile"] == 0
 
 
 def test_trace_buffer_size():
     opts = TelefunkenOptions().to_array(4)
-    assert T.trace_rows(opts) == 7 * (2000 * 12 + 200)
+    assert T.trace_rows(opts) == 7 * (2000 * 16 + 200)
     assert T.trace_rows(build("max_turns_per_hand=30000").to_array(4)) == T.TRACE_ROWS_CAP
 
 
@@ -563,9 +617,9 @@ def test_cli_games(cli):
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["--option", "allow_wraparound_runs=true"], "not supported by this engine"),
-    (["--option", "contracts=3p,3+3"], "must list 7 hands"),
-    (["--preset", "peru1"], "presets: venezuela, ecuador, bolivia"),
+    (["--option", "allow_ace_both_ends=true"], "not supported by this engine"),
+    (["--option", "contracts=3p,3+3,4,4+4,5,5+5,3+r7,3,3"], "must list 1..8 hands"),
+    (["--preset", "peru3"], "presets: venezuela, ecuador, bolivia, peru1, peru2, farmers"),
     (["--players", "6"], "3 to 5 players"),
     (["--strategy", "patient:near=99"], "out of range"),
 ])

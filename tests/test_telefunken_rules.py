@@ -70,10 +70,12 @@ class Game:
     def __init__(self, opts=None, hand=2, n=4, cur=0, turn=10, chips=7):
         self.opts = options(n) if opts is None else opts
         self.st, self.tab, self.acts, self.sc, self.mo, self.gdeck, self.gplay = K.buffers()
-        self.trace = np.zeros((0, 5), np.int64)
+        self.trace = np.zeros((0, K.TRACE_WIDTH), np.int64)
         st = self.st
         st[K.N] = n
         st[K.HNO] = hand
+        st[K.CONTRACT] = hand
+        st[K.WILD2] = self.opts[K.O_WILD_TWOS]
         st[K.CUR] = cur
         st[K.TURN] = turn
         st[K.PHASE] = K.P_ACT

@@ -34,8 +34,9 @@ from sim.errors import UsageError
 from sim.notation import fmt, fmt_card
 from sim.options import check_choice, opt
 from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
+from sim.trace import event, lines
 
-EXACT_BONUS = ("chip", "card", "points", "none")
+EXACT_BONUS = ("chip", "card", "points", "none", "erase_previous")
 EXACT_TARGET = ("deal_plus_upcard", "deal_only", "either")
 CUT_MODEL = ("aimed", "uniform")
 CUT_JOKER_KEEP = ("mandatory", "optional", "off")
@@ -43,9 +44,11 @@ LAYOFF_OWN = ("none", "non_contract", "all")
 PURE_EXT = ("fourth_suit_only", "any_natural", "none")
 STOCK_EXHAUSTION = ("reshuffle_all", "reshuffle_keep_top", "end_hand")
 EXCHANGE_MODEL = ("venezuela", "ecuador")
+WILD_RATIO = ("none", "at_most_naturals", "fewer_than_naturals")
 _PURE_CODES = {"fourth_suit_only": M.PURE_FOURTH_SUIT, "any_natural": M.PURE_ANY_NATURAL, "none": M.PURE_NONE}
 
-HANDS = K.HANDS
+HANDS = K.HANDS                 # hands of the default game
+MAX_HANDS = K.MAX_HANDS
 MAX_CUT = 105            # the cutter must have three cards to inspect (A9)
 MAX_POINTS = 100         # card points; keeps a hand's penalty within the int16 columns
 MAX_TURNS_PER_HAND = 30_000
@@ -83,8 +86,18 @@ class Contract(tuple):
                         for kind, size, pure in self)
 
 
+class Alternatives(tuple):
+    """A hand whose contract may be any one of these Contracts (Peru 2's last hand);
+    ``str()`` joins them with ``|``: ``3+3+3+3|r4+r4+r4|r12``."""
+    __slots__ = ()
+
+    def __str__(self):
+        return "|".join(map(str, self))
+
+
 class Contracts(tuple):
-    """The seven contracts; ``str()`` is the text form ``3p,3+3,4,4+4,5,5+5,3+r7``."""
+    """The contracts, one per hand (a Contract or Alternatives); ``str()`` is the text form
+    ``3p,3+3,4,4+4,5,5+5,3+r7``."""
     __slots__ = ()
 
     def __str__(self):
@@ -99,81 +112,109 @@ def _r(size):
     return ("run", size, False)
 
 
-# §4 (the default), §17 Ecuador and Bolivia, as option values
+# §4 (the default), §17 Ecuador, Bolivia, Peru 1, Peru 2 and Farmer's, as option values
 DEFAULT_CONTRACTS = Contracts(Contract(c) for c in (
     (_g(3, True),), (_g(3), _g(3)), (_g(4),), (_g(4), _g(4)), (_g(5),), (_g(5), _g(5)), (_g(3), _r(7))))
 ECUADOR_CONTRACTS = Contracts(Contract(c) for c in (
     (_g(3, True),), (_g(3, True), _g(3)), (_g(4),), (_g(4), _g(4)), (_g(5),), (_g(3), _r(4)), (_r(7),)))
 BOLIVIA_CONTRACTS = Contracts(Contract(c) for c in DEFAULT_CONTRACTS[:6] + ((_r(7),),))
+PERU1_CONTRACTS = Contracts(Contract(c) for c in (
+    (_g(3), _g(3)), (_g(4),), (_g(4), _g(4)), (_g(5),), (_g(5), _g(5)), (_g(6),)))
+PERU2_CONTRACTS = Contracts([Contract(c) for c in (
+    (_g(3), _g(3)), (_g(3), _r(4)), (_r(4), _r(4)), (_g(3),) * 3, (_g(3), _g(3), _r(4)), (_g(3), _r(4), _r(4)))]
+    + [Alternatives((Contract((_g(3),) * 4), Contract((_r(4),) * 3), Contract((_r(12),))))])
+FARMERS_CONTRACTS = Contracts(Contract((_g(size),) * k) for size in (3, 4, 5, 6) for k in (1, 2))
 
 _MELD_TOKEN = re.compile(r"(?:(g?)(\d+)(p?)|r(\d+))", re.IGNORECASE)
 _CONTRACTS_HELP = ("write 3 (group of exactly 3), 3p (pure trio), r7 (run of 7 or more); melds of a hand "
-                   "joined by +, hands separated by , e.g. 3p,3+3,4,4+4,5,5+5,3+r7")
+                   "joined by +, alternatives by |, hands separated by , e.g. 3p,3+3,4,4+4,5,5+5,3+r7")
 
 
 def parse_contracts(text: str) -> Contracts | None:
-    """``"3p,3+3,4,4+4,5,5+5,3+r7"`` (or ``"3p;3,3;4;..."``) -> Contracts; ``none`` -> None."""
+    """``"3p,3+3,4,4+4,5,5+5,3+r7"`` (or ``"3p;3,3;4;..."``; ``|`` between alternatives of a
+    hand) -> Contracts; ``none`` -> None."""
     t = text.strip()
     if t.lower() in ("", "none", "default"):
         return None
     hands, sep = (t.split(";"), r"[+,]") if ";" in t else (t.split(","), r"\+")
     entries = []
     for i, h in enumerate(hands, 1):
-        melds = []
-        for tok in (x.strip() for x in re.split(sep, h)):
-            m = _MELD_TOKEN.fullmatch(tok)
-            if not m:
-                raise UsageError(f"option contracts: bad meld {tok!r} in hand {i} ({_CONTRACTS_HELP})")
-            if m.group(4) is not None:
-                melds.append(_r(int(m.group(4))))
-            else:
-                melds.append(_g(int(m.group(2)), bool(m.group(3))))
-        entries.append(tuple(melds))
+        alts = []
+        for alt in h.split("|"):
+            melds = []
+            for tok in (x.strip() for x in re.split(sep, alt)):
+                m = _MELD_TOKEN.fullmatch(tok)
+                if not m:
+                    raise UsageError(f"option contracts: bad meld {tok!r} in hand {i} ({_CONTRACTS_HELP})")
+                if m.group(4) is not None:
+                    melds.append(_r(int(m.group(4))))
+                else:
+                    melds.append(_g(int(m.group(2)), bool(m.group(3))))
+            alts.append(tuple(melds))
+        entries.append(alts[0] if len(alts) == 1 else alts)
     return _check_contracts(entries)
 
 
+def _check_contract(h: int, hand) -> Contract:
+    """One contract of hand h: (kind, size, pure) melds the engine can search."""
+    if not hand:
+        raise UsageError(f"option contracts: hand {h} has no meld ({_CONTRACTS_HELP})")
+    melds = []
+    for m in hand:
+        if (len(m) != 3 or m[0] not in ("group", "run") or isinstance(m[1], bool) or not isinstance(m[1], int)
+                or not isinstance(m[2], bool)):
+            raise UsageError(f"option contracts: hand {h}: a meld must be (\"group\" or \"run\", size, pure) "
+                             f"(got {m!r})")
+        kind, size, pure = m
+        if kind == "group" and not 3 <= size <= 9:
+            raise UsageError(f"option contracts: hand {h}: a group has 3..9 cards (got {size})")
+        if kind == "run" and not 3 <= size <= 13:
+            raise UsageError(f"option contracts: hand {h}: a run has 3..13 cards (got {size})")
+        if pure and (kind != "group" or size != 3):
+            raise UsageError(f"option contracts: hand {h}: only a group of 3 can be pure (a pure trio, §3.2)")
+        melds.append((kind, size, pure))
+    groups = [m for m in melds if m[0] == "group"]
+    runs = [m for m in melds if m[0] == "run"]
+    if len(groups) > M.MAX_GROUPS or len(runs) > M.MAX_RUNS:
+        raise UsageError(f"option contracts: hand {h}: at most {M.MAX_GROUPS} groups and {M.MAX_RUNS} runs per "
+                         f"contract are supported by this engine (got {Contract(melds)})")
+    if len({g[1] for g in groups}) > 1 or len({r[1] for r in runs}) > 1:
+        raise UsageError(f"option contracts: hand {h}: the groups of one contract must have the same size, and "
+                         f"its runs the same length, in this engine (got {Contract(melds)})")
+    return Contract(melds)
+
+
+def _is_meld(m) -> bool:
+    return isinstance(m, (tuple, list)) and len(m) == 3 and isinstance(m[0], str)
+
+
 def _check_contracts(value) -> Contracts:
-    """Structure of a contracts value (seven hands of (kind, size, pure) melds) -> Contracts."""
+    """Structure of a contracts value (one entry per hand: (kind, size, pure) melds, or a list
+    of such contracts = alternatives) -> Contracts."""
     try:
-        entries = [tuple(tuple(m) for m in hand) for hand in value]
+        entries = [tuple(tuple(m) if _is_meld(m) else tuple(tuple(x) for x in m) for m in hand)
+                   for hand in value]
     except TypeError:
-        raise UsageError(f"option contracts: must be seven hands of (kind, size, pure) melds or text "
+        raise UsageError(f"option contracts: must be one entry per hand of (kind, size, pure) melds or text "
                          f"({_CONTRACTS_HELP}) (got {value!r})") from None
-    if len(entries) != HANDS:
-        raise UsageError(f"option contracts: must list {HANDS} hands (got {len(entries)}; {_CONTRACTS_HELP})")
+    if not 1 <= len(entries) <= MAX_HANDS:
+        raise UsageError(f"option contracts: must list 1..{MAX_HANDS} hands (got {len(entries)}; "
+                         f"{_CONTRACTS_HELP})")
     out = []
     for h, hand in enumerate(entries, 1):
-        if not hand:
-            raise UsageError(f"option contracts: hand {h} has no meld ({_CONTRACTS_HELP})")
-        melds = []
-        for m in hand:
-            if (len(m) != 3 or m[0] not in ("group", "run") or isinstance(m[1], bool) or not isinstance(m[1], int)
-                    or not isinstance(m[2], bool)):
-                raise UsageError(f"option contracts: hand {h}: a meld must be (\"group\" or \"run\", size, pure) "
-                                 f"(got {m!r})")
-            kind, size, pure = m
-            if kind == "group" and not 3 <= size <= 9:
-                raise UsageError(f"option contracts: hand {h}: a group has 3..9 cards (got {size})")
-            if kind == "run" and not 3 <= size <= 13:
-                raise UsageError(f"option contracts: hand {h}: a run has 3..13 cards (got {size})")
-            if pure and (kind != "group" or size != 3):
-                raise UsageError(f"option contracts: hand {h}: only a group of 3 can be pure (a pure trio, §3.2)")
-            melds.append((kind, size, pure))
-        groups = [m for m in melds if m[0] == "group"]
-        runs = [m for m in melds if m[0] == "run"]
-        if len(groups) > 2 or len(runs) > 1:
-            raise UsageError(f"option contracts: hand {h}: at most 2 groups and 1 run per contract are "
-                             f"supported by this engine (got {Contract(melds)})")
-        if len({g[1] for g in groups}) > 1:
-            raise UsageError(f"option contracts: hand {h}: the groups of one contract must have the same size "
-                             f"in this engine (got {Contract(melds)})")
-        out.append(Contract(melds))
+        if hand and all(not _is_meld(m) for m in hand):
+            if len(hand) < 2:
+                raise UsageError(f"option contracts: hand {h}: alternatives need two contracts or more")
+            out.append(Alternatives(_check_contract(h, alt) for alt in hand))
+        else:
+            out.append(_check_contract(h, hand))
     return Contracts(out)
 
 
 def parse_hand_map(name: str, value, lo: int, hi: int, optional: bool) -> HandMap | None:
-    """Text (``"4:1,6:2"``, ``"4=1;6=2"``, ``"none"``) or a dict -> HandMap of hands 1..7 to
-    values in lo..hi. ``optional``: none means None (else an empty map)."""
+    """Text (``"4:1,6:2"``, ``"4=1;6=2"``, ``"none"``) or a dict -> HandMap of hands 1..8 to
+    values in lo..hi (checked against the game's hands by the options). ``optional``: none
+    means None (else an empty map)."""
     if value is None:
         if optional:
             return None
@@ -195,12 +236,36 @@ def parse_hand_map(name: str, value, lo: int, hi: int, optional: bool) -> HandMa
         value = pairs
     if not isinstance(value, dict):
         raise UsageError(f"option {name}: must be HAND:VALUE pairs such as 6:1 or 4:1,6:2 (got {value!r})")
+    value = {int(k) if isinstance(k, str) and k.isdigit() else k: v for k, v in value.items()}  # JSON keys
     for hand, val in value.items():
-        if isinstance(hand, bool) or not isinstance(hand, int) or not 1 <= hand <= HANDS:
-            raise UsageError(f"option {name}: hands are 1..{HANDS} (got {hand!r})")
+        if isinstance(hand, bool) or not isinstance(hand, int) or not 1 <= hand <= MAX_HANDS:
+            raise UsageError(f"option {name}: hands are 1..{MAX_HANDS} (got {hand!r})")
         if isinstance(val, bool) or not isinstance(val, int) or not lo <= val <= hi:
             raise UsageError(f"option {name}: hand {hand}: must be a whole number {lo}..{hi} (got {val!r})")
     return HandMap(sorted(value.items()))
+
+
+def _low_points(v):
+    """low_card_points: face, one number for every 2..9, or eight numbers (2, 3, .., 9; text
+    ``20,5,5,5,5,5,10,10``)."""
+    if v == "face":
+        return v
+    if isinstance(v, str) and "," in v:
+        try:
+            v = tuple(int(x) for x in v.split(","))
+        except ValueError:
+            v = None
+    if isinstance(v, (list, tuple)):
+        if len(v) != 8:
+            raise UsageError(f"option low_card_points: a list gives the points of 2, 3, .., 9 (8 numbers, got {len(v)})")
+        for x in v:
+            _check_int("low_card_points", x, 0, MAX_POINTS)
+        return tuple(v)
+    if isinstance(v, str) or v is None:
+        raise UsageError(f"option low_card_points: must be face, a whole number 0..{MAX_POINTS} or eight of them "
+                         f"for 2..9 (got {v!r})")
+    _check_int("low_card_points", v, 0, MAX_POINTS)
+    return v
 
 
 def _check_int(name: str, v, lo: int, hi: int | None = None) -> None:
@@ -226,25 +291,42 @@ _BOOLS = ("groups_allow_duplicate_suits", "allow_extra_melds", "allow_runs", "al
           "allow_ace_both_ends", "first_player_free_upcard", "upcard_buyable", "joker_ops_require_prior_turn_meld",
           "contract_groups_distinct_ranks", "buy_after_meld_allowed", "discarder_may_buy",
           "retrieved_joker_use_immediately", "final_discard_required", "hand7_must_go_out_at_once",
-          "allow_rearrangement", "joker_ops_on_own_melds")
+          "allow_rearrangement", "joker_ops_on_own_melds", "dealer_opens", "wild_twos", "wild_trio",
+          "wilds_may_be_laid_off", "frozen_jokers", "run_wild_takeback", "take_discard",
+          "in_turn_buy_costs_chip", "dealer_chooses_contract")
 
 
 @dataclass(frozen=True)
 class TelefunkenOptions:
-    """Rule options of ``shared/rules/telefunken.md`` §16 (defaults = Venezuela, the seed's rules).
-    ``num_players`` (A30) is the run's player count (3..5), not an option here."""
+    """Rule options of ``docs/rules/telefunken.md`` §16 (defaults = Venezuela, the seed's rules)
+    and the engine features of the §17 presets marked there. ``num_players`` (A30) is the
+    run's player count (3..5), not an option here."""
     # scoring (§2, §13)
     ace_points: int = opt(11, "penalty points of an ace (A1; 15 Ecuador/Bolivia)")
     joker_points: int = opt(15, "penalty points of a joker (A2; 50 Ecuador, 30 Bolivia)")
-    low_card_points: str | int = opt("face", "points of each 2..9 (A35): face = face value, or a number "
-                                     "for every one (5 Ecuador); 10..K are always 10")
+    low_card_points: str | int = opt("face", "points of each 2..9 (A35): face = face value, a number for "
+                                     "every one (5 Ecuador), or eight numbers for 2,3,..,9 (Farmer's "
+                                     "20,5,5,5,5,5,10,10; a wild two scores the 2's value); 10..K are always 10")
     # melds (§3)
     groups_allow_duplicate_suits: bool = opt(True, "groups outside the Hand-1 pure trio may hold identical cards "
                                              "(A3); false only if the meld engine supports it")
     allow_extra_melds: bool = opt(True, "melds beyond the contract may be laid (A5)")
     allow_runs: bool = opt(True, "extra melds may be runs (A5; contract runs are always allowed)")
-    allow_wraparound_runs: bool = opt(False, "runs may wrap K-A-2 (A6; only false is supported)")
+    allow_wraparound_runs: bool = opt(False, "runs may wrap K-A-2 (A6; Peru 1 and 2)")
     allow_ace_both_ends: bool = opt(False, "a run may use the ace at both ends (A6; only false is supported)")
+    wild_twos: bool = opt(False, "every 2 is a wild card like a joker, never a natural (Peru 1, Farmer's)")
+    max_wilds_in_group: int = opt(1, "most wild cards (jokers, wild twos) in one group (§3.4: 1; Peru 0, "
+                                  "Farmer's 8)")
+    max_wilds_in_run: int = opt(1, "most wild cards in one run (§3.4: 1; Peru 1 and 2: 13)")
+    wild_ratio: str = opt("none", "wild cards against the naturals of a meld: none (at least one natural), "
+                          "at_most_naturals (Peru 1), fewer_than_naturals (Farmer's)", WILD_RATIO)
+    wild_trio: bool = opt(False, "three jokers alone are a trío (Peru 2: the only jokers groups may hold)")
+    wilds_may_be_laid_off: bool = opt(True, "wild cards may be laid off onto melds (Farmer's: false)")
+    frozen_jokers: bool = opt(True, "a joker inside a run is frozen (§10.3; Peru 2: false, jokers move "
+                              "along the run)")
+    run_wild_takeback: bool = opt(False, "a player who is down and holds the natural a run's wild card stands "
+                                  "for may take the wild card (into the holding) and put the natural in its "
+                                  "place (Peru 1)")
     # cut and deal (§5)
     cut_model: str = opt("aimed", "cut distribution (A9): aimed = cut_aim +- cut_spread, uniform = "
                          "cut_min..cut_max", CUT_MODEL)
@@ -259,17 +341,25 @@ class TelefunkenOptions:
     exact_cut_target: str = opt("deal_plus_upcard", "what an exact cut counts (A8): B = 45 - j, 44 - j, "
                                 "or either (Bolivia)", EXACT_TARGET)
     deal_start: str = opt("dealer_right", "where the deal starts (A29; one choice only)", ("dealer_right",))
+    cards_dealt: int = opt(11, "cards dealt to each player (§5.4; Peru 2: 12)")
+    dealer_opens: bool = opt(False, "the dealer gets one card more and opens by discarding; no upcard "
+                             "(Peru 1)")
     first_dealer: str | int = opt("random", "dealer of Hand 1: random (from the seed) or a seat number (5.1)")
     # upcard and buying (§7, §8)
     first_player_free_upcard: bool = opt(True, "the first player may take the upcard free (A10)")
+    take_discard: bool = opt(False, "every turn may start by taking the previous player's discard free "
+                             "instead of drawing (Peru 2)")
     upcard_buyable: bool = opt(False, "the upcard may be bought like a discard (A10; Bolivia)")
     chips_per_player: int = opt(7, "chips per player for the game (A27; 12 Ecuador)")
     leftover_chip_points: int = opt(0, "points added to the final total per unused chip (A27; -10 Peru)")
-    buy_penalty_cards: int = opt(1, "extra stock cards drawn with a bought card (A28; 2 Ecuador)")
+    buy_penalty_cards: int = opt(1, "extra stock cards drawn with a bought card (A28; 2 Ecuador, Farmer's)")
+    in_turn_buy_costs_chip: bool = opt(True, "buying in turn costs a chip (§8.4; Farmer's: false, only "
+                                       "buying out of turn costs a coin)")
     buy_after_meld_allowed: bool = opt(False, "a player who is down may buy (A16; Bolivia)")
     buy_priority: str = opt("turn_order", "who gets a discard several want (A17; one choice only)", ("turn_order",))
     discarder_may_buy: bool = opt(False, "a player may buy back his own discard (A18)")
-    no_buy_hands: tuple[int, ...] = opt((), "hands in which nobody may buy, e.g. 1 or 1,3 (A37; Ecuador 1)")
+    no_buy_hands: tuple[int, ...] = opt((), "contracts during which nobody may buy, e.g. 1 or 1,3 (A37; "
+                                        "Ecuador 1; the hand numbers unless the dealer chooses)")
     # table play (§9, §10)
     joker_ops_require_prior_turn_meld: bool = opt(True, "joker operations only after the turn of going down (A12)")
     first_meld_turn_layoff_own: str = opt("none", "additions to own melds laid the same turn (A13): none, "
@@ -284,16 +374,20 @@ class TelefunkenOptions:
                                     "exchange from another's contract meld while going down", EXCHANGE_MODEL)
     allow_rearrangement: bool = opt(False, "table melds may be rearranged (A33; only false is supported)")
     # hands and contracts (§4, §6, §11, §12)
-    contracts: Contracts | None = opt(None, "the seven contracts (A34): hands separated by , (or ;), melds "
-                                      "of a hand joined by +; 3 = group of exactly 3, 3p = pure trio, r7 = run "
-                                      "of 7+; none = the §4 table 3p,3+3,4,4+4,5,5+5,3+r7")
+    contracts: Contracts | None = opt(None, "the contracts, one per hand; their number is the game's "
+                                      "hands (A34): hands separated by , (or ;), melds of a hand joined by "
+                                      "+, alternatives by |; 3 = group of exactly 3, 3p = pure trio, r7 = "
+                                      "run of 7+; none = the §4 table 3p,3+3,4,4+4,5,5+5,3+r7")
+    dealer_chooses_contract: bool = opt(False, "each hand's dealer picks, after the deal, one of the "
+                                        "contracts not yet played (Ecuador sub-option)")
     contract_joker_limit: HandMap | None = opt(None, "jokers allowed over all contract melds of a hand, as "
                                                "HAND:LIMIT pairs (A36; Ecuador 1:0,2:1,3:0,4:1,5:0,6:0,7:1); "
                                                "none = one per meld only")
     contract_groups_distinct_ranks: bool = opt(False, "two contract groups must differ in rank (A15)")
     exchange_rounds: HandMap = opt(HandMap({6: 1}), "card exchanges before play as HAND:ROUNDS pairs (A26): "
                                    "6:1, 4:1,6:2, or none")
-    hand7_must_go_out_at_once: bool = opt(True, "Hand 7 is laid in one go, going out (A25; Bolivia: false)")
+    hand7_must_go_out_at_once: bool = opt(True, "the last contract (Hand 7's) is laid in one go, going out "
+                                          "(A25; Bolivia, Peru 1, Farmer's: false)")
     final_discard_required: bool = opt(False, "going out needs a final discard (A24)")
     stock_exhaustion: str = opt("reshuffle_all", "when the stock runs out (A20)", STOCK_EXHAUSTION)
     on_total_exhaustion: str = opt("end_hand_all_score", "stock and pile both empty (A19; one choice only)",
@@ -309,15 +403,10 @@ class TelefunkenOptions:
                 raise UsageError(f"option {name}: must be true or false (got {v!r})")
         _check_int("ace_points", self.ace_points, 0, MAX_POINTS)
         _check_int("joker_points", self.joker_points, 0, MAX_POINTS)
-        if self.low_card_points != "face":
-            if isinstance(self.low_card_points, str):
-                raise UsageError(f"option low_card_points: must be face or a whole number 0..{MAX_POINTS} "
-                                 f"(got {self.low_card_points!r})")
-            _check_int("low_card_points", self.low_card_points, 0, MAX_POINTS)
+        object.__setattr__(self, "low_card_points", _low_points(self.low_card_points))
         if not self.groups_allow_duplicate_suits and not make_group_dups_supported():
             raise UsageError("option groups_allow_duplicate_suits: false is not supported by this engine "
                              "(only true; the meld engine always allows identical cards in a group)")
-        _check_only("allow_wraparound_runs", self.allow_wraparound_runs, False, "runs never wrap K-A-2")
         _check_only("allow_ace_both_ends", self.allow_ace_both_ends, False, "a run has at most 13 cards")
         _check_only("allow_rearrangement", self.allow_rearrangement, False, "table melds never change shape")
         _check_only("deal_start", self.deal_start, "dealer_right", "the deal starts at the dealer's right")
@@ -328,7 +417,8 @@ class TelefunkenOptions:
         for name, choices in (("cut_model", CUT_MODEL), ("cut_joker_keep", CUT_JOKER_KEEP),
                               ("exact_cut_bonus", EXACT_BONUS), ("exact_cut_target", EXACT_TARGET),
                               ("first_meld_turn_layoff_own", LAYOFF_OWN), ("pure_trio_extension", PURE_EXT),
-                              ("stock_exhaustion", STOCK_EXHAUSTION), ("joker_exchange_model", EXCHANGE_MODEL)):
+                              ("stock_exhaustion", STOCK_EXHAUSTION), ("joker_exchange_model", EXCHANGE_MODEL),
+                              ("wild_ratio", WILD_RATIO)):
             check_choice(name, getattr(self, name), choices)
         _check_int("cut_aim", self.cut_aim, 1, MAX_CUT)
         _check_int("cut_spread", self.cut_spread, 0, MAX_CUT - 1)
@@ -348,12 +438,15 @@ class TelefunkenOptions:
         _check_int("chips_per_player", self.chips_per_player, 0, 50)
         _check_int("leftover_chip_points", self.leftover_chip_points, -MAX_POINTS, MAX_POINTS)
         _check_int("buy_penalty_cards", self.buy_penalty_cards, 0, 5)
+        _check_int("cards_dealt", self.cards_dealt, 1, 14)
+        _check_int("max_wilds_in_group", self.max_wilds_in_group, 0, 8)
+        _check_int("max_wilds_in_run", self.max_wilds_in_run, 0, 13)
         if isinstance(self.no_buy_hands, (list, tuple)):
             object.__setattr__(self, "no_buy_hands", tuple(sorted(self.no_buy_hands, key=repr)))
         if (not isinstance(self.no_buy_hands, tuple) or len(set(self.no_buy_hands)) != len(self.no_buy_hands)
-                or not all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= HANDS
+                or not all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= MAX_HANDS
                            for h in self.no_buy_hands)):
-            raise UsageError(f"option no_buy_hands: must be distinct hands 1..{HANDS}, e.g. 1 or 1,3 "
+            raise UsageError(f"option no_buy_hands: must be distinct hands 1..{MAX_HANDS}, e.g. 1 or 1,3 "
                              f"(got {self.no_buy_hands!r})")
         _check_int("joker_group_retrieval_cards", self.joker_group_retrieval_cards, 0, 2)
         _check_int("max_turns_per_hand", self.max_turns_per_hand, 1, MAX_TURNS_PER_HAND)
@@ -366,14 +459,51 @@ class TelefunkenOptions:
         if c is not None:
             c = parse_contracts(c) if isinstance(c, str) else _check_contracts(c)
         object.__setattr__(self, "contracts", c)
-        if hasattr(M, "make_contracts"):
-            self.contract_table()          # what the meld engine itself refuses
+        self._check_hands()
+        self._check_last_hand()
+        self.contract_table()              # what the meld engine itself refuses
+
+    @property
+    def hands(self) -> int:
+        """Hands in the game: one per contract (7 in Telefunken, 6 in Peru 1, 8 in Farmer's)."""
+        return len(self.contract_entries())
+
+    def _check_hands(self) -> None:
+        """Options keyed by hand (or contract) name hands the game has."""
+        keyed = (("exchange_rounds", self.exchange_rounds), ("contract_joker_limit", self.contract_joker_limit or {}),
+                 ("no_buy_hands", dict.fromkeys(self.no_buy_hands, 0)))
+        for name, value in keyed:
+            bad = [h for h in value if h > self.hands]
+            if bad:
+                raise UsageError(f"option {name}: hand {bad[0]} does not exist (the contracts give {self.hands} "
+                                 f"hands)")
+
+    def _check_last_hand(self) -> None:
+        """Laying the last contract in one go with extra melds beside it is solved by the
+        Hand-7 partition engine, which knows one wild card per meld, one contract group and
+        run, no wrapping and no alternatives."""
+        if not (self.hand7_must_go_out_at_once and self.allow_extra_melds):
+            return
+        last = self.contract_entries()[-1]
+        plain = (not isinstance(last, Alternatives) and sum(m[0] == "group" for m in last) <= 1
+                 and sum(m[0] == "run" for m in last) <= 1)
+        if not plain or max(self.max_wilds_in_group, self.max_wilds_in_run) > 1 or self.allow_wraparound_runs \
+                or self.wild_trio:
+            raise UsageError("option hand7_must_go_out_at_once: laying the last contract in one go with extra "
+                             "melds is supported only for one group and one run with one wild card per meld and "
+                             "no wrapping; set allow_extra_melds=false (the contract alone then takes the whole "
+                             "holding) or hand7_must_go_out_at_once=false")
 
     # ---- kernel arrays --------------------------------------------------------------------
 
     def points(self) -> tuple[int, ...]:
-        """Penalty points per rank A..K (§2, A1, A35)."""
-        low = tuple(range(2, 10)) if self.low_card_points == "face" else (self.low_card_points,) * 8
+        """Penalty points per rank A..K (§2, A1, A35; a wild two scores the 2's entry)."""
+        if self.low_card_points == "face":
+            low = tuple(range(2, 10))
+        elif isinstance(self.low_card_points, tuple):
+            low = self.low_card_points
+        else:
+            low = (self.low_card_points,) * 8
         return (self.ace_points,) + low + (10, 10, 10, 10)
 
     def rules_array(self) -> np.ndarray:
@@ -383,26 +513,25 @@ class TelefunkenOptions:
             kw["group_dups"] = self.groups_allow_duplicate_suits
         return M.make_rules(max_jokers=1, pure_ext=_PURE_CODES[self.pure_trio_extension],
                             retrieve=self.joker_group_retrieval_cards, joker_points=self.joker_points,
-                            points=self.points(), **kw)
+                            points=self.points(), group_wilds=self.max_wilds_in_group,
+                            run_wilds=self.max_wilds_in_run, wild_ratio=WILD_RATIO.index(self.wild_ratio),
+                            wrap=self.allow_wraparound_runs, wild_trio=self.wild_trio,
+                            wild_layoff=self.wilds_may_be_laid_off, frozen=self.frozen_jokers, **kw)
 
     def contract_entries(self) -> Contracts:
         return DEFAULT_CONTRACTS if self.contracts is None else self.contracts
 
     def contract_table(self) -> np.ndarray:
-        """The contracts table (8 rows x ``melds.C_SIZE``, row 0 unused) from ``melds.make_contracts``."""
-        if not hasattr(M, "make_contracts"):
-            raise UsageError("option contracts: the meld engine has no contract table builder (make_contracts)")
-        entries = [[tuple(m) for m in hand] for hand in self.contract_entries()]
+        """The contracts table (``melds.CONTRACT_ROWS`` x ``melds.C_SIZE``, row 0 unused, row h =
+        hand h, alternatives after the hands) from ``melds.make_contracts``."""
+        entries = [[[tuple(m) for m in alt] for alt in hand] if isinstance(hand, Alternatives)
+                   else [tuple(m) for m in hand] for hand in self.contract_entries()]
         limits = None if self.contract_joker_limit is None else dict(self.contract_joker_limit)
         try:
             table = M.make_contracts(entries, joker_limits=limits, distinct_ranks=self.contract_groups_distinct_ranks)
         except ValueError as exc:
             raise UsageError(f"option contracts: not supported by this engine ({exc})") from None
-        table = np.asarray(table, dtype=np.int64)[:HANDS + 1]
-        if table.shape != (HANDS + 1, M.C_SIZE):
-            raise UsageError(f"option contracts: the meld engine built a table of shape {table.shape}, "
-                             f"not {(HANDS + 1, M.C_SIZE)}")
-        return table
+        return np.asarray(table, dtype=np.int64)
 
     def to_array(self, n_players: int) -> np.ndarray:
         """The kernel's option array (see the table in ``kernels/telefunken.py``)."""
@@ -440,12 +569,20 @@ class TelefunkenOptions:
         a[K.O_EXTRA_MELDS] = self.allow_extra_melds
         a[K.O_EXTRA_RUNS] = self.allow_runs
         a[K.O_FIRST_DEALER] = -1 if self.first_dealer == "random" else self.first_dealer
+        a[K.O_HANDS] = self.hands
+        a[K.O_CARDS] = self.cards_dealt
+        a[K.O_DEALER_OPENS] = self.dealer_opens
+        a[K.O_WILD_TWOS] = self.wild_twos
+        a[K.O_TAKE_DISCARD] = self.take_discard
+        a[K.O_IN_TURN_CHIP] = self.in_turn_buy_costs_chip
+        a[K.O_RUN_TAKE] = self.run_wild_takeback
+        a[K.O_CHOOSE] = self.dealer_chooses_contract
         for h, rounds in self.exchange_rounds.items():
             a[K.O_EXCHANGE + h] = rounds
         for h in self.no_buy_hands:
             a[K.O_NO_BUY + h] = 1
         a[K.O_RULES:K.O_RULES + M.R_SIZE] = self.rules_array()
-        a[K.O_CONTRACTS:K.O_SIZE].reshape(HANDS + 1, K.C_STRIDE)[:, :M.C_SIZE] = self.contract_table()
+        a[K.O_CONTRACTS:K.O_SIZE].reshape(K.CONTRACT_ROWS, K.C_STRIDE)[:, :M.C_SIZE] = self.contract_table()
         return a
 
 
@@ -477,6 +614,60 @@ PRESETS = {
         "buy_after_meld_allowed": True,
         "ace_points": 15,
         "joker_points": 30,
+    },
+    "peru1": {
+        "contracts": PERU1_CONTRACTS,
+        "hand7_must_go_out_at_once": False,
+        "dealer_opens": True,
+        "final_discard_required": True,
+        "chips_per_player": 6,
+        "leftover_chip_points": -10,
+        "wild_twos": True,
+        "max_wilds_in_group": 0,
+        "max_wilds_in_run": 13,
+        "wild_ratio": "at_most_naturals",
+        "run_wild_takeback": True,
+        "retrieved_joker_use_immediately": True,
+        "joker_ops_require_prior_turn_meld": False,
+        "stock_exhaustion": "end_hand",
+        "allow_wraparound_runs": True,
+        "ace_points": 15,
+        "low_card_points": (20, 3, 4, 5, 6, 7, 8, 9),
+        "joker_points": 20,
+    },
+    "peru2": {
+        "contracts": PERU2_CONTRACTS,
+        "cards_dealt": 12,
+        "chips_per_player": 0,
+        "take_discard": True,
+        "max_wilds_in_group": 0,
+        "wild_trio": True,
+        "max_wilds_in_run": 13,
+        "frozen_jokers": False,
+        "allow_extra_melds": False,
+        "allow_wraparound_runs": True,
+        "cut_joker_keep": "off",
+        "exact_cut_bonus": "erase_previous",
+        "stock_exhaustion": "reshuffle_keep_top",
+        "ace_points": 15,
+        "joker_points": 20,
+    },
+    "farmers": {
+        "contracts": FARMERS_CONTRACTS,
+        "contract_joker_limit": HandMap({1: 0}),
+        "hand7_must_go_out_at_once": False,
+        "wild_twos": True,
+        "max_wilds_in_group": 8,
+        "wild_ratio": "fewer_than_naturals",
+        "allow_runs": False,
+        "wilds_may_be_laid_off": False,
+        "chips_per_player": 10,
+        "buy_penalty_cards": 2,
+        "in_turn_buy_costs_chip": False,
+        "final_discard_required": True,
+        "ace_points": 20,
+        "low_card_points": (20, 5, 5, 5, 5, 5, 10, 10),
+        "joker_points": 50,
     },
 }
 
@@ -514,10 +705,17 @@ def penalty_game_columns(kern, rec: np.ndarray, n: int) -> dict:
 
 
 def _record_columns(rec: np.ndarray, n: int) -> dict:
+    """Record columns; the per-hand blocks for the hands the game has (every row of a run
+    has as many), h{h}_contract when the dealers chose the contracts."""
     cols = penalty_game_columns(K, rec, n)
     cols.update(record_fields(rec, (("chips_{p}", K.RC_CHIPS, np.int8), ("buys_{p}", K.RC_BUYS, np.int16)), n))
-    for h in range(1, HANDS + 1):
-        cols.update(record_fields(rec, _HAND_FIELDS, n, K.RC_HAND + (h - 1) * K.HB_SIZE, h=h))
+    hands = int(rec[:, K.RC_HANDS].max()) if len(rec) else HANDS
+    chosen = bool(len(rec) and rec[:, K.RC_CHOSEN].max())
+    for h in range(1, hands + 1):
+        base = K.RC_HAND + (h - 1) * K.HB_SIZE
+        cols.update(record_fields(rec, _HAND_FIELDS, n, base, h=h))
+        if chosen:
+            cols[f"h{h}_contract"] = rec[:, base + K.HB_CONTRACT].astype(np.int8)
     return cols
 
 
@@ -553,21 +751,34 @@ COLUMNS = [
     Column("h{h}_pen_{p}", "int16", "penalty points of seat p in hand h (0 for the player who went out)"),
     Column("h{h}_chips_{p}", "int8", "chips of seat p after hand h"),
     Column("h{h}_buys_{p}", "int8", "discards bought by seat p in hand h"),
+    Column("h{h}_contract", "int8", "the contract (its number in the contracts list) played in hand h; only "
+           "when dealer_chooses_contract (otherwise it is h)"),
 ]
 
 
 # ---- traces -------------------------------------------------------------------------------------
 
-def fmt_holding(p1: int, p2: int, jokers: int) -> str:
-    """Double-deck holding -> ``7C 7C 9D JK`` (suit then rank, both copies, jokers last)."""
-    p1, p2 = int(p1), int(p2)
-    cards = [c for c in range(52) if p1 >> c & 1 for _ in range(1 + (p2 >> c & 1))]
-    text = " ".join([fmt(cards)] * bool(cards) + ["JK"] * int(jokers))
+def fmt_holding(p1: int, p2: int, jokers: int, twos: int = 0) -> str:
+    """Double-deck holding -> ``7C 7C 9D 2S JK`` (suit then rank, both copies; wild twos,
+    then jokers, last)."""
+    text = " ".join(holding_cards(p1, p2, jokers, twos))
     return text or "-"
 
 
+def holding_cards(p1: int, p2: int, jokers: int, twos: int = 0) -> list[str]:
+    """The cards of a holding (planes, jokers, wild twos packed 2 bits per suit) as text."""
+    p1, p2 = int(p1), int(p2)
+    cards = [fmt_card(c) for c in range(52) if p1 >> c & 1 for _ in range(1 + (p2 >> c & 1))]
+    return cards + _twos(twos) + ["JK"] * int(jokers)
+
+
+def _twos(packed: int) -> list[str]:
+    """Wild twos of a packed field (2 bits per suit), as text."""
+    return [f"2{SUIT_NAMES[s]}" for s in range(4) for _ in range((int(packed) >> (2 * s)) & 3)]
+
+
 def _pos_name(suit: int, pos: int) -> str:
-    return RANK_NAMES[(pos - 1) % 13] + SUIT_NAMES[suit] if 0 <= suit < 4 else f"position {pos}"
+    return RANK_NAMES[(pos + 12) % 13] + SUIT_NAMES[suit] if 0 <= suit < 4 else f"position {pos}"
 
 
 def _card(c: int) -> str:
@@ -577,73 +788,190 @@ def _card(c: int) -> str:
         return f"card {c}"
 
 
-def _format_action(a: int) -> str:
+def meld_cards(packed: int, jpos: int, p1: int, p2: int) -> tuple[int, list[str]]:
+    """(table index, cards) of a T_MELD row. A run lists its positions low to high, a wild
+    card as the card it stands for (``JK(8D)``, a wild two ``2S(8D)``; a run's wild cards are
+    shown jokers first, then its twos by suit, in position order: the engine treats the wild
+    cards of one meld as interchangeable); a group lists its naturals, then its wild cards."""
+    packed, jpos = int(packed), int(jpos)
+    i, kind, key = packed & 63, (packed >> 6) & 3, (packed >> 8) & 15
+    lo, hi, wild = (packed >> 12) & 31, (packed >> 17) & 31, (packed >> 22) & 31
+    twos = _twos(packed >> 32)
+    wilds = ["JK"] * (wild - len(twos)) + twos
+    if kind == M.K_GROUP:
+        return i, holding_cards(p1, p2, 0) + wilds
+    out = []
+    for pos in range(lo, hi + 1):
+        name = _pos_name(key, pos)
+        out.append(f"{wilds.pop(0)}({name})" if jpos >> pos & 1 else name)
+    return i, out
+
+
+class _Table:
+    """What the trace says is where: holdings' sizes, stock and pile, table melds."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.held = [0] * n
+        self.stock = 0
+        self.pile: list[str] = []
+        self.melds: dict[int, list[str]] = {}
+
+    def state(self) -> dict:
+        return {"held": list(self.held), "stock": self.stock, "pile": len(self.pile),
+                "top": self.pile[-1] if self.pile else None}
+
+
+def _format_action(a: int, table: _Table, melds: list, cur_melds: dict) -> tuple[str, str, dict]:
+    """(event action, text, extra fields) of a T_ACTION row; ``melds`` = the T_MELD rows that
+    follow it (index, cards)."""
     kind = a & 15
     f1, f2, f3, f4, f5 = ((a >> s) & 255 for s in (8, 16, 24, 32, 40))
-    name = K.ACTION_NAMES[kind] if 0 <= kind < len(K.ACTION_NAMES) else f"action {kind}"
-    if kind == K.A_GO_DOWN:
-        return name + (f" exchanging {_card(f2)} for the joker of meld {f1 - 1}" if f1 else "")
-    if kind == K.A_MELD:
-        if f1 == M.K_GROUP:
-            return f"meld group of {RANK_NAMES[f2 % 13]}s" + (f" with {f3} JK" if f3 else "")
-        if f1 == M.K_RUN:
-            run = f"meld run {_pos_name(f2, f3)}-{_pos_name(f2, f4)}"
-            return run + (f" with JK as {_pos_name(f2, f5)}" if f5 else "")
-        return f"meld {a >> 8:#x}"
+    laid = [cards for _, cards in melds]
+    if kind in (K.A_GO_DOWN, K.A_MELD, K.A_GO_OUT7):
+        name = {K.A_GO_DOWN: "go down", K.A_MELD: "meld", K.A_GO_OUT7: "go out"}[kind]
+        new = [cards for i, cards in melds if i not in cur_melds]
+        text = name + ": " + " + ".join(" ".join(m) for m in new)
+        extra = {"melds": new}
+        if kind == K.A_GO_DOWN and f1:
+            old = cur_melds.get(f1 - 1, [])
+            text += f" (exchanging {_card(f2)} for the joker of {' '.join(old)})"
+            extra["exchange"] = {"card": _card(f2), "target": old}
+        return "meld", text, extra
+    target = cur_melds.get(f2 if kind in (K.A_LAYOFF, K.A_SHIFT, K.A_TAKE_WILD) else f1, [])
+    after = laid[0] if laid else []
     if kind == K.A_LAYOFF:
-        return f"lay off {_card(f1)} on meld {f2}" + (f" at position {f3}" if f3 else "")
+        return "lay off", f"lay off {_card(f1)} on {' '.join(target)}", {"cards": [_card(f1)], "target": target,
+                                                                         "result": after}
     if kind == K.A_SHIFT:
-        return f"shift joker: {_card(f1)} into meld {f2}, joker to position {f3}"
+        return "shift joker", f"shift joker: {_card(f1)} into {' '.join(target)}, now {' '.join(after)}", \
+            {"cards": [_card(f1)], "target": target, "result": after}
     if kind == K.A_RETRIEVE:
-        with_cards = _card(f2) + (f" {_card(f3 - 1)}" if f3 else "")
-        return f"retrieve joker from meld {f1} with {with_cards}"
+        cards = [_card(f2)] + ([_card(f3 - 1)] if f3 else [])
+        return "retrieve joker", f"retrieve a wild card from {' '.join(target)} with {' '.join(cards)}", \
+            {"cards": cards, "target": target, "result": after}
+    if kind == K.A_TAKE_WILD:
+        return "take back wild", f"take back the wild card of {' '.join(target)} with {_card(f1)}", \
+            {"cards": [_card(f1)], "target": target, "result": after}
     if kind in (K.A_DISCARD, K.A_EX_CARD):
-        return f"{name} {_card(f1)}"
-    return name
+        return ("discard" if kind == K.A_DISCARD else "pass card"), \
+            f"{K.ACTION_NAMES[kind]} {_card(f1)}", {"cards": [_card(f1)]}
+    if kind == K.A_BUY:
+        return "buy", f"buy {table.pile[-1] if table.pile else '?'}", {"cards": table.pile[-1:]}
+    if kind == K.A_CHOOSE:
+        return "choose contract", f"choose contract {f1}", {"contract": f1}
+    name = K.ACTION_NAMES[kind] if 0 <= kind < len(K.ACTION_NAMES) else f"action {kind}"
+    return name, name, {}
+
+
+def _group_rows(trace: np.ndarray, n_rows: int) -> list:
+    """Trace rows, each with the T_MELD rows that follow it."""
+    groups = []
+    for row in trace[:n_rows]:
+        row = [int(x) for x in row]
+        if row[0] == K.T_MELD and groups:
+            groups[-1][1].append(meld_cards(row[2], row[3], row[4], row[5]))
+        else:
+            groups.append((row, []))
+    return groups
+
+
+def trace_events(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[dict]:
+    """The replayed game as events (sim.trace). ``state`` after each: ``held`` (cards per
+    seat), ``stock`` and ``pile`` (cards in them) and ``top`` (the top discard)."""
+    n = int(st[K.N])
+    table = _Table(n)
+    events = []
+    for (code, seat, a, b, c, d), melds in _group_rows(trace, int(st[K.TR_LEN])):
+        who = f"seat {seat} ({seat_names[seat]})" if 0 <= seat < len(seat_names) else ""
+        ev = _trace_event(table, code, seat, a, b, c, d, melds, who)
+        for i, cards in melds:
+            table.melds[i] = cards
+        if ev is not None:
+            ev["state"] = table.state()
+            events.append(ev)
+    for p in range(n):
+        events.append(event("result", f"  seat {p}: total {int(st[K.TOTAL + p])} score {-int(st[K.TOTAL + p]):+d} "
+                                      f"chips {int(st[K.CHIPS + p])} buys {int(st[K.GBUYS + p])}", p,
+                            total=int(st[K.TOTAL + p]), chips=int(st[K.CHIPS + p]), buys=int(st[K.GBUYS + p])))
+    return events
+
+
+def _trace_event(table: _Table, code, seat, a, b, c, d, melds, who):
+    """One event of a trace row (None for rows that only update the table)."""
+    if code == K.T_HAND:
+        table.melds.clear()
+        table.pile.clear()
+        table.held = [0] * table.n
+        table.stock = K.DECK_SIZE
+        return event("hand", f"== hand {a}: dealer seat {b}", None, hand=a, dealer=b, contract=c)
+    if code == K.T_CUT:
+        return event("cut", f"cut by {who}: bottom portion {a}, jokers kept {b}" + (", exact" if c else ""),
+                     seat, bottom=a, kept=b, exact=bool(c))
+    if code in (K.T_DEAL, K.T_EXCHANGE):
+        cards = holding_cards(a, b, c, d)
+        if code == K.T_DEAL:
+            table.stock -= len(cards)
+        table.held[seat] = len(cards)
+        name = "deal" if code == K.T_DEAL else "exchange"
+        text = f"deal  {who}: " if code == K.T_DEAL else f"after the exchange {who}: "
+        return event(name, text + (" ".join(cards) or "-"), seat, cards=cards)
+    if code == K.T_UPCARD:
+        table.stock -= 1
+        table.pile.append(_card(a))
+        return event("upcard", f"upcard {_card(a)}", None, cards=[_card(a)])
+    if code == K.T_ACTION:
+        return _action_event(table, seat, a, c, melds, who)
+    if code in (K.T_DRAW, K.T_TAKE):
+        if code == K.T_DRAW:
+            table.stock -= 1
+        else:
+            table.pile.pop()
+        table.held[seat] += 1
+        verb = "draws" if code == K.T_DRAW else "takes the discard"
+        return event("draw" if code == K.T_DRAW else "take discard", f"        {who} {verb} {_card(a)}", seat,
+                     cards=[_card(a)])
+    if code == K.T_RESHUFFLE:
+        keep = len(table.pile) - a                  # 1 when the top discard stays (A20)
+        table.pile = table.pile[-keep:] if keep > 0 else []
+        table.stock = a
+        return event("reshuffle", f"reshuffle: {a} cards in the new stock", None, cards_in_stock=a)
+    if code == K.T_END:
+        reason = K.HAND_REASONS[a] if 0 <= a < len(K.HAND_REASONS) else f"reason {a}"
+        return event("end", f"end of hand: {reason}" + (f", seat {b} went out" if b >= 0 else ""), None,
+                     reason=reason, out=b if b >= 0 else None)
+    if code == K.T_SCORE:
+        return event("score", f"  {who}: penalty {a}, total {b}", seat, penalty=a, total=b)
+    return event("unknown", f"(trace code {code}: {seat} {a} {b} {c})", seat)
+
+
+def _action_event(table: _Table, seat, a, chips, melds, who):
+    action, text, extra = _format_action(a, table, melds, table.melds)
+    kind = a & 15
+    if kind == K.A_BUY and table.pile:
+        table.pile.pop()
+        table.held[seat] += 1
+    elif kind in (K.A_DISCARD, K.A_EX_CARD):
+        table.held[seat] -= 1
+        if kind == K.A_DISCARD:
+            table.pile.append(extra["cards"][0])
+    elif kind in (K.A_GO_DOWN, K.A_MELD, K.A_GO_OUT7, K.A_LAYOFF, K.A_SHIFT, K.A_RETRIEVE, K.A_TAKE_WILD):
+        before = sum(len(table.melds.get(i, [])) for i, _ in melds)
+        table.held[seat] -= sum(len(cards) for _, cards in melds) - before
+    return event(action, f"      {who}: {text}  [chips {chips}]", seat, chips=chips, **extra)
 
 
 def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[str]:
-    """Readable play-by-play of a replayed game."""
-    lines = []
-    for code, seat, a, b, c in trace[: st[K.TR_LEN]]:
-        code, seat, a, b, c = int(code), int(seat), int(a), int(b), int(c)
-        who = f"seat {seat} ({seat_names[seat]})" if 0 <= seat < len(seat_names) else ""
-        if code == K.T_HAND:
-            lines.append(f"== hand {a}: dealer seat {b}")
-        elif code == K.T_CUT:
-            lines.append(f"cut by {who}: bottom portion {a}, jokers kept {b}" + (", exact" if c else ""))
-        elif code == K.T_DEAL:
-            lines.append(f"deal  {who}: {fmt_holding(a, b, c)}")
-        elif code == K.T_UPCARD:
-            lines.append(f"upcard {_card(a)}")
-        elif code == K.T_EXCHANGE:
-            lines.append(f"after the exchange {who}: {fmt_holding(a, b, c)}")
-        elif code == K.T_ACTION:
-            lines.append(f"      {who}: {_format_action(a)}  [chips {c}]")
-        elif code == K.T_DRAW:
-            lines.append(f"        {who} draws {_card(a)}")
-        elif code == K.T_RESHUFFLE:
-            lines.append(f"reshuffle: {a} cards in the new stock")
-        elif code == K.T_END:
-            reason = K.HAND_REASONS[a] if 0 <= a < len(K.HAND_REASONS) else f"reason {a}"
-            lines.append(f"end of hand: {reason}" + (f", seat {b} went out" if b >= 0 else ""))
-        elif code == K.T_SCORE:
-            lines.append(f"  {who}: penalty {a}, total {b}")
-        else:
-            lines.append(f"(trace code {code}: {seat} {a} {b} {c})")
-    n = int(st[K.N])
-    for p in range(n):
-        lines.append(f"  seat {p}: total {int(st[K.TOTAL + p])} score {-int(st[K.TOTAL + p]):+d} "
-                     f"chips {int(st[K.CHIPS + p])} buys {int(st[K.GBUYS + p])}")
-    return lines
+    """Readable play-by-play of a replayed game (the text of trace_events)."""
+    return lines(trace_events(trace, st, seat_names))
 
 
 def trace_rows(opts: np.ndarray) -> int:
-    return min(TRACE_ROWS_CAP, HANDS * (int(opts[K.O_MAX_TURNS]) * 12 + 200))
+    return min(TRACE_ROWS_CAP, int(opts[K.O_HANDS]) * (int(opts[K.O_MAX_TURNS]) * 16 + 200))
 
 
 def _replay(seed, game_id, opts, sids, params, check):
-    trace = np.zeros((trace_rows(opts), 5), dtype=np.int64)
+    trace = np.zeros((trace_rows(opts), K.TRACE_WIDTH), dtype=np.int64)
     st = K.replay_game(seed, game_id, opts, sids, params, check, trace)
     return st, trace
 
@@ -660,6 +988,7 @@ GAME = GameSpec(
     record_columns=_record_columns,
     replay=_replay,
     format_trace=format_trace,
+    trace_events=trace_events,
     **kernel_fields(K),
     state_payouts=lambda st, n: [-int(st[K.TOTAL + p]) for p in range(n)],
     payout_label="score (minus penalty points)",
