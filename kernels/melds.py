@@ -909,6 +909,8 @@ LV_J = 7
 LV_K = 8
 LV_SIZE = 11
 WILD_TRIO_RANK = 13
+GEN_NODE_CAP = 2_000_000     # work cap (far above the 12-14 card holdings of its presets):
+#                              gen_search returns GO_CAPPED (no way found yet) or the best so far
 
 
 @njit(cache=True)
@@ -1163,6 +1165,62 @@ def gen_left(lv, d, rules):
 
 
 @njit(cache=True)
+def gen_orphans(q1, q2, w, groups, runs, spec, rules):
+    """Natural cards (with their copies) that none of ``groups`` groups / ``runs`` runs still
+    to lay could hold: a group needs C_GROUP_SIZE cards of the rank with the wild cards it
+    may take, a run a window of C_RUN_MIN positions of the suit through the card whose
+    missing positions the wild cards fill."""
+    cov = np.int64(0)
+    if groups > 0:
+        size = spec[C_GROUP_SIZE]
+        for r in range(13):
+            rm = rank_mask(r)
+            k = popcount(q1 & rm) + popcount(q2 & rm)
+            if k > 0 and k + min(w, wild_cap(K_GROUP, k, rules)) >= size:
+                cov |= rm
+    if runs > 0:
+        n = max(spec[C_RUN_MIN], rules[R_MIN_RUN])
+        last_lo = gen_span(rules)[0]
+        for s in range(4):
+            held = suit_positions_of(q1, s, rules)
+            for lo in range(1, last_lo + 1):
+                iv = interval(lo, lo + n - 1)
+                k = popcount(iv & held)
+                if k > 0 and pos_allowed(lo, lo + n - 1, rules) and \
+                        popcount(iv & ~held) <= min(w, wild_cap(K_RUN, k, rules)):
+                    cov |= pos_to_ranks(iv & held) << (13 * s)
+    return popcount(q1 & ~cov) + popcount(q2 & ~cov)
+
+
+@njit(cache=True)
+def gen_cover_hopeless(lv, d, spec, rules, row, spare_hi):
+    """Cover mode prune after level d's meld ``row``: the cards left must fit the levels
+    after d (a group takes its size, a run at most 13) plus the spare; and the cards no
+    later level can reach — the suits before a run's suit (later runs come after it in
+    canonical order), the ranks below a group's rank (later groups of its class are not
+    lower) — must fit the later groups that can take them, plus the spare."""
+    nr, ng = spec[C_RUNS], spec[C_GROUPS]
+    q1, q2, w = lv[d + 1, LV_Q1], lv[d + 1, LV_Q2], lv[d + 1, LV_W]
+    later_groups = ng - max(0, d + 1 - nr)
+    later_runs = max(0, nr - d - 1)
+    room = later_groups * spec[C_GROUP_SIZE] + 13 * later_runs
+    if popcount(q1) + popcount(q2) + w > room + spare_hi:
+        return True
+    if gen_orphans(q1, q2, w, later_groups, later_runs, spec, rules) > spare_hi:
+        return True
+    if d < nr:
+        before = (np.int64(1) << (13 * row[M_KEY])) - 1
+        return popcount(q1 & before) + popcount(q2 & before) > later_groups * spec[C_GROUP_SIZE] + spare_hi
+    if d < nr + spec[C_PURE] and ng > spec[C_PURE]:
+        return False                    # the plain groups after the pure ones may take any rank
+    r = WILD_TRIO_RANK if row[M_FLAGS] & F_WILD else row[M_KEY]
+    low = np.int64(0)
+    for k in range(r):
+        low |= rank_mask(k)
+    return popcount(q1 & low) + popcount(q2 & low) > spare_hi
+
+
+@njit(cache=True)
 def gen_search(p1, p2, jokers, spec, rules, stop_first, spare_lo, spare_hi, best_rows):
     """The depth-first search of gen_solve (see the section comment): the points laid by
     the best (or first) way, -1 if none; its melds, one per level, in ``best_rows``."""
@@ -1173,9 +1231,15 @@ def gen_search(p1, p2, jokers, spec, rules, stop_first, spare_lo, spare_hi, best
     lv[0, LV_Q1], lv[0, LV_Q2], lv[0, LV_W] = p1, p2, jokers
     lv[0, LV_BUDGET] = jokers if spec[C_JOKER_LIMIT] < 0 else spec[C_JOKER_LIMIT]
     gen_start_level(lv, 0, spec, rules)
+    if spare_hi < 99 and gen_orphans(p1, p2, jokers, ng, nr, spec, rules) > spare_hi:
+        return -1                                   # cover mode: more cards than spares fit nowhere
     best = -1
     d = 0
+    nodes = 0
     while d >= 0:
+        nodes += 1
+        if nodes > GEN_NODE_CAP:
+            return GO_CAPPED if best < 0 else best
         if d == nlev:
             left, _ = gen_left(lv, d, rules)
             if spare_lo <= left <= spare_hi and lv[d, LV_GAIN] > best:
@@ -1190,6 +1254,8 @@ def gen_search(p1, p2, jokers, spec, rules, stop_first, spare_lo, spare_hi, best
             d -= 1
             continue
         gen_descend(lv, d, cur[d], rules)
+        if spare_hi < 99 and gen_cover_hopeless(lv, d, spec, rules, cur[d], spare_hi):
+            continue
         left, pts = gen_left(lv, d + 1, rules)
         if best >= 0 and lv[d + 1, LV_GAIN] + pts <= best:
             continue                                # cannot lay more than the best so far
@@ -1212,27 +1278,32 @@ def gen_write(rows, spec, out):
 
 @njit(cache=True)
 def gen_solve(p1, p2, jokers, spec, rules, out, stop_first):
-    """solve_contract for the general shapes and rules (see the section comment)."""
+    """solve_contract for the general shapes and rules (see the section comment); a search
+    that hits GEN_NODE_CAP without a way counts as not held."""
     rows = np.zeros((GEN_LEVELS, M_SIZE), np.int64)
     best = gen_search(p1, p2, jokers, spec, rules, stop_first, 0, 99, rows)
     out[:] = 0
     if best >= 0:
         gen_write(rows, spec, out)
-    return best
+    return max(best, -1)
 
 
 @njit(cache=True)
 def gen_go_out(p1, p2, jokers, contracts, hand, rules, out, need_discard):
     """Going out in one turn with nothing but the contract melds of ``hand`` (any of its
     alternatives): -1 if impossible, else the discard (card id, 52 = a wild card, 53 =
-    none). No discard is tried first (not with ``need_discard``), then one card left over;
-    within each, the alternatives in order and the first way found."""
+    none), GO_CAPPED when a search hit its work cap. No discard is tried first (not with
+    ``need_discard``), then one card left over; within each, the alternatives in order and
+    the first way found."""
     rows = np.zeros((GEN_LEVELS, M_SIZE), np.int64)
     for spare in range(1 if need_discard else 0, 2):
         row = hand
         while row:
             spec = contracts[row]
-            if gen_search(p1, p2, jokers, spec, rules, True, spare, spare, rows) >= 0:
+            found = gen_search(p1, p2, jokers, spec, rules, True, spare, spare, rows)
+            if found == GO_CAPPED:
+                return GO_CAPPED
+            if found >= 0:
                 gen_write(rows, spec, out)
                 if spare == 0:
                     return GO_OUT_NO_DISCARD
@@ -1546,7 +1617,12 @@ def apply_retrieval(table, i, a, b, rules):
 # too few cards are left for the missing contract melds (pruning never changes which cover
 # is found first). Exact for R_MAX_JOKERS <= 1 (Telefunken); a holding needing more than
 # MAX_GO_OUT_MELDS melds (impossible below 38 cards) is reported as not going out.
+# Work cap: a search stops after GO_NODE_CAP melds tried (a holding of 30+ cards, random play
+# with every purchase, can take minutes otherwise); go_out_partition then returns GO_CAPPED,
+# which the game counts and reports (the game is flagged truncated).
 GO_OUT_NO_DISCARD = 53
+GO_CAPPED = -2
+GO_NODE_CAP = 250_000
 MAX_GO_OUT_MELDS = 12
 GO_GROUP_OPTS = 162                    # 3^4 extra-copy counts x (0 / 1 joker)
 GO_RUN_OPTS = 14 * 14 * 15             # lo 1..14 x hi 1..14 x joker slot 0..14
@@ -1807,14 +1883,19 @@ def go_push(st, melds, d, goal):
 @njit(cache=True)
 def go_cover(p1, p2, jokers, goal, rules, st, melds):
     """Depth-first cover of the whole holding by melds including the contract melds of
-    ``goal``: the number of melds (rows 0.. of ``melds``), -1 if none."""
+    ``goal``: the number of melds (rows 0.. of ``melds``), -1 if none, GO_CAPPED after
+    GO_NODE_CAP melds tried."""
     st[0, S_Q1] = p1
     st[0, S_Q2] = p2
     st[0, S_JOK] = jokers
     st[0, S_FLAGS] = 0
     st[0, S_K] = 0
     d = 0
+    nodes = 0
     while d >= 0:
+        nodes += 1
+        if nodes > GO_NODE_CAP:
+            return GO_CAPPED
         q1 = st[d, S_Q1]
         if q1 == 0:
             if st[d, S_JOK] == 0 and (st[d, S_FLAGS] & goal[G_REQ]) == goal[G_REQ]:
@@ -1873,15 +1954,19 @@ def go_done_spare(st, d, goal):
 
 @njit(cache=True)
 def go_cover_spare(p1, p2, jokers, goal, rules, st, melds):
-    """The holding can be covered by melds including the contract melds of ``goal`` with at
-    most one card left over."""
+    """1 if the holding can be covered by melds including the contract melds of ``goal``
+    with at most one card left over, 0 if not, GO_CAPPED after GO_NODE_CAP melds tried."""
     st[0, S_Q1], st[0, S_Q2], st[0, S_JOK], st[0, S_FLAGS], st[0, S_K] = p1, p2, jokers, 0, 0
     d = 0
+    nodes = 0
     while d >= 0:
+        nodes += 1
+        if nodes > GO_NODE_CAP:
+            return GO_CAPPED
         q1 = st[d, S_Q1]
         if q1 == 0:
             if go_done_spare(st, d, goal):
-                return True
+                return 1
             d -= 1
             continue
         if st[d, S_K] == 0 and (d == MAX_GO_OUT_MELDS or go_hopeless_spare(
@@ -1901,7 +1986,7 @@ def go_cover_spare(p1, p2, jokers, goal, rules, st, melds):
         go_push(st, melds, d, goal)
         st[d + 1, S_FLAGS] |= GF_DISC if k == GO_SPARE_OPT else 0
         d += 1
-    return False
+    return 0
 
 
 JOKER_ID = 52
@@ -1982,15 +2067,17 @@ def go_candidates(p1, p2, jokers, spec, rules, out, order, need_discard):
 def go_out_partition(p1, p2, jokers, spec, rules, out, need_discard=False):
     """Hand 7 going out (§12.2) with the contract melds of ``spec`` (a contracts row): -1 if
     the holding cannot, else the discard (card id, 52 = joker, 53 = none; never 53 when
-    ``need_discard``: option A24 final_discard_required); the melds go to ``out``. See the
-    section comment above."""
+    ``need_discard``: option A24 final_discard_required), GO_CAPPED when a search hit its
+    work cap; the melds go to ``out``. See the section comment above."""
     order = np.zeros(54, np.int64)
     m, goal = go_candidates(p1, p2, jokers, spec, rules, out, order, need_discard)
     out[:] = 0
     st = np.zeros((MAX_GO_OUT_MELDS + 1, S_SIZE), np.int64)
     melds = np.zeros((MAX_GO_OUT_MELDS + 1, M_SIZE), np.int64)
-    if m > 1 and not go_cover_spare(p1, p2, jokers, goal, rules, st, melds):
-        return -1                               # neither all cards nor all but one
+    if m > 1:
+        spare = go_cover_spare(p1, p2, jokers, goal, rules, st, melds)
+        if spare <= 0:
+            return -1 if spare == 0 else GO_CAPPED  # neither all cards nor all but one
     for i in range(m):
         c = order[i]
         q1, q2, jok = p1, p2, jokers
@@ -2002,4 +2089,6 @@ def go_out_partition(p1, p2, jokers, spec, rules, out, need_discard=False):
         if n >= 0:
             out[:n] = melds[:n]
             return c
+        if n == GO_CAPPED:
+            return GO_CAPPED
     return -1

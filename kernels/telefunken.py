@@ -167,6 +167,7 @@ WILD2 = 35       # 1: twos are wild cards (O_WILD_TWOS), read by give / take
 UP_OFFER = 36    # 1: the P_UPCARD offer is the hand's upcard (0: a discard, take_discard)
 TAKEN = 37       # card taken from the pile this turn under take_discard, -1 none (it may not
 #                  be discarded again this turn)
+CAPPED = 38      # going-out searches of the game that hit their work cap (melds.GO_CAPPED)
 H1 = 40          # H1 + p: seat p's holding, cards held at least once (52-bit mask; no 2s
 #                  when twos are wild)
 H2 = 45          # H2 + p: cards held twice
@@ -290,7 +291,8 @@ RC_CHIPS = RC_TOTAL + MAX_PLAYERS     # chips left at the end
 RC_BUYS = RC_CHIPS + MAX_PLAYERS      # purchases in the game
 RC_HANDS = RC_BUYS + MAX_PLAYERS      # hands in the game
 RC_CHOSEN = RC_HANDS + 1              # 1: the dealers chose the contracts
-RC_HAND = RC_CHOSEN + 1               # per-hand blocks, HB_SIZE each, Hand 1 first
+RC_CAPPED = RC_CHOSEN + 1             # going-out searches that hit their work cap
+RC_HAND = RC_CAPPED + 1               # per-hand blocks, HB_SIZE each, Hand 1 first
 HB_OUT = 0       # seat that went out, -1
 HB_REASON = 1    # H_*
 HB_TURNS = 2     # turns started
@@ -1234,9 +1236,12 @@ def legal_not_down(st, opts, tab, mo, acts):
     n = 0
     if st[TABLE_ACTS] == 0:
         if hand7_at_once(st, opts):
-            if go_out(st[H1 + p], st[H2 + p], wilds(st, p), opts, mo) >= 0:
+            d = go_out(st[H1 + p], st[H2 + p], wilds(st, p), opts, mo)
+            if d >= 0:
                 acts[n] = act(A_GO_OUT7, 0, 0, 0, 0, 0)
                 n += 1
+            elif d == M.GO_CAPPED:
+                st[CAPPED] += 1
         else:
             if contract_melds(st[H1 + p], st[H2 + p], wilds(st, p), st[CONTRACT], opts, mo, True):
                 acts[n] = act(A_GO_DOWN, 0, 0, 0, 0, 0)
@@ -1915,8 +1920,10 @@ def write_game(st, opts, row):
     row[RC_DEALER] = st[FIRST_DEALER]
     row[RC_WINNERS] = mask
     row[RC_WINNER] = lowbit(np.int64(mask)) if popcount(np.int64(mask)) == 1 else -1
-    row[RC_REASON] = G_TRUNCATED if st[TRUNC] else G_COMPLETE
-    row[RC_TRUNC] = st[TRUNC]
+    truncated = st[TRUNC] != 0 or st[CAPPED] > 0
+    row[RC_REASON] = G_TRUNCATED if truncated else G_COMPLETE
+    row[RC_TRUNC] = truncated
+    row[RC_CAPPED] = st[CAPPED]
     row[RC_ERR] = st[ERR]
     row[RC_TURNS] = st[GAME_TURNS]
     row[RC_RESHUF] = st[GAME_RESHUF]

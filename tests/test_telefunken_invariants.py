@@ -52,7 +52,7 @@ def check_records(rec, opts, n):
     trunc = np.zeros(len(rec), bool)
     for h in range(1, hands + 1):
         trunc |= hand(rec, h, K.HB_REASON) == K.H_TURN_CAP
-    assert (rec[:, K.RC_TRUNC].astype(bool) == trunc).all()
+    assert (rec[:, K.RC_TRUNC].astype(bool) == (trunc | (rec[:, K.RC_CAPPED] > 0))).all()
     for p in range(n):
         exact = sum(hand(rec, h, K.HB_EXACT) * (hand(rec, h, K.HB_CUT) >= 0) for h in range(1, hands + 1))
         bonus = sum((hand(rec, h, K.HB_EXACT) == 1) & (cutter_of(rec, h, n) == p) for h in range(1, hands + 1))

@@ -708,6 +708,7 @@ def _record_columns(rec: np.ndarray, n: int) -> dict:
     """Record columns; the per-hand blocks for the hands the game has (every row of a run
     has as many), h{h}_contract when the dealers chose the contracts."""
     cols = penalty_game_columns(K, rec, n)
+    cols["search_capped"] = rec[:, K.RC_CAPPED].astype(np.int16)
     cols.update(record_fields(rec, (("chips_{p}", K.RC_CHIPS, np.int8), ("buys_{p}", K.RC_BUYS, np.int16)), n))
     hands = int(rec[:, K.RC_HANDS].max()) if len(rec) else HANDS
     chosen = bool(len(rec) and rec[:, K.RC_CHOSEN].max())
@@ -736,7 +737,10 @@ COLUMNS = [
     Column("winners", "int8", "bit mask of the seats with the lowest final total (shared wins, A21)"),
     Column("turns", "int32", "turns started in the game"),
     Column("reshuffles", "int32", "reshuffles of the discard pile into the stock in the game"),
-    Column("truncated", "bool", "a hand hit the turn cap max_turns_per_hand"),
+    Column("truncated", "bool", "a hand hit the turn cap max_turns_per_hand, or a going-out search its work "
+           "cap (search_capped)"),
+    Column("search_capped", "int16", "checks of the last hand's going out in one go that stopped at the "
+           "search's work cap (then taken as 'cannot go out'; holdings of 30+ cards, nearly only random play)"),
     Column("payout_{p}", "int32", "score of seat p = minus its final total (higher is better; 0 = no penalty)"),
     Column("total_{p}", "int32", "final total of seat p: penalty points of the seven hands (lowest wins)"),
     Column("chips_{p}", "int8", "chips seat p has left at the end"),
