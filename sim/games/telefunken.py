@@ -839,8 +839,9 @@ def _format_action(a: int, table: _Table, melds: list, cur_melds: dict) -> tuple
         extra = {"melds": new}
         if kind == K.A_GO_DOWN and f1:
             old = cur_melds.get(f1 - 1, [])
+            now = next((cards for i, cards in melds if i == f1 - 1), old)
             text += f" (exchanging {_card(f2)} for the joker of {' '.join(old)})"
-            extra["exchange"] = {"card": _card(f2), "target": old}
+            extra["exchange"] = {"card": _card(f2), "target": old, "result": now}
         return "meld", text, extra
     target = cur_melds.get(f2 if kind in (K.A_LAYOFF, K.A_SHIFT, K.A_TAKE_WILD) else f1, [])
     after = laid[0] if laid else []
@@ -864,6 +865,10 @@ def _format_action(a: int, table: _Table, melds: list, cur_melds: dict) -> tuple
         return "buy", f"buy {table.pile[-1] if table.pile else '?'}", {"cards": table.pile[-1:]}
     if kind == K.A_CHOOSE:
         return "choose contract", f"choose contract {f1}", {"contract": f1}
+    if kind == K.A_DRAW:
+        return "decline discard", "draw", {}                 # the stock card follows as a draw event
+    if kind == K.A_TAKE_UPCARD:
+        return "take upcard", "take upcard", {}              # the card follows as a take-discard event
     name = K.ACTION_NAMES[kind] if 0 <= kind < len(K.ACTION_NAMES) else f"action {kind}"
     return name, name, {}
 
