@@ -1,6 +1,6 @@
 """Contract Rummy (presets CONTRACT, LIVERPOOL, MAY_I): the seven-deal game as small numba kernels.
 
-Rules source: ``shared/rules/contract_rummy.md`` (the Persian seed, pagat, and the spec's
+Rules source: ``docs/rules/contract_rummy.md`` (the Persian seed, pagat, and the spec's
 DECISIONs). The meld arithmetic (contracts with floating jokers, lay-offs, joker swaps) is
 ``kernels.melds_float`` (which generalises ``kernels.melds``); this module is the game flow.
 

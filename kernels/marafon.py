@@ -1,6 +1,6 @@
 """Marafon (Marafone, Beccaccino): 4 players in partnerships, as small numba kernels.
 
-Rules source: ``shared/rules/marafon.md`` Part A (and §0, the common conventions); every
+Rules source: ``docs/rules/marafon.md`` Part A (and §0, the common conventions); every
 DECISION of its section C that concerns Marafon is an option below. The trick arithmetic
 (card ids, legality, winner, values in thirds) is ``kernels.tricks``.
 

@@ -1,6 +1,6 @@
 """Double-deck meld engine (Telefunken; written to be shared with Contract Rummy).
 
-Rules source: ``shared/rules/telefunken.md`` §1-4 (deck, values, melds, contracts), §9.4
+Rules source: ``docs/rules/telefunken.md`` §1-4 (deck, values, melds, contracts), §9.4
 (lay-offs), §10 (jokers on the table), §12 (Hand 7), options A3, A15, A34, A36 of §16 and
 the §17 presets; the §19 worked examples are tests in ``tests/test_melds.py``, the options
 and presets in ``tests/test_melds_variants.py``. Game flow (who may do what on which turn,

@@ -1,6 +1,6 @@
 """Floating-joker meld engine (Contract Rummy, Liverpool, May I?): ``kernels.melds`` generalised.
 
-Rules source: ``shared/rules/contract_rummy.md`` §4 (melds, floating jokers, the §4.4 validity
+Rules source: ``docs/rules/contract_rummy.md`` §4 (melds, floating jokers, the §4.4 validity
 predicates), §6 (contracts), §8 (exact-minimum or larger first melds), §9 (no touching
 same-suit runs), §10 (lay-offs), §11 (joker swaps, dead jokers). The §19 worked examples are
 tests in ``tests/test_melds_float.py``; the brute-force reference is

@@ -6,7 +6,7 @@ Strength: every 5-card hand maps to one of the 7,462 equivalence classes of stan
 poker (no wild cards, suits never break ties, the wheel A-2-3-4-5 is the lowest straight),
 numbered densely ``0`` (7-5-4-3-2 offsuit, the worst) .. ``7461`` (a royal flush). Higher is
 better; equal strength = a tie. ``category(s)`` gives the category ``C_HIGH`` .. ``C_STRAIGHT_FLUSH``
-(0..8, the reverse of the ranking table of ``shared/rules/tripoli.md`` section 11).
+(0..8, the reverse of the ranking table of ``docs/rules/tripoli.md`` section 11).
 
 Method (no hashing, no 7-card tables): the four suit planes of the card mask are turned
 into "at least 1/2/3/4 of a rank" rank masks by bit-parallel AND/OR; the category follows

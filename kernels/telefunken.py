@@ -1,14 +1,23 @@
-"""Telefunken: the seven-hand game as small numba kernels.
+"""Telefunken: the seven-hand game (and its six- and eight-hand variants) as small numba
+kernels.
 
-Rules source: ``shared/rules/telefunken.md`` (the Persian seed, pagat, and the spec's
-DECISIONs; every option of §16 that the engine supports is in the options array below).
+Rules source: ``docs/rules/telefunken.md`` (pagat and the original text, with the
+DECISIONs; every option of §16 and the §17 variant features (§20 there) the engine supports
+is in the options array below).
 The meld arithmetic (contracts, lay-offs, joker operations, Hand-7 going out) is
 ``kernels.melds``; this module is the game flow.
 
 Choices this module adds where the spec leaves room
 ----------------------------------------------------
-* One record is one **game** of seven hands. Per hand: the seat that went out, the end
-  reason, turns, reshuffles, the cut, and per seat the penalty, chips left and purchases.
+* One record is one **game** of all its hands (O_HANDS: one per contract, seven by default).
+  Per hand: the seat that went out, the end reason, turns, reshuffles, the cut, the contract
+  played, and per seat the penalty, chips left and purchases.
+* The variant features (wild twos held in HT and recorded per meld in T_TWOS, wild caps and
+  ratios, wrapping runs, the wild trío, moving jokers, taking a wild card back, the dealer's
+  opening, taking the discard with no pass-back, free in-turn purchases, the erasing exact
+  cut, alternative contracts, the dealer's choice of contract, the work cap on going out):
+  ``docs/rules/telefunken.md`` §20 states each rule and choice; the code is commented where
+  it applies them.
 * Step B is a sequence of single table actions (D7-D10 as separate actions): go down (the
   contract the engine finds with the fewest penalty points left, ``melds.best_contract``),
   lay one extra meld (candidates: all naturals of a rank held, with or without one joker;
@@ -64,7 +73,8 @@ from kernels.jit import trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
 
 RULES_VERSION = 3          # 2: the Ecuador exchange is offered only when needed; 3: a pure trio closes
-#                            only under fourth_suit_only (A14); final_discard_required holds in Hand 7
+#                            only under fourth_suit_only (A14); final_discard_required holds in Hand 7;
+#                            the §17 variant features and presets; the going-out work cap
 MAX_PLAYERS = 5
 HANDS = 7                       # hands of the default game (O_HANDS: 1..MAX_HANDS)
 MAX_HANDS = 8

@@ -1,6 +1,6 @@
 """Tonk (Tunk): the whole game as small numba kernels.
 
-Rules source: ``shared/rules/tonk.md`` (the seed text, pagat and Wikipedia; every
+Rules source: ``docs/rules/tonk.md`` (the seed text, pagat and Wikipedia; every
 DECISION of that spec is followed). Choices this module adds where the spec leaves room:
 
 * A turn-start decision merges "knock / continue" and the draw: the legal actions are

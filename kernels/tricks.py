@@ -1,6 +1,6 @@
 """Stateless trick arithmetic for 40-card Italian decks (Marafon, Trionfo, any trick game).
 
-Card ids (``shared/rules/marafon.md`` §0.2): ``card = 10 * suit + strength`` with suits
+Card ids (``docs/rules/marafon.md`` §0.2): ``card = 10 * suit + strength`` with suits
 0 = C (batons), 1 = D (coins), 2 = H (cups), 3 = S (swords) and strength 0..9 =
 ``4 5 6 7 J Q K A 2 3`` (Q is the Italian horse). Within a suit a higher id wins, so the
 rank order 3 > 2 > A > K > Q > J > 7 > 6 > 5 > 4 is the id order. A hand is a 40-bit mask

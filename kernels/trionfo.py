@@ -1,6 +1,6 @@
 """Trionfo: 5 players, an auction, a called partner or a solo, as small numba kernels.
 
-Rules source: ``shared/rules/marafon.md`` Part B (and §0); every Trionfo DECISION of its
+Rules source: ``docs/rules/marafon.md`` Part B (and §0); every Trionfo DECISION of its
 section C is an option below. Trick arithmetic and the shared play heuristics are
 ``kernels.tricks``.
 

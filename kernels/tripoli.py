@@ -1,6 +1,6 @@
 """Tripoli (Tripoley, Michigan Rummy, Rummoli): pay cards, poker and Michigan in one deal.
 
-Rules source: ``shared/rules/tripoli.md`` (the Persian seed = pagat's page; every DECISION of
+Rules source: ``docs/rules/tripoli.md`` (the Persian seed = pagat's page; every DECISION of
 that spec is followed, every option of its sections 10 and 14 is in the options array). The
 poker arithmetic is ``kernels.poker``; this module is the game flow.
 

@@ -189,7 +189,7 @@ def make_sweep(game: str, strategy: str, params: list[str], option_grid: list[st
 def play_experiment_shard(exp: Experiment, first: int, count: int) -> dict:
     """Long-format rows of deals first..first+count-1 for every point and lineup:
     deal_id, point, lineup, seat, payout, win, end_reason, turns (point-major order), plus the
-    game's ``seat_extras`` for the counted seat."""
+    game's ``seat_extras`` for the counted seat (-1 where the rules lack the column)."""
     from sim.registry import get_game
     extras = get_game(exp.game_name).seat_extras
     cache = {}
@@ -206,7 +206,8 @@ def play_experiment_shard(exp: Experiment, first: int, count: int) -> dict:
                 "deal_id": cols["deal_id"], "point": np.full(count, i, np.int16), "lineup": np.full(count, r, np.int8),
                 "seat": np.full(count, s, np.int8), "payout": cols[f"payout_{s}"].astype(np.int32),
                 "win": cols["winner"] == s, "end_reason": cols["end_reason"], "turns": cols["turns"],
-                **{name: cols[tmpl.format(p=s)] for name, tmpl in extras},
+                # an extra these rules lack (Hand 7's columns in a six-hand game) is -1
+                **{name: cols.get(tmpl.format(p=s), np.full(count, -1, np.int16)) for name, tmpl in extras},
             })
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]} if parts else {}
 

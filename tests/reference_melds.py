@@ -1,6 +1,6 @@
 """Slow, obviously-correct Python reference for ``kernels/melds.py`` (tests only).
 
-Telefunken rules (shared/rules/telefunken.md §2-4, §9.4, §10). A holding is a
+Telefunken rules (docs/rules/telefunken.md §2-4, §9.4, §10). A holding is a
 ``collections.Counter`` of card ids (0..51, ``JK`` = 52 for jokers). Everything is brute
 force: candidate melds are enumerated card by card and checked with the validity functions
 below; contracts try every combination of candidates.

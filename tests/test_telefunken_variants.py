@@ -258,3 +258,24 @@ def test_whole_games_of_the_variant_presets(preset, hands):
     assert (rec[:, K.RC_HANDS] == hands).all()
     outs = [rec[:, K.RC_HAND + h * K.HB_SIZE + K.HB_REASON] for h in range(hands)]
     assert np.mean(np.concatenate(outs) == K.H_OUT) > 0.5            # most hands end by going out
+
+
+def test_cli_options_list_the_variant_presets_and_compare_runs_on_six_hands(tmp_path):
+    from typer.testing import CliRunner
+    from sim.cli import app
+    cli = CliRunner()
+    res = cli.invoke(app, ["options", "telefunken"])
+    assert res.exit_code == 0, res.output
+    for name in ("peru1", "peru2", "farmers", "wild_twos", "dealer_chooses_contract"):
+        assert name in res.stdout, name
+    res = cli.invoke(app, ["compare", "telefunken", "--preset", "peru1", "--strategy", "greedy",
+                           "--strategy", "chip_saver:reserve=4", "--field", "greedy", "--games", "8", "-q",
+                           "--out", str(tmp_path / "cmp")])
+    assert res.exit_code == 0, res.output
+    res = cli.invoke(app, ["run", "telefunken", "--preset", "farmers", "--games", "6", "-q", "--check",
+                           "--out", str(tmp_path / "f.parquet")])
+    assert res.exit_code == 0, res.output
+    import pandas as pd
+    df = pd.read_parquet(tmp_path / "f.parquet")
+    assert "h8_pen_0" in df and "h9_pen_0" not in df
+    assert (df[[f"h{h}_pen_2" for h in range(1, 9)]].sum(axis=1) == df["total_2"]).all()

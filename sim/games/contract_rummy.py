@@ -1,7 +1,7 @@
 """Contract Rummy (presets ``contract``, ``liverpool``, ``may_i``) on the Python side: options,
 presets, strategies, records and trace formatting.
 
-Rules source: ``shared/rules/contract_rummy.md`` (RULES_VERSION = ``kernels.contract_rummy.
+Rules source: ``docs/rules/contract_rummy.md`` (RULES_VERSION = ``kernels.contract_rummy.
 RULES_VERSION``). One record row is one **game** of seven deals. ``payout_{p}`` is seat p's
 *score*: minus its final total of penalty points (higher is better; a LIVERPOOL cut bonus can
 lift it above 0). ``winner`` is the seat with the unique lowest total (-1 when shared, §14);
@@ -85,7 +85,7 @@ def _check_int(name, v, lo, hi=None):
 
 @dataclass(frozen=True)
 class ContractRummyOptions:
-    """Rule options of ``shared/rules/contract_rummy.md`` (defaults = preset ``contract``).
+    """Rule options of ``docs/rules/contract_rummy.md`` (defaults = preset ``contract``).
     ``num_players`` (3..5) is the run's player count, not an option here."""
     deck_rule: str = opt("two_decks", "pack (§2): two_decks, or one_per_two_players (MAY_I)", DECK_RULE)
     mayi_deck_rounding: str = opt("ceil", "one_per_two_players with odd n: round up or down (A16)", ROUNDING)

@@ -1,6 +1,6 @@
 """Marafon on the Python side: options, presets, strategies, records and replay events.
 
-Rules: ``shared/rules/marafon.md`` Part A; the kernels are ``kernels/marafon.py`` (its
+Rules: ``docs/rules/marafon.md`` Part A; the kernels are ``kernels/marafon.py`` (its
 docstring lists the choices made where the spec leaves room) on ``kernels/tricks.py``.
 
 One record row is one **match** (one game by default, ``games_per_match``). Partnerships are
@@ -74,7 +74,7 @@ def fmt40_mask(mask: int) -> str:
 # ---- options ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class MarafonOptions:
-    """Rule options of ``shared/rules/marafon.md`` section C (defaults = the seed's rules)."""
+    """Rule options of ``docs/rules/marafon.md`` section C (defaults = the seed's rules)."""
     marafona_trump_only: bool = opt(True, "only the 3-2-A of trumps is a marafona (C1); false: any suit")
     marafona_declarer: str = opt("any_player", "who may declare the marafona (C2)", DECLARER)
     marafona_auto_declare: bool = opt(True, "the engine declares every marafona (C3); false: the strategy decides")

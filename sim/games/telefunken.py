@@ -1,6 +1,8 @@
 """Telefunken on the Python side: options, presets, strategies, records and trace formatting.
 
-One record row is one **game** of seven hands. ``payout_{p}`` is seat p's *score*: minus its
+One record row is one **game** of all its hands (one per contract: seven in Telefunken, six in
+Peru 1, eight in Farmer's Rummy; the ``h{h}_*`` columns exist for the hands the game has).
+``payout_{p}`` is seat p's *score*: minus its
 final total of penalty points, so that higher is better as with Tonk's chips (0 = no penalty;
 only an exact-cut points bonus lifts it above 0); the generic statistics, win rates and reports
 read it unchanged. ``winner`` is
@@ -9,10 +11,12 @@ bit mask of every seat with the lowest total.
 
 Text forms of the structured options (``--option NAME=VALUE``):
 
-* ``contracts``: the seven hands separated by ``,`` (or ``;``), the melds of one hand joined
-  by ``+`` (or ``,`` when ``;`` separates the hands). A meld is ``3`` (a group of exactly 3),
+* ``contracts``: one contract per hand (1..8 hands) separated by ``,`` (or ``;``), the melds of
+  one hand joined by ``+`` (or ``,`` when ``;`` separates the hands), alternatives of a hand by
+  ``|``. A meld is ``3`` (a group of exactly 3),
   ``3p`` (a pure trío: 3 suits, no joker) or ``r7`` (a run of 7 or more). The §4 table is
   ``3p,3+3,4,4+4,5,5+5,3+r7`` (= ``3p;3,3;4;4,4;5;5,5;3,r7``); ``none`` = that default.
+* ``low_card_points``: ``face``, one number, or eight numbers for 2..9 (``20,5,5,5,5,5,10,10``).
 * hand maps (``exchange_rounds``, ``contract_joker_limit``): ``HAND:VALUE`` pairs separated by
   ``,`` (or ``;``), ``HAND=VALUE`` also accepted: ``6:1``, ``4:1,6:2``; ``none`` or an empty
   value = no entries (``contract_joker_limit=none``: no limit beyond one joker per meld).
@@ -729,7 +733,8 @@ _HAND_FIELDS = (("h{h}_out", K.HB_OUT, np.int8), ("h{h}_reason", K.HB_REASON, np
 
 # "{p}" stands for the seat number, "{h}" for the hand number 1..7
 COLUMNS = [
-    Column("deal_id", "int64", "game index in the run (a game = seven hands); with the seed it replays the game alone"),
+    Column("deal_id", "int64", "game index in the run (a game = all its hands, seven by default); with the seed "
+           "it replays the game alone"),
     Column("dealer", "int8", "dealer of Hand 1 (seat 0..n-1; the deal passes to the next seat each hand)"),
     Column("end_reason", "category", "how the game ended: " + ", ".join(K.REASON_NAMES)
            + " (a hand hit max_turns_per_hand)"),
@@ -742,7 +747,7 @@ COLUMNS = [
     Column("search_capped", "int16", "checks of the last hand's going out in one go that stopped at the "
            "search's work cap (then taken as 'cannot go out'; holdings of 30+ cards, nearly only random play)"),
     Column("payout_{p}", "int32", "score of seat p = minus its final total (higher is better; 0 = no penalty)"),
-    Column("total_{p}", "int32", "final total of seat p: penalty points of the seven hands (lowest wins)"),
+    Column("total_{p}", "int32", "final total of seat p: penalty points of all the hands (lowest wins)"),
     Column("chips_{p}", "int8", "chips seat p has left at the end"),
     Column("buys_{p}", "int16", "discards bought by seat p in the game"),
     Column("h{h}_out", "int8", "seat that went out in hand h, -1 if nobody did"),

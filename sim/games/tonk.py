@@ -19,7 +19,7 @@ DRY_TIE = ("each_tied_collects", "void")
 
 @dataclass(frozen=True)
 class TonkOptions:
-    """Rule options of ``shared/rules/tonk.md`` (defaults = the seed's rules)."""
+    """Rule options of ``docs/rules/tonk.md`` (defaults = the seed's rules)."""
     initial_upcard: bool = opt(True, "turn the first discard up at the deal (3.1)")
     deal_tonk_totals: tuple[int, ...] = opt((49, 50), "dealt totals that win 2S at once (3.2): 49,50 or 50")
     tonk_tie_redeal_same_dealer: bool = opt(False, "after two or more deal-tonks the same dealer redeals (3.3)")

@@ -1,6 +1,6 @@
 """Trionfo on the Python side: options, presets, strategies, records and replay events.
 
-Rules: ``shared/rules/marafon.md`` Part B; the kernels are ``kernels/trionfo.py`` (its
+Rules: ``docs/rules/marafon.md`` Part B; the kernels are ``kernels/trionfo.py`` (its
 docstring lists the choices made where the spec leaves room) on ``kernels/tricks.py``.
 
 One record row is one **session** of ``trionfo_hands`` hands (default 10). ``payout_{p}`` is
@@ -32,7 +32,7 @@ BID_NAMES = ("pass", "chiamo", "di più", "maso", "maso dei masi")
 
 @dataclass(frozen=True)
 class TrionfoOptions:
-    """Rule options of ``shared/rules/marafon.md`` section C, Trionfo rows (defaults = the spec's)."""
+    """Rule options of ``docs/rules/marafon.md`` section C, Trionfo rows (defaults = the spec's)."""
     trionfo_partner_levels: int = opt(1, "bid levels that call a partner (C15): 1 chiamo only, 2 chiamo and di più")
     trionfo_bid_stakes: tuple[int, ...] = opt((1, 2, 3, 4), "stakes of the four bids (C16), e.g. 1,2,3,4")
     trionfo_partner_method: str = opt("call_card", "how the partner is chosen (C17)", PARTNER_METHOD)

@@ -1,6 +1,6 @@
 """Tripoli on the Python side: options, presets, strategies, records and replay events.
 
-Rules source ``shared/rules/tripoli.md``; the kernel and its choices: ``kernels/tripoli.py``.
+Rules source ``docs/rules/tripoli.md``; the kernel and its choices: ``kernels/tripoli.py``.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ RANK_WORDS = {11: "J", 12: "Q"}
 
 @dataclass(frozen=True)
 class TripoliOptions:
-    """Rule options of ``shared/rules/tripoli.md`` (defaults = the seed's rules)."""
+    """Rule options of ``docs/rules/tripoli.md`` (defaults = the seed's rules)."""
     ante_per_space: int = opt(1, "chips each player puts on each of the 9 spaces per deal (2)")
     widow_exchange: bool = opt(True, "the dealer may keep, swap or auction the widow (4, 10.6)")
     widow_dealt_last: bool = opt(True, "the widow is the last hand of each round of the deal (3)")
