@@ -1479,23 +1479,35 @@ def widen_run(row, pos):
 
 
 @njit(cache=True)
+def held_joker_places(row, p1, ends_only):
+    """Mask of the positions of the run ``row``'s jokers whose natural card p1 holds (only
+    the jokers at an end when ``ends_only``)."""
+    m = np.int64(0)
+    jm = row[M_JPOS]
+    while jm:
+        jp = lowbit(jm)
+        jm &= jm - 1
+        if ends_only and jp != row[M_LO] and jp != row[M_HI]:
+            continue
+        if p1 & (np.int64(1) << (row[M_KEY] * 13 + pos_rank(jp))):
+            m |= np.int64(1) << jp
+    return m
+
+
+@njit(cache=True)
 def joker_shifts(p1, p2, jokers, table, n_melds, rules, out):
     """§10.2: rows (card, meld index, new joker position) for every run whose joker sits at an
-    end while the holding has the card it stands for; the joker moves to lo-1 or hi+1."""
+    end (any joker unless R_FROZEN, §10.3) while the holding has the card it stands for; the
+    joker moves to lo-1 or hi+1."""
     n = 0
     for i in range(n_melds):
         row = table[i]
         if row[M_KIND] != K_RUN or row[M_JOKERS] == 0:
             continue
-        jm = row[M_JPOS]
+        jm = held_joker_places(row, p1, rules[R_FROZEN] != 0)
         while jm:
-            jp = lowbit(jm)
+            c = row[M_KEY] * 13 + pos_rank(lowbit(jm))
             jm &= jm - 1
-            if jp != row[M_LO] and jp != row[M_HI] and rules[R_FROZEN]:
-                continue                    # frozen (§10.3)
-            c = row[M_KEY] * 13 + pos_rank(jp)
-            if (p1 & (np.int64(1) << c)) == 0:
-                continue
             for pos in (row[M_LO] - 1, row[M_HI] + 1):
                 if run_end_ok(row, pos, rules):
                     n = emit(out, n, c, i, pos)
@@ -1537,12 +1549,10 @@ def joker_takes(p1, table, n_melds, rules, out):
         row = table[i]
         if row[M_KIND] != K_RUN or row[M_JOKERS] == 0:
             continue
-        jm = row[M_JPOS]
+        jm = held_joker_places(row, p1, False)
         while jm:
-            c = row[M_KEY] * 13 + pos_rank(lowbit(jm))
+            n = emit(out, n, row[M_KEY] * 13 + pos_rank(lowbit(jm)), i, 0)
             jm &= jm - 1
-            if p1 & (np.int64(1) << c):
-                n = emit(out, n, c, i, 0)
     return n
 
 

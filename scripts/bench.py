@@ -157,26 +157,31 @@ def bench_telefunken(preset: dict, strategy: str, games: int, threads: int, repe
     return games / median_time(lambda: TK.play_batch(1, 0, games, opts, sids, params, False, rec), repeats)
 
 
+VARIANTS = {"peru1": 1, "peru2": 20, "farmers": 1}      # the §17 variant presets: greedy only, games / k
+
+
 def telefunken_section(args, cores: int) -> list[str]:
     from sim.games.telefunken import PRESETS
     times = startup("telefunken", 4, args.compile_repeats)
     rows = []
-    for preset in ("venezuela", "ecuador", "bolivia"):
+    for preset in ("venezuela", "ecuador", "bolivia", "peru1", "peru2", "farmers"):
         for strategy in ("greedy", "chip_saver:reserve=2", "patient", "random"):
-            if strategy == "random" and preset != "venezuela":
+            if strategy == "random" and preset != "venezuela" or preset in VARIANTS and strategy != "greedy":
                 continue
             games = args.games if strategy != "random" else max(args.games // 100, 64)
+            games = max(games // VARIANTS.get(preset, 1), 64)
             one = bench_telefunken(PRESETS[preset], strategy, games, 1, args.repeats)
             alln = bench_telefunken(PRESETS[preset], strategy, games, cores, args.repeats)
-            rows.append((preset, strategy, one, alln))
+            rows.append((preset, strategy, TelefunkenOptions(**PRESETS[preset]).hands, one, alln))
     lines = ["## Telefunken hands and games per second", "",
-             f"Each figure is the median of {args.repeats} runs of {args.games:,} games of 7 hands",
-             "(random play: 1% of that, its hands mostly run to the 2,000-turn cap) with 4 players,",
-             "all seats the same strategy, compile excluded.", "",
+             f"Each figure is the median of {args.repeats} runs of {args.games:,} games of all their hands",
+             "(seven; Peru 1 six, Farmer's eight; random play: 1% of that, its hands mostly run to the",
+             f"2,000-turn cap; Peru 2: 1/{VARIANTS['peru2']} of that) with 4 players, all seats the same strategy,",
+             "compile excluded.", "",
              f"| preset | strategy | hands/s 1 core | hands/s all cores ({cores}) | games/s 1 core | "
              f"games/s all cores ({cores}) |", "|---|---|---:|---:|---:|---:|"]
-    lines += [f"| {p} | {s} | {7 * one:,.0f} | {7 * alln:,.0f} | {one:,.0f} | {alln:,.0f} |"
-              for p, s, one, alln in rows]
+    lines += [f"| {p} | {s} | {h * one:,.0f} | {h * alln:,.0f} | {one:,.0f} | {alln:,.0f} |"
+              for p, s, h, one, alln in rows]
     lines += ["", "### Telefunken start-up", ""] + startup_lines("game", args.compile_repeats, times)
     lines += ["Target (issue 4, 2-core machine): at least 10,000 hands/s with greedy play.", ""]
     return lines
