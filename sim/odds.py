@@ -29,7 +29,11 @@ def _game(game: str):
 
 
 def _check_hand(contracts, hand: int) -> None:
-    last = len(contracts) - 1
+    """``hand`` names a hand of the contracts table (rows 1.. up to the first empty one)."""
+    last = 0
+    while last + 1 < min(len(contracts), M.MAX_HANDS + 1) and \
+            contracts[last + 1, M.C_GROUPS] + contracts[last + 1, M.C_RUNS] > 0:
+        last += 1
     if not 1 <= hand <= last:
         raise UsageError(f"--hand must be 1..{last} (got {hand})")
 
