@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from sim.errors import CheckError, UsageError
+from sim.errors import CheckError, OutputError, UsageError
 
 
 
@@ -62,7 +62,8 @@ CheckOpt = Annotated[bool, typer.Option("--check", help="verify the rules' invar
 
 
 def handle_errors(fn):
-    """UsageError -> one line and exit 2; CheckError -> message, trace, exit 1."""
+    """UsageError -> one line and exit 2; CheckError -> message, trace, exit 1; OutputError
+    (writing failed: a full disk) -> one line naming what was removed and kept, exit 1."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
@@ -73,6 +74,11 @@ def handle_errors(fn):
         except CheckError as exc:
             err.print(f"Error: {exc}", markup=False)
             err.print(exc.trace, markup=False)
+            if getattr(exc, "cleanup", None):           # what a failed run with --out removed and kept
+                err.print(exc.cleanup[0].upper() + exc.cleanup[1:] + ".", markup=False)
+            raise typer.Exit(1) from None
+        except OutputError as exc:                      # writing failed (a full disk): nothing half-written
+            err.print(f"Error: {exc}", markup=False)
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
             resumable = kwargs.get("out_file") or kwargs.get("out_dir")
@@ -174,6 +180,9 @@ UntilCiOpt = Annotated[Optional[float], typer.Option(
     "--until-ci", help="play until the headline 95% half-width is at most this (alpha-spending rule)")]
 MaxDealsOpt = Annotated[Optional[int], typer.Option("--max-deals", help="cap for --until-ci (default 100 x --deals)")]
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="continue an interrupted run into the same --out")]
+OverwriteOpt = Annotated[bool, typer.Option(
+    "--overwrite", help="replace an existing --out if it is a previous cardsim output of the same kind "
+                        "(anything else is refused)")]
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler tcp://HOST:PORT")]
 ClusterOpt = Annotated[Optional[str], typer.Option("--cluster", help="start a local Dask cluster: local:N")]
 WorkersOpt = Annotated[Optional[int], typer.Option("--workers", "-w", help="threads (default: all cores)")]
@@ -211,6 +220,7 @@ def run(game: GameArg,
         until_ci: UntilCiOpt = None,
         max_deals: MaxDealsOpt = None,
         resume: ResumeOpt = False,
+        overwrite: OverwriteOpt = False,
         scheduler: SchedulerOpt = None,
         cluster: ClusterOpt = None,
         as_json: JsonOpt = False,
@@ -218,12 +228,14 @@ def run(game: GameArg,
     """Play DEALS deals and print win rates and payouts with 95% intervals."""
     from sim.io import check_output_path
     from sim.runner import DEFAULT_SHARD, make_config, run as run_batch
+    from sim.store import check_output
     cfg = make_config(game, players, deals, seed, strategy, option, preset, workers, check, first_deal,
                       DEFAULT_SHARD if shard_size is None else shard_size)
     if out_file:
         check_output_path(out_file)
-    _execute(lambda *args: run_batch(cfg, *args), print_summary, deals, out_file, until_ci, max_deals, resume,
-             scheduler, cluster, as_json, quiet)
+        check_output(out_file, "run", overwrite)      # refused before anything is played
+    _execute(lambda *args: run_batch(cfg, *args, overwrite=overwrite), print_summary, deals, out_file, until_ci,
+             max_deals, resume, scheduler, cluster, as_json, quiet, overwrite)
 
 
 def _print_sequential(summary: dict) -> None:
@@ -262,11 +274,14 @@ def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
               markup=False)
 
 
-def _execute(play, printer, deals, out_path, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet):
+def _execute(play, printer, deals, out_path, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet,
+             overwrite=False):
     """Shared tail of run/compare/sweep: precision cap, progress bar, executor, output."""
     cap = _precision(until_ci, max_deals, deals)
     if resume and not out_path:
         raise UsageError("--resume needs --out (the run to continue)")
+    if overwrite and not out_path:
+        raise UsageError("--overwrite needs --out (the output to replace)")
     bar, update = _progress(cap or deals, quiet or as_json, always=until_ci is not None)
     with _executor(scheduler, cluster) as ex, bar:
         result = play(out_path, update, until_ci, cap, resume, ex)
@@ -280,10 +295,14 @@ def _execute(play, printer, deals, out_path, until_ci, max_deals, resume, schedu
             out.print(f"wrote {result.path}", markup=False)
 
 
-def _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet):
+def _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet,
+                    overwrite=False):
     from sim.experiment import run_experiment
-    _execute(lambda *args: run_experiment(exp, deals, *args), print_points, deals, out_dir, until_ci, max_deals,
-             resume, scheduler, cluster, as_json, quiet)
+    from sim.store import check_output
+    if out_dir:
+        check_output(out_dir, exp.kind, overwrite)    # refused before anything is played
+    _execute(lambda *args: run_experiment(exp, deals, *args, overwrite=overwrite), print_points, deals, out_dir,
+             until_ci, max_deals, resume, scheduler, cluster, as_json, quiet, overwrite)
 
 
 @app.command()
@@ -304,6 +323,7 @@ def compare(game: GameArg,
             until_ci: UntilCiOpt = None,
             max_deals: MaxDealsOpt = None,
             resume: ResumeOpt = False,
+            overwrite: OverwriteOpt = False,
             scheduler: SchedulerOpt = None,
             cluster: ClusterOpt = None,
             as_json: JsonOpt = False,
@@ -315,7 +335,7 @@ def compare(game: GameArg,
     from sim.experiment import EXPERIMENT_SHARD, make_compare
     exp = make_compare(game, strategy or [], players, field, seed, deals, option, preset, workers, check, first_deal,
                        EXPERIMENT_SHARD if shard_size is None else shard_size)
-    _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet)
+    _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet, overwrite)
 
 
 @app.command()
@@ -338,6 +358,7 @@ def sweep(game: GameArg,
           until_ci: UntilCiOpt = None,
           max_deals: MaxDealsOpt = None,
           resume: ResumeOpt = False,
+          overwrite: OverwriteOpt = False,
           scheduler: SchedulerOpt = None,
           cluster: ClusterOpt = None,
           as_json: JsonOpt = False,
@@ -348,7 +369,7 @@ def sweep(game: GameArg,
     from sim.experiment import EXPERIMENT_SHARD, make_sweep
     exp = make_sweep(game, strategy, param or [], option_grid or [], players, field, seed, deals, option, preset,
                      workers, check, first_deal, EXPERIMENT_SHARD if shard_size is None else shard_size)
-    _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet)
+    _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet, overwrite)
 
 
 @app.command()
@@ -392,13 +413,14 @@ def odds(game: GameArg,
 @handle_errors
 def report(source: Annotated[str, typer.Argument(
                help="a run file (cardsim run --out) or an experiment dataset directory (compare/sweep --out)")],
-           out_dir: Annotated[str, typer.Option("--out", help="directory for report.md and its PNG plots")]):
+           out_dir: Annotated[str, typer.Option("--out", help="directory for report.md and its PNG plots")],
+           overwrite: OverwriteOpt = False):
     """Markdown report with PNG plots of a run file or an experiment dataset.
 
     Win rate / mean payout with 95% intervals, sweep curves, payout distribution, outcomes
     (needs the report extra: matplotlib)."""
     from sim.report import write_report  # lazy: matplotlib loads only for this command
-    out.print(f"wrote {write_report(source, out_dir)}", markup=False)
+    out.print(f"wrote {write_report(source, out_dir, overwrite)}", markup=False)
 
 
 @app.command()

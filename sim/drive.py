@@ -1,15 +1,18 @@
 """The shard loop shared by ``run`` and ``compare``/``sweep``.
 
 Shards of a deterministic plan are taken from the work directory when a resumed run already
-finished them, otherwise played by the executor (in order) and stored; each is added to the
-accumulator, and with a precision target the loop stops at the first look whose interval,
-at that look's alpha-spending level, is narrow enough.
+finished them (and the stored shard carries this run's key: ``ShardStore.usable``), otherwise
+played by the executor (in order) and stored; each is added to the accumulator, and with a
+precision target the loop stops at the first look whose interval, at that look's
+alpha-spending level, is narrow enough. A failure (not an interruption) removes the run's own
+files; the OutputError says so, other errors carry it as ``cleanup``.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
 
+from sim.errors import OutputError
 from sim.io import columns_of, table_from_columns
 from sim.sequential import shard_plan, z_at_look
 
@@ -32,18 +35,21 @@ def drive(fn, task, layout: dict, first_deal: int, total: int, store, executor, 
           until_ci: float | None = None, progress=None) -> Driven:
     """Play ``fn(task, first, count)`` over the shard plan into ``acc`` (and ``store``)."""
     plan = list(shard_plan(total, first_deal, layout["shard_size"], layout["growth"])) or [(first_deal, 0)]
-    pending = ((task, f, c) for f, c in plan if not (store and store.has(f)))
+    stored = {f for f, c in plan if store is not None and store.usable(f, c)}
+    pending = ((task, f, c) for f, c in plan if f not in stored)
     results = executor.map(fn, pending)
     t0 = time.perf_counter()
     done, used = 0, []
     try:
         for first, count in plan:
-            if store is not None and store.has(first):
-                cols = columns_of(store.read(first), reason_names)
+            table = store.read(first, count) if first in stored else None
+            if table is not None:
+                cols = columns_of(table, reason_names)
             else:
-                cols = next(results)
+                # not stored, or stored but unreadable after all (then played here, in order)
+                cols = fn(task, first, count) if first in stored else next(results)
                 if store is not None:
-                    store.write(first, table_from_columns(cols, reason_names))
+                    store.write(first, count, table_from_columns(cols, reason_names))
             acc.add(cols, count)
             used.append(first)
             done += count
@@ -56,9 +62,12 @@ def drive(fn, task, layout: dict, first_deal: int, total: int, store, executor, 
                 progress(done, total, f"{name}: {est:+.4f} ± {half:.4f} (target ± {until_ci:g})")
             if half <= until_ci:
                 break
-    except Exception:
+    except Exception as exc:
         if store is not None:
-            store.discard()   # a failure (check error, bad input) is not worth resuming
+            note = store.discard()   # a failure (check error, full disk) is not worth resuming
+            if isinstance(exc, OutputError):
+                raise OutputError(f"{exc}; {note}") from None
+            exc.cleanup = note
         raise
     finally:
         results.close()

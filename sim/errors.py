@@ -15,3 +15,8 @@ class CheckError(RuntimeError):
 
     def __reduce__(self):  # travels back from Dask workers intact
         return (CheckError, (str(self), self.deal_id, self.trace))
+
+
+class OutputError(RuntimeError):
+    """Writing an output failed (a full disk, an I/O error): one ``Error:`` line and exit code 1.
+    The message names what failed, what was removed and what was kept."""

@@ -293,26 +293,31 @@ class ExperimentResult:
 
 def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress=None,
                    until_ci: float | None = None, max_deals: int | None = None, resume: bool = False,
-                   executor=None) -> ExperimentResult:
-    """Play the experiment shard by shard; write a dataset partitioned by point if ``out``."""
+                   executor=None, overwrite: bool = False) -> ExperimentResult:
+    """Play the experiment shard by shard; write a dataset partitioned by point if ``out``
+    (``overwrite``: replacing a previous cardsim dataset of the same kind, see ``sim.store``)."""
     executor = executor or LocalExecutor()
     numba.set_num_threads(exp.workers)
     meta = exp.meta()
     meta.update(deals=deals if until_ci is None else None, until_ci=until_ci, max_deals=max_deals)
     layout = shard_layout(exp.shard_size, until_ci)
-    store = ShardStore(out, meta, resume, dataset=True, layout=layout) if out else None
+    store = ShardStore(out, meta, resume, dataset=True, layout=layout, overwrite=overwrite) if out else None
     acc = ExperimentAccumulator(exp)
     total = deals if until_ci is None else max_deals
-    driven = drive(play_experiment_shard, exp, layout, exp.first_deal, total, store, executor,
-                   get_game(exp.game_name).reason_names, acc, until_ci, progress)
-    meta["deals"] = driven.deals
-    summary = acc.summary()
-    if driven.sequential:
-        summary["sequential"] = driven.sequential
-    timing = timing_meta(driven, executor, exp.workers)
     path = None
-    if store is not None:
-        store.meta = meta
-        extra = {"_summary.json": json.dumps(json_clean({"summary": summary, "meta": meta}), indent=2).encode()}
-        path = str(store.finish(driven.shards, timing, partition="point", extra_files=extra))
+    try:
+        driven = drive(play_experiment_shard, exp, layout, exp.first_deal, total, store, executor,
+                       get_game(exp.game_name).reason_names, acc, until_ci, progress)
+        meta["deals"] = driven.deals
+        summary = acc.summary()
+        if driven.sequential:
+            summary["sequential"] = driven.sequential
+        timing = timing_meta(driven, executor, exp.workers)
+        if store is not None:
+            store.meta = meta
+            extra = {"_summary.json": json.dumps(json_clean({"summary": summary, "meta": meta}), indent=2).encode()}
+            path = str(store.finish(driven.shards, timing, partition="point", extra_files=extra))
+    finally:
+        if store is not None:
+            store.close()       # the lock; an interrupted run keeps its work directory for --resume
     return ExperimentResult(summary, meta, timing, path)

@@ -20,11 +20,12 @@ import json
 import math
 import os
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
 
-from sim.errors import UsageError
+from sim.errors import OutputError, UsageError
 
 REPORT_NAME = "report.md"
 SUMMARY_NAMES = ("_summary.json", "summary.json")
@@ -43,20 +44,46 @@ C_PAY, C_WIN, C_DIFF = "#1f77b4", "#2ca02c", "#d62728"
 
 # ---- entry point ----------------------------------------------------------------------
 
-def write_report(source: str, out_dir: str) -> Path:
+def write_report(source: str, out_dir: str, overwrite: bool = False) -> Path:
     """Write ``out_dir/report.md`` and its PNG plots for a run file or an experiment dataset
-    directory; returns the Markdown path. Bad input raises UsageError (one line)."""
+    directory; returns the Markdown path. Bad input raises UsageError (one line).
+
+    The report is drawn into a hidden ``.DIR.partial-*`` directory beside ``out_dir`` and renamed
+    into place when complete (``sim.store``): an existing ``out_dir`` is refused unless it is
+    empty, or ``overwrite`` is given and it is a previous cardsim report (report.md and PNG
+    files only), which is then replaced atomically. A write that fails (a full disk) removes
+    what it wrote and raises OutputError."""
+    from sim.store import OutputSlot, why_failed
     src = Path(source)
     kind = _source_kind(src)
     mpl = _matplotlib()
-    out = _prepare_out(out_dir)
-    with mpl.rc_context(STYLE):
-        lines = _run_report(src, out) if kind == "run" else _experiment_report(src, out)
-    md = out / REPORT_NAME
-    tmp = md.with_name(f".{md.name}.tmp")
-    tmp.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
-    os.replace(tmp, md)
-    return md
+    out, made = _prepare_out(out_dir)
+    try:
+        slot = OutputSlot(out, "report", overwrite)
+    except BaseException:
+        _remove_dirs(made)
+        raise
+    try:
+        tmp = slot.partial()
+        try:
+            with mpl.rc_context(STYLE):
+                lines = _run_report(src, tmp) if kind == "run" else _experiment_report(src, tmp)
+            (tmp / REPORT_NAME).write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
+            slot.place(tmp)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)     # what is left of it (nothing once placed)
+    except OSError as exc:
+        slot.remove_work()
+        _remove_dirs(made)
+        kept = f"the previous {str(out)!r} unchanged" if slot.replace else "nothing"
+        raise OutputError(f"{why_failed(exc)} while writing the report to {str(out)!r}; removed its partial "
+                          f"files, kept {kept}") from None
+    except BaseException:
+        slot.remove_work()
+        _remove_dirs(made)
+        raise
+    slot.remove_work()
+    return out / REPORT_NAME
 
 
 def _source_kind(src: Path) -> str:
@@ -88,17 +115,36 @@ def _matplotlib():
     return matplotlib
 
 
-def _prepare_out(out_dir: str) -> Path:
+def _prepare_out(out_dir: str) -> tuple[Path, list[Path]]:
+    """The report directory's path, after creating its missing parent directories (returned,
+    innermost first, to be removed again if the report fails)."""
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise UsageError(f"cannot write the report to {str(out)!r}: it exists and is not a directory")
+    parent = out.parent if str(out.parent) else Path(".")
+    made = []
+    p = parent
+    while not os.path.lexists(p) and p != p.parent:
+        made.append(p)
+        p = p.parent
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
+        _remove_dirs(made)
         raise UsageError(f"cannot create the report directory {str(out)!r}: {exc.strerror or exc}") from None
-    if not os.access(out, os.W_OK | os.X_OK):
+    if not os.access(parent, os.W_OK | os.X_OK) or (out.is_dir() and not os.access(out, os.W_OK | os.X_OK)):
+        _remove_dirs(made)
         raise UsageError(f"cannot write the report to {str(out)!r}: permission denied")
-    return out
+    return out, made
+
+
+def _remove_dirs(dirs: list[Path]) -> None:
+    """Remove directories this report created (innermost first), if still empty."""
+    for d in dirs:
+        try:
+            d.rmdir()
+        except OSError:
+            return
 
 
 # ---- formatting -------------------------------------------------------------------------

@@ -346,13 +346,15 @@ class RunResult:
 
 def run(cfg: RunConfig, out: str | None = None, progress: Callable | None = None,
         until_ci: float | None = None, max_deals: int | None = None, resume: bool = False,
-        executor=None) -> RunResult:
+        executor=None, overwrite: bool = False) -> RunResult:
     """Play the run shard by shard (locally or on a Dask executor), write ``out`` atomically
     if given, and return the summary.
 
     ``until_ci``: stop once every seat's and strategy's mean payout has a 95% half-width <= until_ci
     under the alpha-spending rule of ``sim.sequential`` (at most ``max_deals`` deals).
     ``resume``: reuse the finished shards of an interrupted run into the same ``out``.
+    ``overwrite``: an existing ``out`` that is a previous cardsim run file is replaced (anything
+    else there is refused; see ``sim.store``).
     """
     executor = executor or LocalExecutor()
     numba.set_num_threads(cfg.workers)
@@ -360,17 +362,21 @@ def run(cfg: RunConfig, out: str | None = None, progress: Callable | None = None
     if until_ci is not None:
         meta.update(until_ci=until_ci, max_deals=max_deals, deals=None)
     layout = shard_layout(cfg.shard_size, until_ci)
-    store = ShardStore(out, meta, resume, layout=layout) if out else None
+    store = ShardStore(out, meta, resume, layout=layout, overwrite=overwrite) if out else None
     acc = Accumulator(cfg.n_players, [s.label for s in cfg.seats], cfg.game.reason_names)
     total = cfg.deals if until_ci is None else max_deals
-    driven = drive(play_shard, cfg, layout, cfg.first_deal, total, store, executor, cfg.game.reason_names, acc,
-                   until_ci, progress)
-    meta["deals"] = driven.deals
-    timing = timing_meta(driven, executor, cfg.workers)
     path = None
-    if store is not None:
-        store.meta = meta
-        path = str(store.finish(driven.shards, timing))
+    try:
+        driven = drive(play_shard, cfg, layout, cfg.first_deal, total, store, executor, cfg.game.reason_names,
+                       acc, until_ci, progress)
+        meta["deals"] = driven.deals
+        timing = timing_meta(driven, executor, cfg.workers)
+        if store is not None:
+            store.meta = meta
+            path = str(store.finish(driven.shards, timing))
+    finally:
+        if store is not None:
+            store.close()       # the lock; an interrupted run keeps its work directory for --resume
     summary = acc.summary()
     if driven.sequential:
         summary["sequential"] = driven.sequential

@@ -195,8 +195,11 @@ def test_paired_difference_matches_summary(sources):
 
 
 def test_report_is_rewritten_in_place(sources, tmp_path):
+    """A previous report is replaced only with overwrite (issue 13: an existing output is refused)."""
     first = write_report(str(sources["compare"]), str(tmp_path)).read_text(encoding="utf-8")
-    second = write_report(str(sources["compare"]), str(tmp_path)).read_text(encoding="utf-8")
+    with pytest.raises(UsageError, match="exists; pass --overwrite"):
+        write_report(str(sources["compare"]), str(tmp_path))
+    second = write_report(str(sources["compare"]), str(tmp_path), overwrite=True).read_text(encoding="utf-8")
     assert first == second
 
 

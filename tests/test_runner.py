@@ -279,7 +279,7 @@ def test_interrupt_after_first_shard_leaves_no_output_but_resumes(tmp_path):
 
     def progress(done, total):
         calls.append((done, total))
-        assert sorted(os.listdir(work)) == ["run.json", "shard-000000000000000.parquet"]
+        assert sorted(os.listdir(work)) == ["lock", "run.json", "shard-000000000000000.parquet"]
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
@@ -312,14 +312,17 @@ def test_error_in_a_later_shard_leaves_nothing(tmp_path, monkeypatch):
 
 
 def test_existing_output_survives_an_interrupted_rerun(tmp_path):
+    """An existing output is refused without overwrite, and survives an interrupted overwrite."""
     path, _ = run_to(tmp_path, deals=300)
     before = path.read_bytes()
 
     def stop(done, total):
         raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(UsageError, match="exists; pass --overwrite"):
         runner.run(cfg(deals=3000, shard_size=1000, seed=99), str(path), stop)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(cfg(deals=3000, shard_size=1000, seed=99), str(path), stop, overwrite=True)
     assert path.read_bytes() == before
     assert leftovers(tmp_path) == []
 
