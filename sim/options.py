@@ -1,11 +1,16 @@
 """Generic machinery for per-game rule options: one frozen dataclass per game.
 
-Each field carries ``metadata={"help": ..., "choices": (...)}``. Values given as text on
-the command line (``--option name=value``) are parsed according to the field's type.
+Each field carries ``metadata={"help": ..., "choices": (...), "range": (lo, hi)}``. Values
+given as text on the command line (``--option name=value``) are parsed according to the
+field's type; whole numbers are written with ASCII digits only. ``range`` is the allowed
+span of a whole-number option (of each number of a list option); ``check_ranges`` enforces
+it (each game's ``__post_init__`` calls it first), so no value outside it reaches a kernel
+or a record column (the record dtypes are chosen for these spans: see the game modules).
 """
 from __future__ import annotations
 
 import dataclasses
+import re
 import typing
 
 from sim.errors import UsageError
@@ -14,9 +19,47 @@ _TRUE = {"1", "true", "yes", "on", "y", "t"}
 _FALSE = {"0", "false", "no", "off", "n", "f"}
 
 
-def opt(default, help: str, choices=None):
-    """A dataclass field with help text (and allowed values for strings)."""
-    return dataclasses.field(default=default, metadata={"help": help, "choices": choices})
+def opt(default, help: str, choices=None, lo: int | None = None, hi: int | None = None):
+    """A dataclass field with help text (and allowed values for strings; ``lo``..``hi``, both
+    inclusive, for whole numbers)."""
+    meta = {"help": help, "choices": choices}
+    if lo is not None or hi is not None:
+        if lo is None or hi is None:
+            raise ValueError("opt: give both lo and hi")
+        meta["range"] = (lo, hi)
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def option_range(f: dataclasses.Field) -> tuple[int, int] | None:
+    """(lo, hi) of a whole-number option (None if it has no range)."""
+    return f.metadata.get("range")
+
+
+def check_ranges(options) -> None:
+    """Every whole number of an options object (a list option: each of its numbers) within
+    its field's range; UsageError naming the option and the range otherwise."""
+    for f in dataclasses.fields(options):
+        span = option_range(f)
+        if span is None:
+            continue
+        v = getattr(options, f.name)
+        values = v if isinstance(v, (tuple, list)) else (v,)
+        for x in values:
+            if isinstance(x, bool) or not isinstance(x, int):
+                continue                     # None, "random", ...: the game's own checks
+            if not span[0] <= x <= span[1]:
+                raise UsageError(f"option {f.name}: must be a whole number >= {span[0]} and <= {span[1]} (got {x})")
+
+
+_INT = re.compile(r"[+-]?[0-9]+")
+
+
+def ascii_only(what: str, text: str) -> None:
+    """Refuse digits other than ASCII 0-9 (full-width ``１２``, Arabic-Indic, ...), which
+    Python's int() and float() would silently read as numbers."""
+    bad = [c for c in text if c.isdigit() and not "0" <= c <= "9"]
+    if bad:
+        raise UsageError(f"{what}: {text!r} has a digit that is not ASCII ({bad[0]!r}); write numbers with 0-9")
 
 
 def option_fields(cls) -> list[dataclasses.Field]:
@@ -39,22 +82,18 @@ def _parse_value(f: dataclasses.Field, hint, text: str):
             return False
         raise UsageError(f"option {f.name}: {text!r} is not a boolean (use true/false)")
     if hint is int:
-        try:
-            return int(t)
-        except ValueError:
-            raise UsageError(f"option {f.name}: {text!r} is not an integer") from None
+        if not _INT.fullmatch(t):
+            raise UsageError(f"option {f.name}: {text!r} is not an integer (a whole number)")
+        return int(t)
     if origin is tuple:
-        try:
-            return tuple(int(x) for x in t.replace("{", "").replace("}", "").split(",") if x.strip())
-        except ValueError:
-            raise UsageError(f"option {f.name}: {text!r} is not a comma-separated list of integers") from None
+        items = [x.strip() for x in t.replace("{", "").replace("}", "").split(",") if x.strip()]
+        if not all(_INT.fullmatch(x) for x in items):
+            raise UsageError(f"option {f.name}: {text!r} is not a comma-separated list of whole numbers")
+        return tuple(int(x) for x in items)
     if hint is str:
         return t
     # str | int (e.g. first_dealer: "random" or a seat)
-    try:
-        return int(t)
-    except ValueError:
-        return t
+    return int(t) if _INT.fullmatch(t) else t
 
 
 def parse_overrides(cls, pairs: list[str]) -> dict:
@@ -69,6 +108,9 @@ def parse_overrides(cls, pairs: list[str]) -> dict:
         name = name.strip().replace("-", "_")
         if name not in fields:
             raise UsageError(f"unknown option {name!r}; options: {', '.join(fields)}")
+        if name in out:
+            raise UsageError(f"option {name} is given twice; give it once")
+        ascii_only(f"option {name}", value)
         out[name] = _parse_value(fields[name], hints[name], value)
     return out
 

@@ -5,12 +5,14 @@ strategy is an integer id plus a float parameter row, so sweeps never recompile.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from sim.errors import UsageError
+from sim.options import ascii_only
 
 
 @dataclass(frozen=True)
@@ -20,6 +22,7 @@ class ParamSpec:
     lo: float
     hi: float
     help: str
+    integer: bool = False     # a count or a 0/1 switch: only whole numbers are accepted
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,10 @@ class GameSpec:
     payout_unit: str = "chips"                # its unit in running text ("chips per deal")
     seat_extras: tuple = ()                   # (name, column with {p}): per-seat columns experiments keep
     trace_events: Callable | None = None      # (trace, state, seat_names) -> [event dicts] (sim.trace)
+    zero_sum: bool = False                    # payout_{p} of every row sums to 0 (checked by --check)
+    record_check: Callable | None = None      # (cols, opts array, n) -> (row, problem) | None: --check's
+                                              # checks of the record columns themselves
+    derived_columns: Callable | None = None   # (cols, opts array, n) -> None: columns computed from deal_id
 
 
 def kernel_fields(K, **over) -> dict:
@@ -78,18 +85,43 @@ def kernel_fields(K, **over) -> dict:
     return fields
 
 
+class RecordRangeError(RuntimeError):
+    """A record value does not fit its column's dtype (a bug: the dtype or an option cap is
+    too narrow). Carries the column, the row and the value; the runner names the deal."""
+
+    def __init__(self, column: str, row: int, value: int, dtype):
+        super().__init__(f"record column {column} = {value} does not fit its type {np.dtype(dtype).name}")
+        self.column, self.row, self.value, self.dtype = column, row, value, np.dtype(dtype).name
+
+    def __reduce__(self):  # travels back from Dask workers intact
+        return (RecordRangeError, (self.column, self.row, self.value, self.dtype))
+
+
+def narrow(values: np.ndarray, dtype, column: str) -> np.ndarray:
+    """``values`` as ``dtype``, refusing (RecordRangeError) any value the cast would change
+    (a wrapped integer, a bool from anything but 0/1), so no record is ever silently wrong."""
+    out = np.asarray(values).astype(dtype)
+    if len(out) and not np.array_equal(out, values):
+        row = int(np.flatnonzero(out != values)[0])
+        raise RecordRangeError(column, row, int(values[row]), dtype)
+    return out
+
+
 def record_fields(rec: np.ndarray, fields, n: int = 0, base: int = 0, each: str = "p", **names) -> dict:
-    """Record columns from ``(name, column, dtype)`` rows: ``rec[:, base + column]`` as dtype.
-    A name holding ``{p}`` (``each``) gives one column per seat (or side) 0..n-1, read from
-    ``column + p``; ``names`` fill the other fields of the name (e.g. ``d=3``)."""
+    """Record columns from ``(name, column, dtype)`` rows: ``rec[:, base + column]`` as dtype
+    (checked: ``narrow``). A name holding ``{p}`` (``each``) gives one column per seat (or
+    side) 0..n-1, read from ``column + p``; ``names`` fill the other fields of the name
+    (e.g. ``d=3``)."""
     cols = {}
     for name, col, dtype in fields:
         key = "{" + each + "}"
         if key in name:
             for p in range(n):
-                cols[name.format(**names, **{each: p})] = rec[:, base + col + p].astype(dtype)
+                full = name.format(**names, **{each: p})
+                cols[full] = narrow(rec[:, base + col + p], dtype, full)
         else:
-            cols[name.format(**names)] = rec[:, base + col].astype(dtype)
+            full = name.format(**names)
+            cols[full] = narrow(rec[:, base + col], dtype, full)
     return cols
 
 
@@ -129,26 +161,40 @@ def get_game(name: str) -> GameSpec:
     return known[key]
 
 
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
 def parse_seat(game: GameSpec, text: str) -> Seat:
-    """``"knocker:threshold=8"`` -> Seat with every parameter checked against its range."""
+    """``"knocker:threshold=8"`` -> Seat with every parameter checked: a known name given
+    once, a plain decimal number (ASCII digits; no nan/inf) within its range, a whole number
+    for an integer parameter."""
     name, _, rest = text.strip().partition(":")
     if name not in game.strategies:
         raise UsageError(f"unknown strategy {name!r} for {game.name}; strategies: {', '.join(game.strategies)}")
     spec = game.strategies[name]
     values = {p.name: p.default for p in spec.params}
+    given = set()
     for pair in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, val = pair.partition("=")
-        key = key.strip()
-        if not eq or key not in values:
+        key, val = key.strip(), val.strip()
+        if key not in values:
             accepted = ", ".join(values) or "none"
-            raise UsageError(f"strategy {name}: unknown parameter {pair!r}; parameters: {accepted}")
-        try:
-            num = float(val)
-        except ValueError:
-            raise UsageError(f"strategy {name}: parameter {key}={val!r} is not a number") from None
+            raise UsageError(f"strategy {name}: unknown parameter {key!r}; parameters: {accepted}")
+        if not eq or not val:
+            raise UsageError(f"strategy {name}: parameter {key} is missing value (write {key}=VALUE)")
+        if key in given:
+            raise UsageError(f"strategy {name}: parameter {key} is given twice; give it once")
+        given.add(key)
+        ascii_only(f"strategy {name}: parameter {key}", val)
+        if not _NUMBER.fullmatch(val):
+            raise UsageError(f"strategy {name}: parameter {key}={val!r} is not a number")
+        num = float(val)
         p = next(p for p in spec.params if p.name == key)
         if not (p.lo <= num <= p.hi):
             raise UsageError(f"strategy {name}: parameter {key}={val} is out of range [{_num(p.lo)}, {_num(p.hi)}]")
+        if p.integer and not num.is_integer():
+            raise UsageError(f"strategy {name}: parameter {key}={val} must be a whole number "
+                             f"({_num(p.lo)}..{_num(p.hi)})")
         values[key] = num
     return Seat(spec, tuple(values[p.name] for p in spec.params))
 
