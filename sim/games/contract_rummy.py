@@ -49,7 +49,7 @@ from kernels.cards import RANK_NAMES, SUIT_NAMES
 from sim.errors import UsageError
 from sim.games.telefunken import penalty_game_columns
 from sim.notation import fmt_card
-from sim.options import opt
+from sim.options import check_ranges, opt
 from sim.registry import (
     Column,
     GameSpec,
@@ -71,6 +71,7 @@ DEAD_STOCK = ("score_all", "void_deal")
 CUT_RECIP = ("cutter", "deal_winner")
 DEALS = K.DEALS
 TRACE_ROWS_CAP = 2_000_000
+MAX_TURNS_PER_DEAL = 30_000      # d{d}_turns and d{d}_reshuffles are int16
 
 _BOOLS = ("initial_meld_exact_size", "forbid_contiguous_runs", "joker_swap_allowed", "deal7_special",
           "may_i_no_consecutive", "oot_discarder_cooldown", "may_discard_taken_card",
@@ -90,19 +91,20 @@ class ContractRummyOptions:
     deck_rule: str = opt("two_decks", "pack (§2): two_decks, or one_per_two_players (MAY_I)", DECK_RULE)
     mayi_deck_rounding: str = opt("ceil", "one_per_two_players with odd n: round up or down (A16)", ROUNDING)
     joker_rule: str = opt("players_minus_one", "jokers in the pack (§2): n-1, or 2 per deck", JOKER_RULE)
-    joker_points: int = opt(15, "penalty of a joker (§3; MAY_I 25)")
-    hand_sizes: tuple[int, ...] = opt((10, 10, 10, 12, 12, 12, 12), "cards dealt in deals 1..7 (§5)")
+    joker_points: int = opt(15, "penalty of a joker (§3; MAY_I 25)", lo=0, hi=100)
+    hand_sizes: tuple[int, ...] = opt((10, 10, 10, 12, 12, 12, 12), "cards dealt in deals 1..7 (§5)", lo=1, hi=30)
     initial_meld_exact_size: bool = opt(True, "contract melds of exactly 3 / 4 cards in deals 1-6 (§8; "
                                         "MAY_I false: 3+ / 4+)")
     forbid_contiguous_runs: bool = opt(True, "same-suit contract runs may not touch (§9)")
     joker_swap_allowed: bool = opt(True, "jokers may be swapped out of runs (§11; MAY_I false)")
     deal7_special: bool = opt(True, "deal 7: three runs of every card, going out, no discard (§13)")
-    cut_bonus_points: int = opt(0, "LIVERPOOL exact-cut bonus taken off a total (§15.2; 50)")
+    cut_bonus_points: int = opt(0, "LIVERPOOL exact-cut bonus taken off a total (§15.2; 50)", lo=-1000, hi=1000)
     cut_bonus_recipient: str = opt("cutter", "who gets the cut bonus (A17)", CUT_RECIP)
     cut_success_prob: float | str | None = opt(None, "probability of an exact cut (A18); none = 1/(N-1)")
     may_i_model: str = opt("out_of_turn_discard", "May-I model (§7.2, §7.4, A1)", MAYI_MODEL)
     take_discard_penalty: str = opt("always", "penalty card when taking the discard (A2)", PENALTY)
-    may_i_limit_per_deal: int | None = opt(None, "penalty cards a player may take per deal (A6); none = no limit")
+    may_i_limit_per_deal: int | None = opt(None, "penalty cards a player may take per deal (A6); none = no limit",
+                                           lo=0, hi=1000)
     may_i_no_consecutive: bool = opt(True, "nobody obtains D_k and D_k+1 both with penalties (§7.3, A7)")
     oot_discarder_cooldown: bool = opt(False, "A7's other reading: no second out-of-turn play before every "
                                        "other seat has started a turn")
@@ -111,15 +113,18 @@ class ContractRummyOptions:
     deal7_discard_mode: str = opt("normal", "discards in deal 7 (A11)", D7_MODE)
     joker_position: str = opt("floating", "jokers in runs (A19): floating (a joker stands for whatever card "
                               "the run needs), or fixed (it keeps the place given when laid)", JOKER_POSITION)
-    min_naturals_per_meld: int = opt(1, f"naturals every meld needs (A20; 1..{F.MAX_MIN_NAT})")
+    min_naturals_per_meld: int = opt(1, f"naturals every meld needs (A20; 1..{F.MAX_MIN_NAT})", lo=1,
+                                     hi=F.MAX_MIN_NAT)
     joker_swap_requires_prior_meld: bool = opt(True, "swaps only after the meld turn (A22)")
     swapped_joker_may_be_discarded: bool = opt(False, "a swapped joker may be kept for this turn's discard (A21)")
     dead_stock_rule: str = opt("score_all", "stock and pile exhausted (A26)", DEAD_STOCK)
-    max_turns_per_deal: int = opt(1000, "turn cap per deal: ends like a dead stock, flags the game truncated")
+    max_turns_per_deal: int = opt(1000, "turn cap per deal: ends like a dead stock, flags the game truncated",
+                                  lo=1, hi=MAX_TURNS_PER_DEAL)
     tie_rule: str = opt("shared", "equal lowest totals (A27; one choice only)", ("shared",))
     first_dealer: str | int = opt("random", "dealer of deal 1: random or a seat number")
 
     def __post_init__(self):
+        check_ranges(self)
         for name in _BOOLS:
             if not isinstance(getattr(self, name), bool):
                 raise UsageError(f"option {name}: must be true or false (got {getattr(self, name)!r})")
@@ -133,7 +138,7 @@ class ContractRummyOptions:
                                  f"(got {getattr(self, name)!r})")
         _check_int("joker_points", self.joker_points, 0, 100)
         _check_int("cut_bonus_points", self.cut_bonus_points, -1000, 1000)
-        _check_int("max_turns_per_deal", self.max_turns_per_deal, 1, 100_000)
+        _check_int("max_turns_per_deal", self.max_turns_per_deal, 1, MAX_TURNS_PER_DEAL)
         _check_int("min_naturals_per_meld", self.min_naturals_per_meld, 1, F.MAX_MIN_NAT)
         if self.may_i_limit_per_deal is not None:
             _check_int("may_i_limit_per_deal", self.may_i_limit_per_deal, 0, 1000)
@@ -231,10 +236,11 @@ PRESETS = {
     "may_i": MAY_I_PRESET,
 }
 
-_MAX = ParamSpec("max_mayi", 2.0, 0.0, 99.0, "May-I's (penalty cards) the seat allows itself per deal")
+_MAX = ParamSpec("max_mayi", 2.0, 0.0, 99.0, "May-I's (penalty cards) the seat allows itself per deal", integer=True)
 _NEAR = ParamSpec("near", 3.0, 0.0, 99.0, "take a discard with a penalty only if at most this many cards "
-                  "are still missing for the contract afterwards")
-_VOL = ParamSpec("volunteer", 1.0, 0.0, 1.0, "1 = accept out-of-turn plays (free under out_of_turn_discard)")
+                  "are still missing for the contract afterwards", integer=True)
+_VOL = ParamSpec("volunteer", 1.0, 0.0, 1.0, "1 = accept out-of-turn plays (free under out_of_turn_discard)",
+                 integer=True)
 STRATEGIES = [
     StrategySpec("random", K.S_RANDOM, (), "fair coin at every yes/no decision, uniformly random legal "
                  "discard (baseline and fuzzer); lays the engine's best contract meld when it melds"),
@@ -247,11 +253,11 @@ STRATEGIES = [
                  "greedy with a May-I policy: at most max_mayi penalty cards per deal, only for a card "
                  "that leaves at most near cards missing, out-of-turn plays if volunteer"),
     StrategySpec("cautious", K.S_CAUTIOUS, (
-        ParamSpec("max_mayi", 99.0, 0.0, 99.0, _MAX.help),
-        ParamSpec("near", 99.0, 0.0, 99.0, _NEAR.help),
+        ParamSpec("max_mayi", 99.0, 0.0, 99.0, _MAX.help, integer=True),
+        ParamSpec("near", 99.0, 0.0, 99.0, _NEAR.help, integer=True),
         _VOL,
         ParamSpec("danger", 3.0, 0.0, 30.0, "an opponent who has melded and holds at most this many cards "
-                  "is about to go out"),
+                  "is about to go out", integer=True),
     ), "the May-I policy plus a strong player's defence: when an opponent is about to go out, it takes "
        "no penalty cards and sheds its highest-scoring cards first"),
 ]
@@ -260,7 +266,7 @@ STRATEGIES = [
 # ---- records ---------------------------------------------------------------------------
 def _record_columns(rec: np.ndarray, n: int) -> dict:
     cols = penalty_game_columns(K, rec, n)
-    cols.update(record_fields(rec, (("mayi_{p}", K.RC_MAYI, np.int16), ("oot_{p}", K.RC_OOT, np.int16)), n))
+    cols.update(record_fields(rec, (("mayi_{p}", K.RC_MAYI, np.int32), ("oot_{p}", K.RC_OOT, np.int32)), n))
     for d in range(1, DEALS + 1):
         cols.update(record_fields(rec, _DEAL_FIELDS, n, K.RC_DEAL + (d - 1) * K.DB_SIZE, d=d))
     return cols
@@ -269,7 +275,7 @@ def _record_columns(rec: np.ndarray, n: int) -> dict:
 _DEAL_FIELDS = (("d{d}_out", K.DB_OUT, np.int8), ("d{d}_reason", K.DB_REASON, np.int8),
                 ("d{d}_turns", K.DB_TURNS, np.int16), ("d{d}_reshuffles", K.DB_RESHUF, np.int16),
                 ("d{d}_cut", K.DB_CUT, bool), ("d{d}_pen_{p}", K.DB_PEN, np.int16),
-                ("d{d}_mayi_{p}", K.DB_MAYI, np.int8), ("d{d}_oot_{p}", K.DB_OOT, np.int8))
+                ("d{d}_mayi_{p}", K.DB_MAYI, np.int16), ("d{d}_oot_{p}", K.DB_OOT, np.int16))
 
 
 COLUMNS = [
@@ -284,16 +290,16 @@ COLUMNS = [
     Column("truncated", "bool", "a deal hit the turn cap"),
     Column("payout_{p}", "int32", "score of seat p = minus its final total (higher is better)"),
     Column("total_{p}", "int32", "final total of seat p: penalty points of the seven deals minus cut bonuses"),
-    Column("mayi_{p}", "int16", "May-I's of seat p in the game (penalty cards taken)"),
-    Column("oot_{p}", "int16", "out-of-turn plays of seat p in the game"),
+    Column("mayi_{p}", "int32", "May-I's of seat p in the game (penalty cards taken)"),
+    Column("oot_{p}", "int32", "out-of-turn plays of seat p in the game"),
     Column("d{d}_out", "int8", "seat that went out in deal d, -1 if nobody did"),
     Column("d{d}_reason", "int8", "how deal d ended: " + ", ".join(f"{i} {r}" for i, r in enumerate(K.DEAL_REASONS))),
     Column("d{d}_turns", "int16", "normal turns in deal d"),
     Column("d{d}_reshuffles", "int16", "reshuffles in deal d"),
     Column("d{d}_cut", "bool", "LIVERPOOL: the cut before deal d was exact"),
     Column("d{d}_pen_{p}", "int16", "penalty points of seat p in deal d (0 for the seat out)"),
-    Column("d{d}_mayi_{p}", "int8", "May-I's (penalty cards) of seat p in deal d"),
-    Column("d{d}_oot_{p}", "int8", "out-of-turn plays of seat p in deal d"),
+    Column("d{d}_mayi_{p}", "int16", "May-I's (penalty cards) of seat p in deal d"),
+    Column("d{d}_oot_{p}", "int16", "out-of-turn plays of seat p in deal d"),
 ]
 
 
@@ -511,6 +517,29 @@ def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> li
     return lines(trace_events(trace, st, seat_names))
 
 
+def _record_check(cols: dict, opts: np.ndarray, n: int):
+    """--check on the records: payout = -total, and each total is the sum of the deals'
+    penalties minus the cut bonuses it won (the cutter, seat dealer - 1 of the deal, or the
+    seat out, as cut_bonus_recipient says)."""
+    first = cols["dealer"].astype(np.int64)
+    bonus, to_winner = int(opts[K.O_CUT_POINTS]), bool(opts[K.O_CUT_RECIP])
+    for p in range(n):
+        total = cols[f"total_{p}"].astype(np.int64)
+        bad = np.flatnonzero(cols[f"payout_{p}"] != -total)
+        if len(bad):
+            return int(bad[0]), f"payout_{p} is not minus total_{p}"
+        want = np.zeros(len(total), np.int64)
+        for d in range(1, DEALS + 1):
+            want += cols[f"d{d}_pen_{p}"]
+            cutter = (first + d - 1 + n - 1) % n
+            got = cols[f"d{d}_out"] if to_winner else cutter
+            want -= bonus * (cols[f"d{d}_cut"] & (got == p))
+        bad = np.flatnonzero(total != want)
+        if len(bad):
+            return int(bad[0]), f"total_{p} is not the sum of the deal penalties minus the cut bonuses"
+    return None
+
+
 def _replay(seed, game_id, opts, sids, params, check):
     rows = min(TRACE_ROWS_CAP, DEALS * (int(opts[K.O_MAX_TURNS]) * 12 + 600))
     trace = np.zeros((rows, 6), dtype=np.int64)
@@ -536,4 +565,5 @@ GAME = GameSpec(
     payout_label="score (minus penalty points)",
     payout_unit="points",
     seat_extras=(("total", "total_{p}"), ("mayi", "mayi_{p}"), ("oot", "oot_{p}")),
+    record_check=lambda cols, opts, n: _record_check(cols, opts, n),
 )

@@ -25,7 +25,7 @@ from kernels import marafon as K
 from kernels.tricks import STRENGTH_NAMES, STRENGTH_OF_RANK52, SUIT_NAMES40
 from sim.errors import UsageError
 from sim.notation import parse as parse52
-from sim.options import check_choice, opt
+from sim.options import check_choice, check_ranges, opt
 from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
 from sim.trace import event, lines
 
@@ -33,6 +33,7 @@ DECLARER = ("any_player", "battitore_only")
 SECOND_DEALER = ("four_of_coins_holder", "rotate")
 BOTH_REACH = ("extra_hand_cumulative", "extra_hand_points", "higher_total")
 CLAIM_TIMING = ("trick_boundaries", "every_card")
+TRACE_ROWS_CAP = 2_000_000      # a replay shows at most this many trace rows (96 MB)
 
 
 # ---- 40-card notation -------------------------------------------------------------------
@@ -78,20 +79,22 @@ class MarafonOptions:
     marafona_trump_only: bool = opt(True, "only the 3-2-A of trumps is a marafona (C1); false: any suit")
     marafona_declarer: str = opt("any_player", "who may declare the marafona (C2)", DECLARER)
     marafona_auto_declare: bool = opt(True, "the engine declares every marafona (C3); false: the strategy decides")
-    marafona_points: int = opt(3, "bonus points of a marafona (C4)")
+    marafona_points: int = opt(3, "bonus points of a marafona (C4)", lo=0, hi=20)
     first_dealer: str | int = opt("random", "first dealer: random or a seat number 0..3 (C5)")
     second_dealer: str = opt("four_of_coins_holder", "dealer of hand 2 (C6); later the deal passes right",
                              SECOND_DEALER)
     both_reach_target: str = opt("extra_hand_cumulative", "both sides reach the target in one hand (C7)",
                                  BOTH_REACH)
-    target_thirds: int = opt(123, "target in thirds (C8): 123 = 41, 93 = 31, 94 = 31 1/3")
+    target_thirds: int = opt(123, "target in thirds (C8): 123 = 41, 93 = 31, 94 = 31 1/3", lo=1, hi=3000)
     claim_timing: str = opt("trick_boundaries", "claim windows (C9)", CLAIM_TIMING)
     claims_enabled: bool = opt(True, "players may claim the game (C11)")
     allow_lead_signals: bool = opt(False, "reserved by the rules (C13); no semantics: only false")
-    games_per_match: int = opt(1, "games in a match (C14): 1, or 3 = best of three (a record is a match)")
-    max_hands: int = opt(60, "hand cap per game (not in the rules; flagged truncated)")
+    games_per_match: int = opt(1, "games in a match (C14): 1, or 3 = best of three (a record is a match)",
+                               lo=1, hi=99)
+    max_hands: int = opt(60, "hand cap per game (not in the rules; flagged truncated)", lo=1, hi=10_000)
 
     def __post_init__(self):
+        check_ranges(self)
         check_choice("marafona_declarer", self.marafona_declarer, DECLARER)
         check_choice("second_dealer", self.second_dealer, SECOND_DEALER)
         check_choice("both_reach_target", self.both_reach_target, BOTH_REACH)
@@ -140,8 +143,10 @@ PRESETS = {
     "any_cricca": {"marafona_trump_only": False, "claim_timing": "every_card", "second_dealer": "rotate"},
 }
 
-_MARGIN = ParamSpec("claim_margin", 0.0, 0.0, 30.0, "claim only when the count is this many thirds past the target")
-_NOISE = ParamSpec("memory_noise", 0.0, 0.0, 12.0, "count off by up to this many thirds (uniform), per window")
+_MARGIN = ParamSpec("claim_margin", 0.0, 0.0, 30.0, "claim only when the count is this many thirds past the target",
+                    integer=True)
+_NOISE = ParamSpec("memory_noise", 0.0, 0.0, 12.0, "count off by up to this many thirds (uniform), per window",
+                   integer=True)
 STRATEGIES = [
     StrategySpec("random", K.S_RANDOM, (ParamSpec("claim_prob", 0.0, 0.0, 1.0,
                                                   "chance of a claim at each window (a fuzzer of wrong claims)"),),
@@ -151,7 +156,8 @@ STRATEGIES = [
                  "cheapest card; claims exactly when the count reaches the target"),
     StrategySpec("heuristic", K.S_HEURISTIC, (
         _MARGIN, _NOISE,
-        ParamSpec("honour_min", 3.0, 0.0, 12.0, "spend the 3 or 2 of trump only on a trick worth this many thirds"),
+        ParamSpec("honour_min", 3.0, 0.0, 12.0, "spend the 3 or 2 of trump only on a trick worth this many thirds",
+                  integer=True),
     ), "club player: trump by length and the 3, 2, A; leads masters of plain suits (counting the "
        "cards played), else low from the longest suit; gives points to a partner who holds the trick "
        "safely; wins cheaply and keeps the 3 and 2 of trump; claims on a noisy count with a margin"),
@@ -162,12 +168,12 @@ def _record_columns(rec: np.ndarray, n: int) -> dict:
     win_side = rec[:, K.RC_WIN_SIDE]
     cols = record_fields(rec, (("dealer", K.RC_DEALER, np.int8), ("end_reason", K.RC_REASON, np.int8),
                                ("winner", K.RC_WINNER, np.int8), ("win_side", K.RC_WIN_SIDE, np.int8),
-                               ("turns", K.RC_TRICKS, np.int16), ("hands", K.RC_HANDS, np.int16),
+                               ("turns", K.RC_TRICKS, np.int32), ("hands", K.RC_HANDS, np.int32),
                                ("games", K.RC_GAMES, np.int8), ("claims", K.RC_CLAIMS, np.int8),
-                               ("extra_hands", K.RC_EXTRA, np.int16), ("truncated", K.RC_TRUNC, bool)))
+                               ("extra_hands", K.RC_EXTRA, np.int32), ("truncated", K.RC_TRUNC, bool)))
     for p in range(n):
         cols[f"payout_{p}"] = np.where(win_side < 0, 0, np.where(win_side == p % 2, 1, -1)).astype(np.int8)
-    cols.update(record_fields(rec, (("score_{s}", K.RC_SCORE, np.int16), ("games_won_{s}", K.RC_GAMES_WON, np.int8)),
+    cols.update(record_fields(rec, (("score_{s}", K.RC_SCORE, np.int32), ("games_won_{s}", K.RC_GAMES_WON, np.int8)),
                               2, each="s"))
     for h in range(1, K.HAND_SLOTS + 1):
         cols.update(record_fields(rec, _HAND_FIELDS, 2, K.RC_HAND + (h - 1) * K.HB_SIZE, each="s", h=h))
@@ -189,14 +195,14 @@ COLUMNS = [
     Column("winner", "int8", "a seat of the winning side: side + 2 x (deal_id mod 2), partners credited on "
                              "alternate matches; -1 if no side won (capped, level)"),
     Column("win_side", "int8", "side that won the match: 0 = seats 0+2, 1 = seats 1+3, -1 none"),
-    Column("turns", "int16", "tricks played in the match"),
-    Column("hands", "int16", "hands played in the match"),
+    Column("turns", "int32", "tricks played in the match"),
+    Column("hands", "int32", "hands played in the match"),
     Column("games", "int8", "games played in the match"),
     Column("claims", "int8", "claims made (a claim ends its game)"),
-    Column("extra_hands", "int16", "extra hands played after both sides reached the target"),
+    Column("extra_hands", "int32", "extra hands played after both sides reached the target"),
     Column("truncated", "bool", "a game hit the hand cap max_hands"),
     Column("payout_{p}", "int8", "+1 if seat p's side won the match, -1 if it lost (0: capped level game)"),
-    Column("score_{s}", "int16", "final game score of side s in the last game"),
+    Column("score_{s}", "int32", "final game score of side s in the last game"),
     Column("games_won_{s}", "int8", "games won by side s in the match"),
     Column("h{h}_game", "int8", "game of the match that hand h belongs to (0-based; hands 17+ have no columns)"),
     Column("h{h}_battitore", "int8", "seat that named trump in hand h (0 in unplayed slots)"),
@@ -304,8 +310,21 @@ def _payouts(st, n):
     return [0 if side < 0 else (1 if p % 2 == side else -1) for p in range(n)]
 
 
+def _record_check(cols: dict, opts: np.ndarray, n: int):
+    """--check on the records: games won within the games played, at most the match's games."""
+    games = cols["games"].astype(np.int64)
+    for s in range(2):
+        bad = np.flatnonzero(cols[f"games_won_{s}"] > games)
+        if len(bad):
+            return int(bad[0]), f"games_won_{s} exceeds games"
+    bad = np.flatnonzero(games > int(opts[K.O_GAMES]))
+    if len(bad):
+        return int(bad[0]), "more games than games_per_match"
+    return None
+
+
 def trace_rows(opts: np.ndarray) -> int:
-    return int(opts[K.O_GAMES]) * (int(opts[K.O_MAX_HANDS]) * 80 + 4) + 16
+    return min(TRACE_ROWS_CAP, int(opts[K.O_GAMES]) * (int(opts[K.O_MAX_HANDS]) * 80 + 4) + 16)
 
 
 def _replay(seed, game_id, opts, sids, params, check):
@@ -332,4 +351,6 @@ GAME = GameSpec(
     payout_label="match result (+1 won, -1 lost)",
     payout_unit="result points",
     seat_extras=(("hands", "hands"), ("win_side", "win_side")),
+    zero_sum=True,
+    record_check=_record_check,
 )

@@ -306,8 +306,8 @@ class TelefunkenOptions:
     and the engine features of the §17 presets marked there. ``num_players`` (A30) is the
     run's player count (3..5), not an option here."""
     # scoring (§2, §13)
-    ace_points: int = opt(11, "penalty points of an ace (A1; 15 Ecuador/Bolivia)")
-    joker_points: int = opt(15, "penalty points of a joker (A2; 50 Ecuador, 30 Bolivia)")
+    ace_points: int = opt(11, "penalty points of an ace (A1; 15 Ecuador/Bolivia)", lo=0, hi=MAX_POINTS)
+    joker_points: int = opt(15, "penalty points of a joker (A2; 50 Ecuador, 30 Bolivia)", lo=0, hi=MAX_POINTS)
     low_card_points: str | int = opt("face", "points of each 2..9 (A35): face = face value, a number for "
                                      "every one (5 Ecuador), or eight numbers for 2,3,..,9 (Farmer's "
                                      "20,5,5,5,5,5,10,10; a wild two scores the 2's value); 10..K are always 10")
@@ -320,8 +320,8 @@ class TelefunkenOptions:
     allow_ace_both_ends: bool = opt(False, "a run may use the ace at both ends (A6; only false is supported)")
     wild_twos: bool = opt(False, "every 2 is a wild card like a joker, never a natural (Peru 1, Farmer's)")
     max_wilds_in_group: int = opt(1, "most wild cards (jokers, wild twos) in one group (§3.4: 1; Peru 0, "
-                                  "Farmer's 8)")
-    max_wilds_in_run: int = opt(1, "most wild cards in one run (§3.4: 1; Peru 1 and 2: 13)")
+                                  "Farmer's 8)", lo=0, hi=8)
+    max_wilds_in_run: int = opt(1, "most wild cards in one run (§3.4: 1; Peru 1 and 2: 13)", lo=0, hi=13)
     wild_ratio: str = opt("none", "wild cards against the naturals of a meld: none (at least one natural), "
                           "at_most_naturals (Peru 1), fewer_than_naturals (Farmer's)", WILD_RATIO)
     wild_trio: bool = opt(False, "three jokers alone are a trío (Peru 2: the only jokers groups may hold)")
@@ -334,18 +334,20 @@ class TelefunkenOptions:
     # cut and deal (§5)
     cut_model: str = opt("aimed", "cut distribution (A9): aimed = cut_aim +- cut_spread, uniform = "
                          "cut_min..cut_max", CUT_MODEL)
-    cut_aim: int = opt(45, "aimed cut: target bottom portion B (A9)")
-    cut_spread: int = opt(6, "aimed cut: B is uniform on cut_aim +- cut_spread (A9)")
-    cut_min: int = opt(1, "uniform cut: smallest B (A9)")
-    cut_max: int = opt(105, "uniform cut: largest B (A9; at most 105 so the cutter sees three cards)")
+    cut_aim: int = opt(45, "aimed cut: target bottom portion B (A9)", lo=1, hi=MAX_CUT)
+    cut_spread: int = opt(6, "aimed cut: B is uniform on cut_aim +- cut_spread (A9)", lo=0, hi=MAX_CUT - 1)
+    cut_min: int = opt(1, "uniform cut: smallest B (A9)", lo=1, hi=MAX_CUT)
+    cut_max: int = opt(105, "uniform cut: largest B (A9; at most 105 so the cutter sees three cards)", lo=1,
+                       hi=MAX_CUT)
     cut_joker_keep: str = opt("mandatory", "jokers among the cutter's three inspected cards (A11)", CUT_JOKER_KEEP)
     exact_cut_bonus: str = opt("chip", "reward of an exact cut (A7): +1 chip, 1 stock card, "
                                "exact_cut_points off the total, or none", EXACT_BONUS)
-    exact_cut_points: int = opt(25, "points taken off the cutter's total for an exact cut (A7, bonus points)")
+    exact_cut_points: int = opt(25, "points taken off the cutter's total for an exact cut (A7, bonus points)",
+                                lo=0, hi=1000)
     exact_cut_target: str = opt("deal_plus_upcard", "what an exact cut counts (A8): B = 45 - j, 44 - j, "
                                 "or either (Bolivia)", EXACT_TARGET)
     deal_start: str = opt("dealer_right", "where the deal starts (A29; one choice only)", ("dealer_right",))
-    cards_dealt: int = opt(11, "cards dealt to each player (§5.4; Peru 2: 12)")
+    cards_dealt: int = opt(11, "cards dealt to each player (§5.4; Peru 2: 12)", lo=1, hi=14)
     dealer_opens: bool = opt(False, "the dealer gets one card more and opens by discarding; no upcard "
                              "(Peru 1)")
     first_dealer: str | int = opt("random", "dealer of Hand 1: random (from the seed) or a seat number (5.1)")
@@ -354,16 +356,19 @@ class TelefunkenOptions:
     take_discard: bool = opt(False, "every turn may start by taking the previous player's discard free "
                              "instead of drawing (Peru 2)")
     upcard_buyable: bool = opt(False, "the upcard may be bought like a discard (A10; Bolivia)")
-    chips_per_player: int = opt(7, "chips per player for the game (A27; 12 Ecuador)")
-    leftover_chip_points: int = opt(0, "points added to the final total per unused chip (A27; -10 Peru)")
-    buy_penalty_cards: int = opt(1, "extra stock cards drawn with a bought card (A28; 2 Ecuador, Farmer's)")
+    chips_per_player: int = opt(7, "chips per player for the game (A27; 12 Ecuador)", lo=0, hi=50)
+    leftover_chip_points: int = opt(0, "points added to the final total per unused chip (A27; -10 Peru)",
+                                    lo=-MAX_POINTS, hi=MAX_POINTS)
+    buy_penalty_cards: int = opt(1, "extra stock cards drawn with a bought card (A28; 2 Ecuador, Farmer's)",
+                                 lo=0, hi=5)
     in_turn_buy_costs_chip: bool = opt(True, "buying in turn costs a chip (§8.4; Farmer's: false, only "
                                        "buying out of turn costs a coin)")
     buy_after_meld_allowed: bool = opt(False, "a player who is down may buy (A16; Bolivia)")
     buy_priority: str = opt("turn_order", "who gets a discard several want (A17; one choice only)", ("turn_order",))
     discarder_may_buy: bool = opt(False, "a player may buy back his own discard (A18)")
     no_buy_hands: tuple[int, ...] = opt((), "contracts during which nobody may buy, e.g. 1 or 1,3 (A37; "
-                                        "Ecuador 1; the hand numbers unless the dealer chooses)")
+                                        "Ecuador 1; the hand numbers unless the dealer chooses)", lo=1,
+                                        hi=MAX_HANDS)
     # table play (§9, §10)
     joker_ops_require_prior_turn_meld: bool = opt(True, "joker operations only after the turn of going down (A12)")
     first_meld_turn_layoff_own: str = opt("none", "additions to own melds laid the same turn (A13): none, "
@@ -372,7 +377,7 @@ class TelefunkenOptions:
     retrieved_joker_use_immediately: bool = opt(False, "a retrieved joker must be laid in the same turn (A22; "
                                                 "Ecuador)")
     joker_group_retrieval_cards: int = opt(2, "natural cards needed to free a group joker (A23): 2, 1 "
-                                           "(Bolivia) or 0 = forbidden")
+                                           "(Bolivia) or 0 = forbidden", lo=0, hi=2)
     joker_ops_on_own_melds: bool = opt(True, "joker operations on the player's own melds (A38; Bolivia: false)")
     joker_exchange_model: str = opt("venezuela", "joker operations (A39): venezuela = §10, ecuador = only an "
                                     "exchange from another's contract meld while going down", EXCHANGE_MODEL)
@@ -398,7 +403,7 @@ class TelefunkenOptions:
                                    ("end_hand_all_score",))
     tie_rule: str = opt("shared", "equal lowest final totals (A21; one choice only)", ("shared",))
     max_turns_per_hand: int = opt(2000, "turn cap per hand: a capped hand ends as blocked, everybody scores, "
-                                  "the game is flagged truncated (A32)")
+                                  "the game is flagged truncated (A32)", lo=1, hi=MAX_TURNS_PER_HAND)
 
     def __post_init__(self):
         for name in _BOOLS:
@@ -675,7 +680,8 @@ PRESETS = {
     },
 }
 
-_RESERVE = ParamSpec("reserve", 2.0, 0.0, 20.0, "in Hands 1-6, buy only while holding more than this many chips")
+_RESERVE = ParamSpec("reserve", 2.0, 0.0, 20.0, "in Hands 1-6, buy only while holding more than this many chips",
+                     integer=True)
 STRATEGIES = [
     StrategySpec("random", K.S_RANDOM, (), "uniformly random legal action (baseline and fuzzer)"),
     StrategySpec("greedy", K.S_GREEDY, (),
@@ -687,7 +693,8 @@ STRATEGIES = [
                  "greedy, but in Hands 1-6 buys only while it holds more than reserve chips"),
     StrategySpec("patient", K.S_PATIENT, (
         _RESERVE,
-        ParamSpec("near", 1.0, 0.0, 10.0, "buy only if at most this many cards are still missing after buying"),
+        ParamSpec("near", 1.0, 0.0, 10.0, "buy only if at most this many cards are still missing after buying",
+                  integer=True),
     ), "greedy, but buys only a discard that completes or nearly completes its contract (at most near "
        "cards missing after buying) and, in Hands 1-6, while it holds more than reserve chips"),
 ]
@@ -712,15 +719,15 @@ def _record_columns(rec: np.ndarray, n: int) -> dict:
     """Record columns; the per-hand blocks for the hands the game has (every row of a run
     has as many), h{h}_contract when the dealers chose the contracts."""
     cols = penalty_game_columns(K, rec, n)
-    cols["search_capped"] = rec[:, K.RC_CAPPED].astype(np.int16)
-    cols.update(record_fields(rec, (("chips_{p}", K.RC_CHIPS, np.int8), ("buys_{p}", K.RC_BUYS, np.int16)), n))
+    cols.update(record_fields(rec, (("search_capped", K.RC_CAPPED, np.int32),)))
+    cols.update(record_fields(rec, (("chips_{p}", K.RC_CHIPS, np.int8), ("buys_{p}", K.RC_BUYS, np.int32)), n))
     hands = int(rec[:, K.RC_HANDS].max()) if len(rec) else HANDS
     chosen = bool(len(rec) and rec[:, K.RC_CHOSEN].max())
     for h in range(1, hands + 1):
         base = K.RC_HAND + (h - 1) * K.HB_SIZE
         cols.update(record_fields(rec, _HAND_FIELDS, n, base, h=h))
         if chosen:
-            cols[f"h{h}_contract"] = rec[:, base + K.HB_CONTRACT].astype(np.int8)
+            cols.update(record_fields(rec, (("h{h}_contract", K.HB_CONTRACT, np.int8),), base=base, h=h))
     return cols
 
 
@@ -728,7 +735,7 @@ _HAND_FIELDS = (("h{h}_out", K.HB_OUT, np.int8), ("h{h}_reason", K.HB_REASON, np
                 ("h{h}_turns", K.HB_TURNS, np.int16), ("h{h}_reshuffles", K.HB_RESHUF, np.int16),
                 ("h{h}_cut", K.HB_CUT, np.int8), ("h{h}_kept", K.HB_KEPT, np.int8),
                 ("h{h}_exact", K.HB_EXACT, bool), ("h{h}_pen_{p}", K.HB_PEN, np.int16),
-                ("h{h}_chips_{p}", K.HB_CHIPS, np.int8), ("h{h}_buys_{p}", K.HB_BUYS, np.int8))
+                ("h{h}_chips_{p}", K.HB_CHIPS, np.int8), ("h{h}_buys_{p}", K.HB_BUYS, np.int16))
 
 
 # "{p}" stands for the seat number, "{h}" for the hand number 1..7
@@ -744,12 +751,12 @@ COLUMNS = [
     Column("reshuffles", "int32", "reshuffles of the discard pile into the stock in the game"),
     Column("truncated", "bool", "a hand hit the turn cap max_turns_per_hand, or a going-out search its work "
            "cap (search_capped)"),
-    Column("search_capped", "int16", "checks of the last hand's going out in one go that stopped at the "
+    Column("search_capped", "int32", "checks of the last hand's going out in one go that stopped at the "
            "search's work cap (then taken as 'cannot go out'; holdings of 30+ cards, nearly only random play)"),
     Column("payout_{p}", "int32", "score of seat p = minus its final total (higher is better; 0 = no penalty)"),
     Column("total_{p}", "int32", "final total of seat p: penalty points of all the hands (lowest wins)"),
     Column("chips_{p}", "int8", "chips seat p has left at the end"),
-    Column("buys_{p}", "int16", "discards bought by seat p in the game"),
+    Column("buys_{p}", "int32", "discards bought by seat p in the game"),
     Column("h{h}_out", "int8", "seat that went out in hand h, -1 if nobody did"),
     Column("h{h}_reason", "int8", "how hand h ended: " + ", ".join(f"{i} {r}" for i, r in enumerate(K.HAND_REASONS))),
     Column("h{h}_turns", "int16", "turns started in hand h"),
@@ -759,7 +766,8 @@ COLUMNS = [
     Column("h{h}_exact", "bool", "hand h's cut was exact"),
     Column("h{h}_pen_{p}", "int16", "penalty points of seat p in hand h (0 for the player who went out)"),
     Column("h{h}_chips_{p}", "int8", "chips of seat p after hand h"),
-    Column("h{h}_buys_{p}", "int8", "discards bought by seat p in hand h"),
+    Column("h{h}_buys_{p}", "int16", "discards bought by seat p in hand h (free in-turn purchases: up to a "
+                                     "third of max_turns_per_hand)"),
     Column("h{h}_contract", "int8", "the contract (its number in the contracts list) played in hand h; only "
            "when dealer_chooses_contract (otherwise it is h)"),
 ]
@@ -984,6 +992,23 @@ def trace_rows(opts: np.ndarray) -> int:
     return min(TRACE_ROWS_CAP, int(opts[K.O_HANDS]) * (int(opts[K.O_MAX_TURNS]) * 16 + 200))
 
 
+def _record_check(cols: dict, opts: np.ndarray, n: int):
+    """--check on the records: payout = -total, and each total is the sum of the hands'
+    penalties plus leftover_chip_points per chip left."""
+    hands = int(opts[K.O_HANDS])
+    for p in range(n):
+        total = cols[f"total_{p}"].astype(np.int64)
+        bad = np.flatnonzero(cols[f"payout_{p}"] != -total)
+        if len(bad):
+            return int(bad[0]), f"payout_{p} is not minus total_{p}"
+        want = cols[f"chips_{p}"].astype(np.int64) * int(opts[K.O_LEFTOVER_POINTS])
+        want = want + sum(cols[f"h{h}_pen_{p}"].astype(np.int64) for h in range(1, hands + 1))
+        bad = np.flatnonzero(total != want)
+        if len(bad):
+            return int(bad[0]), f"total_{p} is not the sum of the hand penalties (and leftover-chip points)"
+    return None
+
+
 def _replay(seed, game_id, opts, sids, params, check):
     trace = np.zeros((trace_rows(opts), K.TRACE_WIDTH), dtype=np.int64)
     st = K.replay_game(seed, game_id, opts, sids, params, check, trace)
@@ -1009,4 +1034,5 @@ GAME = GameSpec(
     payout_unit="points",
     seat_extras=(("total", "total_{p}"), ("buys", "buys_{p}"), ("chips_before_h7", "h6_chips_{p}"),
                  ("h7_buys", "h7_buys_{p}"), ("h7_pen", "h7_pen_{p}")),
+    record_check=lambda cols, opts, n: _record_check(cols, opts, n),
 )

@@ -9,10 +9,12 @@ from kernels import tonk as K
 from kernels.cards import POINTS_TEN_CAP
 from sim.errors import UsageError
 from sim.notation import fmt_card, fmt_mask, mask_cards
-from sim.options import check_choice, opt
+from sim.options import check_choice, check_ranges, opt
 from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
 from sim.trace import event, lines, meld_text
 
+MAX_STAKE = 1_000_000     # |payout| <= 3 (n - 1) x stake = 9,000,000: int32 columns
+MAX_TURNS = 10_000        # turns (int16) and the replay trace stay small
 CAUGHT_BONUS = ("all_others", "above_knocker_only", "none")
 DRY_TIE = ("each_tied_collects", "void")
 
@@ -30,17 +32,19 @@ class TonkOptions:
                                    CAUGHT_BONUS)
     caught_knocker_also_pays_base: bool = opt(False, "a caught knocker also pays S to each real lowest (6.3)")
     dry_tie_rule: str = opt("each_tied_collects", "ties for lowest when the stock runs dry (6.4)", DRY_TIE)
-    max_turns_after_stock_empty: int | None = opt(None, "dry loop guard in turns (6.4); none = 10 x players")
+    max_turns_after_stock_empty: int | None = opt(None, "dry loop guard in turns (6.4); none = 10 x players",
+                                                  lo=1, hi=MAX_TURNS)
     must_spread: bool = opt(False, "a player may not keep a spread in hand (8.2)")
     three_aces_exception: bool = opt(True, "under must_spread, aces-only books may be kept (8.2)")
     hit_blocks_drop: bool = opt(False, "a player whose spread was hit may not knock at his next turn (8.4)")
-    max_hits_per_turn: int | None = opt(None, "cap on hits per turn (8.5); none = unlimited")
+    max_hits_per_turn: int | None = opt(None, "cap on hits per turn (8.5); none = unlimited", lo=0, hi=52)
     discard_pickup_must_be_used: bool = opt(False, "a card taken from the pile must be used that turn (8.6)")
     first_dealer: str | int = opt("random", "first dealer: random (from the seed) or a seat number (2)")
-    stake: int = opt(1, "base stake S in chips (1)")
-    max_turns: int = opt(1000, "hard cap on turns in a hand (settled as dry, flagged truncated)")
+    stake: int = opt(1, "base stake S in chips (1)", lo=1, hi=MAX_STAKE)
+    max_turns: int = opt(1000, "hard cap on turns in a hand (settled as dry, flagged truncated)", lo=1, hi=MAX_TURNS)
 
     def __post_init__(self):
+        check_ranges(self)
         if not self.deal_tonk_totals or not set(self.deal_tonk_totals) <= {49, 50}:
             raise UsageError("option deal_tonk_totals: must be 49,50 or 50 or 49 "
                              f"(got {','.join(map(str, self.deal_tonk_totals)) or 'nothing'})")
@@ -101,7 +105,8 @@ STRATEGIES = [
     StrategySpec("watcher", K.S_WATCHER, (
         _THRESHOLD,
         ParamSpec("decay", 0.5, 0.0, 10.0, "the threshold falls by this much per round played"),
-        ParamSpec("wary_cards", 2.0, 0.0, 5.0, "never knock while an opponent holds this many cards or fewer"),
+        ParamSpec("wary_cards", 2.0, 0.0, 5.0, "never knock while an opponent holds this many cards or fewer",
+                  integer=True),
     ), "knocker that reads the table: lowers its threshold as the hand goes on and does not "
        "knock into an opponent who is nearly out"),
 ]
@@ -113,7 +118,7 @@ def _record_columns(rec: np.ndarray, n: int) -> dict:
         ("winner", K.R_COL_WINNER, np.int8), ("knocker", K.R_COL_KNOCKER, np.int8),
         ("turns", K.R_COL_TURNS, np.int16), ("stock_left", K.R_COL_STOCK, np.int8),
         ("redeals", K.R_COL_REDEALS, np.int8), ("truncated", K.R_COL_TRUNC, bool),
-        ("payout_{p}", K.R_COL_PAY, np.int16), ("count_{p}", K.R_COL_COUNT, np.int16),
+        ("payout_{p}", K.R_COL_PAY, np.int32), ("count_{p}", K.R_COL_COUNT, np.int16),
         ("cards_left_{p}", K.R_COL_LEFT, np.int8)), n)
 
 
@@ -127,7 +132,8 @@ COLUMNS = [
     Column("stock_left", "int8", "cards left in the stock at the end"),
     Column("redeals", "int8", "void deals redealt inside this record (tonk_tie_redeal_same_dealer)"),
     Column("truncated", "bool", "a cap ended the hand (dry loop guard, turn cap, redeal cap)"),
-    Column("payout_{p}", "int16", "chips won (+) or paid (-) by seat p; the row sums to 0"),
+    Column("payout_{p}", "int32", "chips won (+) or paid (-) by seat p; the row sums to 0 (|payout| <= "
+                                  "3 (n-1) x stake)"),
     Column("count_{p}", "int16", "point count of seat p's hand at the end (0 = empty)"),
     Column("cards_left_{p}", "int8", "cards in seat p's hand at the end"),
 ]
@@ -297,6 +303,17 @@ def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> li
     return lines(trace_events(trace, st, seat_names))
 
 
+def _record_check(cols: dict, opts: np.ndarray, n: int):
+    """--check on the records: every payout within 3 (n-1) x stake (the row's zero sum is
+    checked for every zero-sum game)."""
+    bound = 3 * (n - 1) * int(opts[K.O_STAKE])
+    for p in range(n):
+        bad = np.flatnonzero(np.abs(cols[f"payout_{p}"].astype(np.int64)) > bound)
+        if len(bad):
+            return int(bad[0]), f"payout_{p} is beyond 3 (n-1) x stake = {bound}"
+    return None
+
+
 def _replay(seed, deal_id, opts, sids, params, check):
     trace = np.zeros((64 + 8 * (int(opts[K.O_MAX_TURNS]) + 2), 4), dtype=np.int64)
     st = K.replay_deal(seed, deal_id, opts, sids, params, check, trace)
@@ -318,4 +335,6 @@ GAME = GameSpec(
     trace_events=trace_events,
     **kernel_fields(K, err_col=K.R_COL_ERR),
     state_payouts=lambda st, n: [int(st[K.PAY + p]) for p in range(n)],
+    zero_sum=True,
+    record_check=_record_check,
 )

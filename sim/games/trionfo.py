@@ -18,7 +18,7 @@ from kernels import trionfo as K
 from kernels.tricks import SUIT_NAMES40
 from sim.errors import UsageError
 from sim.games.marafon import fmt40_card, fmt40_mask
-from sim.options import check_choice, opt
+from sim.options import check_choice, check_ranges, opt
 from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
 from sim.trace import event, lines
 
@@ -33,19 +33,22 @@ BID_NAMES = ("pass", "chiamo", "di più", "maso", "maso dei masi")
 @dataclass(frozen=True)
 class TrionfoOptions:
     """Rule options of ``docs/rules/marafon.md`` section C, Trionfo rows (defaults = the spec's)."""
-    trionfo_partner_levels: int = opt(1, "bid levels that call a partner (C15): 1 chiamo only, 2 chiamo and di più")
-    trionfo_bid_stakes: tuple[int, ...] = opt((1, 2, 3, 4), "stakes of the four bids (C16), e.g. 1,2,3,4")
+    trionfo_partner_levels: int = opt(1, "bid levels that call a partner (C15): 1 chiamo only, 2 chiamo and di più",
+                                      lo=1, hi=2)
+    trionfo_bid_stakes: tuple[int, ...] = opt((1, 2, 3, 4), "stakes of the four bids (C16), e.g. 1,2,3,4",
+                                              lo=0, hi=1000)
     trionfo_partner_method: str = opt("call_card", "how the partner is chosen (C17)", PARTNER_METHOD)
     trionfo_allow_self_call: bool = opt(False, "the declarer may call his own card: a secret solo (C17)")
     trionfo_auction: str = opt("open_ascending", "auction format (C18)", AUCTION)
     trionfo_first_leader: str = opt("first_bidder", "leader of trick 1 (C19)", FIRST_LEADER)
     trionfo_redeal_dealer: str = opt("same", "dealer after an all-pass redeal (C20)", REDEAL_DEALER)
-    trionfo_win_points: int = opt(6, "points (of 11) the declarer's side needs to win (C21)")
+    trionfo_win_points: int = opt(6, "points (of 11) the declarer's side needs to win (C21)", lo=1, hi=11)
     trionfo_payout: str = opt("chiamata", "money scheme (C22): chiamata 2s/s/s and 4s/s", PAYOUT)
-    trionfo_hands: int = opt(10, "hands in a session (C23); a record is a session")
+    trionfo_hands: int = opt(10, "hands in a session (C23); a record is a session", lo=1, hi=10_000)
     first_dealer: str | int = opt("random", "first dealer: random or a seat number 0..4 (B1)")
 
     def __post_init__(self):
+        check_ranges(self)
         for name, choices in (("trionfo_partner_method", PARTNER_METHOD), ("trionfo_auction", AUCTION),
                               ("trionfo_first_leader", FIRST_LEADER), ("trionfo_redeal_dealer", REDEAL_DEALER),
                               ("trionfo_payout", PAYOUT)):
@@ -109,7 +112,7 @@ STRATEGIES = [
 def _record_columns(rec: np.ndarray, n: int) -> dict:
     cols = record_fields(rec, (("dealer", K.RC_DEALER, np.int8), ("end_reason", K.RC_REASON, np.int8),
                                ("winner", K.RC_WINNER, np.int8), ("turns", K.RC_TRICKS, np.int32),
-                               ("hands", K.RC_HANDS, np.int16), ("redeals", K.RC_REDEALS, np.int16),
+                               ("hands", K.RC_HANDS, np.int16), ("redeals", K.RC_REDEALS, np.int32),
                                ("truncated", K.RC_TRUNC, bool), ("payout_{p}", K.RC_MONEY, np.int32)), n)
     for h in range(1, K.HAND_SLOTS + 1):
         cols.update(record_fields(rec, _HAND_FIELDS, n, K.RC_HAND + (h - 1) * K.HB_SIZE, h=h))
@@ -130,7 +133,7 @@ COLUMNS = [
     Column("winner", "int8", "seat with the unique highest money, -1 on a tie"),
     Column("turns", "int32", "tricks played in the session"),
     Column("hands", "int16", "hands played (thrown-in deals are not hands)"),
-    Column("redeals", "int16", "all-pass deals thrown in"),
+    Column("redeals", "int32", "all-pass deals thrown in (at most 100 per hand)"),
     Column("truncated", "bool", "a hand hit the redeal cap and was void"),
     Column("payout_{p}", "int32", "net money of seat p over the session (the row sums to 0)"),
     Column("h{h}_declarer", "int8", "declarer of hand h (hands 1..20), -1 void"),
@@ -236,6 +239,22 @@ def format_trace(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> li
     return lines(trace_events(trace, st, seat_names))
 
 
+def _record_check(cols: dict, opts: np.ndarray, n: int):
+    """--check on the records: each recorded hand's money sums to 0 and is at most 4 x the
+    highest stake per seat."""
+    bound = 4 * int(max(opts[K.O_STAKE:K.O_STAKE + 4]))
+    for h in range(1, K.HAND_SLOTS + 1):
+        money = [cols[f"h{h}_money_{p}"].astype(np.int64) for p in range(n)]
+        bad = np.flatnonzero(sum(money))
+        if len(bad):
+            return int(bad[0]), f"hand {h}'s money does not sum to 0"
+        for p in range(n):
+            bad = np.flatnonzero(np.abs(money[p]) > bound)
+            if len(bad):
+                return int(bad[0]), f"h{h}_money_{p} is beyond 4 x the highest stake ({bound})"
+    return None
+
+
 def _replay(seed, game_id, opts, sids, params, check):
     rows = int(opts[K.O_HANDS]) * ((K.MAX_REDEALS + 1) * 32 + 80) + 16
     trace = np.zeros((min(rows, 2_000_000), K.TRACE_W), dtype=np.int64)
@@ -261,4 +280,6 @@ GAME = GameSpec(
     payout_label="money (stake units)",
     payout_unit="stakes",
     seat_extras=(),
+    zero_sum=True,
+    record_check=lambda cols, opts, n: _record_check(cols, opts, n),
 )

@@ -12,7 +12,7 @@ from kernels import poker as PK
 from kernels import tripoli as K
 from sim.errors import UsageError
 from sim.notation import fmt_card, fmt_mask, mask_cards
-from sim.options import check_choice, opt
+from sim.options import check_choice, check_ranges, opt
 from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
 from sim.trace import event, lines
 
@@ -23,49 +23,59 @@ FIRST_BETTOR = ("left_of_dealer", "dealer")
 LIMIT_MODE = ("per_action", "total")
 LEADER = ("poker_winner", "dealer", "left_of_dealer")
 RANK_WORDS = {11: "J", 12: "Q"}
+# Caps that keep every chip count within the int32 record columns: a session of at most
+# MAX_DEALS deals grows the board by at most 9 x 9 x 1000 antes plus one pay-suit price
+# (<= MAX_BID) per deal, about 1.1e8 chips; bets are bounded by the bet limit x raises.
+MAX_DEALS = 1000
+MAX_BID = 100_000
+MAX_RAISES = 1000
+MAX_STEPS = 1_000_000
 
 
 @dataclass(frozen=True)
 class TripoliOptions:
     """Rule options of ``docs/rules/tripoli.md`` (defaults = the seed's rules)."""
-    ante_per_space: int = opt(1, "chips each player puts on each of the 9 spaces per deal (2)")
+    ante_per_space: int = opt(1, "chips each player puts on each of the 9 spaces per deal (2)", lo=0, hi=1000)
     widow_exchange: bool = opt(True, "the dealer may keep, swap or auction the widow (4, 10.6)")
     widow_dealt_last: bool = opt(True, "the widow is the last hand of each round of the deal (3)")
-    auction_min_bid: int = opt(1, "lowest first bid in an auction (4)")
-    auction_max_bid: int | None = opt(None, "highest bid in an auction (4); none = guard of 1000")
+    auction_min_bid: int = opt(1, "lowest first bid in an auction (4)", lo=1, hi=1000)
+    auction_max_bid: int | None = opt(None, "highest bid in an auction (4); none = guard of 1000", lo=1, hi=MAX_BID)
     payout_timing: str = opt("phase1", "pay spaces paid in Phase 1, or when the card is played (Rummoli, 10.1)",
                              TIMING)
     sequence_split: str = opt("per_player", "8-9-10 shares per player or per qualifying suit (5)", SPLIT)
     pay_suit: str = opt("hearts", "suit of the pay cards (1)", SUITS)
-    sequence_start: int = opt(8, "lowest rank of the sequence space, 2..12 (11 = J, 12 = Q) (10.3)")
+    sequence_start: int = opt(8, "lowest rank of the sequence space, 2..12 (11 = J, 12 = Q) (10.3)", lo=2, hi=12)
     pay_suit_auction: bool = opt(False, "players bid for naming the pay suit; implies Rummoli timing (10.2)")
     poker_first_bettor: str = opt("left_of_dealer", "first to act in the betting (6.2, 10.4)", FIRST_BETTOR)
-    bet_limit: int = opt(10, "bet limit in chips (6.2), at most 60")
+    bet_limit: int = opt(10, "bet limit in chips (6.2), at most 60", lo=1, hi=60)
     bet_limit_mode: str = opt("per_action", "limit on each bet / raise increment, or on a player's total (6.2)",
                               LIMIT_MODE)
-    max_raises: int | None = opt(3, "raises per betting round (6.2); none = unlimited (guard of 100)")
+    max_raises: int | None = opt(3, "raises per betting round (6.2); none = unlimited (guard of 100)",
+                                 lo=0, hi=MAX_RAISES)
     michigan_first_leader: str = opt("poker_winner", "first leader in Phase 3 (7, 10.5)", LEADER)
     first_lead_lowest_in_hand: bool = opt(False, "the first Phase-3 lead is the leader's lowest card (10.7)")
     color_alternation: bool = opt(False, "Phase-3 leads alternate black / red, lowest card of the colour (10.8)")
     cosmo: bool = opt(False, "pay suit and sequence drawn each deal, colour alternation (10.9)")
-    deals_per_session: int | None = opt(None, "deals in a session (9); none = one per player")
-    clearing_pots: int = opt(1, "clearing poker rounds after a session's last deal (9); 0 = none")
+    deals_per_session: int | None = opt(None, "deals in a session (9); none = one per player", lo=1, hi=MAX_DEALS)
+    clearing_pots: int = opt(1, "clearing poker rounds after a session's last deal (9); 0 = none", lo=0, hi=100)
     first_dealer: str | int = opt("random", "first dealer of each session: random or a seat number (3)")
-    max_steps: int = opt(20000, "cap on decisions per deal (the deal stops, flagged truncated)")
+    max_steps: int = opt(20000, "cap on decisions per deal (the deal stops, flagged truncated)", lo=10,
+                         hi=MAX_STEPS)
 
     def __post_init__(self):
+        check_ranges(self)
         for name, choices in (("payout_timing", TIMING), ("sequence_split", SPLIT), ("pay_suit", SUITS),
                               ("poker_first_bettor", FIRST_BETTOR), ("bet_limit_mode", LIMIT_MODE),
                               ("michigan_first_leader", LEADER)):
             check_choice(name, getattr(self, name), choices)
         for name, lo, hi in (("ante_per_space", 0, 1000), ("auction_min_bid", 1, 1000), ("bet_limit", 1, 60),
-                             ("sequence_start", 2, 12), ("clearing_pots", 0, 100), ("max_steps", 10, 10 ** 7)):
+                             ("sequence_start", 2, 12), ("clearing_pots", 0, 100), ("max_steps", 10, MAX_STEPS)):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
                 raise UsageError(f"option {name}: must be a whole number {lo}..{hi} (got {v!r})")
         for name, lo in (("auction_max_bid", self.auction_min_bid), ("max_raises", 0), ("deals_per_session", 1)):
             v = getattr(self, name)
-            if v is not None and (not isinstance(v, int) or v < lo or v > 1_000_000):
+            if v is not None and (not isinstance(v, int) or v < lo):
                 raise UsageError(f"option {name}: must be a whole number >= {lo} or none (got {v!r})")
         if self.first_dealer != "random" and not (isinstance(self.first_dealer, int) and 0 <= self.first_dealer < 9):
             raise UsageError(f"option first_dealer: must be random or a seat number (got {self.first_dealer!r})")
@@ -128,15 +138,15 @@ STRATEGIES = [
            "hand value is below this; hand value = poker strength 0..9 of the best 5 cards "
            "(category + place inside it) + pay_weight x Phase-1 chips the hand would collect"),
         _P("pay_weight", 0.1, 0.0, 10.0, "weight of one Phase-1 chip in the hand value"),
-        _P("auction_widow", 0.0, 0.0, 1.0, "1: the dealer first auctions the unseen widow"),
-        _P("sell_old", 1.0, 0.0, 1.0, "1: after a swap the dealer auctions his old hand"),
-        _P("bid_max", 3.0, 0.0, 1000.0, "highest bid for a hand in a widow auction (weak hands only)"),
+        _P("auction_widow", 0.0, 0.0, 1.0, "1: the dealer first auctions the unseen widow", integer=True),
+        _P("sell_old", 1.0, 0.0, 1.0, "1: after a swap the dealer auctions his old hand", integer=True),
+        _P("bid_max", 3.0, 0.0, 1000.0, "highest bid for a hand in a widow auction (weak hands only)", integer=True),
         _P("suit_bid_max", 6.0, 0.0, 1000.0, "highest bid for the pay suit (never above what the suit's "
-           "spaces would pay the hand)"),
+           "spaces would pay the hand)", integer=True),
         _P("bet_at", 2.0, 0.0, 9.0, "open the betting when poker strength >= this (1 = a pair, 2 = two pair...)"),
         _P("raise_at", 4.0, 0.0, 9.0, "raise when poker strength >= this (while raises are allowed)"),
         _P("call_at", 1.5, 0.0, 9.0, "call a bet when poker strength >= this, else fold"),
-        _P("bet_size", 10.0, 1.0, 60.0, "size of a bet or raise (clamped to the limit)"),
+        _P("bet_size", 10.0, 1.0, 60.0, "size of a bet or raise (clamped to the limit)", integer=True),
         _P("run_weight", 1.0, 0.0, 10.0, "Michigan lead score per card of the own run from the suit's lowest card"),
         _P("stop_bonus", 2.0, 0.0, 20.0, "Michigan lead score bonus when that run ends in a sure stop "
            "(an ace or a card already played), keeping the lead"),
@@ -155,7 +165,7 @@ def _seat(rec, p, col):
 
 def _record_columns(rec: np.ndarray, n: int) -> dict:
     cols = record_fields(rec, (
-        ("session", K.RC_SESSION, np.int64), ("deal_in_session", K.RC_DEAL_NO, np.int32),
+        ("deal_in_session", K.RC_DEAL_NO, np.int32),
         ("dealer", K.RC_DEALER, np.int8), ("end_reason", K.RC_REASON, np.int8),
         ("winner", K.RC_WINNER, np.int8), ("michigan_winner", K.RC_MWIN, np.int8),
         ("turns", K.RC_LEADS, np.int16), ("truncated", K.RC_TRUNC, bool),
@@ -415,6 +425,38 @@ def _rank(r: int) -> str:
     return RANK_WORDS.get(r, str(r)) if r <= 12 else ("K" if r == 13 else "A")
 
 
+def _derived_columns(cols: dict, opts: np.ndarray, n: int) -> None:
+    """``session`` = deal_id // deals_per_session, from the int64 deal id (the kernel's int32
+    record could not hold it for large --first-deal); it goes first, after deal_id."""
+    deal_id = cols.pop("deal_id")
+    rest = dict(cols)
+    cols.clear()
+    cols.update(deal_id=deal_id, session=deal_id // int(opts[K.O_DEALS]), **rest)
+
+
+def _record_check(cols: dict, opts: np.ndarray, n: int):
+    """--check on the records: payout = the ledgers (widow, pay, poker, michigan, clear)
+    minus the 9 antes, and the row sums to minus the growth of the board (where the deal
+    before it in the session is in the same shard, or it opens its session)."""
+    ante = 9 * int(opts[K.O_ANTE])
+    pays = []
+    for p in range(n):
+        pay = cols[f"payout_{p}"].astype(np.int64)
+        ledgers = sum(cols[f"{name}_{p}"].astype(np.int64) for name in ("widow", "pay", "poker", "michigan", "clear"))
+        bad = np.flatnonzero(pay != ledgers - ante)
+        if len(bad):
+            return int(bad[0]), f"payout_{p} is not the sum of its ledgers minus the antes"
+        pays.append(pay)
+    board = sum(cols[f"board_{name.replace('-', '').lower()}"].astype(np.int64) for name in K.SPACE_NAMES)
+    first = cols["deal_in_session"] == 0
+    prev = np.where(first, 0, np.concatenate([[0], board[:-1]]))
+    known = first | np.concatenate([[False], np.diff(cols["deal_id"]) == 1])
+    bad = np.flatnonzero(known & (sum(pays) + board - prev != 0))
+    if len(bad):
+        return int(bad[0]), "chips not conserved: the payouts do not sum to minus the growth of the board"
+    return None
+
+
 def _replay(seed, deal_id, opts, sids, params, check):
     # a decision writes at most an action and a stake row; the deal, board, plays, claims and
     # payments add a few hundred
@@ -442,4 +484,6 @@ GAME = GameSpec(
     payout_unit="chips",
     seat_extras=(("pay", "pay_{p}"), ("poker", "poker_{p}"), ("michigan", "michigan_{p}"),
                  ("widow", "widow_{p}"), ("clear", "clear_{p}")),
+    derived_columns=lambda cols, opts, n: _derived_columns(cols, opts, n),
+    record_check=lambda cols, opts, n: _record_check(cols, opts, n),
 )
