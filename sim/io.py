@@ -54,7 +54,8 @@ def read_meta(path: str | os.PathLike) -> tuple[dict, dict]:
     try:
         kv = pq.ParquetFile(p).metadata.metadata or {}
     except Exception as exc:
-        raise UsageError(f"{str(p)!r} is not a Parquet file ({exc.__class__.__name__})") from None
+        raise UsageError(f"{str(p)!r} is not a Parquet file, or a truncated or corrupt one "
+                         f"({exc.__class__.__name__})") from None
     if META_KEY not in kv:
         raise UsageError(f"{str(p)!r} is not a cardsim output (no cardsim metadata)")
     try:
@@ -64,6 +65,73 @@ def read_meta(path: str | os.PathLike) -> tuple[dict, dict]:
         raise UsageError(f"{str(p)!r} has unreadable cardsim metadata (corrupt file?)") from None
     if not isinstance(meta, dict) or not isinstance(timing, dict):
         raise UsageError(f"{str(p)!r} has unreadable cardsim metadata (corrupt file?)")
+    return meta, timing
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+RUN_COLUMNS = ("winner", "truncated", "turns", "end_reason")     # + payout_{p}: what summaries read
+
+
+def read_run_meta(path: str | os.PathLike) -> tuple[dict, dict]:
+    """(metadata, timing) of a run file (``cardsim run --out``), checked for what summaries
+    and reports read: a known game, a player count it allows, one seat (with a text label)
+    per player, whole-number seed / deals, this cardsim's end-reason names for the game, and
+    the record columns (``RUN_COLUMNS``, ``payout_{p}``). UsageError, one line, otherwise.
+    ``timing`` drops its number entries that are not numbers. Strings of the file are not escaped
+    here: printing them is the printer's business (``sim.textsafe``)."""
+    from sim.registry import games
+    from sim.textsafe import term
+    meta, timing = read_meta(path)
+    where = repr(str(path))
+    bad = f"{where} has invalid cardsim metadata"
+    if "kind" in meta:
+        raise UsageError(f"{where} is one part of a {term(meta['kind'])} dataset, not a run file; give the "
+                         "dataset's directory to cardsim report (summarize takes a run file)")
+    game = meta.get("game")
+    known = games()
+    if not isinstance(game, str) or game not in known:
+        raise UsageError(f"{bad}: game {term(repr(game))} is not one of {', '.join(known)} "
+                         "(written by another version?)")
+    spec = known[game]
+    lo, hi, _ = spec.players
+    n = meta.get("players")
+    if not _is_int(n) or not lo <= n <= hi:
+        raise UsageError(f"{bad}: players {term(repr(n))} is not a {game} player count ({lo}..{hi})")
+    for key in ("seed", "first_deal", "rules_version"):
+        if not _is_int(meta.get(key)) or meta[key] < 0:
+            raise UsageError(f"{bad}: {key} {term(repr(meta.get(key)))} is not a whole number >= 0")
+    if meta.get("deals") is not None and (not _is_int(meta["deals"]) or meta["deals"] < 0):
+        raise UsageError(f"{bad}: deals {term(repr(meta['deals']))} is not a whole number >= 0")
+    seats = meta.get("seats")
+    if not isinstance(seats, list) or len(seats) != n:
+        count = len(seats) if isinstance(seats, list) else "no"
+        raise UsageError(f"{bad}: {count} seats for {n} players")
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, dict) or not isinstance(seat.get("label"), str):
+            raise UsageError(f"{bad}: seat {i} has no strategy label")
+    if meta.get("reason_names") != list(spec.reason_names):
+        raise UsageError(f"{bad}: its end reasons {term(repr(meta.get('reason_names')))} are not {game}'s "
+                         f"({', '.join(spec.reason_names)}; written by another version?)")
+    try:
+        schema = pq.ParquetFile(path).schema_arrow
+    except Exception as exc:   # noqa: BLE001 - any unreadable schema is a bad file
+        raise UsageError(f"{where} has an unreadable schema ({exc.__class__.__name__})") from None
+    need = list(RUN_COLUMNS) + [f"payout_{p}" for p in range(n)]
+    missing = [c for c in need if c not in schema.names]
+    if missing:
+        raise UsageError(f"{where} lacks the record column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                         "(not a cardsim run file, or a damaged one)")
+    for c in need:
+        t = schema.field(c).type
+        ok = pa.types.is_dictionary(t) if c == "end_reason" else (pa.types.is_integer(t) or pa.types.is_boolean(t))
+        if not ok:
+            raise UsageError(f"{where}: record column {c} has type {t}, not {'a category' if c == 'end_reason' else 'an integer'}")
+    numeric = ("wall_time_s", "deals_per_s", "workers", "looks")
+    timing = {k: v for k, v in timing.items() if k not in numeric or (
+        isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and abs(v) != float("inf"))}
     return meta, timing
 
 

@@ -18,6 +18,7 @@ from sim.stats import wilson
 # game -> (contracts table, rules array, default number of cards)
 ODDS_GAMES = {"telefunken": (M.TELEFUNKEN_CONTRACTS, M.TELEFUNKEN_RULES, 11)}
 FLOAT_ODDS_GAMES = ("contract_rummy",)      # floating-joker contracts: float_contract_odds
+MAX_SAMPLES = 10 ** 10                      # a run of hours on a few cores; the kernels count in int64
 
 
 def _game(game: str):
@@ -52,10 +53,7 @@ def contract_odds(game: str, hand: int, cards: int | None = None, samples: int =
     k = default_k if cards is None else cards
     if not 1 <= k <= DOUBLE_DECK:
         raise UsageError(f"--cards must be 1..{DOUBLE_DECK} (got {k})")
-    if samples < 1:
-        raise UsageError(f"--samples must be >= 1 (got {samples})")
-    if not 0 <= seed < 2 ** 63:
-        raise UsageError(f"--seed must be in 0 .. 2**63-1 (got {seed})")
+    _check_run_args(samples, seed)
     hits = int(contract_hits(seed, samples, hand, k, contracts, rules))
     p, lo, hi = wilson(hits, samples)
     return {"game": game, "hand": hand, "cards": k, "samples": samples, "seed": seed, "hits": hits,
@@ -63,8 +61,8 @@ def contract_odds(game: str, hand: int, cards: int | None = None, samples: int =
 
 
 def _check_run_args(samples: int, seed: int) -> None:
-    if samples < 1:
-        raise UsageError(f"--samples must be >= 1 (got {samples})")
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise UsageError(f"--samples must be >= 1 and <= {MAX_SAMPLES:,} (got {samples:,})")
     if not 0 <= seed < 2 ** 63:
         raise UsageError(f"--seed must be in 0 .. 2**63-1 (got {seed})")
 

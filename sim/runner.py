@@ -20,14 +20,17 @@ import numpy as np
 from sim.errors import CheckError, UsageError
 from sim.executor import LocalExecutor
 from sim.drive import drive, shard_layout, timing_meta
-from sim.io import iter_record_batches, read_meta, read_output_meta
+from sim.io import iter_record_batches, read_output_meta, read_run_meta
 from sim.store import ShardStore
 from sim.options import build_options, options_dict
-from sim.registry import GameSpec, Seat, check_players, get_game, parse_seat, seat_arrays, seat_table
+from sim.registry import (GameSpec, RecordRangeError, Seat, check_players, get_game, parse_seat, seat_arrays,
+                          seat_table)
 from sim.stats import Accumulator
 from sim.trace import event, lines
 
 DEFAULT_SHARD = 1 << 18
+DEAL_LIMIT = 2 ** 63 - 1          # first_deal + deals: every deal id is an int64 below it
+SHARD_BYTES = 4 << 30             # record buffer of one shard (shard size x record width x 4 bytes)
 
 
 @dataclass
@@ -94,33 +97,100 @@ def make_config(game: str, players: int | None = None, deals: int = 1000, seed: 
     n = check_players(spec, players)
     opts = build_options(spec.options_cls, spec.presets, preset, list(options or []))
     opts.to_array(n)  # cross-checks that need the player count
-    if deals < 0:
-        raise UsageError(f"--deals must be >= 0 (got {deals})")
+    check_deal_range(first_deal, deals)
     if seed < 0 or seed >= 2 ** 63:
         raise UsageError(f"--seed must be in 0 .. 2**63-1 (got {seed})")
-    if first_deal < 0:
-        raise UsageError(f"--first-deal must be >= 0 (got {first_deal})")
     w = max_workers() if workers is None else workers
     if not 1 <= w <= max_workers():
         raise UsageError(f"--workers must be 1..{max_workers()} on this machine (got {w})")
-    if shard_size < 1:
-        raise UsageError(f"shard size must be >= 1 (got {shard_size})")
+    check_shard_size(spec, shard_size)
     return RunConfig(spec.name, n, opts, preset, seat_table(spec, strategies, n), seed, deals,
                      first_deal, check, w, shard_size)
 
 
+def check_deal_range(first_deal: int, deals: int, what: str = "--deals") -> None:
+    """Deal ids ``first_deal .. first_deal + deals - 1`` all fit an int64: first_deal >= 0,
+    deals >= 0, first_deal + deals <= 2**63 - 1 (UsageError naming the limit)."""
+    if deals < 0:
+        raise UsageError(f"{what} must be >= 0 (got {deals})")
+    if first_deal < 0:
+        raise UsageError(f"--first-deal must be >= 0 (got {first_deal})")
+    if first_deal + deals > DEAL_LIMIT:
+        raise UsageError(f"--first-deal + {what} must be at most 2**63-1 = {DEAL_LIMIT:,} (deal ids are int64; "
+                         f"got {first_deal:,} + {deals:,})")
+
+
+def check_shard_size(spec: GameSpec, shard_size: int, copies: int = 1, what: str = "") -> None:
+    """A shard's record buffers (``copies`` of them: one per point and lineup of an
+    experiment) must fit SHARD_BYTES; UsageError naming the largest shard size that does."""
+    if shard_size < 1:
+        raise UsageError(f"shard size (--shard-size) must be >= 1 (got {shard_size})")
+    per_deal = spec.record_width * 4 * copies
+    if shard_size * per_deal > SHARD_BYTES:
+        most = max(1, SHARD_BYTES // per_deal)
+        raise UsageError(f"--shard-size {shard_size:,} needs {_bytes(shard_size * per_deal)} of {spec.name} records "
+                         f"per shard{what}; at most {most:,} deals per shard (4 GiB)")
+
+
+def _bytes(n: int) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1024
+
+
 def play_shard(cfg: RunConfig, first: int, count: int) -> dict:
-    """Play deals ``first .. first+count-1``; returns the record columns (with deal_id)."""
-    sids, params = seat_arrays(cfg.game, cfg.seats)
-    rec = np.zeros((count, cfg.game.record_width), dtype=np.int32)
-    cfg.game.play_batch(cfg.seed, first, count, cfg.option_array, sids, params, cfg.check, rec)
+    """Play deals ``first .. first+count-1``; returns the record columns (with deal_id).
+
+    Every value must fit its column's dtype (``registry.narrow``; a value that does not is a
+    CheckError naming the deal, never a silently wrapped number). With ``cfg.check`` the
+    records are checked too (``check_records``), after the kernels' state checks."""
+    game = cfg.game
+    sids, params = seat_arrays(game, cfg.seats)
+    rec = np.zeros((count, game.record_width), dtype=np.int32)
+    opts = cfg.option_array
+    game.play_batch(cfg.seed, first, count, opts, sids, params, cfg.check, rec)
     if cfg.check:
-        bad = np.flatnonzero(rec[:, cfg.game.err_col])
+        bad = np.flatnonzero(rec[:, game.err_col])
         if len(bad):
-            raise_check_error(cfg, first + int(bad[0]), int(rec[bad[0], cfg.game.err_col]))
+            raise_check_error(cfg, first + int(bad[0]), int(rec[bad[0], game.err_col]))
     cols = {"deal_id": np.arange(first, first + count, dtype=np.int64)}
-    cols.update(cfg.game.record_columns(rec, cfg.n_players))
+    try:
+        cols.update(game.record_columns(rec, cfg.n_players))
+    except RecordRangeError as exc:
+        raise_record_error(cfg, first + exc.row, f"{exc} (a bug: the column is too narrow for these options)",
+                           "cannot record")
+    if game.derived_columns is not None:
+        game.derived_columns(cols, opts, cfg.n_players)
+    if cfg.check:
+        found = check_records(game, cols, opts, cfg.n_players)
+        if found is not None:
+            raise_record_error(cfg, first + found[0], found[1])
     return cols
+
+
+def check_records(game: GameSpec, cols: dict, opts: np.ndarray, n: int) -> tuple[int, str] | None:
+    """--check on the record columns: (row, problem) of the first bad row, else None.
+    Every game: winner is -1 or a seat, payouts of a zero-sum game sum to 0; then the
+    game's own ``record_check`` (totals = the hands' penalties, chips conserved, ...)."""
+    winner = cols["winner"]
+    bad = np.flatnonzero((winner < -1) | (winner >= n))
+    if len(bad):
+        return int(bad[0]), f"winner {int(winner[bad[0]])} is not a seat"
+    if game.zero_sum:
+        total = sum(cols[f"payout_{p}"].astype(np.int64) for p in range(n))
+        bad = np.flatnonzero(total)
+        if len(bad):
+            return int(bad[0]), f"record payouts sum to {int(total[bad[0]])}, not 0"
+    if game.record_check is not None:
+        return game.record_check(cols, opts, n)
+    return None
+
+
+def raise_record_error(cfg: RunConfig, deal_id: int, problem: str, what: str = "check failed in"):
+    """CheckError (exit 1) naming the deal, with its replay as the trace."""
+    trace = "\n".join(replay_lines(cfg, deal_id))
+    raise CheckError(f"{what} deal {deal_id} (seed {cfg.seed}): {problem}", deal_id, trace)
 
 
 def raise_check_error(cfg: RunConfig, deal_id: int, code: int):
@@ -356,6 +426,8 @@ def run(cfg: RunConfig, out: str | None = None, progress: Callable | None = None
     ``overwrite``: an existing ``out`` that is a previous cardsim run file is replaced (anything
     else there is refused; see ``sim.store``).
     """
+    if until_ci is not None:
+        check_deal_range(cfg.first_deal, max_deals or 0, "--max-deals")
     executor = executor or LocalExecutor()
     numba.set_num_threads(cfg.workers)
     meta = cfg.meta()
@@ -384,11 +456,24 @@ def run(cfg: RunConfig, out: str | None = None, progress: Callable | None = None
 
 
 def summarize_file(path) -> RunResult:
-    """Statistics of a run file, read in bounded-memory batches."""
-    meta, timing = read_meta(path)
-    n = int(meta["players"])
+    """Statistics of a run file, read in bounded-memory batches. A file whose metadata or
+    records are not a cardsim run's (``io.read_run_meta``; unreadable pages, a winner that is
+    no seat, an end reason the metadata does not name) is a UsageError, one line."""
+    import pyarrow as pa
+    meta, timing = read_run_meta(path)
+    n = meta["players"]
     acc = Accumulator(n, [s["label"] for s in meta["seats"]], tuple(meta["reason_names"]))
     cols = ["winner", "truncated", "turns", "end_reason"] + [f"payout_{p}" for p in range(n)]
-    for batch in iter_record_batches(path, columns=cols):
-        acc.add(batch)
+    where = repr(str(path))
+    try:
+        for batch in iter_record_batches(path, columns=cols):
+            winner = batch["winner"]
+            if len(winner) and (winner.min() < -1 or winner.max() >= n):
+                raise UsageError(f"{where}: a record's winner is not a seat of its {n} players (corrupt file?)")
+            acc.add(batch)
+    except UsageError:
+        raise
+    except (OSError, ValueError, IndexError, pa.ArrowException) as exc:
+        raise UsageError(f"{where}: its records cannot be read ({exc.__class__.__name__}; truncated or corrupt "
+                         "file?)") from None
     return RunResult(acc.summary(), meta, timing, str(path))
