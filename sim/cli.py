@@ -21,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from sim.errors import CheckError, OutputError, UsageError
+from sim.textsafe import plain, term
 
 
 
@@ -69,16 +70,16 @@ def handle_errors(fn):
         try:
             return fn(*args, **kwargs)
         except UsageError as exc:
-            err.print(f"Error: {exc}", markup=False)
+            err.print(f"Error: {term(exc)}", markup=False)    # term: a message may quote a file's text
             raise typer.Exit(2) from None
         except CheckError as exc:
-            err.print(f"Error: {exc}", markup=False)
-            err.print(exc.trace, markup=False)
+            err.print(f"Error: {term(exc)}", markup=False)
+            err.print("\n".join(map(term, exc.trace.splitlines())), markup=False)
             if getattr(exc, "cleanup", None):           # what a failed run with --out removed and kept
-                err.print(exc.cleanup[0].upper() + exc.cleanup[1:] + ".", markup=False)
+                err.print(term(exc.cleanup[0].upper() + exc.cleanup[1:] + "."), markup=False)
             raise typer.Exit(1) from None
         except OutputError as exc:                      # writing failed (a full disk): nothing half-written
-            err.print(f"Error: {exc}", markup=False)
+            err.print(f"Error: {term(exc)}", markup=False)
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
             resumable = kwargs.get("out_file") or kwargs.get("out_dir")
@@ -107,10 +108,11 @@ def _mean_label(meta: dict) -> str:
 
 
 def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None:
-    """Per-seat, per-strategy and outcome tables with 95% intervals."""
-    head = (f"{meta['game']} · {meta['players']} players · {summary['deals']:,} deals · seed {meta['seed']}"
-            f" · rules v{meta['rules_version']}")
-    if timing and timing.get("deals_per_s"):
+    """Per-seat, per-strategy and outcome tables with 95% intervals. Strings from the
+    metadata (a file's, for summarize) are escaped (``sim.textsafe``)."""
+    head = term(f"{meta['game']} · {meta['players']} players · {summary['deals']:,} deals · seed {meta['seed']}"
+                f" · rules v{meta['rules_version']}")
+    if timing and timing.get("deals_per_s") and "wall_time_s" in timing:
         head += f" · {timing['wall_time_s']:.2f} s ({timing['deals_per_s']:,.0f} deals/s)"
     out.print(head, markup=False)
     for title, rows in (("seat", summary["seats"]), ("strategy", summary["strategies"])):
@@ -119,8 +121,8 @@ def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None
                      _mean_label(meta), "95% CI"]):
             t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
         for r in rows:
-            first, second = ((str(r["seat"]), r["strategy"]) if title == "seat"
-                             else (r["strategy"], ",".join(map(str, r["seats"]))))
+            first, second = ((str(r["seat"]), plain(r["strategy"])) if title == "seat"
+                             else (plain(r["strategy"]), ",".join(map(str, r["seats"]))))
             t.add_row(first, second, _fmt_pct(r["win_rate"]), f"{_fmt_pct(r['win_lo'])} – {_fmt_pct(r['win_hi'])}",
                       _fmt_num(r["mean_payout"]), f"{_fmt_num(r['payout_lo'])} – {_fmt_num(r['payout_hi'])}")
         out.print(t)
@@ -128,7 +130,7 @@ def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None
     for col in ("end reason", "deals", "share", "95% CI"):
         t.add_column(col, justify="left" if col == "end reason" else "right")
     for r in summary["outcomes"]:
-        t.add_row(r["end_reason"], f"{r['count']:,}", _fmt_pct(r["rate"]), f"{_fmt_pct(r['lo'])} – {_fmt_pct(r['hi'])}")
+        t.add_row(plain(r["end_reason"]), f"{r['count']:,}", _fmt_pct(r["rate"]), f"{_fmt_pct(r['lo'])} – {_fmt_pct(r['hi'])}")
     out.print(t)
     out.print(f"mean turns {summary['mean_turns']:.2f} · truncated deals {summary['truncated']:,}", markup=False)
 
@@ -167,9 +169,11 @@ def _progress(total: int, quiet: bool, always: bool = False):
 
 def _precision(until_ci: float | None, max_deals: int | None, deals: int) -> int | None:
     if until_ci is None:
+        if max_deals is not None:
+            raise UsageError("--max-deals caps --until-ci; without --until-ci give the number of deals with --deals")
         return None
-    if until_ci <= 0:
-        raise UsageError(f"--until-ci must be > 0 (got {until_ci})")
+    if not math.isfinite(until_ci) or until_ci <= 0:
+        raise UsageError(f"--until-ci must be a number > 0 (got {until_ci})")
     cap = max_deals if max_deals is not None else 100 * deals
     if cap < 1:
         raise UsageError(f"--max-deals must be >= 1 (got {cap})")
@@ -250,8 +254,8 @@ def _print_sequential(summary: dict) -> None:
 
 def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
     """Table of a comparison or sweep: per point mean, win rate, paired difference."""
-    head = (f"{meta['kind']} · {meta['game']} · {meta['players']} players · {summary['deals']:,} duplicate deals"
-            f" · seed {meta['seed']}" + (f" · field {meta['field']}" if meta.get("field") else " · table rotation"))
+    head = term(f"{meta['kind']} · {meta['game']} · {meta['players']} players · {summary['deals']:,} duplicate deals"
+                f" · seed {meta['seed']}" + (f" · field {meta['field']}" if meta.get("field") else " · table rotation"))
     if timing and timing.get("wall_time_s"):
         head += f" · {timing['wall_time_s']:.2f} s"
     out.print(head, markup=False)
@@ -261,7 +265,7 @@ def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
         t.add_column(col, justify="left" if col == "label" else "right", no_wrap=True)
     for r in summary["points"]:
         first = r["point"] == 0
-        t.add_row(str(r["point"]), r["label"], _fmt_num(r["mean_payout"]),
+        t.add_row(str(r["point"]), plain(r["label"]), _fmt_num(r["mean_payout"]),
                   f"{_fmt_num(r['payout_lo'])} – {_fmt_num(r['payout_hi'])}", _fmt_pct(r["win_rate"]),
                   f"{_fmt_pct(r['win_lo'])} – {_fmt_pct(r['win_hi'])}",
                   "-" if first else _fmt_num(r["diff"]),
@@ -278,10 +282,13 @@ def _execute(play, printer, deals, out_path, until_ci, max_deals, resume, schedu
              overwrite=False):
     """Shared tail of run/compare/sweep: precision cap, progress bar, executor, output."""
     cap = _precision(until_ci, max_deals, deals)
+    if out_path is not None and not str(out_path).strip():
+        raise UsageError("--out is empty; give a file or directory name")
     if resume and not out_path:
         raise UsageError("--resume needs --out (the run to continue)")
     if overwrite and not out_path:
         raise UsageError("--overwrite needs --out (the output to replace)")
+    _check_cluster(cluster)
     bar, update = _progress(cap or deals, quiet or as_json, always=until_ci is not None)
     with _executor(scheduler, cluster) as ex, bar:
         result = play(out_path, update, until_ci, cap, resume, ex)
@@ -293,6 +300,15 @@ def _execute(play, printer, deals, out_path, until_ci, max_deals, resume, schedu
         _print_sequential(result.summary)
         if result.path:
             out.print(f"wrote {result.path}", markup=False)
+
+
+def _check_cluster(cluster: str | None) -> None:
+    """``--cluster local:N`` starts N worker processes here: at most one per core."""
+    from sim.executor import host_cores
+    kind, _, n = (cluster or "").partition(":")
+    if kind == "local" and n.isascii() and n.isdigit() and int(n) > host_cores():
+        raise UsageError(f"--cluster local:{n} asks for {n} worker processes but this machine has "
+                         f"{host_cores()} cores; give local:1..{host_cores()} (or local)")
 
 
 def _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet,
@@ -420,6 +436,8 @@ def report(source: Annotated[str, typer.Argument(
     Win rate / mean payout with 95% intervals, sweep curves, payout distribution, outcomes
     (needs the report extra: matplotlib)."""
     from sim.report import write_report  # lazy: matplotlib loads only for this command
+    if not out_dir.strip():
+        raise UsageError("--out is empty; give the report's directory name")
     out.print(f"wrote {write_report(source, out_dir, overwrite)}", markup=False)
 
 
@@ -486,8 +504,9 @@ def replay(game: ReplaySourceArg,
     replay FILE --deal N takes it from the metadata of a run file (or, with --point K --lineup L, of a compare/sweep dataset), so the replayed deal is that row; a file written under another rules version is refused unless --force. A name that is both a game and a file is the game (write ./tonk for the file)."""
     from sim.runner import (make_config, open_replay_source, raise_check_error, replay as replay_state,
                             replay_document, replay_lines)
-    if deal is not None and deal < 0:
-        raise UsageError(f"--deal must be >= 0 (got {deal})")
+    from sim.runner import DEAL_LIMIT
+    if deal is not None and not 0 <= deal < DEAL_LIMIT:
+        raise UsageError(f"--deal must be >= 0 and <= 2**63-2 (got {deal})")
     path = _replay_output(game)
     source = None
     if path is not None:
@@ -550,7 +569,8 @@ def strategies(game: GameArg):
     for col in ("strategy", "parameters", "help"):
         t.add_column(col, overflow="fold")
     for s in g.strategies.values():
-        params = "\n".join(f"{p.name}={p.default:g} [{p.lo:g}..{p.hi:g}]: {p.help}" for p in s.params) or "-"
+        params = "\n".join(f"{p.name}={p.default:g} [{p.lo:g}..{p.hi:g}]{' (whole number)' if p.integer else ''}: "
+                           f"{p.help}" for p in s.params) or "-"
         t.add_row(s.name, params, s.help)
     out.print(t)
 
@@ -571,8 +591,9 @@ def options(game: GameArg):
     for col in ("option", "default", "help"):
         t.add_column(col, overflow="fold")
     for f in dataclasses.fields(g.options_cls):
-        choices = f.metadata.get("choices")
-        help_text = f.metadata.get("help", "") + (f" ({' | '.join(choices)})" if choices else "")
+        choices, span = f.metadata.get("choices"), f.metadata.get("range")
+        help_text = f.metadata.get("help", "") + (f" ({' | '.join(choices)})" if choices else "") + (
+            f" [{span[0]}..{span[1]}]" if span else "")
         t.add_row(f.name, _fmt_value(f.default), help_text)
     out.print(t)
     p = Table(title="presets")

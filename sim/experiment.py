@@ -31,11 +31,13 @@ from sim.executor import LocalExecutor
 from sim.drive import drive, shard_layout, timing_meta
 from sim.options import build_options, options_dict, parse_overrides
 from sim.registry import Seat, check_players, get_game, parse_seat
-from sim.runner import RunConfig, max_workers, package_versions, play_shard
+from sim.runner import (RunConfig, check_deal_range, check_shard_size, max_workers, package_versions,
+                        play_shard)
 from sim.stats import json_clean, mean_ci
 from sim.store import ShardStore
 
 EXPERIMENT_SHARD = 1 << 16
+MAX_POINTS = 1000          # points of a sweep grid (the product of its axis sizes)
 
 
 @dataclass(frozen=True)
@@ -89,16 +91,20 @@ def _common(game: str, players, preset, options, seed, deals, first_deal, worker
     n = check_players(spec, players)
     opts = build_options(spec.options_cls, spec.presets, preset, list(options or []))
     opts.to_array(n)
-    if deals < 0:
-        raise UsageError(f"--deals must be >= 0 (got {deals})")
+    check_deal_range(first_deal, deals)
     if not 0 <= seed < 2 ** 63:
         raise UsageError(f"--seed must be in 0 .. 2**63-1 (got {seed})")
     w = max_workers() if workers is None else workers
     if not 1 <= w <= max_workers():
         raise UsageError(f"--workers must be 1..{max_workers()} on this machine (got {w})")
-    if shard_size < 1 or first_deal < 0:
-        raise UsageError("shard size must be >= 1 and --first-deal >= 0")
+    check_shard_size(spec, shard_size)
     return spec, n, opts, w
+
+
+def _check_memory(spec, shard_size: int, points: tuple) -> None:
+    """Every point and lineup of a shard is played and kept before the shard is written."""
+    copies = sum(len(p.lineups) for p in points)
+    check_shard_size(spec, shard_size, copies, f" ({len(points):,} points x {len(points[0].lineups)} lineups)")
 
 
 def make_compare(game: str, strategies: list[str], players=None, field: str | None = None, seed: int = 0,
@@ -117,6 +123,7 @@ def make_compare(game: str, strategies: list[str], players=None, field: str | No
         field_label = f.label
     if len({p.label for p in points}) != len(points):
         raise UsageError("compare: the strategies must differ")
+    _check_memory(spec, shard_size, points)
     return Experiment("compare", spec.name, n, seed, points, preset, field_label, first_deal, check, w, shard_size)
 
 
@@ -136,12 +143,17 @@ def parse_grid(text: str) -> tuple[str, list[str]]:
         if step <= 0 or hi < lo:
             raise UsageError(f"grid {text!r}: need STEP > 0 and HI >= LO")
         count = int(math.floor((hi - lo) / step + 1e-9)) + 1
-        if count > 1000:
-            raise UsageError(f"grid {text!r} has {count} points; at most 1000")
+        if count > MAX_POINTS:
+            raise UsageError(f"grid {text!r} has {count:,} points; at most {MAX_POINTS:,}")
         return name, [_num(lo + i * step) for i in range(count)]
     values = [v.strip() for v in spec.split(",") if v.strip()]
     if not values:
         raise UsageError(f"grid {text!r} lists no values")
+    if len(set(values)) != len(values):
+        twice = next(v for v in values if values.count(v) > 1)
+        raise UsageError(f"grid {text!r} lists {twice} twice")
+    if len(values) > MAX_POINTS:
+        raise UsageError(f"grid {text!r} has {len(values):,} points; at most {MAX_POINTS:,}")
     return name, values
 
 
@@ -160,6 +172,14 @@ def make_sweep(game: str, strategy: str, params: list[str], option_grid: list[st
     axes += [("option", *parse_grid(g)) for g in option_grid or []]
     if not axes:
         raise UsageError("sweep needs at least one --param or --option-grid")
+    names = [name.replace("-", "_") if kind == "option" else name for kind, name, _ in axes]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise UsageError(f"sweep: {name} is swept twice; give each --param / --option-grid axis once")
+    size = math.prod(len(vals) for _, _, vals in axes)
+    if size > MAX_POINTS:
+        sizes = " x ".join(str(len(vals)) for _, _, vals in axes)
+        raise UsageError(f"sweep grid has {size:,} points ({sizes}); at most {MAX_POINTS:,}")
     known = {p.name for p in base.strategy.params}
     for kind, name, _ in axes:
         if kind == "param" and name not in known:
@@ -183,6 +203,7 @@ def make_sweep(game: str, strategy: str, params: list[str], option_grid: list[st
         label = ",".join(f"{name}={val}" for (_, name, _), val in zip(axes, combo))
         points.append(Point(label, p_opts, field_lineups(cand, f, n),
                             tuple((name, val) for (_, name, _), val in zip(axes, combo))))
+    _check_memory(spec, shard_size, tuple(points))
     return Experiment("sweep", spec.name, n, seed, tuple(points), preset, f.label, first_deal, check, w, shard_size)
 
 
@@ -203,7 +224,7 @@ def play_experiment_shard(exp: Experiment, first: int, count: int) -> dict:
                 cache[key] = play_shard(cfg, first, count)
             cols = cache[key]
             parts.append({
-                "deal_id": cols["deal_id"], "point": np.full(count, i, np.int16), "lineup": np.full(count, r, np.int8),
+                "deal_id": cols["deal_id"], "point": np.full(count, i, np.int32), "lineup": np.full(count, r, np.int8),
                 "seat": np.full(count, s, np.int8), "payout": cols[f"payout_{s}"].astype(np.int32),
                 "win": cols["winner"] == s, "end_reason": cols["end_reason"], "turns": cols["turns"],
                 # an extra these rules lack (Hand 7's columns in a six-hand game) is -1
@@ -296,6 +317,8 @@ def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress
                    executor=None, overwrite: bool = False) -> ExperimentResult:
     """Play the experiment shard by shard; write a dataset partitioned by point if ``out``
     (``overwrite``: replacing a previous cardsim dataset of the same kind, see ``sim.store``)."""
+    check_deal_range(exp.first_deal, deals if until_ci is None else (max_deals or 0),
+                     "--deals" if until_ci is None else "--max-deals")
     executor = executor or LocalExecutor()
     numba.set_num_threads(exp.workers)
     meta = exp.meta()

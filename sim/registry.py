@@ -181,7 +181,7 @@ def parse_seat(game: GameSpec, text: str) -> Seat:
             accepted = ", ".join(values) or "none"
             raise UsageError(f"strategy {name}: unknown parameter {key!r}; parameters: {accepted}")
         if not eq or not val:
-            raise UsageError(f"strategy {name}: parameter {key} is missing value (write {key}=VALUE)")
+            raise UsageError(f"strategy {name}: missing value for parameter {key} (write {key}=VALUE)")
         if key in given:
             raise UsageError(f"strategy {name}: parameter {key} is given twice; give it once")
         given.add(key)

@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.errors import OutputError, UsageError
+from sim.textsafe import md, md_code, term
 
 REPORT_NAME = "report.md"
 SUMMARY_NAMES = ("_summary.json", "summary.json")
@@ -37,6 +38,7 @@ STYLE = {
     "ytick.labelsize": 10, "legend.fontsize": 10, "figure.titlesize": 13,
     "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True,
     "grid.alpha": 0.3, "grid.linewidth": 0.6, "savefig.facecolor": "white", "figure.facecolor": "white",
+    "text.parse_math": False,       # labels come from files: a $ is a dollar sign, never mathtext
 }
 DPI = 110
 C_PAY, C_WIN, C_DIFF = "#1f77b4", "#2ca02c", "#d62728"
@@ -93,11 +95,13 @@ def _source_kind(src: Path) -> str:
         if _summary_file(src) is None:
             raise UsageError(f"{str(src)!r} is not a cardsim output: a directory must be a compare/sweep "
                              "dataset with _summary.json (a run is reported from its Parquet file)")
+        _load_experiment(src)      # its _summary.json checked before anything is written
         return "experiment"
-    from sim.io import read_meta
+    from sim.io import read_meta, read_run_meta
     meta, _ = read_meta(src)       # UsageError if not Parquet / not cardsim
     if "kind" in meta:
-        raise UsageError(f"{str(src)!r} is one part of a {meta['kind']} dataset; report its directory instead")
+        raise UsageError(f"{str(src)!r} is one part of a {term(meta['kind'])} dataset; report its directory instead")
+    read_run_meta(src)             # the metadata a report reads, checked before anything is written
     return "run"
 
 
@@ -222,9 +226,9 @@ def _options_lines(game_name: str, options: dict, preset) -> str:
         defaults = json.loads(json.dumps(options_dict(get_game(game_name).options_cls())))  # as stored
     except Exception:   # an unknown game (file from another version): list every option
         defaults = {}
-    diff = [f"`{k}={_opt_text(v)}`" for k, v in options.items() if defaults.get(k, object()) != v]
+    diff = [md_code(f"{k}={_opt_text(v)}") for k, v in options.items() if defaults.get(k, object()) != v]
     text = ", ".join(diff) if diff else "all defaults"
-    return (f"preset `{preset}`; " if preset else "") + text
+    return (f"preset {md_code(preset)}; " if preset else "") + text
 
 
 def _opt_text(v) -> str:
@@ -267,33 +271,45 @@ def _game_title(name: str) -> str:
 # ---- histograms ---------------------------------------------------------------------------
 
 class IntHist:
-    """Counts of integer values, growing to the range seen (payouts are small integers)."""
+    """Counts of integer values: the distinct values seen (sorted) and their counts, so a
+    wide range (stakes of a million chips, a damaged file) costs no more than a narrow one."""
 
     def __init__(self):
-        self.lo = 0
-        self.counts = np.zeros(0, dtype=np.int64)
+        self.values = np.zeros(0, dtype=np.int64)       # distinct values, ascending
+        self.n = np.zeros(0, dtype=np.int64)            # their counts
 
     def add(self, values) -> None:
         v = np.asarray(values, dtype=np.int64)
         if v.size == 0:
             return
-        vmin, vmax = int(v.min()), int(v.max())
-        if self.counts.size == 0:
-            self.lo, self.counts = vmin, np.zeros(vmax - vmin + 1, dtype=np.int64)
-        lo, hi = min(self.lo, vmin), max(self.lo + self.counts.size - 1, vmax)
-        if lo != self.lo or hi != self.lo + self.counts.size - 1:
-            grown = np.zeros(hi - lo + 1, dtype=np.int64)
-            grown[self.lo - lo: self.lo - lo + self.counts.size] = self.counts
-            self.lo, self.counts = lo, grown
-        self.counts += np.bincount(v - self.lo, minlength=self.counts.size)
+        u, c = np.unique(v, return_counts=True)
+        counts = np.concatenate([self.n, c])
+        self.values, inv = np.unique(np.concatenate([self.values, u]), return_inverse=True)
+        self.n = np.zeros(len(self.values), dtype=np.int64)
+        np.add.at(self.n, inv, counts)
+
+    @property
+    def lo(self) -> int:
+        return int(self.values[0]) if self.values.size else 0
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Dense counts of every value lo..hi (small ranges; tests)."""
+        if not self.values.size:
+            return np.zeros(0, dtype=np.int64)
+        dense = np.zeros(int(self.values[-1]) - self.lo + 1, dtype=np.int64)
+        dense[self.values - self.lo] = self.n
+        return dense
 
     @property
     def total(self) -> int:
-        return int(self.counts.sum())
+        return int(self.n.sum())
 
     def span(self) -> tuple[int, int] | None:
-        nz = np.flatnonzero(self.counts)
-        return (self.lo + int(nz[0]), self.lo + int(nz[-1])) if nz.size else None
+        return (int(self.values[0]), int(self.values[-1])) if self.values.size else None
+
+    def mean(self) -> float:
+        return float((self.values.astype(np.float64) * self.n).sum()) / max(self.total, 1)
 
 
 def _common_bins(hists: list[IntHist]) -> list[tuple[int, int]]:
@@ -312,9 +328,7 @@ def _common_bins(hists: list[IntHist]) -> list[tuple[int, int]]:
 def _binned(h: IntHist, bins) -> np.ndarray:
     out = np.zeros(len(bins))
     for i, (a, b) in enumerate(bins):
-        ia, ib = max(a - h.lo, 0), min(b - h.lo, h.counts.size - 1)
-        if ib >= ia:
-            out[i] = h.counts[ia: ib + 1].sum()
+        out[i] = h.n[(h.values >= a) & (h.values <= b)].sum()
     return out
 
 
@@ -457,8 +471,8 @@ def _reason_colors(names) -> dict:
 def _run_report(path: Path, out: Path) -> list[str]:
     from sim.io import iter_record_batches
     from sim.runner import summarize_file
-    res = summarize_file(path)
-    s, meta, timing = res.summary, res.meta, res.timing
+    res = summarize_file(path)          # checks the metadata and the records (UsageError)
+    s, meta, timing = _clean(res.summary), _clean(res.meta), _clean(res.timing)
     n, deals = int(meta["players"]), int(s["deals"])
     hists = [IntHist() for _ in range(n)]
     for batch in iter_record_batches(path, columns=[f"payout_{p}" for p in range(n)]):
@@ -468,16 +482,16 @@ def _run_report(path: Path, out: Path) -> list[str]:
     title = f"{_game_title(meta['game'])}: {n} players, {deals:,} deals"
     label, money = _payout_words(meta["game"])
 
-    lines = [f"# cardsim report: {title}", ""]
+    lines = [f"# cardsim report: {md(title)}", ""]
     lines += ["## What was run", ""]
-    lines += [f"- **Source:** `{path}` (run file)",
+    lines += [f"- **Source:** {md_code(path)} (run file)",
               f"- **Game:** {meta['game']} (rules v{meta.get('rules_version', '?')}), {n} players",
               f"- **Deals:** {_deal_text(meta, deals)}",
               f"- **Seed:** {meta['seed']}",
-              "- **Seats:** " + "; ".join(f"{r['seat']}: `{r['label']}`" for r in meta["seats"]),
+              "- **Seats:** " + "; ".join(f"{r['seat']}: {md_code(r['label'])}" for r in meta["seats"]),
               f"- **Rule options:** {_options_lines(meta['game'], meta.get('options', {}), meta.get('preset'))}"]
     if timing.get("wall_time_s"):
-        lines.append(f"- **Played:** {timing.get('created_utc', '?')}, {timing['wall_time_s']:.2f} s"
+        lines.append(f"- **Played:** {md(timing.get('created_utc', '?'))}, {timing['wall_time_s']:.2f} s"
                      + (f" ({timing['deals_per_s']:,.0f} deals/s)" if timing.get("deals_per_s") else ""))
     lines += ["", "Intervals are 95%: Wilson for rates, Student t for means. "
               + ("Payouts are in chips (stake units); a deal's payouts sum to zero over the seats."
@@ -489,7 +503,7 @@ def _run_report(path: Path, out: Path) -> list[str]:
     d = _digits([(r["payout_hi"] - r["payout_lo"]) / 2 for r in strat + s["seats"] if r["payout_hi"] is not None])
     lines += ["## Strategies", ""]
     lines += _table(["strategy", "seats", "win rate", "95% CI", f"mean {label}", "95% CI"],
-                    [[f"`{r['strategy']}`", ",".join(map(str, r["seats"])), _pct(r["win_rate"]),
+                    [[f"{md_code(r['strategy'])}", ",".join(map(str, r["seats"])), _pct(r["win_rate"]),
                       _ci(r["win_lo"], r["win_hi"], _pct), _num(r["mean_payout"], d),
                       _ci(r["payout_lo"], r["payout_hi"], lambda x: _num(x, d))] for r in strat])
     lines += ["Win rate is per seat (a strategy held by k seats: share of deals one of them won, divided by k).", ""]
@@ -497,12 +511,12 @@ def _run_report(path: Path, out: Path) -> list[str]:
 
     lines += ["## Seats", ""]
     lines += _table(["seat", "strategy", "win rate", "95% CI", f"mean {label}", "95% CI"],
-                    [[str(r["seat"]), f"`{r['strategy']}`", _pct(r["win_rate"]), _ci(r["win_lo"], r["win_hi"], _pct),
+                    [[str(r["seat"]), f"{md_code(r['strategy'])}", _pct(r["win_rate"]), _ci(r["win_lo"], r["win_hi"], _pct),
                       _num(r["mean_payout"], d), _ci(r["payout_lo"], r["payout_hi"], lambda x: _num(x, d))]
                      for r in s["seats"]], "rlrrrr")
 
     lines += ["## Payout distribution", ""]
-    lines += _distribution_table([(f"{p}: `{meta['seats'][p]['label']}`", hists[p]) for p in range(n)], "seat",
+    lines += _distribution_table([(f"{p}: {md_code(meta['seats'][p]['label'])}", hists[p]) for p in range(n)], "seat",
                                  money=money)
     series = [(f"{p}: {_wrap(meta['seats'][p]['label'], 32)}", hists[p]) for p in range(n)]
     _image(lines, _distribution_plot(out, "payouts.png", f"Payout per deal by seat · {head}", series, "seat",
@@ -511,7 +525,7 @@ def _run_report(path: Path, out: Path) -> list[str]:
 
     lines += ["## Outcomes", ""]
     lines += _table(["end reason", "deals", "share", "95% CI"],
-                    [[r["end_reason"], f"{r['count']:,}", _pct(r["rate"]), _ci(r["lo"], r["hi"], _pct)]
+                    [[md(r["end_reason"]), f"{r['count']:,}", _pct(r["rate"]), _ci(r["lo"], r["hi"], _pct)]
                      for r in s["outcomes"]])
     lines += [f"Mean turns per deal: {s['mean_turns']:.2f}; deals stopped by the turn cap (truncated): "
               f"{s['truncated']:,}.", ""]
@@ -580,8 +594,7 @@ def _distribution_table(series: list[tuple[str, IntHist]], what: str, unit: str 
     for lab, h in series:
         c = _binned(h, bins)
         tot = max(h.total, 1)
-        vals = np.arange(h.lo, h.lo + h.counts.size)
-        mean = float((vals * h.counts).sum()) / tot
+        mean = h.mean()
         rows.append([lab] + [_share(x, tot) for x in c] + [_num(mean, 3)])
     binned = "" if all(a == b for a, b in bins) else " (binned)"
     return [f"Share of {unit} by payout in {money}{binned} (· = never):", ""] + _table(header, rows)
@@ -589,15 +602,67 @@ def _distribution_table(series: list[tuple[str, IntHist]], what: str, unit: str 
 
 # ---- experiment datasets ---------------------------------------------------------------------
 
+def _clean(x):
+    """Every string of a file's JSON (keys too) through ``textsafe.term``: no control or
+    invisible character reaches the report text or a plot."""
+    if isinstance(x, str):
+        return term(x)
+    if isinstance(x, dict):
+        return {_clean(k): _clean(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_clean(v) for v in x]
+    return x
+
+
 def _load_experiment(path: Path) -> tuple[dict, dict]:
+    """(summary, meta) of a dataset's _summary.json, checked for what the report reads (a
+    known game and player count, a compare/sweep kind, points with labels and numbers) and
+    cleaned (``_clean``); UsageError, one line, for anything else."""
+    from sim.registry import games
+    where = repr(str(path))
     try:
         doc = json.loads(_summary_file(path).read_text(encoding="utf-8"))
         summary, meta = doc["summary"], doc["meta"]
         summary["points"], meta["kind"], meta["points"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise UsageError(f"{str(path)!r} is not a cardsim output: unreadable _summary.json "
+        raise UsageError(f"{where} is not a cardsim output: unreadable _summary.json "
                          f"({exc.__class__.__name__})") from None
-    return summary, meta
+    bad = f"{where} has an invalid _summary.json"
+    if not isinstance(summary, dict) or not isinstance(meta, dict):
+        raise UsageError(f"{bad}: its summary and meta are not tables")
+    known = games()
+    if meta.get("game") not in known:
+        raise UsageError(f"{bad}: game {term(repr(meta.get('game')))} is not one of {', '.join(known)}")
+    if meta.get("kind") not in ("compare", "sweep"):
+        raise UsageError(f"{bad}: kind {term(repr(meta.get('kind')))} is not compare or sweep")
+    lo, hi, _ = known[meta["game"]].players
+    n = meta.get("players")
+    if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
+        raise UsageError(f"{bad}: players {term(repr(n))} is not a {meta['game']} player count ({lo}..{hi})")
+    for key in ("seed", "first_deal"):
+        if isinstance(meta.get(key), bool) or not isinstance(meta.get(key, 0), int):
+            raise UsageError(f"{bad}: {key} is not a whole number")
+    deals = summary.get("deals")
+    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int) or deals < 0):
+        raise UsageError(f"{bad}: deals is not a whole number")
+    pts, mpts = summary["points"], meta["points"]
+    if not isinstance(pts, list) or not isinstance(mpts, list) or len(pts) != len(mpts):
+        raise UsageError(f"{bad}: its summary and meta list different points")
+    numbers = ("mean_payout", "payout_lo", "payout_hi", "win_rate", "win_lo", "win_hi", "diff", "diff_lo", "diff_hi")
+    for i, (r, m) in enumerate(zip(pts, mpts)):
+        if not isinstance(r, dict) or not isinstance(m, dict) or r.get("point") != i:
+            raise UsageError(f"{bad}: point {i} is not described")
+        if not isinstance(r.get("label"), str) or not isinstance(m.get("lineups", []), list):
+            raise UsageError(f"{bad}: point {i} has no label")
+        if any(r.get(k) is not None and (isinstance(r[k], bool) or not isinstance(r[k], (int, float)))
+               for k in numbers):
+            raise UsageError(f"{bad}: point {i} has a statistic that is not a number")
+        if not isinstance(m.get("params") or {}, dict) or not isinstance(m.get("options") or {}, dict):
+            raise UsageError(f"{bad}: point {i} has malformed parameters or options")
+    names = meta.get("reason_names")
+    if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+        raise UsageError(f"{bad}: its end-reason names are not a list of names")
+    return _clean(summary), _clean(meta)
 
 
 def _partitions(path: Path) -> dict[int, Path]:
@@ -707,22 +772,22 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
     head = f"{meta['game']} · {n} players · {deals:,} duplicate deals · seed {meta['seed']}"
     label, money = _payout_words(meta["game"])
 
-    lines = [f"# cardsim report: {title}", "", "## What was run", ""]
-    lines += [f"- **Source:** `{path}` ({kind} dataset)",
+    lines = [f"# cardsim report: {md(title)}", "", "## What was run", ""]
+    lines += [f"- **Source:** {md_code(path)} ({kind} dataset)",
               f"- **Game:** {meta['game']} (rules v{meta.get('rules_version', '?')}), {n} players",
               f"- **Deals:** {_deal_text(meta, deals)}, the same deals for every point",
               f"- **Seed:** {meta['seed']}"]
     if meta.get("field"):
         lines.append(f"- **Lineups:** the candidate sits at each of the {n} seats in turn, every other seat plays "
-                     f"the field `{meta['field']}` ({lineups} lineups per deal)")
+                     f"the field {md_code(meta['field'])} ({lineups} lineups per deal)")
     else:
         lines.append(f"- **Lineups:** the strategies sit together and rotate through all {n} seat assignments "
                      f"({lineups} lineups per deal)")
     if kind == "sweep":
-        lines.append(f"- **Swept strategy:** `{base}`; grid: "
-                     + "; ".join(f"`{a}` = {', '.join(v)}" for a, v, _ in axes))
+        lines.append(f"- **Swept strategy:** {md_code(base)}; grid: "
+                     + "; ".join(f"{md_code(a)} = {md(', '.join(v))}" for a, v, _ in axes))
     else:
-        lines.append("- **Candidates:** " + "; ".join(f"{p['point']}: `{p['label']}`" for p in pts))
+        lines.append("- **Candidates:** " + "; ".join(f"{p['point']}: {md_code(p['label'])}" for p in pts))
     lines.append(f"- **Rule options:** {_common_options(meta)}")
     seq = summary.get("sequential")
     if seq:
@@ -747,7 +812,7 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
     for r in pts:
         first = r["point"] == 0
         vr = _f(r.get("variance_reduction"))
-        rows.append([str(r["point"]), f"`{r['label']}`" + (" **(best)**" if r["point"] == best else ""),
+        rows.append([str(r["point"]), f"{md_code(r['label'])}" + (" **(best)**" if r["point"] == best else ""),
                      _num(r["mean_payout"], d), _ci(r["payout_lo"], r["payout_hi"], lambda x: _num(x, d)),
                      _pct(r["win_rate"]), _ci(r["win_lo"], r["win_hi"], _pct),
                      "reference" if first else _num(r["diff"], d),
@@ -770,7 +835,7 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
         lines += ["The dataset's Parquet parts are missing: no distribution.", ""]
     else:
         shown = [r for r in pts if r["point"] in scans]
-        lines += _distribution_table([(f"{r['point']}: `{r['label']}`", scans[r["point"]][0]) for r in shown],
+        lines += _distribution_table([(f"{r['point']}: {md_code(r['label'])}", scans[r["point"]][0]) for r in shown],
                                      "point", "games", money)
         series = [(f"{r['point']}: {_wrap(r['label'], 32)}", scans[r["point"]][0]) for r in shown]
         lines += [f"Every lineup of every deal counts once (the candidate's seat): {lineups:,} × {deals:,} "
@@ -789,9 +854,9 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
                 continue
             c = scans[r["point"]][1]
             tot = max(int(c.sum()), 1)
-            rows.append([f"{r['point']}: `{r['label']}`"] + [_share(c[i], tot) for i in used] + [f"{tot:,}"])
+            rows.append([f"{r['point']}: {md_code(r['label'])}"] + [_share(c[i], tot) for i in used] + [f"{tot:,}"])
         lines += ["Share of games (all lineups) by how they ended; reasons that never occurred are left out.", ""]
-        lines += _table(["point"] + [reason_names[i] for i in used] + ["games"], rows)
+        lines += _table(["point"] + [md(reason_names[i]) for i in used] + ["games"], rows)
         _image(lines, _outcome_stack_plot(out, pts, scans, reason_names, used, head), "outcome frequencies per point")
     return lines
 
@@ -803,7 +868,7 @@ def _common_options(meta: dict) -> str:
     common = {k: v for k, v in opts[0].items() if all(o.get(k) == v for o in opts[1:])}
     varying = [k for k in opts[0] if k not in common]
     text = _options_lines(meta["game"], common, meta.get("preset"))
-    return text + (f" (varied by the grid: {', '.join(f'`{k}`' for k in varying)})" if varying else "")
+    return text + (f" (varied by the grid: {', '.join(f'{md_code(k)}' for k in varying)})" if varying else "")
 
 
 def _reading(path: Path, summary: dict, meta: dict, parts: dict, lineups: int,
@@ -816,12 +881,12 @@ def _reading(path: Path, summary: dict, meta: dict, parts: dict, lineups: int,
     d = _digits([(_f(r["payout_hi"]) - _f(r["payout_lo"])) / 2 for r in pts]
                 + [(_f(r["diff_hi"]) - _f(r["diff_lo"])) / 2 for r in pts[1:]])
     fmt = lambda x: _num(x, d)  # noqa: E731
-    text = (f"The best point by mean payout is **{b['label']}**: {fmt(b['mean_payout'])} {money} per deal "
+    text = (f"The best point by mean payout is **{md(b['label'])}**: {fmt(b['mean_payout'])} {money} per deal "
             f"(95% CI {_ci(b['payout_lo'], b['payout_hi'], fmt)}), win rate {_pct(b['win_rate'])} "
             f"(95% CI {_ci(b['win_lo'], b['win_hi'], _pct)})")
     r2 = ranked[1] if len(ranked) > 1 else None
     if b["point"] != 0 and (r2 is None or r2["point"] != 0):
-        text += (f", {fmt(b['diff'])} {money} per deal better than point 0 `{pts[0]['label']}` "
+        text += (f", {fmt(b['diff'])} {money} per deal better than point 0 {md_code(pts[0]['label'])} "
                  f"(paired 95% CI {_ci(b['diff_lo'], b['diff_hi'], fmt)})")
     text += "."
     if r2 is not None:
@@ -834,7 +899,7 @@ def _reading(path: Path, summary: dict, meta: dict, parts: dict, lineups: int,
             m, lo, hi, _, _ = paired_difference(path, r2["point"], b["point"], lineups,
                                                 int(meta.get("first_deal") or 0), int(summary["deals"]))
             diff = (m, lo, hi)
-        who = f"`{r2['label']}`" + (" (point 0)" if r2["point"] == 0 else "")
+        who = f"{md_code(r2['label'])}" + (" (point 0)" if r2["point"] == 0 else "")
         if diff is not None and all(math.isfinite(x) for x in diff):
             m, lo, hi = diff
             if m == lo == hi == 0:
