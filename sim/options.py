@@ -88,7 +88,7 @@ def _parse_value(f: dataclasses.Field, hint, text: str):
     if origin is tuple:
         items = [x.strip() for x in t.replace("{", "").replace("}", "").split(",") if x.strip()]
         if not all(_INT.fullmatch(x) for x in items):
-            raise UsageError(f"option {f.name}: {text!r} is not a comma-separated list of whole numbers")
+            raise UsageError(f"option {f.name}: {text!r} is not a comma-separated list of integers")
         return tuple(int(x) for x in items)
     if hint is str:
         return t

@@ -165,7 +165,7 @@ def _seat(rec, p, col):
 
 def _record_columns(rec: np.ndarray, n: int) -> dict:
     cols = record_fields(rec, (
-        ("deal_in_session", K.RC_DEAL_NO, np.int32),
+        ("session", K.RC_SESSION, np.int64), ("deal_in_session", K.RC_DEAL_NO, np.int32),
         ("dealer", K.RC_DEALER, np.int8), ("end_reason", K.RC_REASON, np.int8),
         ("winner", K.RC_WINNER, np.int8), ("michigan_winner", K.RC_MWIN, np.int8),
         ("turns", K.RC_LEADS, np.int16), ("truncated", K.RC_TRUNC, bool),
@@ -426,12 +426,9 @@ def _rank(r: int) -> str:
 
 
 def _derived_columns(cols: dict, opts: np.ndarray, n: int) -> None:
-    """``session`` = deal_id // deals_per_session, from the int64 deal id (the kernel's int32
-    record could not hold it for large --first-deal); it goes first, after deal_id."""
-    deal_id = cols.pop("deal_id")
-    rest = dict(cols)
-    cols.clear()
-    cols.update(deal_id=deal_id, session=deal_id // int(opts[K.O_DEALS]), **rest)
+    """``session`` = deal_id // deals_per_session, from the int64 deal id: the kernel's int32
+    record column (what ``_record_columns`` reads) wraps for deal ids of 2**31 sessions on."""
+    cols["session"] = cols["deal_id"] // int(opts[K.O_DEALS])
 
 
 def _record_check(cols: dict, opts: np.ndarray, n: int):
