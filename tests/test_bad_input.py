@@ -37,7 +37,7 @@ from sim.registry import games, record_fields
 
 BIG = str(10 ** 30)
 HOSTILE = ("\x1b[31mRED\x1b[0m", "\x1b]0;pwned\x07title", "[bold red]markup[/bold red]",
-           "<script>alert(1)</script>", "`code` *em* [link](http://example.com)", "\u202eevil", "\x9b2J")
+           "<script>alert(1)</script>", "`code` *em* [link](http://example.com) $\\frac{x^$", "\u202eevil", "\x9b2J")
 
 
 # ---- input files ---------------------------------------------------------------------------
