@@ -469,3 +469,28 @@ def test_resume_with_another_shard_size_loses_no_deal(tmp_path, small_ref):
     except UsageError:
         return                                                    # refusing is fine too
     assert_same_file(out, ref, SMALL_N)
+
+
+def test_shards_carry_the_run_key(tmp_path, small_ref):
+    """Every stored shard names its run (sha256 of run.json), first deal and deal count in its
+    footer (``cardsim.shard``); resume uses only shards with this run's key, and the key does not
+    reach the final output."""
+    import hashlib
+    ref, _ = small_ref
+    out = tmp_path / "k.parquet"
+    left = interrupted_run(out)
+    key = hashlib.sha256((work_dir(out) / "run.json").read_bytes()).hexdigest()
+    for name in left:
+        first = int(name[len("shard-"):-len(".parquet")])
+        tag = json.loads(pq.read_metadata(work_dir(out) / name).metadata[b"cardsim.shard"])
+        assert tag == {"run": key, "first": first, "count": SMALL_SHARD}
+    # a stored shard of another key is played again, not used
+    other = work_dir(out) / left[0]
+    table = pq.read_table(other)
+    doctored = table.replace_schema_metadata({b"cardsim.shard": json.dumps(
+        {"run": "0" * 64, "first": 0, "count": SMALL_SHARD}).encode()})
+    pq.write_table(doctored.set_column(doctored.column_names.index("turns"), "turns",
+                                       pa.array(np.full(len(table), 999, dtype=np.int16))), other)
+    run(small_cfg(), str(out), resume=True)
+    assert_same_file(out, ref, SMALL_N)
+    assert b"cardsim.shard" not in pq.read_metadata(out).metadata
