@@ -364,15 +364,13 @@ class OutputSlot:
             else:
                 kept.append(entry.name)
         lock = self.work / LOCK_NAME
-        if self._fd is not None:
+        if self._fd is not None:         # only the lock this slot holds (never a newer run's)
             try:
                 st, mine = os.stat(lock), os.fstat(self._fd)
                 if (st.st_ino, st.st_dev) == (mine.st_ino, mine.st_dev):
                     lock.unlink()
             except FileNotFoundError:
                 pass
-        elif fcntl is None or self._created_work:
-            _unlink(lock)
         self.unlock()
         try:
             self.work.rmdir()

@@ -457,3 +457,18 @@ def test_output_safety(case: Case, prev, tmp_path):
         assert not [rel for rel in gone if rel in after], "litter left behind"
     if case.check:
         case.check(t, prev, ctx)
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["renameat2-exchange", "two-renames"])
+def test_overwrite_swaps_a_dataset_whole(exchange, prev, tmp_path, monkeypatch):
+    """--overwrite of a dataset: the new one takes its place whole (atomic exchange, or two
+    renames where the system lacks it), the old one is gone, nothing else is left."""
+    import sim.store as store
+    if not exchange:
+        monkeypatch.setattr(store, "_rename_exchange", lambda a, b: False)
+    shutil.copytree(prev["cmp"], tmp_path / "c")
+    (tmp_path / "sentinel.txt").write_text("keep\n")
+    res = invoke(*CMP, "--seed", "0", "--out", tmp_path / "c", "--overwrite")
+    assert res.exit_code == 0, res.output
+    same_dataset(tmp_path / "c", prev["refcmp0"])
+    assert sorted(os.listdir(tmp_path)) == ["c", "sentinel.txt"]
