@@ -463,7 +463,7 @@ def test_output_safety(case: Case, prev, tmp_path):
 def test_overwrite_swaps_a_dataset_whole(exchange, prev, tmp_path, monkeypatch):
     """--overwrite of a dataset: the new one takes its place whole (atomic exchange, or two
     renames where the system lacks it), the old one is gone, nothing else is left."""
-    import sim.store as store
+    from sim import store
     if not exchange:
         monkeypatch.setattr(store, "_rename_exchange", lambda a, b: False)
     shutil.copytree(prev["cmp"], tmp_path / "c")
