@@ -561,14 +561,15 @@ def check_cards(st):
 
 @njit(cache=True)
 def check_hand(st, opts):
-    """After a scored hand: 35 thirds, 11 points + bonuses, scores within bounds."""
+    """After a scored hand: 35 thirds, 11 points + bonuses, scores within bounds (at most
+    11 points and four marafone a hand)."""
     if st[HAND_END] != 0:
         return 0
     bonus = opts[O_MARAF_POINTS] * (st[MARAF] + st[MARAF + 1])
     if st[THIRDS] + st[THIRDS + 1] != 35 or st[PTS] + st[PTS + 1] != 11 + bonus:
         return E_POINTS
     for s in range(2):
-        if st[PTS + s] < 0 or st[SCORE + s] < 0 or st[SCORE + s] > 23 * st[HAND_NO]:
+        if st[PTS + s] < 0 or st[SCORE + s] < 0 or st[SCORE + s] > (11 + 4 * opts[O_MARAF_POINTS]) * st[HAND_NO]:
             return E_BOUND
     return 0
 

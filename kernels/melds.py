@@ -1665,7 +1665,7 @@ def go_group_option(q1, q2, jok, c, k, rules):
     """Group option k (< GO_GROUP_OPTS) through card c: (g1, g2, jokers); g1 = 0 when the
     holding lacks it. Jokers k % 2; base-3 digits of k // 2: extra copies per suit."""
     nj = k % 2
-    if nj > jok or nj > rules[R_MAX_JOKERS]:
+    if nj > jok or nj > rules[R_GROUP_WILDS]:
         return np.int64(0), np.int64(0), 0
     cb = np.int64(1) << c
     g1 = cb
@@ -1726,7 +1726,7 @@ def go_run_jpos(miss, cpos, lo, hi, js, jok, rules):
     if js == 0:
         return np.int64(0) if miss == 0 else np.int64(-1)
     p = lo + js - 1
-    if p > hi or jok < 1 or rules[R_MAX_JOKERS] < 1:
+    if p > hi or jok < 1 or rules[R_RUN_WILDS] < 1:
         return np.int64(-1)
     jp = np.int64(1) << p
     if (miss != 0 and jp != miss) or (jp & cpos):
@@ -1796,8 +1796,8 @@ def go_orphans(q1, q2, jok, rules):
     """Natural cards of the holding that no meld of the holding can hold (a group needs
     R_MIN_GROUP cards of the rank with <= R_MAX_JOKERS jokers; a run an R_MIN_RUN window of
     the suit through the card with at most one position missing, filled by a joker)."""
-    jg = min(jok, rules[R_MAX_JOKERS])
-    jr = min(jg, 1)
+    jg = min(jok, rules[R_GROUP_WILDS])
+    jr = min(jok, rules[R_RUN_WILDS], 1)
     cov = np.int64(0)
     dup = q2 if rules[R_GROUP_DUPS] else np.int64(0)
     for r in range(13):
@@ -1856,7 +1856,7 @@ def go_hopeless(q1, q2, jok, flags, goal, rules):
     miss = goal[G_REQ] & ~flags
     need = 0
     if miss & GF_RUN:
-        runj = min(jok, 1, rules[R_MAX_JOKERS])
+        runj = min(jok, 1, rules[R_RUN_WILDS])
         best = 0
         for s in range(4):
             best = max(best, popcount(suit_positions(q1, s) & ~np.int64(2)))

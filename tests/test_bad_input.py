@@ -365,12 +365,7 @@ COMPANIONS = {
 }
 PLAYERS = {("contract_rummy", "hand_sizes", 30): 3}
 DEALS = {("marafon", "marafona_points", 20): 16}
-KNOWN_BAD = {
-    ("telefunken", "max_wilds_in_run", 0): "the check mode finds an invalid meld on the table with no wild "
-                                           "card allowed in runs (kernel; reported to the lead)",
-    ("marafon", "marafona_points", 20): "the check mode bounds a game score by 23 points a hand, which "
-                                        "assumes marafona_points <= 3 (kernel; reported to the lead)",
-}
+KNOWN_BAD: dict = {}
 
 EXTREMES = [pytest.param(g.name, f.name, v, id=f"{g.name}-{f.name}={v}",
                          marks=[pytest.mark.xfail(strict=True, reason=KNOWN_BAD[(g.name, f.name, v)])]

@@ -279,3 +279,11 @@ def test_cli_options_list_the_variant_presets_and_compare_runs_on_six_hands(tmp_
     df = pd.read_parquet(tmp_path / "f.parquet")
     assert "h8_pen_0" in df and "h9_pen_0" not in df
     assert (df[[f"h{h}_pen_2" for h in range(1, 9)]].sum(axis=1) == df["total_2"]).all()
+
+
+def test_no_wild_card_in_runs_holds_in_the_hand7_partition():
+    """max_wilds_in_run=0: the §19 example-11 holding needs its joker in the run, so it cannot
+    go out (the Hand-7 solver read the larger of the two caps before)."""
+    g = Game(opts=options(max_wilds_in_run=0), hand=7).hold(0, "4S 4H 4D 3C 4C 5C 6C 7C JK 9C 10C KD")
+    assert {x & 15 for x in g.legal()} == {K.A_DISCARD}
+    assert Game(hand=7).hold(0, "4S 4H 4D 3C 4C 5C 6C 7C JK 9C 10C KD").kinds(K.A_GO_OUT7)
