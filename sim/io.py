@@ -141,7 +141,7 @@ SUMMARY_FILE = "_summary.json"
 def read_output_meta(path: str | os.PathLike) -> dict:
     """The run metadata of any cardsim output: a run file (``cardsim run --out``: the Parquet
     footer) or a compare/sweep dataset directory (``--out DIR``: its ``_summary.json``, whose
-    ``meta`` is the one in the footers of its ``point=K/`` files). UsageError, one line, for a
+    ``meta`` is the one in the footers of its ``point-K/`` files). UsageError, one line, for a
     missing path, a directory that is not a dataset, a file that is not a cardsim output."""
     p = Path(path)
     if not p.exists():

@@ -667,8 +667,8 @@ def _load_experiment(path: Path) -> tuple[dict, dict]:
 
 def _partitions(path: Path) -> dict[int, Path]:
     parts = {}
-    for d in path.glob("point=*"):
-        m = re.fullmatch(r"point=(\d+)", d.name)
+    for d in path.glob("point-*"):
+        m = re.fullmatch(r"point-(\d+)", d.name)
         if m and d.is_dir() and any(d.glob("*.parquet")):
             parts[int(m.group(1))] = d
     return parts
@@ -704,7 +704,7 @@ def paired_difference(path, a: int, b: int, lineups: int, first_deal: int,
     import pyarrow.dataset as ds
     from sim.stats import mean_ci
     path = Path(path)
-    sets = [ds.dataset(str(path / f"point={k}"), format="parquet") for k in (a, b)]
+    sets = [ds.dataset(str(path / f"point-{k}"), format="parquet") for k in (a, b)]
     chunk = max(1, PAIRED_CHUNK // max(lineups, 1))
     s = ss = 0.0
     n = 0

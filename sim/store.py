@@ -10,7 +10,7 @@ Links are neither replaced nor written through. How a previous output is recogni
 * run file (``run --out FILE``): a regular Parquet file whose footer has ``cardsim`` metadata
   without a ``kind`` (the part files of a dataset have one);
 * compare / sweep dataset (``--out DIR``): a directory with a ``_summary.json`` whose ``meta``
-  has that ``kind``, and nothing else but ``point=K/`` folders of ``part-N.parquet`` files;
+  has that ``kind``, and nothing else but ``point-K/`` folders of ``part-N.parquet`` files;
 * report (``report --out DIR``): a directory with a ``report.md`` whose first line is
   ``# cardsim report: ...``, and nothing else but ``.png`` files.
 
@@ -83,7 +83,8 @@ DIR_KINDS = ("compare", "sweep", "report")
 
 _SHARD = re.compile(r"shard-\d+\.parquet")
 _WORK_TEMP = re.compile(r"\.shard-\d+\.parquet\.[A-Za-z0-9_]+|run\.json\.tmp")
-_POINT_DIR = re.compile(r"point=-?\d+")
+_POINT_DIR = re.compile(r"point-\d+")
+DATASET_WRITERS = 64
 _PART = re.compile(r"part-\d+\.parquet")
 _PNG = re.compile(r"[A-Za-z0-9_.=-]+\.png")
 _LITTER = re.compile(r"(partial|old)-[A-Za-z0-9_]{8}")
@@ -166,7 +167,7 @@ def _recognise_report(path: Path):
 
 def _only_output_files(d: Path) -> bool:
     """Whether directory ``d`` holds nothing but files cardsim writes into an output (and
-    ``point=K`` folders of them): the test before litter is deleted."""
+    ``point-K`` folders of them): the test before litter is deleted."""
     for dirpath, dirnames, filenames in os.walk(d):
         for name in dirnames:
             if not _POINT_DIR.fullmatch(name) or os.path.islink(os.path.join(dirpath, name)):
@@ -652,10 +653,34 @@ def _merge_file(target: Path, shards: list[Path], kv: dict) -> None:
 
 
 def _write_dataset(target: Path, shards: list[Path], partition: str | None, kv: dict) -> None:
-    """One hive-partitioned dataset (``partition=value/`` folders) from the shard files."""
-    source = ds.dataset([str(p) for p in shards], format="parquet")
-    source = source.replace_schema(source.schema.with_metadata(kv))
-    ds.write_dataset(source, target, format="parquet",
-                     partitioning=[partition] if partition else None, partitioning_flavor="hive",
-                     basename_template="part-{i}.parquet", preserve_order=True,
-                     max_rows_per_group=1 << 18, existing_data_behavior="overwrite_or_ignore")
+    """A dataset directory from the shard files: one ``{partition}-{value}/`` folder per value
+    (``point-3/``) of ``part-0.parquet`` files that keep the column, so that pandas, polars and
+    DuckDB read it as an integer (hive ``key=value`` folders would make it a category); rows keep
+    the shards' order. Without ``partition`` the part file lies in ``target`` itself. Writers are
+    opened in blocks of DATASET_WRITERS so a large sweep never holds too many files open."""
+    target.mkdir(parents=True, exist_ok=True)
+    if not shards:
+        return
+    schema = pq.read_schema(shards[0]).with_metadata(kv)
+    if partition is None:
+        with pq.ParquetWriter(target / "part-0.parquet", schema) as w:
+            for shard in shards:
+                w.write_table(pq.read_table(shard).replace_schema_metadata(kv), row_group_size=1 << 18)
+        return
+    values = sorted({v for shard in shards for v in pq.read_table(shard, columns=[partition])[partition].unique().to_pylist()})
+    for i in range(0, len(values), DATASET_WRITERS):
+        block = values[i:i + DATASET_WRITERS]
+        writers = {}
+        try:
+            for shard in shards:
+                table = pq.read_table(shard, filters=[(partition, "in", block)]).replace_schema_metadata(kv)
+                for v in block:
+                    rows = table.filter(pc.equal(table[partition], v))
+                    if rows.num_rows:
+                        if v not in writers:
+                            (target / f"{partition}-{v}").mkdir()
+                            writers[v] = pq.ParquetWriter(target / f"{partition}-{v}" / "part-0.parquet", schema)
+                        writers[v].write_table(rows, row_group_size=1 << 18)
+        finally:
+            for w in writers.values():
+                w.close()

@@ -2,7 +2,8 @@
 (sim.sequential, ``--until-ci``) and the ``compare``/``sweep`` commands.
 
 Every figure of a summary is recomputed here from the long-format rows of the ``--out``
-dataset (read back with pyarrow.dataset, hive partitioning on ``point``), and every lineup is
+dataset (read back with pyarrow.dataset and pandas: ``point-K/`` folders whose files keep the
+integer ``point`` column), and every lineup is
 checked against a plain run of the same seats on the same seed: that is what "the very same
 deals" means. Deal counts stay in the low thousands (the kernels are cached by numba).
 """
@@ -51,7 +52,7 @@ def summary_path(directory) -> Path:
 
 def read_rows(directory):
     """The dataset's rows as a DataFrame sorted by (point, lineup, deal_id)."""
-    table = ds.dataset(str(directory), format="parquet", partitioning="hive").to_table()
+    table = ds.dataset(str(directory), format="parquet").to_table()
     df = table.to_pandas()
     df["end_reason"] = df["end_reason"].astype(str)
     return df.sort_values(["point", "lineup", "deal_id"], kind="stable").reset_index(drop=True)
@@ -126,15 +127,18 @@ def check_lineups_are_plain_runs(df, exp, deals):
 def check_dataset_layout(directory, exp, deals):
     d = Path(directory)
     k = len(exp.points)
-    assert sorted(p.name for p in d.iterdir() if p.is_dir()) == sorted(f"point={i}" for i in range(k))
-    table = ds.dataset(str(d), format="parquet", partitioning="hive").to_table()
+    assert sorted(p.name for p in d.iterdir() if p.is_dir()) == sorted(f"point-{i}" for i in range(k))
+    import pandas as pd
+    frame = pd.read_parquet(d)
+    assert str(frame["point"].dtype) == "int32" and sorted(frame["point"].unique()) == list(range(k))
+    table = ds.dataset(str(d), format="parquet").to_table()
     assert table.num_rows == deals * k * exp.n_players            # deals x points x lineups
     assert set(table.column_names) == {"deal_id", "point", "lineup", "seat", "payout", "win", "end_reason",
                                        "turns"}
     doc = json.loads(summary_path(d).read_text())
     assert doc["meta"]["deals"] == deals
     assert len(doc["meta"]["points"]) == k
-    for part in d.glob("point=*/*.parquet"):
+    for part in d.glob("point-*/*.parquet"):
         meta = json.loads(pq.read_metadata(part).metadata[META_KEY])
         assert meta == doc["meta"]
     return doc
@@ -342,7 +346,7 @@ def test_compare_workers_do_not_change_rows(field_compare, tmp_path):
     for w in (1, 2):
         exp = make_compare("tonk", CANDS3, players=3, field="greedy", seed=11, shard_size=700, workers=w)
         res = run_experiment(exp, 1400, str(tmp_path / f"w{w}"))
-        rows[w] = (ds.dataset(str(tmp_path / f"w{w}"), format="parquet", partitioning="hive").to_table(),
+        rows[w] = (ds.dataset(str(tmp_path / f"w{w}"), format="parquet").to_table(),
                    res.summary)
     assert rows[1][0].equals(rows[2][0])
     assert json_clean(rows[1][1]) == json_clean(rows[2][1])
@@ -662,7 +666,7 @@ def test_cli_sweep_table_and_json(cli, tmp_path):
     assert res.exit_code == 0, res.output
     assert "sweep · tonk · 2 players · 300 duplicate deals · seed 8 · field greedy" in res.stdout
     assert "threshold=10,decay=1,caught_lowest_bonus=none" in res.stdout
-    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [f"point={i}" for i in range(8)]
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [f"point-{i}" for i in range(8)]
     doc = json.loads(summary_path(out).read_text())
     assert len(doc["summary"]["points"]) == 8
     js = invoke(cli, *args, "--json")

@@ -364,8 +364,8 @@ def fail_after_writing(target_arg: int = 0, dataset: bool = False):
     def fake(*args, **kw):
         target = Path(args[target_arg])
         if dataset:
-            (target / "point=0").mkdir(parents=True, exist_ok=True)
-            (target / "point=0" / "part-0.parquet").write_bytes(b"PAR1 partial")
+            (target / "point-0").mkdir(parents=True, exist_ok=True)
+            (target / "point-0" / "part-0.parquet").write_bytes(b"PAR1 partial")
         else:
             target.write_bytes(b"PAR1 partial")
         enospc()

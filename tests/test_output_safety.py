@@ -198,7 +198,7 @@ def foreign_parquet(name):
 
 def dataset_part(name):
     def setup(t, p):
-        shutil.copy2(next((p["cmp"] / "point=0").glob("*.parquet")), t / name)
+        shutil.copy2(next((p["cmp"] / "point-0").glob("*.parquet")), t / name)
     return setup
 
 
@@ -342,7 +342,7 @@ CASES = [
     Case("compare-overwrite-compare-holding-a-user-file", [*CMP, "--out", "{t}/c", "--overwrite"],
          copy_of("cmp", "c", text_file("c/notes.txt")), fragments=("{t}/c", "notes.txt", "did not write")),
     Case("compare-overwrite-compare-with-a-user-file-in-a-point", [*CMP, "--out", "{t}/c", "--overwrite"],
-         copy_of("cmp", "c", text_file("c/point=0/notes.txt")), fragments=("{t}/c", "notes.txt", "did not write")),
+         copy_of("cmp", "c", text_file("c/point-0/notes.txt")), fragments=("{t}/c", "notes.txt", "did not write")),
     Case("sweep-overwrite-compare", [*SWP, "--out", "{t}/c", "--overwrite"], copy_of("cmp", "c"),
          fragments=("{t}/c", "not a previous cardsim sweep dataset", "compare dataset")),
     Case("sweep-overwrite-sweep", [*SWP, "--seed", "2", "--out", "{t}/s", "--overwrite"], copy_of("swp", "s"),

@@ -231,7 +231,7 @@ def test_directory_without_summary(tmp_path):
 
 
 def test_part_file_of_a_dataset(sources, tmp_path):
-    part = next((sources["compare"] / "point=0").glob("*.parquet"))
+    part = next((sources["compare"] / "point-0").glob("*.parquet"))
     with pytest.raises(UsageError, match="report its directory"):
         write_report(str(part), str(tmp_path))
 
