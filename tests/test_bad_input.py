@@ -51,7 +51,7 @@ def sources(tmp_path_factory):
     dataset = d / "cmp"
     experiment.run_experiment(experiment.make_compare("tonk", ["greedy", "knocker"], players=2, seed=1), 200,
                               str(dataset))
-    return {"run": run_file, "part": next((dataset / "point=0").glob("*.parquet"))}
+    return {"run": run_file, "part": next((dataset / "point-0").glob("*.parquet"))}
 
 
 def _with_meta(src: Path, dst: Path, edit: Callable[[dict], object] | None = None, raw: bytes | None = None,
