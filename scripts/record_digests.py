@@ -1,0 +1,74 @@
+"""Digests of the raw kernel records of a fixed set of runs per game (every preset, two
+strategy mixes), so that a change meant to keep the play (compile-time work, refactors) can be
+checked to give byte-identical records: ``tests/test_records_fixed.py`` recomputes them.
+
+    python scripts/record_digests.py            # print the digests
+    python scripts/record_digests.py --write    # rewrite tests/data/record_digests.json
+
+Rewrite the file only when a change is meant to alter play, and say so in the commit.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+OUT = ROOT / "tests" / "data" / "record_digests.json"
+DEALS = {"tonk": 3000, "telefunken": 12, "contract_rummy": 12, "marafon": 300, "trionfo": 60, "tripoli": 400}
+SLOW = {("telefunken", "peru2"): 4}
+
+
+def configs():
+    """(game, preset, players, strategies, deals) of every fixed run."""
+    from sim.registry import games
+    for g in games().values():
+        default = g.players[2]
+        names = list(g.strategies)
+        mixes = [["greedy" if "greedy" in names else names[-1]],
+                 [names[i % len(names)] for i in range(default)]]
+        for preset in sorted(g.presets):
+            deals = SLOW.get((g.name, preset), DEALS[g.name])
+            for mix in mixes:
+                yield g.name, preset, default, mix, deals
+
+
+def records(game, preset, players, strategies, deals, seed=5):
+    """The kernel's int32 record buffer of the run (check off)."""
+    from sim.registry import seat_arrays
+    from sim.runner import make_config
+    cfg = make_config(game, players, deals, seed, strategies, [], preset, 1, False)
+    sids, params = seat_arrays(cfg.game, cfg.seats)
+    rec = np.zeros((deals, cfg.game.record_width), dtype=np.int32)
+    cfg.game.play_batch(cfg.seed, 0, deals, cfg.option_array, sids, params, False, rec)
+    return rec
+
+
+def key(game, preset, players, strategies, deals) -> str:
+    return f"{game}/{preset}/{players}/{','.join(strategies)}/{deals}"
+
+
+def digests() -> dict:
+    return {key(*c): hashlib.sha256(records(*c).tobytes()).hexdigest() for c in configs()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--write", action="store_true", help="rewrite tests/data/record_digests.json")
+    args = ap.parse_args()
+    d = digests()
+    if args.write:
+        OUT.write_text(json.dumps(d, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {len(d)} digests to {OUT.relative_to(ROOT)}")
+    else:
+        print(json.dumps(d, indent=1, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
