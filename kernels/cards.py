@@ -14,8 +14,10 @@ Notation (``7C 10H QS JK``) lives in ``sim/notation.py``; the tables it needs ar
 """
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
+
+from kernels.jit import njit
 
 N_RANKS = 13
 N_SUITS = 4

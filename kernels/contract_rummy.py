@@ -79,12 +79,11 @@ flagged, after its out-of-turn draw), reshuffles, scores; d holds the sizes afte
 RULES_VERSION 2 (issue 12): see the note at ``RULES_VERSION``.
 """
 import numpy as np
-from numba import njit, prange
 
 from kernels import melds as M
 from kernels import melds_float as F
 from kernels.cards import popcount
-from kernels.jit import trace_put, unowned
+from kernels.jit import njit, threaded_batch, trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 
 RULES_VERSION = 2
@@ -1417,7 +1416,7 @@ def buffers():
             np.zeros(2, np.uint64), np.zeros(2, np.uint64))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
     """Games first+lo .. first+hi-1 into rec[lo:hi]. The loop works on ``unowned`` views of
     the inputs all threads share and of this thread's buffers (no reference counting, an
@@ -1430,13 +1429,9 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
                   unowned(sc), unowned(mo), unowned(gdeck), unowned(gplay), r[g])
 
 
-@njit(cache=True, parallel=True)
 def play_batch(seed, first, count, opts, sids, params, check, rec):
-    """Play ``count`` games starting at ``first`` on all numba threads into ``rec``."""
-    chunks = (count + CHUNK - 1) // CHUNK
-    for c in prange(chunks):
-        play_chunk(seed, first, c * CHUNK, min(count, (c + 1) * CHUNK), opts, sids, params,
-                   check, rec)
+    """Play ``count`` games starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``. (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``)"""
+    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, least=CHUNK)
 
 
 @njit(cache=True)

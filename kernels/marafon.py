@@ -52,10 +52,9 @@ hand points; ``payout`` is +1 for the two seats of the side that won the match, 
 other two (0 for both sides when a capped game ends level).
 """
 import numpy as np
-from numba import njit, prange
 
 from kernels.cards import nth_card, popcount
-from kernels.jit import trace_put, unowned
+from kernels.jit import njit, threaded_batch, trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 from kernels.tricks import (
     FULL40,
@@ -707,7 +706,7 @@ def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, r
     return st[ERR]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
     """Play matches first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers."""
     st = np.zeros(ST_SIZE, np.int64)
@@ -720,13 +719,9 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
                    unowned(gplay), r[d])
 
 
-@njit(cache=True, parallel=True)
 def play_batch(seed, first, count, opts, sids, params, check, rec):
-    """Play ``count`` matches starting at ``first`` on all numba threads into ``rec``."""
-    chunks = (count + CHUNK - 1) // CHUNK
-    for c in prange(chunks):
-        play_chunk(seed, first, c * CHUNK, min(count, (c + 1) * CHUNK), opts, sids, params,
-                   check, rec)
+    """Play ``count`` matches starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``. (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``)"""
+    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, least=CHUNK)
 
 
 @njit(cache=True)

@@ -88,9 +88,9 @@ Kernels
 Updating the holding (``kernels.cards.dd_remove``) is the caller's job.
 """
 import numpy as np
-from numba import njit
 
 from kernels.cards import lowbit, popcount, rank_mask, suit_mask
+from kernels.jit import njit
 
 # ---- rules array ---------------------------------------------------------------
 R_MAX_JOKERS = 0

@@ -57,10 +57,10 @@ enumeration order wins. Exact against the reference (``tests/test_melds_float.py
 options: ``tests/test_melds_float_options.py``).
 """
 import numpy as np
-from numba import njit
 
 from kernels import melds as M
 from kernels.cards import lowbit, popcount
+from kernels.jit import njit
 from kernels.melds import (
     C_GROUP_EXACT,
     C_GROUP_SIZE,

@@ -8,10 +8,11 @@ The deck is 108 cards: ids 0..103 are the two copies of the 52 naturals (``id % 
 shuffle keyed by (seed, s), so results do not depend on the number of threads.
 """
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from kernels.cards import dd_add
-from kernels.melds import MAX_CONTRACT_MELDS, M_SIZE, find_contract
+from kernels.jit import njit
+from kernels.melds import M_SIZE, MAX_CONTRACT_MELDS, find_contract
 from kernels.melds_float import HOLD, MAX_CM, solve_contract
 from kernels.rng import STREAM_DECK, below, seed_stream
 

@@ -21,9 +21,10 @@ Rank index inside this module: ``ah = 0`` for a deuce .. ``12`` for an ace ("ace
 card ids follow ``kernels.cards`` (suit * 13 + rank, rank 0 = ace).
 """
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from kernels.cards import lowbit, popcount
+from kernels.jit import njit
 
 N_CLASSES = 7462
 C_HIGH, C_PAIR, C_TWO_PAIR, C_TRIPS, C_STRAIGHT, C_FLUSH, C_FULL_HOUSE, C_QUADS, C_STRAIGHT_FLUSH = range(9)

@@ -10,7 +10,8 @@ the same (seed, deal) gives the same cards whatever the strategies (duplicate de
 A generator is a ``uint64[2]`` array: ``[key, counter]``.
 """
 import numpy as np
-from numba import njit
+
+from kernels.jit import njit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 STREAM_DECK = 0

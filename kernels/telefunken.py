@@ -65,11 +65,10 @@ Score range per hand and seat: 0 .. the penalty of the largest holding (at most
 leftover-chip points). Chips: 0 .. chips_per_player + 7 (one exact-cut chip per hand).
 """
 import numpy as np
-from numba import njit, prange
 
 from kernels import melds as M
 from kernels.cards import lowbit, popcount, rank_mask
-from kernels.jit import trace_put, unowned
+from kernels.jit import njit, threaded_batch, trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
 
 RULES_VERSION = 3          # 2: the Ecuador exchange is offered only when needed; 3: a pure trio closes
@@ -1953,7 +1952,7 @@ def totals_ok(st, opts, row):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo, gdeck, gplay):
     """Deal and play hand h to its end; returns the check error (0 = none)."""
     start_hand(st, opts, h, dealer, sids, gdeck, gplay, trace)
@@ -1985,7 +1984,7 @@ def first_dealer(opts, seed, game, gdeck):
     return below(gdeck, opts[O_PLAYERS])
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_game(st, opts, tab, seed, game, sids, params, check, trace, acts, sc, mo, gdeck,
               gplay, row):
     """Play game ``game`` of run ``seed`` (O_HANDS hands) into the record ``row``."""
@@ -2023,7 +2022,7 @@ def buffers():
             np.zeros(2, np.uint64))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
     """Play games first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers. The loop
     works on ``unowned`` views of the inputs all threads share and of this thread's buffers
@@ -2037,13 +2036,9 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
                   unowned(acts), unowned(sc), unowned(mo), unowned(gdeck), unowned(gplay), r[d])
 
 
-@njit(cache=True, parallel=True)
 def play_batch(seed, first, count, opts, sids, params, check, rec):
-    """Play ``count`` games starting at ``first`` on all numba threads into ``rec``."""
-    chunks = (count + CHUNK - 1) // CHUNK
-    for c in prange(chunks):
-        play_chunk(seed, first, c * CHUNK, min(count, (c + 1) * CHUNK), opts, sids, params,
-                   check, rec)
+    """Play ``count`` games starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``. (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``)"""
+    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, least=CHUNK)
 
 
 @njit(cache=True)

@@ -74,12 +74,30 @@ Speed (the batch loop plays a few hundred thousand deals a second per thread):
   ``np.bool_(...)``: numba would otherwise compile one version per literal value.
 """
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from kernels.cards import (ACES, FULL_DECK, POINTS_TEN_CAP, SUIT_PLANE, bit, lowbit, popcount,
-                           rank_mask, ranks_present, run_neighbours)
-from kernels.jit import trace_put, unowned
-from kernels.rng import STREAM_DECK, STREAM_PLAY, STREAM_RUN, below, seed_stream, shuffle, stream_key
+from kernels.cards import (
+    ACES,
+    FULL_DECK,
+    POINTS_TEN_CAP,
+    SUIT_PLANE,
+    bit,
+    lowbit,
+    popcount,
+    rank_mask,
+    ranks_present,
+    run_neighbours,
+)
+from kernels.jit import njit, threaded_batch, trace_put, unowned
+from kernels.rng import (
+    STREAM_DECK,
+    STREAM_PLAY,
+    STREAM_RUN,
+    below,
+    seed_stream,
+    shuffle,
+    stream_key,
+)
 
 RULES_VERSION = 2
 MAX_PLAYERS = 4
@@ -985,7 +1003,7 @@ def write_record(st, row):
         row[R_COL_LEFT + p] = popcount(st[HAND + p])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
     """Play deals first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers."""
     st = new_state(opts)
@@ -999,13 +1017,9 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
         write_record(st, r[d])
 
 
-@njit(cache=True, parallel=True)
 def play_batch(seed, first, count, opts, sids, params, check, rec):
-    """Play ``count`` deals starting at ``first`` on all numba threads into ``rec``."""
-    chunks = (count + CHUNK - 1) // CHUNK
-    for c in prange(chunks):
-        play_chunk(seed, first, c * CHUNK, min(count, (c + 1) * CHUNK), opts, sids, params,
-                   check, rec)
+    """Play ``count`` deals starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``. (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``)"""
+    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, least=CHUNK)
 
 
 @njit(cache=True)

@@ -23,10 +23,11 @@ this deck can call them.
 """
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 
 from kernels.cards import lowbit, popcount
+from kernels.jit import njit
 
 N_CARDS40 = 40
 SUIT40 = 0x3FF                                   # the ten cards of suit 0

@@ -49,10 +49,9 @@ wins or pays 2s (partner s, each opponent s) or 4s alone (each opponent s), s th
 the contract; the hand and the session are zero-sum; |money of a hand| <= 4 x max stake.
 """
 import numpy as np
-from numba import njit, prange
 
 from kernels.cards import nth_card, popcount
-from kernels.jit import trace_put, unowned
+from kernels.jit import njit, threaded_batch, trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 from kernels.tricks import (
     FULL40,
@@ -677,7 +676,7 @@ def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay,
     return st[ERR]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
     st = np.zeros(ST_SIZE, np.int64)
     gdeck = np.zeros(2, np.uint64)
@@ -689,13 +688,9 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
                      unowned(gplay), r[d])
 
 
-@njit(cache=True, parallel=True)
 def play_batch(seed, first, count, opts, sids, params, check, rec):
-    """Play ``count`` sessions starting at ``first`` on all numba threads into ``rec``."""
-    chunks = (count + CHUNK - 1) // CHUNK
-    for c in prange(chunks):
-        play_chunk(seed, first, c * CHUNK, min(count, (c + 1) * CHUNK), opts, sids, params,
-                   check, rec)
+    """Play ``count`` sessions starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``. (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``)"""
+    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, least=CHUNK)
 
 
 @njit(cache=True)

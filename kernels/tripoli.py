@@ -71,13 +71,19 @@ credit) and bounded in practice by the board, the bet limits and the auction gua
 mode asserts chip conservation exactly, never a range.
 """
 import numpy as np
-from numba import njit, prange
 
 from kernels import poker as PK
 from kernels.cards import FULL_DECK, lowbit, popcount
-from kernels.jit import trace_put, unowned
-from kernels.rng import (STREAM_DECK, STREAM_PLAY, STREAM_RUN, below, seed_stream, shuffle,
-                         stream_key)
+from kernels.jit import njit, threaded_batch, trace_put, unowned
+from kernels.rng import (
+    STREAM_DECK,
+    STREAM_PLAY,
+    STREAM_RUN,
+    below,
+    seed_stream,
+    shuffle,
+    stream_key,
+)
 
 RULES_VERSION = 1
 MAX_PLAYERS = 9
@@ -1424,7 +1430,7 @@ def buffers(opts):
             np.zeros(52, np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_range(seed, first, lo, hi, opts, sids, params, check, rec):
     """Play deals first+lo .. first+hi-1 into rec[lo:hi], replaying the session prefix
     of deal first+lo (its board) without writing it."""
@@ -1441,19 +1447,12 @@ def play_range(seed, first, lo, hi, opts, sids, params, check, rec):
             write_record(st, rec[d - first])
 
 
-@njit(cache=True, parallel=True)
 def play_batch(seed, first, count, opts, sids, params, check, rec):
-    """Play deals first .. first+count-1 into ``rec`` on all numba threads (chunks are
-    whole sessions, so a session's board never crosses threads)."""
-    D = opts[O_DEALS]
-    span = D * SESSIONS_PER_CHUNK
-    base = first // span * span
-    chunks = (first + count - base + span - 1) // span
-    for c in prange(chunks):
-        lo = max(first, base + c * span) - first
-        hi = min(first + count, base + (c + 1) * span) - first
-        if hi > lo:
-            play_range(seed, first, lo, hi, opts, sids, params, check, rec)
+    """Play deals first .. first+count-1 into ``rec`` on ``numba.get_num_threads()`` threads
+    (Python threads over the ``nogil`` ``play_range``: ``jit.threaded_batch``), cut at whole
+    sessions, so a session's board never crosses threads."""
+    threaded_batch(play_range, seed, first, count, opts, sids, params, check, rec,
+                   least=int(opts[O_DEALS]) * SESSIONS_PER_CHUNK, align=int(opts[O_DEALS]))
 
 
 @njit(cache=True)

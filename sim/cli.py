@@ -239,7 +239,7 @@ def run(game: GameArg,
         check_output_path(out_file)
         check_output(out_file, "run", overwrite)      # refused before anything is played
     _execute(lambda *args: run_batch(cfg, *args, overwrite=overwrite), print_summary, deals, out_file, until_ci,
-             max_deals, resume, scheduler, cluster, as_json, quiet, overwrite)
+             max_deals, resume, scheduler, cluster, as_json, quiet, overwrite, cfg.game.name)
 
 
 def _print_sequential(summary: dict) -> None:
@@ -278,8 +278,16 @@ def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
               markup=False)
 
 
+def _compile_notice(game: str, entry: str, quiet: bool) -> None:
+    """One line on stderr while a game's kernels compile for the first time here."""
+    from sim.warm import notice
+    line = None if quiet else notice(game, entry)
+    if line:
+        err.print(line, markup=False)
+
+
 def _execute(play, printer, deals, out_path, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet,
-             overwrite=False):
+             overwrite=False, game=None):
     """Shared tail of run/compare/sweep: precision cap, progress bar, executor, output."""
     cap = _precision(until_ci, max_deals, deals)
     if out_path is not None and not str(out_path).strip():
@@ -289,9 +297,15 @@ def _execute(play, printer, deals, out_path, until_ci, max_deals, resume, schedu
     if overwrite and not out_path:
         raise UsageError("--overwrite needs --out (the output to replace)")
     _check_cluster(cluster)
+    local = scheduler is None and cluster is None
+    if game and local:
+        _compile_notice(game, "play", quiet or as_json)
     bar, update = _progress(cap or deals, quiet or as_json, always=until_ci is not None)
     with _executor(scheduler, cluster) as ex, bar:
         result = play(out_path, update, until_ci, cap, resume, ex)
+    if game and local:
+        from sim.warm import mark_compiled
+        mark_compiled(game, "play")
     if as_json:
         print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing,
                           "path": result.path}))
@@ -318,7 +332,7 @@ def _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler,
     if out_dir:
         check_output(out_dir, exp.kind, overwrite)    # refused before anything is played
     _execute(lambda *args: run_experiment(exp, deals, *args, overwrite=overwrite), print_points, deals, out_dir,
-             until_ci, max_deals, resume, scheduler, cluster, as_json, quiet, overwrite)
+             until_ci, max_deals, resume, scheduler, cluster, as_json, quiet, overwrite, exp.game_name)
 
 
 @app.command()
@@ -464,8 +478,8 @@ def _replay_output(arg: str):
     """None when ``arg`` names a game; else the path of the output to replay from (UsageError,
     naming the games, when it is neither)."""
     from pathlib import Path
-    from sim.registry import games as all_games, get_game
-    if arg.strip().lower() in all_games():
+    from sim.registry import GAME_NAMES, get_game
+    if arg.strip().lower() in GAME_NAMES:
         return None
     if Path(arg).exists():
         return arg
@@ -529,6 +543,7 @@ def replay(game: ReplaySourceArg,
             raise UsageError(f"{', '.join(given)}: only for replaying a deal of a file (replay FILE --deal N)")
         deal = 0 if deal is None else deal
         cfg = make_config(game, players, 1, 0 if seed is None else seed, strategy, option, preset, None, check, deal)
+    _compile_notice(cfg.game.name, "replay", False)
     if check:
         st, _ = replay_state(cfg, deal)
         code = cfg.game.state_error(st)
@@ -543,6 +558,32 @@ def replay(game: ReplaySourceArg,
                         f"the point's result is seat {source.counted_seat}'s")
     for line in lines:
         print(line)          # plain text: long lines are not wrapped at the terminal width
+    from sim.warm import mark_compiled
+    mark_compiled(cfg.game.name, "replay")
+
+
+@app.command()
+@handle_errors
+def warmup(game: Annotated[str, typer.Argument(help="a game name, or all")] = "all",
+           quiet: QuietOpt = False):
+    """Compile GAME's kernels (batch play and replay) into the numba cache now, with a progress
+    bar, so that the first run starts at once (a Dockerfile, a cluster worker image)."""
+    from sim.registry import GAME_NAMES, get_game
+    from sim.warm import ENTRIES, cache_dir, is_compiled, warm
+    names = list(GAME_NAMES) if game.strip().lower() == "all" else [get_game(game).name]
+    steps = [(g, e) for g in names for e in ENTRIES]
+    t0 = time.perf_counter()
+    bar = Progress(TextColumn("[bold]compiling"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[what]}"),
+                   console=err, transient=True, disable=quiet)
+    with bar:
+        task = bar.add_task("warmup", total=len(steps), what="")
+        for g, e in steps:
+            bar.update(task, what=f"{g} {e}{' (cached)' if is_compiled(g, e) else ''}")
+            warm(g, e)
+            bar.advance(task)
+    if not quiet:
+        out.print(f"{', '.join(names)}: kernels compiled in {time.perf_counter() - t0:.1f} s, cached in "
+                  f"{plain(cache_dir())}", markup=False)
 
 
 @app.command()

@@ -82,7 +82,7 @@ def read_run_meta(path: str | os.PathLike) -> tuple[dict, dict]:
     the record columns (``RUN_COLUMNS``, ``payout_{p}``). UsageError, one line, otherwise.
     ``timing`` drops its number entries that are not numbers. Strings of the file are not escaped
     here: printing them is the printer's business (``sim.textsafe``)."""
-    from sim.registry import games
+    from sim.registry import GAME_NAMES, get_game
     from sim.textsafe import term
     meta, timing = read_meta(path)
     where = repr(str(path))
@@ -91,11 +91,10 @@ def read_run_meta(path: str | os.PathLike) -> tuple[dict, dict]:
         raise UsageError(f"{where} is one part of a {term(meta['kind'])} dataset, not a run file; give the "
                          "dataset's directory to cardsim report (summarize takes a run file)")
     game = meta.get("game")
-    known = games()
-    if not isinstance(game, str) or game not in known:
-        raise UsageError(f"{bad}: game {term(repr(game))} is not one of {', '.join(known)} "
+    if not isinstance(game, str) or game not in GAME_NAMES:
+        raise UsageError(f"{bad}: game {term(repr(game))} is not one of {', '.join(GAME_NAMES)} "
                          "(written by another version?)")
-    spec = known[game]
+    spec = get_game(game)
     lo, hi, _ = spec.players
     n = meta.get("players")
     if not _is_int(n) or not lo <= n <= hi:

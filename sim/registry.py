@@ -147,18 +147,23 @@ def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 
+GAME_NAMES = ("tonk", "telefunken", "marafon", "trionfo", "tripoli", "contract_rummy")
+
+
 def games() -> dict[str, GameSpec]:
-    from sim.games import contract_rummy, marafon, telefunken, tonk, trionfo, tripoli
-    return {g.name: g for g in (tonk.GAME, telefunken.GAME, marafon.GAME, trionfo.GAME, tripoli.GAME,
-                                contract_rummy.GAME)}
+    """Every game's spec (imports every game module: its Python side and its kernels' dispatchers,
+    none of which compiles or loads machine code until called)."""
+    return {name: get_game(name) for name in GAME_NAMES}
 
 
 def get_game(name: str) -> GameSpec:
-    known = games()
+    """The spec of one game, importing that game's modules only (``cardsim run tonk`` never
+    loads another game's kernels)."""
+    import importlib
     key = name.strip().lower()
-    if key not in known:
-        raise UsageError(f"unknown game {name!r}; games: {', '.join(known)}")
-    return known[key]
+    if key not in GAME_NAMES:
+        raise UsageError(f"unknown game {name!r}; games: {', '.join(GAME_NAMES)}")
+    return importlib.import_module(f"sim.games.{key}").GAME
 
 
 _NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")

@@ -618,7 +618,7 @@ def _load_experiment(path: Path) -> tuple[dict, dict]:
     """(summary, meta) of a dataset's _summary.json, checked for what the report reads (a
     known game and player count, a compare/sweep kind, points with labels and numbers) and
     cleaned (``_clean``); UsageError, one line, for anything else."""
-    from sim.registry import games
+    from sim.registry import GAME_NAMES, get_game
     where = repr(str(path))
     try:
         doc = json.loads(_summary_file(path).read_text(encoding="utf-8"))
@@ -630,12 +630,11 @@ def _load_experiment(path: Path) -> tuple[dict, dict]:
     bad = f"{where} has an invalid _summary.json"
     if not isinstance(summary, dict) or not isinstance(meta, dict):
         raise UsageError(f"{bad}: its summary and meta are not tables")
-    known = games()
-    if meta.get("game") not in known:
-        raise UsageError(f"{bad}: game {term(repr(meta.get('game')))} is not one of {', '.join(known)}")
+    if meta.get("game") not in GAME_NAMES:
+        raise UsageError(f"{bad}: game {term(repr(meta.get('game')))} is not one of {', '.join(GAME_NAMES)}")
     if meta.get("kind") not in ("compare", "sweep"):
         raise UsageError(f"{bad}: kind {term(repr(meta.get('kind')))} is not compare or sweep")
-    lo, hi, _ = known[meta["game"]].players
+    lo, hi, _ = get_game(meta["game"]).players
     n = meta.get("players")
     if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
         raise UsageError(f"{bad}: players {term(repr(n))} is not a {meta['game']} player count ({lo}..{hi})")

@@ -1,0 +1,73 @@
+"""First use of a game's kernels: the one-line notice while they compile, and ``cardsim warmup``.
+
+Numba compiles a game's kernels on their first call and caches the machine code (see
+``kernels/__init__``: one cache directory per digest of the kernel sources). A marker file per
+game and entry point in that directory says the compile happened there; where it is missing,
+``cardsim`` prints one line before playing instead of staying silent. ``warm()`` compiles an
+entry point ahead of time (``cardsim warmup``: a Dockerfile, a cluster image).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+# Cold compile of import + first deal on a 2-core machine (results/BENCHMARKS.md, rounded up):
+# the figure the notice quotes. A replay compiles the game's replay entry, about as long.
+COMPILE_SECONDS = {"tonk": 15, "telefunken": 60, "contract_rummy": 45, "marafon": 25, "trionfo": 25,
+                   "tripoli": 30}
+ENTRIES = ("play", "replay")
+
+
+def _marker(game: str, entry: str) -> Path:
+    import numba
+
+    import kernels  # noqa: F401  (sets numba.config.CACHE_DIR to the digest directory)
+    return Path(numba.config.CACHE_DIR) / f"cardsim-{game}-{entry}.compiled"
+
+
+def is_compiled(game: str, entry: str = "play") -> bool:
+    return _marker(game, entry).exists()
+
+
+def mark_compiled(game: str, entry: str = "play") -> None:
+    """Record that ``entry`` of ``game`` is in the cache (best effort: a cache directory that
+    cannot be written only means the notice shows again)."""
+    path = _marker(game, entry)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    except OSError:
+        pass
+
+
+def notice(game: str, entry: str = "play") -> str | None:
+    """The line to print before ``entry`` of ``game`` first runs here, or None when cached."""
+    if is_compiled(game, entry):
+        return None
+    what = "kernels" if entry == "play" else "replay kernels"
+    return (f"compiling {game} {what} once, about {COMPILE_SECONDS.get(game, 30)} s on 2 cores "
+            f"(cached for later runs; `cardsim warmup {game}` does it ahead of time)")
+
+
+def warm(game: str, entry: str = "play") -> None:
+    """Compile (or load from the cache) ``entry`` of ``game`` by playing its first deal of the
+    default table, then mark it compiled."""
+    from sim.registry import seat_arrays
+    from sim.runner import make_config, replay
+    cfg = make_config(game, None, 1, 0, None)
+    if entry == "play":
+        sids, params = seat_arrays(cfg.game, cfg.seats)
+        rec = np.zeros((1, cfg.game.record_width), dtype=np.int32)
+        cfg.game.play_batch(cfg.seed, 0, 1, cfg.option_array, sids, params, False, rec)
+    else:
+        replay(cfg, 0)
+    mark_compiled(game, entry)
+
+
+def cache_dir() -> str:
+    import numba
+
+    import kernels  # noqa: F401
+    return os.fspath(numba.config.CACHE_DIR)
