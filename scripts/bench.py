@@ -3,6 +3,13 @@ warm start.
 
     python scripts/bench.py [--game all|tonk|telefunken|marafon] [--deals 400000] [--games 20000]
                             [--repeats 5] [--out results/BENCHMARKS.md]
+    python scripts/bench.py --baseline REV [--game ...] [--scale 0.25]
+
+``--baseline REV`` checks out REV in a temporary git worktree and measures it and this tree
+side by side, interleaved (this tree, REV, this tree, REV in fresh interpreters per case):
+cold compile and warm start of every game, and the throughput rows of every section, at
+1 core and all cores, with ``--scale`` times the usual sizes. It writes the comparison as
+the ``baseline`` section of the output file.
 
 Every figure is the median of ``--repeats`` runs. Rates exclude compilation (a warm-up
 call precedes the timed ones). Cold compile and warm start run in fresh subprocesses:
@@ -316,11 +323,132 @@ SECTIONS = {"tonk": tonk_section, "telefunken": telefunken_section, "marafon": m
             "tripoli": tripoli_section, "poker": poker_section, "contract_rummy": contract_rummy_section}
 
 
+# ---- --baseline REV: this tree against another revision, interleaved -------------------------
+# (game, preset, strategy, players, records): the throughput rows of the sections above
+BASELINE_CASES = {
+    "tonk": [("seed", s, n, 400_000) for n in (2, 3, 4) for s in ("random", "greedy", "knocker:threshold=8")],
+    "telefunken": [(p, s, 4, 20_000) for p in ("venezuela", "ecuador", "bolivia")
+                   for s in ("greedy", "chip_saver:reserve=2", "patient")]
+                  + [("venezuela", "random", 4, 200), ("peru1", "greedy", 4, 20_000),
+                     ("peru2", "greedy", 4, 1000), ("farmers", "greedy", 4, 20_000)],
+    "marafon": [(p, s, 4, 100_000) for p, s in (("seed", "heuristic"), ("seed", "greedy"), ("seed", "random"),
+                                                ("target31", "heuristic"), ("best_of_three", "heuristic"))],
+    "trionfo": [("seed", s, 5, 40_000) for s in ("heuristic", "random")],
+    "tripoli": [(p, s, n, 200_000) for p, s, n in (("seed", "heuristic", 5), ("seed", "heuristic", 2),
+                                                   ("seed", "heuristic", 9), ("rummoli", "heuristic", 5),
+                                                   ("cosmo", "heuristic", 5), ("suit_auction", "heuristic", 5),
+                                                   ("seed", "random", 5))],
+    "contract_rummy": [(p, s, n, 3000) for p, s, n in (("contract", "greedy", 4), ("liverpool", "greedy", 4),
+                                                       ("may_i", "greedy", 4), ("contract", "greedy", 3),
+                                                       ("contract", "greedy", 5), ("may_i", "greedy", 5),
+                                                       ("contract", "cautious", 4))],
+}
+FIRST_PLAYERS = {"tonk": 2, "telefunken": 4, "marafon": 4, "trionfo": 5, "tripoli": 5, "contract_rummy": 4}
+
+MEASURE = """
+import statistics, sys, time
+sys.path.insert(0, {root!r})
+import numba, numpy as np
+from sim.registry import get_game, seat_arrays, seat_table
+spec = get_game({game!r})
+numba.set_num_threads({threads})
+opts = spec.options_cls(**spec.presets[{preset!r}]).to_array({players})
+sids, params = seat_arrays(spec, seat_table(spec, [{strategy!r}], {players}))
+rec = np.zeros(({n}, spec.record_width), dtype=np.int64 if {game!r} == "contract_rummy" else np.int32)
+w = min({n}, 256)
+spec.play_batch(1, 0, w, opts, sids, params, False, rec[:w])
+ts = []
+for _ in range({repeats}):
+    t = time.perf_counter()
+    spec.play_batch(1, 0, {n}, opts, sids, params, False, rec)
+    ts.append(time.perf_counter() - t)
+print({n} / statistics.median(ts))
+"""
+
+
+def _child(code: str, root: Path, env: dict | None = None) -> str:
+    res = subprocess.run([sys.executable, "-c", code], cwd=root, env=env or dict(os.environ),
+                         capture_output=True, text=True)
+    if res.returncode:
+        raise SystemExit(f"benchmark child failed in {root.name}: {res.stderr.strip().splitlines()[-1:]}")
+    return res.stdout.strip().splitlines()[-1]
+
+
+def baseline_section(args, cores: int, games: list[str]) -> list[str]:
+    """Cold/warm start and throughput of this tree and of ``args.baseline``, interleaved."""
+    rev = subprocess.run(["git", "rev-parse", "--short", args.baseline], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    names = [g for g in FIRST_PLAYERS if g in games or "marafon" in games and g == "trionfo"]
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "baseline"
+        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), rev], cwd=ROOT, check=True)
+        try:
+            roots = {"this tree": ROOT, rev: base}
+            caches = {k: Path(tmp) / f"cache-{i}" for i, k in enumerate(roots)}
+            start = []
+            for g in names:
+                code = FIRST_DEAL.format(game=g, players=FIRST_PLAYERS[g])
+                cold, warm = {k: [] for k in roots}, {k: [] for k in roots}
+                for _ in range(args.compile_repeats):
+                    for k, root in roots.items():
+                        with tempfile.TemporaryDirectory() as cache:
+                            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+                            t = time.perf_counter()
+                            _child(code, root, env)
+                            cold[k].append(time.perf_counter() - t)
+                            t = time.perf_counter()
+                            _child(code, root, env)
+                            warm[k].append(time.perf_counter() - t)
+                start.append((g, *(statistics.median(cold[k]) for k in roots),
+                              *(statistics.median(warm[k]) for k in roots)))
+                print(f"start-up {g}: {start[-1][1:]}", file=sys.stderr)
+            rows = []
+            for g in names:
+                for preset, strategy, players, n in BASELINE_CASES[g]:
+                    n = max(64, int(n * args.scale))
+                    for threads in (1, cores):
+                        got = {k: [] for k in roots}
+                        for _ in range(2):
+                            for k, root in roots.items():
+                                env = dict(os.environ, NUMBA_CACHE_DIR=str(caches[k]))
+                                code = MEASURE.format(root=str(root), game=g, preset=preset, strategy=strategy,
+                                                      players=players, n=n, threads=threads, repeats=args.repeats)
+                                got[k].append(float(_child(code, root, env)))
+                        a, b = (statistics.median(got[k]) for k in roots)
+                        rows.append((g, preset, strategy, players, threads, b, a))
+                        print(f"{rows[-1]}", file=sys.stderr)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT)
+    lines = [f"## This tree against {rev}, measured side by side", "",
+             f"`scripts/bench.py --baseline {rev}`: each figure is measured for both trees in turn (this",
+             f"tree, {rev}, this tree, {rev}), in fresh interpreters; start-up is the median of "
+             f"{args.compile_repeats} fresh", f"caches each, throughput the median of {args.repeats} runs "
+             f"per interpreter, at {args.scale:g} x the usual sizes.", "",
+             "### Start-up: import + first deal (game) in a fresh interpreter", "",
+             f"| game | cold compile {rev} s | cold compile this tree s | warm start {rev} s | "
+             "warm start this tree s |", "|---|---:|---:|---:|---:|"]
+    lines += [f"| {g} | {cb:.1f} | {ca:.1f} | {wb:.2f} | {wa:.2f} |" for g, ca, cb, wa, wb in start]
+    if start:
+        lines += [f"| all games | {sum(r[2] for r in start):.1f} | {sum(r[1] for r in start):.1f} | | |"]
+    lines += ["", "### Throughput (records per second: deals, games, sessions)", "",
+              f"| game | preset | strategy | players | threads | {rev} | this tree | change |",
+              "|---|---|---|---:|---:|---:|---:|---:|"]
+    lines += [f"| {g} | {p} | {s} | {n} | {t} | {b:,.0f} | {a:,.0f} | {100 * (a / b - 1):+.1f} % |"
+              for g, p, s, n, t, b, a in rows]
+    if rows:
+        worst = min(rows, key=lambda r: r[6] / r[5])
+        lines += ["", f"Worst row: {worst[0]} {worst[1]} {worst[2]} ({worst[4]} threads), "
+                      f"{100 * (worst[6] / worst[5] - 1):+.1f} %."]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    lines += [f"Load average (1 min) at the end: {load:.1f} on {os.cpu_count()} cores.", ""]
+    return lines
+
+
 def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
     """The file with the given game blocks replaced (others kept, in SECTIONS order)."""
     old = path.read_text() if path.exists() else ""
     parts = []
-    for game in SECTIONS:
+    for game in [*SECTIONS, "baseline"]:
         start, end = f"<!-- bench:{game} -->", f"<!-- /bench:{game} -->"
         if game in blocks:
             parts.append("\n".join([start, *blocks[game], end]))
@@ -337,10 +465,16 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--compile-repeats", type=int, default=3)
     ap.add_argument("--out", default=str(ROOT / "results" / "BENCHMARKS.md"))
+    ap.add_argument("--baseline", metavar="REV", help="measure REV (a temporary worktree) beside this tree")
+    ap.add_argument("--scale", type=float, default=0.25, help="with --baseline: fraction of the usual sizes")
     args = ap.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
     games = list(SECTIONS) if args.game == "all" else [args.game]
-    blocks = {g: SECTIONS[g](args, cores) for g in games}
+    if args.baseline:
+        blocks = {"baseline": baseline_section(args, cores, games)}
+        games = [f"baseline {args.baseline}"]
+    else:
+        blocks = {g: SECTIONS[g](args, cores) for g in games}
     header = ["# Benchmarks", "", f"Written by `scripts/bench.py`; last run {time.strftime('%Y-%m-%d')} "
               f"({', '.join(games)}).", "", f"Machine: {machine()}.", ""]
     text = merge(Path(args.out), header, blocks)

@@ -279,9 +279,10 @@ def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
 
 
 def _compile_notice(game: str, entry: str, quiet: bool) -> None:
-    """One line on stderr while a game's kernels compile for the first time here."""
+    """One line on stderr (a terminal: logs and pipes stay as they were) while a game's kernels
+    compile for the first time here."""
     from sim.warm import notice
-    line = None if quiet else notice(game, entry)
+    line = None if quiet or not err.is_terminal else notice(game, entry)
     if line:
         err.print(line, markup=False)
 

@@ -1,0 +1,86 @@
+"""First use of a game's kernels: the compile notice, ``cardsim warmup``, and that a run of one
+game imports no other game's modules."""
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import numba
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+import sim.cli as cli_mod
+from sim import warm
+from sim.cli import app
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """The markers live in a fresh directory (the kernels' own cache is untouched)."""
+    import kernels.tonk  # noqa: F401  (kernels sets numba.config.CACHE_DIR when first imported; a
+    #                                  dispatcher picks its cache directory when it is created)
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    return tmp_path
+
+
+def test_notice_until_the_game_is_compiled(cache):
+    line = warm.notice("telefunken")
+    assert line.startswith("compiling telefunken kernels once, about ")
+    assert "cardsim warmup telefunken" in line
+    warm.mark_compiled("telefunken")
+    assert warm.notice("telefunken") is None
+    assert warm.notice("telefunken", "replay").startswith("compiling telefunken replay kernels once")
+    assert warm.notice("tonk") is not None
+
+
+def test_run_prints_the_notice_once_on_a_terminal(cache, monkeypatch):
+    buf = io.StringIO()
+    monkeypatch.setattr(cli_mod, "err", Console(file=buf, force_terminal=True, soft_wrap=True))
+    runner = CliRunner()
+    first = runner.invoke(app, ["run", "tonk", "--deals", "50"])
+    assert first.exit_code == 0, first.output
+    assert buf.getvalue().count("compiling tonk kernels once") == 1
+    second = runner.invoke(app, ["run", "tonk", "--deals", "50"])
+    assert second.exit_code == 0
+    assert buf.getvalue().count("compiling tonk kernels once") == 1
+    assert "compiling" not in first.stdout + second.stdout
+
+
+def test_no_notice_when_quiet_json_or_not_a_terminal(cache):
+    runner = CliRunner()
+    for args in (["run", "tonk", "--deals", "20"], ["run", "tonk", "--deals", "20", "--json"],
+                 ["run", "tonk", "--deals", "20", "--quiet"]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 0
+        assert "compiling" not in res.output
+
+
+def test_warmup_compiles_and_marks(cache):
+    res = CliRunner().invoke(app, ["warmup", "tonk", "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert warm.is_compiled("tonk") and warm.is_compiled("tonk", "replay")
+    res = CliRunner().invoke(app, ["warmup", "tonk"])
+    assert res.exit_code == 0
+    assert res.stdout.startswith("tonk: kernels compiled in ")
+
+
+def test_warmup_refuses_an_unknown_game(cache):
+    res = CliRunner().invoke(app, ["warmup", "chess"])
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines() == ["Error: unknown game 'chess'; games: tonk, telefunken, marafon, "
+                                               "trionfo, tripoli, contract_rummy"]
+
+
+@pytest.mark.parametrize("game", ["tonk", "marafon"])
+def test_a_game_imports_only_its_own_modules(game):
+    code = ("import sys\nfrom sim.runner import make_config\n"
+            f"make_config({game!r}, deals=1)\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('kernels.', 'sim.games.'))))")
+    mods = eval(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    others = {"tonk", "telefunken", "marafon", "trionfo", "tripoli", "contract_rummy", "melds", "melds_float",
+              "poker", "odds", "tricks"} - {game}
+    if game == "marafon":
+        others -= {"tricks"}
+    assert not [m for m in mods if m.split(".")[-1] in others], mods
