@@ -1176,7 +1176,7 @@ def discard_phase(st, opts, tab, p, sid, prm, gplay, trace):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo):
     """One normal turn of CUR and any out-of-turn play it causes; returns a check error."""
     p = st[CUR]
@@ -1291,7 +1291,7 @@ def check_invariants(st, opts, tab):
 # =============================================================================
 # deals, games, batches
 # =============================================================================
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo, gdeck, gplay):
     """Deal and play deal d to its end and score it; returns the check error (0 = none)."""
     start_deal(st, opts, d, dealer, gdeck, trace)
@@ -1383,7 +1383,7 @@ def first_dealer(opts, seed, game, gdeck):
     return below(gdeck, opts[O_PLAYERS])
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gdeck, gplay, row):
     """Play game ``game`` of run ``seed`` (seven deals) into the record ``row``."""
     st[:] = 0

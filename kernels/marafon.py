@@ -612,7 +612,7 @@ def play_out(st, opts, sids, params, check, gplay, trace):
     return e
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row):
     """Deal, name trump and play hand ``HAND_NO`` to its end; returns a check error."""
     seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[MATCH_HANDS])
@@ -634,7 +634,7 @@ def cap_game(st, trace):
     end_game(st, np.int64(0 if d > 0 else (1 if d < 0 else -1)), np.int64(R_CAP), trace)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row):
     """One game to the target (or a claim); returns a check error."""
     st[SCORE] = 0
@@ -687,7 +687,7 @@ def write_match(st, row, game):
     row[RC_EXTRA] = st[EXTRA_HANDS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row):
     """Play match ``game`` of run ``seed`` into ``row``; returns the check error."""
     st[:] = 0

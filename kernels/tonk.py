@@ -957,7 +957,7 @@ def check_invariants(st, opts):
 # =============================================================================
 # one deal, a batch
 # =============================================================================
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay):
     """Play deal ``deal_id`` of run ``seed`` to the end in ``st``; returns the check error.
 

@@ -610,7 +610,7 @@ def deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row):
     """One hand of the session (its deals, auction, contract, tricks, money)."""
     seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[HAND_IDX])
@@ -647,7 +647,7 @@ def write_session(st, row):
     row[RC_REDEALS] = st[ALL_REDEALS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row):
     """Play session ``game`` of run ``seed`` (trionfo_hands hands) into ``row``."""
     st[:] = 0

@@ -1316,7 +1316,7 @@ def dealer_of(opts, seed, session, k):
     return (first + k) % n
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, deck):
     """Play deal ``deal_id`` on the board carried in ``st``; returns the check error."""
     st, opts, sids, params = unowned(st), unowned(opts), unowned(sids), unowned(params)
