@@ -9,6 +9,23 @@ loaded stale. The cache therefore lives in a directory named after a digest of a
 kernel sources (under ``NUMBA_CACHE_DIR`` when set, else ``kernels/__pycache__/numba``):
 any change to any kernel starts a fresh cache. Where that directory cannot be written,
 numba falls back to its usual locations.
+
+Compile time (issue 14; ``scripts/compile_profile.py GAME`` shows where it goes). Numba
+compiles every kernel called from another one as a library of its own and links into it the
+libraries of everything it calls, then optimises and emits machine code for the whole linked
+module again: a function costs its own size plus that of everything beneath it. So:
+
+- kernels use ``jit.njit``, which compiles a callee once per argument *type*; numba's own
+  ``njit`` compiles it again for every distinct constant passed (``Literal[int](0)``), with
+  all it links;
+- ``play_batch`` is Python running the ``nogil`` ``play_chunk`` on threads
+  (``jit.threaded_batch``); a ``prange`` loop's gufunc and wrappers linked the whole game
+  three more times;
+- a game's single-caller spine (``play_game``, ``play_hand``, ...) is ``inline='always'``
+  into ``play_chunk``, so the whole game is linked once at the top rather than once per level.
+  Inlining is not free: numba types an inlined body in its caller, and its type inference
+  grows faster than linearly with a function's size (inlining every single-caller function of
+  Telefunken made its cold compile 2.3 times longer), so the phase functions stay separate.
 """
 import hashlib
 import os

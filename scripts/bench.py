@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -399,6 +400,7 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
                             t = time.perf_counter()
                             _child(code, root, env)
                             warm[k].append(time.perf_counter() - t)
+                            shutil.copytree(cache, caches[k], dirs_exist_ok=True)   # for the rows below
                 start.append((g, *(statistics.median(cold[k]) for k in roots),
                               *(statistics.median(warm[k]) for k in roots)))
                 print(f"start-up {g}: {start[-1][1:]}", file=sys.stderr)
