@@ -16,8 +16,10 @@ def njit(fn=None, **options):
     literal and compiles the callee again for every distinct constant, with everything the
     callee links: Telefunken compiled 372 functions where 220 differ, the meld solvers up to
     three times each, and that was a third of its cold compile. Here the dispatcher sees the
-    plain types of the arguments (``int64``, ``bool``); LLVM still folds a constant into a
-    callee it inlines. The kernels never ask for literal dispatch (``numba.literally``).
+    plain types of the arguments (``int64``, ``bool``). A *leaf* kernel (one that calls no other
+    kernel) keeps numba's rule: its copies are small, and a constant folded into one mattered
+    (Telefunken's Bolivia games ran 10 % slower with every constant unliteral). The kernels
+    never ask for literal dispatch (``numba.literally``).
     ``inline='always'`` functions are inlined by numba before typing and keep numba's rule.
     """
     if fn is None:
@@ -25,12 +27,32 @@ def njit(fn=None, **options):
     disp = numba.njit(**options)(fn)
     if options.get("inline", "never") == "never":
         typed_by_value = disp.get_call_template
+        leaf = []
 
         def get_call_template(args, kws):
+            if not leaf:
+                leaf.append(_calls_no_kernel(fn))
+            if leaf[0]:
+                return typed_by_value(args, kws)
             return typed_by_value(tuple(types.unliteral(a) for a in args),
                                   {k: types.unliteral(v) for k, v in kws.items()})
         disp.get_call_template = get_call_template
     return disp
+
+
+def _calls_no_kernel(fn) -> bool:
+    """True when ``fn`` calls no other compiled kernel (a leaf: a specialisation per constant
+    costs only its own few instructions, and lets LLVM fold the constant into it)."""
+    from numba.core.registry import CPUDispatcher
+    g = fn.__globals__
+    for name in fn.__code__.co_names:
+        v = g.get(name)
+        if isinstance(v, CPUDispatcher):
+            return False
+        if isinstance(v, type(numba)):                         # a kernel module: M.solve(...)
+            if any(isinstance(getattr(v, n, None), CPUDispatcher) for n in fn.__code__.co_names):
+                return False
+    return True
 
 
 @intrinsic
