@@ -17,7 +17,7 @@ module again: a function costs its own size plus that of everything beneath it. 
 
 - kernels use ``jit.njit``, which compiles a callee once per argument *type*; numba's own
   ``njit`` compiles it again for every distinct constant passed (``Literal[int](0)``), with
-  all it links;
+  all it links (leaf kernels keep numba's rule: cheap copies, and the folded constant pays);
 - ``play_batch`` is Python running the ``nogil`` ``play_chunk`` on threads
   (``jit.threaded_batch``); a ``prange`` loop's gufunc and wrappers linked the whole game
   three more times;

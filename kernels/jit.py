@@ -9,8 +9,8 @@ from numba.extending import intrinsic
 
 
 def njit(fn=None, **options):
-    """``numba.njit(cache=..., ...)`` for the kernels, with one difference: a kernel called from
-    another kernel compiles one specialisation per argument *type*, never one per constant.
+    """``numba.njit(cache=..., ...)`` for the kernels, with one difference: a kernel that calls
+    other kernels compiles one specialisation per argument *type*, not one per constant.
 
     Numba types a constant argument (``emit_run(..., 0, 0, ...)``, ``solve(..., True)``) as a
     literal and compiles the callee again for every distinct constant, with everything the

@@ -282,11 +282,14 @@ def test_sigkill_experiment_then_resume(kind, plan, launcher, tmp_path):
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_sigterm_and_sigint_then_resume(sig, launcher, tmp_path):
     out = tmp_path / "o.parquet"
-    args = ["run", "tonk", "-p", 2, "-n", 6000, "--seed", 3, "--shard-size", 100, "--out", out, "-q"]
+    # 600 shards: long enough that the signal lands mid-run even when the test process waits
+    # for a core (the suite runs one process per core)
+    args = ["run", "tonk", "-p", 2, "-n", 60_000, "--seed", 3, "--shard-size", 100, "--out", out, "-q"]
     proc = child(launcher, args)
     deadline = time.monotonic() + 120
     while len(shards_in(out)) < 2 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.002)
+    assert proc.poll() is None, "the run finished before it could be signalled"
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode in (-signal.SIGTERM, 130), err
@@ -295,7 +298,7 @@ def test_sigterm_and_sigint_then_resume(sig, launcher, tmp_path):
     res = invoke(*args, "--resume")
     assert res.exit_code == 0, res.output
     ref = tmp_path / "ref.parquet"
-    run(make_config("tonk", 2, 6000, 3, shard_size=100), str(ref))
+    run(make_config("tonk", 2, 60_000, 3, shard_size=100), str(ref))
     same_file(out, ref)
     assert litter(tmp_path) == []
 

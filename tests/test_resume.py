@@ -261,9 +261,11 @@ def test_sigkill_sweep_then_resume(scripts, tmp_path, sweep_ref):
 def test_ctrl_c_cli_keeps_the_work_dir(scripts, tmp_path):
     """SIGINT (Ctrl-C) to the command line: exit 130, no output, the shards kept for --resume."""
     out = tmp_path / "int.parquet"
-    args = ["run", "tonk", "-p", 2, "-n", 30_000, "--seed", 9, "--out", out]
+    # 200 shards: long enough that the signal lands mid-run even when the test process waits
+    # for a core (the suite runs one process per core)
+    args = ["run", "tonk", "-p", 2, "-n", 300_000, "--seed", 9, "--out", out]
     env = env_with_shard(1500)
-    rc, err, left = kill_midway(cli_cmd(scripts, *args, "-q"), out, 20, sig=signal.SIGINT, env=env)
+    rc, err, left = kill_midway(cli_cmd(scripts, *args, "-q"), out, 200, sig=signal.SIGINT, env=env)
     assert rc == 130, err
     assert "Traceback" not in err
     assert shard_files(out) == left and (work_dir(out) / "run.json").is_file()
@@ -271,8 +273,8 @@ def test_ctrl_c_cli_keeps_the_work_dir(scripts, tmp_path):
                           timeout=120)
     assert done.returncode == 0, done.stderr
     ref = tmp_path / "ref.parquet"
-    run(make_config("tonk", 2, 30_000, 9, shard_size=1500), str(ref))
-    assert_same_file(out, ref, 30_000)
+    run(make_config("tonk", 2, 300_000, 9, shard_size=1500), str(ref))
+    assert_same_file(out, ref, 300_000)
 
 
 # ---- interrupted in-process (KeyboardInterrupt between shards) --------------------------
