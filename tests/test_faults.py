@@ -116,10 +116,18 @@ def launcher(tmp_path_factory):
     return path
 
 
+def default_signals():
+    """For a child: SIGINT and SIGTERM unblocked and at their default action (then Python installs
+    its own Ctrl-C handler), whatever the test process inherited or set."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, signal.SIG_DFL)
+
+
 def child(launcher, args, plan=None, **kw):
     env = {**os.environ, "CARDSIM_TEST_KILL": json.dumps(plan)}
     return subprocess.Popen([sys.executable, str(launcher), *map(str, args)], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **kw)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=default_signals, **kw)
 
 
 def invoke(*args):
@@ -292,7 +300,9 @@ def test_sigterm_and_sigint_then_resume(sig, launcher, tmp_path):
     assert proc.poll() is None, "the run finished before it could be signalled"
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode in (-signal.SIGTERM, 130), err
+    assert proc.returncode in (-signal.SIGTERM, 130), (err, len(shards_in(out)), os.path.exists(out),
+                                                       signal.getsignal(signal.SIGINT),
+                                                       signal.pthread_sigmask(signal.SIG_BLOCK, []))
     assert "Traceback" not in err
     assert not out.exists() and shards_in(out)
     res = invoke(*args, "--resume")

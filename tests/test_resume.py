@@ -100,10 +100,19 @@ def env_with_shard(shard: int) -> dict:
     return {**os.environ, "TEST_SHARD": str(shard)}
 
 
+def default_signals():
+    """For a child: SIGINT and SIGTERM unblocked and at their default action (then Python installs
+    its own Ctrl-C handler), whatever the test process inherited or set."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, signal.SIG_DFL)
+
+
 def kill_midway(cmd, out: Path, total_shards: int, sig=signal.SIGKILL, env=None, min_shards=2, timeout=90):
     """Start ``cmd``, wait until ``min_shards`` shard files exist, send ``sig``; returns the
     process's exit code and the shard files left."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                            preexec_fn=default_signals)
     try:
         deadline = time.monotonic() + timeout
         while len(shard_files(out)) < min_shards:
