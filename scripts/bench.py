@@ -405,7 +405,7 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
                               *(statistics.median(warm[k]) for k in roots)))
                 print(f"start-up {g}: {start[-1][1:]}", file=sys.stderr)
             rows = []
-            for g in names:
+            for g in names if not args.no_rates else []:
                 for preset, strategy, players, n in BASELINE_CASES[g]:
                     n = max(64, int(n * args.scale))
                     for threads in (1, cores):
@@ -469,6 +469,7 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "results" / "BENCHMARKS.md"))
     ap.add_argument("--baseline", metavar="REV", help="measure REV (a temporary worktree) beside this tree")
     ap.add_argument("--scale", type=float, default=0.25, help="with --baseline: fraction of the usual sizes")
+    ap.add_argument("--no-rates", action="store_true", help="with --baseline: start-up only")
     args = ap.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
     games = list(SECTIONS) if args.game == "all" else [args.game]
