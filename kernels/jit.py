@@ -27,12 +27,13 @@ def njit(fn=None, **options):
     disp = numba.njit(**options)(fn)
     if options.get("inline", "never") == "never":
         typed_by_value = disp.get_call_template
-        leaf = []
+        leaf = None              # known at the first call from a kernel, when fn's callees all exist
 
         def get_call_template(args, kws):
-            if not leaf:
-                leaf.append(_calls_no_kernel(fn))
-            if leaf[0]:
+            nonlocal leaf
+            if leaf is None:
+                leaf = _calls_no_kernel(fn)
+            if leaf:
                 return typed_by_value(args, kws)
             return typed_by_value(tuple(types.unliteral(a) for a in args),
                                   {k: types.unliteral(v) for k, v in kws.items()})

@@ -551,16 +551,16 @@ def replay(game: ReplaySourceArg,
         if code:
             raise_check_error(cfg, deal, code)
     if as_json:
-        print(_json_dump(replay_document(cfg, deal, source)))
-        return
-    lines = replay_lines(cfg, deal)
-    if source is not None and source.kind != "run":
-        lines.insert(1, f"{source.kind} point {source.point} ({source.point_label}), lineup {source.lineup}: "
-                        f"the point's result is seat {source.counted_seat}'s")
-    for line in lines:
-        print(line)          # plain text: long lines are not wrapped at the terminal width
+        lines = [_json_dump(replay_document(cfg, deal, source))]
+    else:
+        lines = replay_lines(cfg, deal)
+        if source is not None and source.kind != "run":
+            lines.insert(1, f"{source.kind} point {source.point} ({source.point_label}), lineup {source.lineup}: "
+                            f"the point's result is seat {source.counted_seat}'s")
     from sim.warm import mark_compiled
     mark_compiled(cfg.game.name, "replay")
+    for line in lines:
+        print(line)          # plain text: long lines are not wrapped at the terminal width
 
 
 @app.command()

@@ -11,8 +11,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import numpy as np
-
 # Cold compile of import + first deal on a 2-core machine (results/BENCHMARKS.md, rounded up):
 # the figure the notice quotes. A replay compiles the game's replay entry, about as long.
 COMPILE_SECONDS = {"tonk": 20, "telefunken": 90, "contract_rummy": 55, "marafon": 20, "trionfo": 15,
@@ -20,11 +18,16 @@ COMPILE_SECONDS = {"tonk": 20, "telefunken": 90, "contract_rummy": 55, "marafon"
 ENTRIES = ("play", "replay")
 
 
-def _marker(game: str, entry: str) -> Path:
+def cache_dir() -> str:
+    """The numba cache directory of these kernel sources."""
     import numba
 
     import kernels  # noqa: F401  (sets numba.config.CACHE_DIR to the digest directory)
-    return Path(numba.config.CACHE_DIR) / f"cardsim-{game}-{entry}.compiled"
+    return os.fspath(numba.config.CACHE_DIR)
+
+
+def _marker(game: str, entry: str) -> Path:
+    return Path(cache_dir()) / f"cardsim-{game}-{entry}.compiled"
 
 
 def is_compiled(game: str, entry: str = "play") -> bool:
@@ -54,20 +57,10 @@ def notice(game: str, entry: str = "play") -> str | None:
 def warm(game: str, entry: str = "play") -> None:
     """Compile (or load from the cache) ``entry`` of ``game`` by playing its first deal of the
     default table, then mark it compiled."""
-    from sim.registry import seat_arrays
-    from sim.runner import make_config, replay
+    from sim.runner import make_config, play_shard, replay
     cfg = make_config(game, None, 1, 0, None)
     if entry == "play":
-        sids, params = seat_arrays(cfg.game, cfg.seats)
-        rec = np.zeros((1, cfg.game.record_width), dtype=np.int32)
-        cfg.game.play_batch(cfg.seed, 0, 1, cfg.option_array, sids, params, False, rec)
+        play_shard(cfg, 0, 1)
     else:
         replay(cfg, 0)
     mark_compiled(game, entry)
-
-
-def cache_dir() -> str:
-    import numba
-
-    import kernels  # noqa: F401
-    return os.fspath(numba.config.CACHE_DIR)
