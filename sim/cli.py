@@ -47,8 +47,8 @@ class OneLineErrors(typer.core.TyperGroup):
 
 
 app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="cardsim: Monte Carlo simulator for Tonk (and, soon, Telefunken, Contract "
-                       "Rummy, Marafon, Tripoli).")
+                  help="cardsim: Monte Carlo simulator for Tonk, Telefunken, Contract Rummy (Liverpool, "
+                       "May I?), Marafon, Trionfo and Tripoli.")
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -89,8 +89,8 @@ def handle_errors(fn):
     return wrapper
 
 
-def _fmt_pct(x: float) -> str:
-    return "nan" if math.isnan(x) else f"{100 * x:.2f}%"
+def _fmt_pct(x: float | None) -> str:
+    return "nan" if x is None or math.isnan(x) else f"{100 * x:.2f}%"
 
 
 def _fmt_num(x: float, digits: int = 4) -> str:
@@ -132,7 +132,8 @@ def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None
     for r in summary["outcomes"]:
         t.add_row(plain(r["end_reason"]), f"{r['count']:,}", _fmt_pct(r["rate"]), f"{_fmt_pct(r['lo'])} – {_fmt_pct(r['hi'])}")
     out.print(t)
-    out.print(f"mean turns {summary['mean_turns']:.2f} · truncated deals {summary['truncated']:,}", markup=False)
+    out.print(f"mean turns {summary['mean_turns']:.2f} · truncated deals {summary['truncated']:,}"
+              f" ({_fmt_pct(summary.get('truncated_share', float('nan')))}, stopped by a turn cap)", markup=False)
 
 
 def _json_dump(obj) -> str:
@@ -252,6 +253,18 @@ def _print_sequential(summary: dict) -> None:
                   "rule; see sim/sequential.py)", markup=False)
 
 
+def truncation_line(points: list) -> str:
+    """How many lineup-deals a turn cap stopped, per point (one figure when all points agree)."""
+    if not points or any(p.get("truncated_share") is None for p in points):
+        return "truncated deals: not recorded"
+    shares = {(p["truncated"], _fmt_pct(p["truncated_share"])) for p in points}
+    if len(shares) == 1:
+        (count, share), = shares
+        return f"truncated deals (stopped by a turn cap): {count:,} ({share}) at every point"
+    return "truncated deals (stopped by a turn cap): " + " · ".join(
+        f"point {p['point']} {p['truncated']:,} ({_fmt_pct(p['truncated_share'])})" for p in points)
+
+
 def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
     """Table of a comparison or sweep: per point mean, win rate, paired difference."""
     head = term(f"{meta['kind']} · {meta['game']} · {meta['players']} players · {summary['deals']:,} duplicate deals"
@@ -273,6 +286,7 @@ def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
                   "-" if first else f"{r['diff_se']:.4f}",
                   "-" if first or math.isnan(r["variance_reduction"]) else f"{r['variance_reduction']:.2f}x")
     out.print(t)
+    out.print(truncation_line(summary["points"]), markup=False)
     out.print("variance reduction = unpaired variance var(X_c) + var(X_0) over the paired variance "
               "var(X_c - X_0): how many times more deals unpaired play would need for the same precision.",
               markup=False)

@@ -209,8 +209,8 @@ def make_sweep(game: str, strategy: str, params: list[str], option_grid: list[st
 
 def play_experiment_shard(exp: Experiment, first: int, count: int) -> dict:
     """Long-format rows of deals first..first+count-1 for every point and lineup:
-    deal_id, point, lineup, seat, payout, win, end_reason, turns (point-major order), plus the
-    game's ``seat_extras`` for the counted seat (-1 where the rules lack the column)."""
+    deal_id, point, lineup, seat, payout, win, end_reason, turns, truncated (point-major order),
+    plus the game's ``seat_extras`` for the counted seat (-1 where the rules lack the column)."""
     from sim.registry import get_game
     extras = get_game(exp.game_name).seat_extras
     cache = {}
@@ -227,6 +227,7 @@ def play_experiment_shard(exp: Experiment, first: int, count: int) -> dict:
                 "deal_id": cols["deal_id"], "point": np.full(count, i, np.int32), "lineup": np.full(count, r, np.int8),
                 "seat": np.full(count, s, np.int8), "payout": cols[f"payout_{s}"].astype(np.int32),
                 "win": cols["winner"] == s, "end_reason": cols["end_reason"], "turns": cols["turns"],
+                "truncated": np.asarray(cols["truncated"], dtype=bool),
                 # an extra these rules lack (Hand 7's columns in a six-hand game) is -1
                 **{name: cols.get(tmpl.format(p=s), np.full(count, -1, np.int16)) for name, tmpl in extras},
             })
@@ -246,6 +247,7 @@ class ExperimentAccumulator:
         self.sww = np.zeros(k)
         self.sd = np.zeros(k)
         self.sdd = np.zeros(k)
+        self.trunc = np.zeros(k)        # lineup-deals stopped by a cap, per point
 
     def add(self, cols: dict, count: int) -> None:
         if count == 0:
@@ -262,6 +264,8 @@ class ExperimentAccumulator:
         self.sww += (w * w).sum(axis=1)
         self.sd += d.sum(axis=1)
         self.sdd += (d * d).sum(axis=1)
+        if "truncated" in cols:
+            self.trunc += np.asarray(cols["truncated"], dtype=np.float64).reshape(k, nl, count).sum(axis=(1, 2))
 
     def headline(self, z: float) -> tuple[str, float, float]:
         """(name, estimate, half-width at quantile z) of the least precise paired difference to
@@ -277,6 +281,7 @@ class ExperimentAccumulator:
 
     def summary(self) -> dict:
         rows = []
+        nl = len(self.exp.points[0].lineups)
         var0 = _var(self.sx[0], self.sxx[0], self.n)
         for i, p in enumerate(self.exp.points):
             mean, lo, hi, se = mean_ci(self.sx[i], self.sxx[i], self.n)
@@ -287,6 +292,8 @@ class ExperimentAccumulator:
             rows.append({"point": i, "label": p.label, **{k: _maybe_float(v) for k, v in p.params},
                          "mean_payout": mean, "payout_lo": lo, "payout_hi": hi, "payout_se": se,
                          "win_rate": wr, "win_lo": wlo, "win_hi": whi,
+                         "truncated": int(self.trunc[i]),
+                         "truncated_share": self.trunc[i] / (self.n * nl) if self.n else float("nan"),
                          "diff": diff if i else 0.0, "diff_lo": dlo if i else 0.0, "diff_hi": dhi if i else 0.0,
                          "diff_se": dse if i else 0.0,
                          "variance_reduction": (var_unpaired / var_paired) if i and var_paired > 0 else float("nan")})

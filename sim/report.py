@@ -527,8 +527,10 @@ def _run_report(path: Path, out: Path) -> list[str]:
     lines += _table(["end reason", "deals", "share", "95% CI"],
                     [[md(r["end_reason"]), f"{r['count']:,}", _pct(r["rate"]), _ci(r["lo"], r["hi"], _pct)]
                      for r in s["outcomes"]])
+    share = s.get("truncated_share")
+    share = s["truncated"] / deals if share is None and deals else share
     lines += [f"Mean turns per deal: {s['mean_turns']:.2f}; deals stopped by the turn cap (truncated): "
-              f"{s['truncated']:,}.", ""]
+              f"{s['truncated']:,} ({_pct(share) if share is not None else 'n/a'}).", ""]
     _image(lines, _run_outcome_plot(out, s["outcomes"], meta.get("reason_names", []), head, deals),
            "outcome frequencies")
     return lines
@@ -856,6 +858,11 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
             rows.append([f"{r['point']}: {md_code(r['label'])}"] + [_share(c[i], tot) for i in used] + [f"{tot:,}"])
         lines += ["Share of games (all lineups) by how they ended; reasons that never occurred are left out.", ""]
         lines += _table(["point"] + [md(reason_names[i]) for i in used] + ["games"], rows)
+        if all(r.get("truncated_share") is not None for r in pts):
+            lines += ["Games stopped by a turn cap (truncated): " + "; ".join(
+                f"{r['point']}: {int(r['truncated']):,} ({_pct(r['truncated_share'])})" for r in pts) + ".", ""]
+        else:
+            lines += ["Games stopped by a turn cap (truncated): not recorded in this dataset.", ""]
         _image(lines, _outcome_stack_plot(out, pts, scans, reason_names, used, head), "outcome frequencies per point")
     return lines
 

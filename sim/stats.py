@@ -128,7 +128,8 @@ class Accumulator:
         for i, name in enumerate(self.reason_names):
             rate, lo, hi = wilson(self.reasons[i], n)
             outcomes.append({"end_reason": name, "count": int(self.reasons[i]), "rate": rate, "lo": lo, "hi": hi})
-        return {"deals": n, "truncated": self.truncated, "mean_turns": self.turns / n if n else float("nan"),
+        return {"deals": n, "truncated": self.truncated,
+                "truncated_share": self.truncated / n if n else float("nan"), "mean_turns": self.turns / n if n else float("nan"),
                 "seats": seats, "strategies": strategies, "outcomes": outcomes}
 
 

@@ -134,7 +134,7 @@ def check_dataset_layout(directory, exp, deals):
     table = ds.dataset(str(d), format="parquet").to_table()
     assert table.num_rows == deals * k * exp.n_players            # deals x points x lineups
     assert set(table.column_names) == {"deal_id", "point", "lineup", "seat", "payout", "win", "end_reason",
-                                       "turns"}
+                                       "turns", "truncated"}
     doc = json.loads(summary_path(d).read_text())
     assert doc["meta"]["deals"] == deals
     assert len(doc["meta"]["points"]) == k
