@@ -446,11 +446,38 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
     return lines
 
 
+def strategies_section(args, cores: int) -> list[str]:
+    """Every registered strategy of every game at its default parameters, this tree only
+    (rows for strategies the older sections do not list), records per second."""
+    from sim.registry import get_game
+    rows = []
+    for g, players in FIRST_PLAYERS.items():
+        preset, _, _, n = BASELINE_CASES[g][0]
+        slow = {s: c[3] for c in BASELINE_CASES[g] for s in [c[1]] if c[0] == preset}
+        for name in get_game(g).strategies:
+            k = slow.get(name, n if "random" not in name and "fuzz" not in name else max(n // 100, 64))
+            k = max(64, int(k * args.scale))
+            got = []
+            for threads in (1, cores):
+                code = MEASURE.format(root=str(ROOT), game=g, preset=preset, strategy=name, players=players,
+                                      n=k, threads=threads, repeats=args.repeats)
+                got.append(float(_child(code, ROOT)))
+            rows.append((g, preset, name, players, *got))
+            print(rows[-1], file=sys.stderr)
+    lines = ["## Every strategy, default parameters", "",
+             f"Records per second (deals, games, sessions), median of {args.repeats} runs after a warm-up, "
+             f"{args.scale:g} x the usual sizes; every seat plays the strategy.", "",
+             f"| game | preset | strategy | players | 1 core | all cores ({cores}) |",
+             "|---|---|---|---:|---:|---:|"]
+    lines += [f"| {g} | {p} | {s} | {n} | {a:,.0f} | {b:,.0f} |" for g, p, s, n, a, b in rows]
+    return lines + [""]
+
+
 def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
     """The file with the given game blocks replaced (others kept, in SECTIONS order)."""
     old = path.read_text() if path.exists() else ""
     parts = []
-    for game in [*SECTIONS, "baseline"]:
+    for game in [*SECTIONS, "strategies", "baseline"]:
         start, end = f"<!-- bench:{game} -->", f"<!-- /bench:{game} -->"
         if game in blocks:
             parts.append("\n".join([start, *blocks[game], end]))
@@ -461,7 +488,8 @@ def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=["all", *SECTIONS], default="all")
+    ap.add_argument("--game", choices=["all", *SECTIONS, "strategies"], default="all",
+                    help="one section; 'strategies': every registered strategy (not part of 'all')")
     ap.add_argument("--deals", type=int, default=400_000)
     ap.add_argument("--games", type=int, default=20_000)
     ap.add_argument("--repeats", type=int, default=5)
@@ -476,6 +504,8 @@ def main() -> None:
     if args.baseline:
         blocks = {"baseline": baseline_section(args, cores, games)}
         games = [f"baseline {args.baseline}"]
+    elif args.game == "strategies":
+        blocks = {"strategies": strategies_section(args, cores)}
     else:
         blocks = {g: SECTIONS[g](args, cores) for g in games}
     header = ["# Benchmarks", "", f"Written by `scripts/bench.py`; last run {time.strftime('%Y-%m-%d')} "
