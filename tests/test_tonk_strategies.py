@@ -1,0 +1,111 @@
+"""Tonk strategies (issue 15) on stacked positions: the dry-stock endgame, holding spreads
+back for a tonk-out, the discard as a deliberate draw source; the fuzzer's coverage of every
+end reason and action kind; no peeking.
+
+Seats: A = dealer = seat 0, B = seat 1, C = seat 2. S = 1."""
+import numpy as np
+import pytest
+
+from kernels import tonk as K
+from kernels.rng import seed_stream
+from sim.games.tonk import GAME, TonkOptions
+from sim.notation import parse_card, parse_mask
+from sim.registry import seat_arrays, seat_table
+from tests.test_tonk_rules import position
+
+A, B, C = 0, 1, 2
+
+
+def gen(seed=1):
+    g = np.zeros(2, np.uint64)
+    seed_stream(g, seed, 0, 0)
+    return g
+
+
+def seat(spec, n=3):
+    sids, params = seat_arrays(GAME, seat_table(GAME, [spec], n))
+    return int(sids[0]), params[0]
+
+
+def decide(st, opts, spec, seed=1):
+    """The action ``spec`` picks for the player to act."""
+    acts = np.zeros(K.MAX_ACTS, np.int64)
+    n = K.legal_actions(st, opts, acts)
+    sid, prm = seat(spec, int(opts[K.O_PLAYERS]))
+    return int(acts[K.choose(st, opts, acts, n, sid, prm, gen(seed))])
+
+
+GREEDY_FAMILY = ["greedy", "knocker", "watcher"]
+
+
+@pytest.mark.parametrize("spec", GREEDY_FAMILY)
+def test_dry_stock_high_count_takes_a_discard_that_lowers_it(spec):
+    """Dry stock, B counts 47 and the top discard 2H fits nothing: taking it and throwing the
+    K lowers the count to 37; before issue 15 greedy ended the hand at once (and paid S)."""
+    opts = TonkOptions().to_array(3)
+    st = position(opts, {A: "3C 4D", B: "KS QS JH 9D 8C", C: "AC 2D"}, cur=B, pile="2H", stock_only=True)
+    assert K.stock_empty(st)
+    assert decide(st, opts, spec) == K.A_DRAW_DISCARD
+
+
+@pytest.mark.parametrize("spec, want", [("greedy", K.A_DRAW_DISCARD), ("greedy:dry_end=5", K.A_END_DRY),
+                                        ("knocker:dry_end=3", K.A_END_DRY), ("watcher:dry_end=2", K.A_DRAW_DISCARD)])
+def test_dry_end_threshold(spec, want):
+    """A count of 3 with AH on the pile: greedy takes it (AC AH, the 2D goes: count 2) unless
+    the count is already within dry_end."""
+    opts = TonkOptions().to_array(3)
+    st = position(opts, {A: "3C 4D", B: "AC 2D", C: "KD QD JD TD"}, cur=B, pile="AH", stock_only=True)
+    assert decide(st, opts, spec) == want
+
+
+@pytest.mark.parametrize("spec", GREEDY_FAMILY)
+def test_dry_stock_ends_when_no_discard_lowers_the_count(spec):
+    opts = TonkOptions().to_array(3)
+    st = position(opts, {A: "3C 4D", B: "KS QS JH 9D 8C", C: "AC 2D"}, cur=B, pile="KH", stock_only=True)
+    assert decide(st, opts, spec) == K.A_END_DRY
+
+
+@pytest.mark.parametrize("spec, want", [("greedy", K.A_DRAW_STOCK), ("greedy:take_low=1", K.A_DRAW_DISCARD),
+                                        ("knocker:take_low=3", K.A_DRAW_DISCARD),
+                                        ("watcher:take_low=2", K.A_DRAW_DISCARD)])
+def test_take_low_uses_the_discard_as_a_draw_source(spec, want):
+    """AH on the pile fits nothing in KS QS JH 9D 8C: take_low takes the known ace (and throws
+    a king) instead of a blind stock card."""
+    opts = TonkOptions().to_array(3)
+    st = position(opts, {A: "3C 4D 5H 6S 9S", B: "KS QS JH 9D 8C", C: "2C 2D 4S 6H 8H"}, cur=B, pile="AH")
+    assert decide(st, opts, spec) == want
+
+
+def after_draw(hand_b, card, **kw):
+    opts = TonkOptions(**kw).to_array(3)
+    st = position(opts, {A: "3C 4D 5H 6S 9S", B: hand_b, C: "2C 2D 4S 6H 8H"}, cur=B, pile="AH", stock=card)
+    K.apply_action(st, opts, K.A_DRAW_STOCK, np.zeros((0, 4), np.int64))
+    assert st[K.PHASE] == K.P_MELD
+    return st, opts
+
+
+@pytest.mark.parametrize("spec, lays", [("greedy", True), ("greedy:hold_spreads=1", False),
+                                        ("knocker:hold_spreads=1", False),
+                                        ("watcher:hold_spreads=1,hold_min_stock=40", True)])
+def test_hold_spreads_back_for_a_tonk_out(spec, lays):
+    """B draws 2H to 7S 7H 7D KC QD: greedy lays the sevens at once; hold_spreads keeps them
+    in hand (discards the king) while the stock is longer than hold_min_stock."""
+    st, opts = after_draw("7S 7H 7D KC QD", "2H")
+    a = decide(st, opts, spec)
+    assert (a == (K.A_LAY | (parse_mask("7S 7H 7D") << 8))) == lays
+    if not lays:
+        assert a & 15 == K.A_DISCARD and (a >> 8) & 63 in (parse_card("KC"), parse_card("QD"))
+
+
+@pytest.mark.parametrize("spec", ["greedy:hold_spreads=1", "knocker:hold_spreads=1", "watcher:hold_spreads=1"])
+def test_held_spreads_go_down_for_a_tonk_out(spec):
+    """7S 7H 7D 8C 9C + TC: two spreads, the whole hand goes (tonk out, 2S each)."""
+    st, opts = after_draw("7S 7H 7D 8C 9C", "TC")
+    trace = np.zeros((0, 4), np.int64)
+    for _ in range(3):
+        if st[K.PHASE] == K.P_OVER:
+            break
+        a = decide(st, opts, spec)
+        assert a & 15 == K.A_LAY
+        K.apply_action(st, opts, a, trace)
+    assert st[K.REASON] == K.R_TONK_OUT and st[K.PAY + B] == 4
