@@ -109,3 +109,74 @@ def test_held_spreads_go_down_for_a_tonk_out(spec):
         assert a & 15 == K.A_LAY
         K.apply_action(st, opts, a, trace)
     assert st[K.REASON] == K.R_TONK_OUT and st[K.PAY + B] == 4
+
+
+# =============================================================================
+# no peeking
+# =============================================================================
+BUILT_IN = ["random", "greedy", "knocker", "watcher", "fuzz", "greedy:take_low=5,dry_end=6",
+            "knocker:hold_spreads=1,hold_min_stock=10,threshold=12", "watcher:take_low=3,hold_spreads=1"]
+
+
+def redeal_hidden(st, cur, known, rng):
+    """A copy of ``st`` in which the cards ``cur`` cannot see (the other hands, except cards
+    known to have been taken from the pile into them, and the stock order) are dealt again
+    at random, hand sizes and the stock's length kept."""
+    st2 = st.copy()
+    n = int(st[K.N])
+    pool = [c for i in range(int(st[K.STOCK_PTR]), 52) for c in [int(st[K.DECK + i])]]
+    free = {}
+    for p in range(n):
+        if p == cur:
+            continue
+        m = int(st[K.HAND + p]) & ~known[p]
+        free[p] = bin(m).count("1")
+        pool += [c for c in range(52) if m >> c & 1]
+    pool = list(rng.permutation(pool))
+    for p in free:
+        m = int(st[K.HAND + p]) & known[p]
+        for _ in range(free[p]):
+            m |= 1 << int(pool.pop())
+        st2[K.HAND + p] = m
+    for i in range(int(st[K.STOCK_PTR]), 52):
+        st2[K.DECK + i] = pool.pop()
+    assert not pool
+    return st2
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_no_peeking(n):
+    """Along 40 fuzzed deals per player count, at every decision (turn start: knock / draw /
+    take / end a dry hand; meld phase: lay / hit / discard), each built-in strategy picks the
+    same action when the cards hidden from the deciding seat are dealt otherwise."""
+    opts = TonkOptions().to_array(n)
+    seats = [seat(s, n) for s in BUILT_IN]
+    trace = np.zeros((0, 4), np.int64)
+    acts = np.zeros(K.MAX_ACTS, np.int64)
+    rng = np.random.default_rng(n)
+    checked = np.zeros(len(K.ACTION_NAMES), np.int64)
+    fuzz_sid, fuzz_prm = seat("fuzz:knock=0.01", n)
+    for d in range(40):
+        st = K.new_state(opts)
+        g = np.zeros(2, np.uint64)
+        seed_stream(g, 77, d, 1)
+        K.start_deal(st, opts, g, np.int64(d % n), trace)
+        known = [0] * K.MAX_PLAYERS
+        while st[K.PHASE] != K.P_OVER:
+            cur = int(st[K.CUR])
+            k = K.legal_actions(st, opts, acts)
+            other = redeal_hidden(st, cur, known, rng)
+            acts2 = np.zeros(K.MAX_ACTS, np.int64)
+            assert K.legal_actions(other, opts, acts2) == k and (acts2[:k] == acts[:k]).all()
+            for sid, prm in seats:
+                g1, g2 = g.copy(), g.copy()
+                i1 = K.choose(st, opts, acts, k, sid, prm, g1)
+                i2 = K.choose(other, opts, acts2, k, sid, prm, g2)
+                assert i1 == i2, (d, cur, sid, prm, K.ACTION_NAMES[acts[i1] & 15])
+                checked[acts[i1] & 15] += 1
+            a = int(acts[K.choose(st, opts, acts, k, fuzz_sid, fuzz_prm, g)])
+            if a & 15 == K.A_DRAW_DISCARD:
+                known[cur] |= 1 << int(K.pile_top(st))
+            K.apply_action(st, opts, a, trace)
+            known[cur] &= int(st[K.HAND + cur])
+    assert (checked[1:] > 0).all(), dict(zip(K.ACTION_NAMES, checked))
