@@ -153,7 +153,7 @@ STRATEGIES = [
         ParamSpec("claim_due", 0.0, 0.0, 1.0, "chance of a claim at a window where the side's count has reached "
                                               "the target (a fuzzer of correct claims)"),
     ), "uniformly random trump and legal card; declares optional marafone on a coin toss; the fuzzer "
-       "(random:claim_prob=0.002,claim_due=0.3 reaches every end reason the options allow)"),
+       "(random:claim_prob=0.0005,claim_due=0.05 reaches every end reason the options allow)"),
     StrategySpec("greedy", K.S_GREEDY, (),
                  "longest-suit trump (the suit of a marafona first); wins each trick with its cheapest winning card, else throws its "
                  "cheapest card; claims exactly when the count reaches the target"),

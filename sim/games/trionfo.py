@@ -94,7 +94,7 @@ PRESETS = {
 STRATEGIES = [
     StrategySpec("random", K.S_RANDOM, (
         ParamSpec("pass_bias", 0.0, 0.0, 1e9, "a pass is 1 + pass_bias times as likely as each legal bid (0 = "
-                                              "uniform; 1e6 = the all-pass fuzzer that reaches redeal_cap)"),
+                                              "uniform; 3 = the fuzzer, every contract level; 1e6 = an all-pass table, redeal_cap)"),
     ), "uniformly random bids, trump, called card (own cards too under self-call) and legal cards"),
     StrategySpec("greedy", K.S_GREEDY, (
         ParamSpec("self_call", 12.0, 0.0, 41.0, "under trionfo_allow_self_call, a partnership declarer of this "
