@@ -155,6 +155,7 @@ def test_no_peeking(n):
     acts = np.zeros(K.MAX_ACTS, np.int64)
     rng = np.random.default_rng(n)
     checked = np.zeros(len(K.ACTION_NAMES), np.int64)
+    moved = decisions = 0
     fuzz_sid, fuzz_prm = seat("fuzz:knock=0.01", n)
     for d in range(40):
         st = K.new_state(opts)
@@ -166,6 +167,8 @@ def test_no_peeking(n):
             cur = int(st[K.CUR])
             k = K.legal_actions(st, opts, acts)
             other = redeal_hidden(st, cur, known, rng)
+            decisions += 1
+            moved += bool((other[K.HAND:K.HAND + n] != st[K.HAND:K.HAND + n]).any())
             acts2 = np.zeros(K.MAX_ACTS, np.int64)
             assert K.legal_actions(other, opts, acts2) == k and (acts2[:k] == acts[:k]).all()
             for sid, prm in seats:
@@ -180,3 +183,4 @@ def test_no_peeking(n):
             K.apply_action(st, opts, a, trace)
             known[cur] &= int(st[K.HAND + cur])
     assert (checked[1:] > 0).all(), dict(zip(K.ACTION_NAMES, checked))
+    assert moved > 0.7 * decisions                         # the hidden cards really moved
