@@ -25,17 +25,17 @@ DECISION of that spec is followed). Choices this module adds where the spec leav
   without a new spread that turn (by hits alone) pays S each (§6.1) and is recorded as
   ``hit_out``, not ``tonk_out`` (RULES_VERSION 2; before, it was a ``tonk_out`` paying S).
   Without the option going out by hits alone is a ``tonk_out`` (2S), as the spec says.
-* Strategies (issue 15): the greedy family (greedy, knocker, watcher) shares four
-  parameters after each one's own (``greedy_base``): ``dry_end`` (a dry stock ends the hand
-  at that count or below; above it the seat takes a discard that lowers its count and ends
-  only when none does: before, greedy ended a dry hand whenever the discard was not usable
-  at once, whatever its count), ``take_low`` (take a known discard worth at most that many
-  points when it lowers the count, instead of a blind stock card), ``hold_spreads`` and
-  ``hold_min_stock`` (keep spreads in hand for a tonk out while the stock is longer: a
-  spread goes down only when the whole hand then goes this turn, ``can_clear``). ``fuzz``
-  draws random legal actions by kind with chances (knock, take, end_dry, meld): ``random``
-  knocks at once in most hands (a knock is one of two or three turn-start actions), the
-  fuzzer reaches every end reason.
+* Strategies (issue 15): with a dry stock the greedy family (greedy, knocker, watcher,
+  planner) takes a discard that lowers its count and ends the hand only when none does
+  (before, greedy ended a dry hand whenever the discard was not usable at once, whatever its
+  count). ``planner`` is watcher with four study parameters for the spec's §13 questions:
+  ``dry_end`` (end a dry hand at that count or below), ``take_low`` (take a known discard
+  worth at most that many points when it lowers the count, instead of a blind stock card),
+  ``hold_spreads`` and ``hold_min_stock`` (keep spreads in hand for a tonk out while the
+  stock is longer: a spread goes down only when the whole hand then goes this turn,
+  ``can_clear``); at 0 it plays as watcher. ``fuzz`` draws random legal actions by kind with
+  chances (knock, take, end_dry, meld): ``random`` knocks at once in most hands (a knock is
+  one of two or three turn-start actions), the fuzzer reaches every end reason.
 * Deals are independent records; the dealer of deal ``d`` is ``(first + d) % n``. A void
   deal (two or more deal-tonks) is its own record (``void_redeal``) and the next record is
   dealt by the next dealer. With ``tonk_tie_redeal_same_dealer`` the same dealer redeals
@@ -210,11 +210,13 @@ ERROR_NAMES = ("", "cards not conserved", "hand size out of bounds", "payouts no
 
 # ---- strategies ----------------------------------------------------------------
 S_RANDOM = 0
-S_GREEDY = 1       # params: dry_end, take_low, hold_spreads, hold_min_stock
-S_KNOCKER = 2      # params: threshold, then greedy's four
-S_WATCHER = 3      # params: threshold, decay, wary_cards, then greedy's four
+S_GREEDY = 1       # no params
+S_KNOCKER = 2      # params: threshold
+S_WATCHER = 3      # params: threshold, decay, wary_cards
 S_FUZZ = 4         # params: knock, take, end_dry, meld (chances; see fuzz_choice)
+S_PLANNER = 5      # params: watcher's three, then dry_end, take_low, hold_spreads, hold_min_stock
 N_PARAMS = 7
+PLAN = 3           # index of the planner's dry_end; greedy, knocker and watcher play it at 0
 
 # ---- trace rows: [code, seat, a, b] --------------------------------------------
 T_DEAL = 1       # a = hand mask
@@ -828,10 +830,10 @@ def helps_in_hand(hand, card):
 
 
 @njit(cache=True, inline='always')
-def greedy_base(sid):
-    """Index in the parameter row of the greedy family's shared parameters (dry_end,
-    take_low, hold_spreads, hold_min_stock): after the strategy's own ones."""
-    return 0 if sid == S_GREEDY else (1 if sid == S_KNOCKER else 3)
+def plan(sid, prm, k):
+    """The planner's k-th study parameter (0 dry_end, 1 take_low, 2 hold_spreads,
+    3 hold_min_stock); greedy, knocker and watcher play all four at 0."""
+    return prm[PLAN + k] if sid == S_PLANNER else 0.0
 
 
 @njit(cache=True, inline='always')
@@ -910,10 +912,9 @@ def can_clear(st, opts, hand):
 
 @njit(cache=True, inline='always')
 def holding(st, sid, prm):
-    """The greedy family holds its spreads back for a tonk out (``hold_spreads`` = 1) while
-    the stock holds more than ``hold_min_stock`` cards."""
-    b = greedy_base(sid)
-    return prm[b + 2] > 0 and 52 - st[STOCK_PTR] > prm[b + 3]
+    """The planner holds its spreads back for a tonk out (``hold_spreads`` = 1) while the
+    stock holds more than ``hold_min_stock`` cards."""
+    return plan(sid, prm, 2) > 0 and 52 - st[STOCK_PTR] > plan(sid, prm, 3)
 
 
 @njit(cache=True, inline='always')
@@ -936,22 +937,22 @@ def wants_knock(st, sid, prm):
 @njit(cache=True, inline='always')
 def start_score(st, opts, a, sid, prm):
     """Greedy family at turn start: knock when the strategy wants to; take a discard that it
-    can use at once, or one that lowers the count (``take_low``: a known card worth at most
-    that many points, preferred to a blind stock card; with a dry stock always); end a dry
-    hand when the count is at most ``dry_end`` or no discard would lower it (issue 15:
-    before, a dry stock ended the hand whenever the discard was not usable at once)."""
+    can use at once, or one that lowers the count (with a dry stock always; the planner's
+    ``take_low`` also with a stock: a known card worth at most that many points rather than
+    a blind stock card); end a dry hand when no discard would lower the count, or (planner)
+    when the count is at most ``dry_end`` (issue 15: before, a dry stock ended the hand
+    whenever the discard was not usable at once)."""
     kind = a & 15
-    b = greedy_base(sid)
     cur = st[CUR]
     if kind == A_KNOCK:
         return 100.0 if wants_knock(st, sid, prm) else -100.0
     if kind == A_END_DRY:
-        return 30.0 if hand_count(st[HAND + cur]) <= prm[b] else 5.0
+        return 30.0 if hand_count(st[HAND + cur]) <= plan(sid, prm, 0) else 5.0
     if kind == A_DRAW_DISCARD:
         top = pile_top(st)
         if usable_now(st, opts, cur, top):
             return 20.0
-        if ((stock_empty(st) or POINTS_TEN_CAP[top % 13] <= prm[b + 1])
+        if ((stock_empty(st) or POINTS_TEN_CAP[top % 13] <= plan(sid, prm, 1))
                 and take_lowers_count(st[HAND + cur], top)):
             return 15.0
         return 0.0

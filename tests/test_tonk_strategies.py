@@ -35,7 +35,7 @@ def decide(st, opts, spec, seed=1):
     return int(acts[K.choose(st, opts, acts, n, sid, prm, gen(seed))])
 
 
-GREEDY_FAMILY = ["greedy", "knocker", "watcher"]
+GREEDY_FAMILY = ["greedy", "knocker", "watcher", "planner"]
 
 
 @pytest.mark.parametrize("spec", GREEDY_FAMILY)
@@ -48,11 +48,12 @@ def test_dry_stock_high_count_takes_a_discard_that_lowers_it(spec):
     assert decide(st, opts, spec) == K.A_DRAW_DISCARD
 
 
-@pytest.mark.parametrize("spec, want", [("greedy", K.A_DRAW_DISCARD), ("greedy:dry_end=5", K.A_END_DRY),
-                                        ("knocker:dry_end=3", K.A_END_DRY), ("watcher:dry_end=2", K.A_DRAW_DISCARD)])
+@pytest.mark.parametrize("spec, want", [("greedy", K.A_DRAW_DISCARD), ("planner", K.A_DRAW_DISCARD),
+                                        ("planner:dry_end=5", K.A_END_DRY), ("planner:dry_end=3", K.A_END_DRY),
+                                        ("planner:dry_end=2", K.A_DRAW_DISCARD)])
 def test_dry_end_threshold(spec, want):
-    """A count of 3 with AH on the pile: greedy takes it (AC AH, the 2D goes: count 2) unless
-    the count is already within dry_end."""
+    """A count of 3 with AH on the pile: greedy takes it (AC AH, the 2D goes: count 2); the
+    planner ends the hand when the count is already within dry_end."""
     opts = TonkOptions().to_array(3)
     st = position(opts, {A: "3C 4D", B: "AC 2D", C: "KD QD JD TD"}, cur=B, pile="AH", stock_only=True)
     assert decide(st, opts, spec) == want
@@ -65,12 +66,12 @@ def test_dry_stock_ends_when_no_discard_lowers_the_count(spec):
     assert decide(st, opts, spec) == K.A_END_DRY
 
 
-@pytest.mark.parametrize("spec, want", [("greedy", K.A_DRAW_STOCK), ("greedy:take_low=1", K.A_DRAW_DISCARD),
-                                        ("knocker:take_low=3", K.A_DRAW_DISCARD),
-                                        ("watcher:take_low=2", K.A_DRAW_DISCARD)])
+@pytest.mark.parametrize("spec, want", [("greedy", K.A_DRAW_STOCK), ("watcher", K.A_DRAW_STOCK),
+                                        ("planner", K.A_DRAW_STOCK), ("planner:take_low=1", K.A_DRAW_DISCARD),
+                                        ("planner:take_low=3", K.A_DRAW_DISCARD)])
 def test_take_low_uses_the_discard_as_a_draw_source(spec, want):
-    """AH on the pile fits nothing in KS QS JH 9D 8C: take_low takes the known ace (and throws
-    a king) instead of a blind stock card."""
+    """AH on the pile fits nothing in KS QS JH 9D 8C: the planner's take_low takes the known
+    ace (and throws a king) instead of a blind stock card."""
     opts = TonkOptions().to_array(3)
     st = position(opts, {A: "3C 4D 5H 6S 9S", B: "KS QS JH 9D 8C", C: "2C 2D 4S 6H 8H"}, cur=B, pile="AH")
     assert decide(st, opts, spec) == want
@@ -84,12 +85,13 @@ def after_draw(hand_b, card, **kw):
     return st, opts
 
 
-@pytest.mark.parametrize("spec, lays", [("greedy", True), ("greedy:hold_spreads=1", False),
-                                        ("knocker:hold_spreads=1", False),
-                                        ("watcher:hold_spreads=1,hold_min_stock=40", True)])
+@pytest.mark.parametrize("spec, lays", [("greedy", True), ("planner", True), ("planner:hold_spreads=1", False),
+                                        ("planner:hold_spreads=1,hold_min_stock=30", False),
+                                        ("planner:hold_spreads=1,hold_min_stock=40", True)])
 def test_hold_spreads_back_for_a_tonk_out(spec, lays):
-    """B draws 2H to 7S 7H 7D KC QD: greedy lays the sevens at once; hold_spreads keeps them
-    in hand (discards the king) while the stock is longer than hold_min_stock."""
+    """B draws 2H to 7S 7H 7D KC QD: greedy lays the sevens at once; the planner's hold_spreads
+    keeps them in hand (discards the king) while the stock (35 cards) is longer than
+    hold_min_stock."""
     st, opts = after_draw("7S 7H 7D KC QD", "2H")
     a = decide(st, opts, spec)
     assert (a == (K.A_LAY | (parse_mask("7S 7H 7D") << 8))) == lays
@@ -97,7 +99,7 @@ def test_hold_spreads_back_for_a_tonk_out(spec, lays):
         assert a & 15 == K.A_DISCARD and (a >> 8) & 63 in (parse_card("KC"), parse_card("QD"))
 
 
-@pytest.mark.parametrize("spec", ["greedy:hold_spreads=1", "knocker:hold_spreads=1", "watcher:hold_spreads=1"])
+@pytest.mark.parametrize("spec", ["greedy", "planner:hold_spreads=1"])
 def test_held_spreads_go_down_for_a_tonk_out(spec):
     """7S 7H 7D 8C 9C + TC: two spreads, the whole hand goes (tonk out, 2S each)."""
     st, opts = after_draw("7S 7H 7D 8C 9C", "TC")
@@ -114,8 +116,8 @@ def test_held_spreads_go_down_for_a_tonk_out(spec):
 # =============================================================================
 # no peeking
 # =============================================================================
-BUILT_IN = ["random", "greedy", "knocker", "watcher", "fuzz", "greedy:take_low=5,dry_end=6",
-            "knocker:hold_spreads=1,hold_min_stock=10,threshold=12", "watcher:take_low=3,hold_spreads=1"]
+BUILT_IN = ["random", "greedy", "knocker", "watcher", "fuzz", "planner", "planner:take_low=5,dry_end=6",
+            "planner:hold_spreads=1,hold_min_stock=10,threshold=12", "planner:take_low=3,hold_spreads=1"]
 
 
 def redeal_hidden(st, cur, known, rng):
@@ -147,7 +149,8 @@ def redeal_hidden(st, cur, known, rng):
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_no_peeking(n):
     """Along 40 fuzzed deals per player count, at every decision (turn start: knock / draw /
-    take / end a dry hand; meld phase: lay / hit / discard), each built-in strategy picks the
+    take / end a dry hand; meld phase: lay / hit / discard), each built-in strategy (nine
+    settings) picks the
     same action when the cards hidden from the deciding seat are dealt otherwise."""
     opts = TonkOptions().to_array(n)
     seats = [seat(s, n) for s in BUILT_IN]
