@@ -20,7 +20,7 @@ MARAFON = get_game("marafon")
 TRIONFO = get_game("trionfo")
 CASES = [(g.name, p) for g in (MARAFON, TRIONFO) for p in sorted(g.presets)]
 MIXES = {"marafon": ["heuristic", "random:claim_prob=0.02", "greedy", "heuristic:claim_margin=2,memory_noise=3"],
-         "trionfo": ["heuristic", "random", "greedy", "heuristic:explore=0.5", "random"]}
+         "trionfo": ["heuristic", "random", "greedy", "heuristic:explore=0.5,self_call=8", "random:pass_bias=3"]}
 
 
 def play(game, preset, strategies, count, seed=11, check=True, first=0, **over):

@@ -408,3 +408,22 @@ def test_fuzzer_coverage():
     missing = [r for r, c in zip(K.REASON_NAMES, reached) if c == 0]
     assert not missing, f"end reasons never reached: {missing}"
     assert all(kinds[1:] > 0), dict(zip(K.ACTION_NAMES, kinds))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_planner_and_fuzz_invariants(n):
+    """The issue-15 strategies (planner with its study parameters, fuzz) next to greedy under
+    every preset x single option: check mode finds nothing and the records obey §6/§7."""
+    from sim.games.tonk import GAME
+    from sim.registry import seat_arrays as registry_arrays, seat_table
+    mix = ["planner:take_low=3,hold_spreads=1,dry_end=5", "fuzz",
+           "planner:hold_spreads=1,hold_min_stock=20,take_low=10", "greedy"][:n]
+    sids, params = registry_arrays(GAME, seat_table(GAME, mix, n))
+    for cid, kw in CONFIGS:
+        opts = TonkOptions(**kw).to_array(n)
+        rec = np.zeros((300, K.RECORD_COLS), np.int32)
+        K.play_batch(SEED, 0, len(rec), opts, sids, params, True, rec)
+        try:
+            check_records(n, kw, None, opts, rec)
+        except AssertionError as e:
+            raise AssertionError(f"config {cid}, n={n}, planner/fuzz: {e}") from None
