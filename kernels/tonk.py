@@ -25,6 +25,17 @@ DECISION of that spec is followed). Choices this module adds where the spec leav
   without a new spread that turn (by hits alone) pays S each (§6.1) and is recorded as
   ``hit_out``, not ``tonk_out`` (RULES_VERSION 2; before, it was a ``tonk_out`` paying S).
   Without the option going out by hits alone is a ``tonk_out`` (2S), as the spec says.
+* Strategies (issue 15): with a dry stock the greedy family (greedy, knocker, watcher,
+  planner) takes a discard that lowers its count and ends the hand only when none does
+  (before, greedy ended a dry hand whenever the discard was not usable at once, whatever its
+  count). ``planner`` is watcher with four study parameters for the spec's §13 questions:
+  ``dry_end`` (end a dry hand at that count or below), ``take_low`` (take a known discard
+  worth at most that many points when it lowers the count, instead of a blind stock card),
+  ``hold_spreads`` and ``hold_min_stock`` (keep spreads in hand for a tonk out while the
+  stock is longer: a spread goes down only when the whole hand then goes this turn,
+  ``can_clear``); at 0 it plays as watcher. ``fuzz`` draws random legal actions by kind with
+  chances (knock, take, end_dry, meld): ``random`` knocks at once in most hands (a knock is
+  one of two or three turn-start actions), the fuzzer reaches every end reason.
 * Deals are independent records; the dealer of deal ``d`` is ``(first + d) % n``. A void
   deal (two or more deal-tonks) is its own record (``void_redeal``) and the next record is
   dealt by the next dealer. With ``tonk_tie_redeal_same_dealer`` the same dealer redeals
@@ -97,6 +108,7 @@ from kernels.rng import (
     seed_stream,
     shuffle,
     stream_key,
+    uniform,
 )
 
 RULES_VERSION = 2
@@ -198,10 +210,13 @@ ERROR_NAMES = ("", "cards not conserved", "hand size out of bounds", "payouts no
 
 # ---- strategies ----------------------------------------------------------------
 S_RANDOM = 0
-S_GREEDY = 1
-S_KNOCKER = 2
-S_WATCHER = 3
-N_PARAMS = 4
+S_GREEDY = 1       # no params
+S_KNOCKER = 2      # params: threshold
+S_WATCHER = 3      # params: threshold, decay, wary_cards
+S_FUZZ = 4         # params: knock, take, end_dry, meld (chances; see fuzz_choice)
+S_PLANNER = 5      # params: watcher's three, then dry_end, take_low, hold_spreads, hold_min_stock
+N_PARAMS = 7
+PLAN = 3           # index of the planner's dry_end; greedy, knocker and watcher play it at 0
 
 # ---- trace rows: [code, seat, a, b] --------------------------------------------
 T_DEAL = 1       # a = hand mask
@@ -815,6 +830,94 @@ def helps_in_hand(hand, card):
 
 
 @njit(cache=True, inline='always')
+def plan(sid, prm, k):
+    """The planner's k-th study parameter (0 dry_end, 1 take_low, 2 hold_spreads,
+    3 hold_min_stock); greedy, knocker and watcher play all four at 0."""
+    return prm[PLAN + k] if sid == S_PLANNER else 0.0
+
+
+@njit(cache=True, inline='always')
+def greedy_discard(hand, taken):
+    """The card greedy's meld phase would discard from ``hand`` (``meld_value``), never
+    ``taken`` (the card just taken from the pile); -1 if there is none."""
+    best = -1e300
+    bc = -1
+    m = hand & ~bit(taken) if taken >= 0 else hand
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        v = meld_value(hand, A_DISCARD | (c << 8))
+        if v > best:
+            best = v
+            bc = c
+    return bc
+
+
+@njit(cache=True, inline='always')
+def take_lowers_count(hand, card):
+    """Taking ``card`` and discarding what greedy would discard then lowers the count."""
+    h = hand | bit(card)
+    d = greedy_discard(h, card)
+    return d >= 0 and POINTS_TEN_CAP[d % 13] > POINTS_TEN_CAP[card % 13]
+
+
+@njit(cache=True, inline='always')
+def is_spread(mask):
+    """``mask`` is one book (3 or 4 of a rank) or one run (3+ consecutive of a suit)."""
+    if popcount(mask) < 3:
+        return False
+    c = lowbit(mask)
+    if mask & ~rank_mask(c % 13) == 0:
+        return True
+    s = c // 13
+    plane = (mask >> (13 * s)) & 0x1FFF
+    if plane << (13 * s) != mask:
+        return False
+    p = plane >> (c % 13)
+    return (p & (p + 1)) == 0
+
+
+@njit(cache=True, inline='always')
+def can_clear(st, opts, hand):
+    """The hand can be emptied in this meld phase (a tonk out): after the cards it can hit
+    now, what is left is nothing, one spread, or two spreads of three."""
+    cur = st[CUR]
+    rest = hand
+    m = hand
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        if can_hit(st, opts, cur, c):
+            rest &= ~bit(c)
+    if rest == 0 or is_spread(rest):
+        return True
+    if popcount(rest) != 6:
+        return False
+    # two spreads of three: try every 3-card subset holding the lowest card
+    lo = lowbit(rest)
+    others = rest & ~bit(lo)
+    a = others
+    while a:
+        x = lowbit(a)
+        a &= a - 1
+        b = a
+        while b:
+            y = lowbit(b)
+            b &= b - 1
+            t = bit(lo) | bit(x) | bit(y)
+            if is_spread(t) and is_spread(rest & ~t):
+                return True
+    return False
+
+
+@njit(cache=True, inline='always')
+def holding(st, sid, prm):
+    """The planner holds its spreads back for a tonk out (``hold_spreads`` = 1) while the
+    stock holds more than ``hold_min_stock`` cards."""
+    return plan(sid, prm, 2) > 0 and 52 - st[STOCK_PTR] > plan(sid, prm, 3)
+
+
+@njit(cache=True, inline='always')
 def wants_knock(st, sid, prm):
     """knocker: count <= threshold. watcher: the threshold falls by ``decay`` per round and
     it never knocks while an opponent holds <= ``wary_cards`` cards. Never with a dry stock
@@ -833,12 +936,26 @@ def wants_knock(st, sid, prm):
 
 @njit(cache=True, inline='always')
 def start_score(st, opts, a, sid, prm):
-    """Greedy family at turn start: knock when the strategy wants to, take a useful discard."""
+    """Greedy family at turn start: knock when the strategy wants to; take a discard that it
+    can use at once, or one that lowers the count (with a dry stock always; the planner's
+    ``take_low`` also with a stock: a known card worth at most that many points rather than
+    a blind stock card); end a dry hand when no discard would lower the count, or (planner)
+    when the count is at most ``dry_end`` (issue 15: before, a dry stock ended the hand
+    whenever the discard was not usable at once)."""
     kind = a & 15
+    cur = st[CUR]
     if kind == A_KNOCK:
         return 100.0 if wants_knock(st, sid, prm) else -100.0
+    if kind == A_END_DRY:
+        return 30.0 if hand_count(st[HAND + cur]) <= plan(sid, prm, 0) else 5.0
     if kind == A_DRAW_DISCARD:
-        return 20.0 if usable_now(st, opts, st[CUR], pile_top(st)) else 0.0
+        top = pile_top(st)
+        if usable_now(st, opts, cur, top):
+            return 20.0
+        if ((stock_empty(st) or POINTS_TEN_CAP[top % 13] <= plan(sid, prm, 1))
+                and take_lowers_count(st[HAND + cur], top)):
+            return 15.0
+        return 0.0
     return 10.0
 
 
@@ -855,10 +972,18 @@ def meld_value(hand, a):
     return POINTS_TEN_CAP[card % 13] - penalty + card * 1e-3
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def meld_score(st, opts, a, sid, prm):
-    """``meld_value`` of action ``a`` for the hand of the player to act."""
-    return meld_value(st[HAND + st[CUR]], a)
+    """``meld_value`` of action ``a`` for the hand of the player to act; while ``holding``,
+    a spread is laid only when the rest of the hand can then go too (a tonk out), and
+    otherwise ranks below every discard."""
+    hand = st[HAND + st[CUR]]
+    kind = a & 15
+    if kind == A_LAY and holding(st, sid, prm) and not can_clear(st, opts, hand & ~(a >> 8)):
+        return -1000.0 + popcount(a >> 8)
+    if kind == A_DISCARD and ((a >> 8) & 63) == st[TAKEN]:
+        return meld_value(hand, a) - 50.0        # a re-discard (if allowed) only as a last resort
+    return meld_value(hand, a)
 
 
 @njit(cache=True, inline='always')
@@ -875,12 +1000,12 @@ def best_start(st, opts, acts, n, sid, prm):
 
 
 @njit(cache=True, inline='always')
-def best_meld(hand, acts, n):
-    """Index of the first best ``meld_value`` among ``acts[:n]``."""
+def best_meld(st, opts, acts, n, sid, prm):
+    """Index of the first best ``meld_score`` among ``acts[:n]``."""
     best = -1e300
     bi = 0
     for i in range(n):
-        v = meld_value(hand, acts[i])
+        v = meld_score(st, opts, acts[i], sid, prm)
         if v > best:
             best = v
             bi = i
@@ -888,13 +1013,60 @@ def best_meld(hand, acts, n):
 
 
 @njit(cache=True, inline='always')
+def pick_kind(acts, n, kinds, gen):
+    """Index of a uniformly drawn action among ``acts[:n]`` whose kind bit is in ``kinds``
+    (-1 if none)."""
+    k = 0
+    for i in range(n):
+        k += (kinds >> (acts[i] & 15)) & 1
+    if k == 0:
+        return -1
+    j = below(gen, k)
+    for i in range(n):
+        if (kinds >> (acts[i] & 15)) & 1:
+            if j == 0:
+                return i
+            j -= 1
+    return -1
+
+
+@njit(cache=True, inline='always')
+def fuzz_choice(st, acts, n, prm, gen):
+    """The fuzzer: knock with chance ``knock``; take the discard with chance ``take``; end a
+    dry hand with chance ``end_dry`` (else take the discard); else draw from the stock. In
+    the meld phase a lay or hit with chance ``meld`` (uniform among them), else a uniform
+    discard. Each kind falls back to any legal action when it is not legal."""
+    i = -1
+    if st[PHASE] == P_START:
+        if uniform(gen) < prm[0]:
+            i = pick_kind(acts, n, 1 << A_KNOCK, gen)
+        if i < 0 and stock_empty(st):
+            first = A_END_DRY if uniform(gen) < prm[2] else A_DRAW_DISCARD
+            i = pick_kind(acts, n, 1 << first, gen)
+            if i < 0:
+                i = pick_kind(acts, n, (1 << A_END_DRY) | (1 << A_DRAW_DISCARD), gen)
+        if i < 0 and uniform(gen) < prm[1]:
+            i = pick_kind(acts, n, 1 << A_DRAW_DISCARD, gen)
+        if i < 0:
+            i = pick_kind(acts, n, 1 << A_DRAW_STOCK, gen)
+    else:
+        if uniform(gen) < prm[3]:
+            i = pick_kind(acts, n, (1 << A_LAY) | (1 << A_HIT), gen)
+        if i < 0:
+            i = pick_kind(acts, n, 1 << A_DISCARD, gen)
+    return i if i >= 0 else below(gen, n)
+
+
+@njit(cache=True, inline='always')
 def choose(st, opts, acts, n, sid, prm, gen):
     """Index of the action the strategy ``sid`` picks among ``acts[:n]``."""
     if sid == S_RANDOM:
         return below(gen, n)
+    if sid == S_FUZZ:
+        return fuzz_choice(st, acts, n, prm, gen)
     if st[PHASE] == P_START:
         return best_start(st, opts, acts, n, sid, prm)
-    return best_meld(st[HAND + st[CUR]], acts, n)
+    return best_meld(st, opts, acts, n, sid, prm)
 
 
 # =============================================================================

@@ -20,7 +20,7 @@ MARAFON = get_game("marafon")
 TRIONFO = get_game("trionfo")
 CASES = [(g.name, p) for g in (MARAFON, TRIONFO) for p in sorted(g.presets)]
 MIXES = {"marafon": ["heuristic", "random:claim_prob=0.02", "greedy", "heuristic:claim_margin=2,memory_noise=3"],
-         "trionfo": ["heuristic", "random", "greedy", "heuristic:explore=0.5", "random"]}
+         "trionfo": ["heuristic", "random", "greedy", "heuristic:explore=0.5,self_call=8", "random:pass_bias=3"]}
 
 
 def play(game, preset, strategies, count, seed=11, check=True, first=0, **over):
@@ -220,3 +220,85 @@ def test_bid_stakes_text_keeps_its_order():
     from sim.options import parse_overrides
     got = parse_overrides(TrionfoOptions, ["trionfo_bid_stakes=4,3,2,1"])
     assert TrionfoOptions(**got).trionfo_bid_stakes == (4, 3, 2, 1)
+
+
+# =============================================================================
+# the fuzzers' coverage (issue 15)
+# =============================================================================
+MARAFON_FUZZ = ["random:claim_prob=0.0005,claim_due=0.05"]
+MARAFON_COVERAGE = {"seed": {}, "higher_total": {"both_reach_target": "higher_total"},
+                    "max_hands_4": {"max_hands": 4}, "italian": dict(MARAFON.presets["italian"])}
+# end reasons the default rules never give, and why
+MARAFON_NOT_BY_DEFAULT = {
+    "higher_total": "only under both_reach_target=higher_total",
+    "hand_cap": "a game ends within about 8 hands (11 points a hand); 60 hands need endless level extra "
+                "hands: covered with max_hands=4",
+}
+
+
+def test_marafon_fuzzer_coverage():
+    """random with claim_prob / claim_due (the fuzzer) reaches every end reason, under the
+    option sets above for those the default rules do not give; prints the share of matches
+    per end reason and the decisions per kind (trump, marafona declared, card, claim)."""
+    lines, reached = [], np.zeros(len(MK.REASON_NAMES), np.int64)
+    for name, kw in MARAFON_COVERAGE.items():
+        rec, opts = play(MARAFON, "seed", MARAFON_FUZZ, 400, **kw)
+        check_marafon(rec, opts)
+        counts = np.bincount(rec[:, MK.RC_REASON], minlength=len(MK.REASON_NAMES))
+        reached += counts
+        if name == "seed":
+            for r, c in zip(MK.REASON_NAMES, counts):
+                assert c > 0 or r in MARAFON_NOT_BY_DEFAULT, r
+        hands = np.minimum(rec[:, MK.RC_HANDS], MK.HAND_SLOTS)
+        declared = sum(((marafon_hands(rec, h, MK.HB_MARAF) + marafon_hands(rec, h, MK.HB_MARAF, 1))
+                        * (hands >= h)).sum() for h in range(1, MK.HAND_SLOTS + 1))
+        kinds = {"choose_trump": rec[:, MK.RC_HANDS].sum(), "declare_marafona": declared,
+                 "play_card (about)": 4 * rec[:, MK.RC_TRICKS].sum(), "claim": rec[:, MK.RC_CLAIMS].sum()}
+        total = sum(kinds.values())
+        lines.append(f"{name:13s} hands/match {rec[:, MK.RC_HANDS].mean():4.1f}, truncated "
+                     f"{rec[:, MK.RC_TRUNC].mean():.1%}: "
+                     + "  ".join(f"{r} {c / len(rec):.1%}" for r, c in zip(MK.REASON_NAMES, counts) if c)
+                     + " | " + "  ".join(f"{k} {v / total:.2%}" for k, v in kinds.items()))
+        assert all(v > 0 for v in kinds.values()), kinds
+    print("\n".join(["Marafon fuzzer coverage:"] + lines))
+    missing = [r for r, c in zip(MK.REASON_NAMES, reached) if c == 0]
+    assert not missing, f"end reasons never reached: {missing}"
+
+
+TRIONFO_COVERAGE = {"fuzz": (["random:pass_bias=3"], {}),
+                    "self_call": (["random:pass_bias=3"], dict(TRIONFO.presets["self_call"])),
+                    "silent_table": (["random:pass_bias=1e6"], {"trionfo_hands": 1})}
+TRIONFO_NOT_BY_DEFAULT = {
+    "redeal_cap": "101 all-pass deals in a row: only a table that (nearly) always passes, here "
+                  "random:pass_bias=1e6",
+}
+
+
+def test_trionfo_fuzzer_coverage():
+    """random (uniform legal calls, cards and called card; pass_bias for an all-pass table)
+    reaches every end reason; prints the share of sessions per end reason and the share of
+    hands per contract level, secret solos, and thrown-in deals."""
+    lines, reached = [], np.zeros(len(TK.REASON_NAMES), np.int64)
+    for name, (mix, kw) in TRIONFO_COVERAGE.items():
+        rec, opts = play(TRIONFO, "seed", mix, 40 if name == "silent_table" else 300, **kw)
+        check_trionfo(rec, opts)
+        counts = np.bincount(rec[:, TK.RC_REASON], minlength=len(TK.REASON_NAMES))
+        reached += counts
+        if name == "fuzz":
+            for r, c in zip(TK.REASON_NAMES, counts):
+                assert c > 0 or r in TRIONFO_NOT_BY_DEFAULT, r
+        h = min(TK.HAND_SLOTS, int(opts[TK.O_HANDS]))
+        blk = lambda f: np.stack([rec[:, TK.RC_HAND + i * TK.HB_SIZE + f] for i in range(h)], axis=1)
+        d, lv, partner = blk(TK.HB_DECLARER), blk(TK.HB_LEVEL), blk(TK.HB_PARTNER)
+        played = d >= 0
+        kinds = {f"level {k}": (played & (lv == k)).sum() for k in range(1, 5)}
+        kinds["secret solo"] = (played & (partner == d)).sum()
+        kinds["void hand"] = (~played).sum()
+        lines.append(f"{name:12s} redeals/session {rec[:, TK.RC_REDEALS].mean():6.1f}: "
+                     + "  ".join(f"{r} {c / len(rec):.1%}" for r, c in zip(TK.REASON_NAMES, counts) if c)
+                     + " | hands: " + "  ".join(f"{k} {v / played.size:.1%}" for k, v in kinds.items()))
+        if name == "self_call":
+            assert all(v > 0 for k, v in kinds.items() if k != "void hand"), kinds
+    print("\n".join(["Trionfo fuzzer coverage:"] + lines))
+    missing = [r for r, c in zip(TK.REASON_NAMES, reached) if c == 0]
+    assert not missing, f"end reasons never reached: {missing}"

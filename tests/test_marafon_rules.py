@@ -323,8 +323,10 @@ def test_rotation_in_replayed_matches():
 
 def test_trump_policy_sees_only_the_battitores_hand():
     hand = mask40("3S 2S AS 7S 4S KC QC 4D 5D 6H")
-    assert K.choose_trump(np.int64(hand), K.S_GREEDY, gen()) == 3
-    assert K.choose_trump(np.int64(hand), K.S_HEURISTIC, gen()) == 3
+    opts, prm = options(), GAME.strategies["heuristic"]
+    prm = np.array([p.default for p in prm.params], np.float64)
+    assert K.choose_trump(np.int64(hand), K.S_GREEDY, prm, opts, gen()) == 3
+    assert K.choose_trump(np.int64(hand), K.S_HEURISTIC, prm, opts, gen()) == 3
 
 
 def test_options_validation():

@@ -47,7 +47,7 @@ def example1(**kw):
     assert not K.auction_over(st, opts, 5)                    # seat 2 is still in
     K.speak(st, 2, 0, NO_TRACE)
     assert K.auction_over(st, opts, 6)
-    K.make_contract(st, opts, GREEDY[0], gen(), NO_TRACE)
+    K.make_contract(st, opts, GREEDY[0], GREEDY[1], gen(), NO_TRACE)
     return st
 
 
@@ -172,10 +172,10 @@ def test_called_card_is_the_highest_missing_trump_and_reveals_the_partner():
     for p in range(5):
         st[K.HAND + p] &= ~hand
     st[K.HAND + 2] = hand
-    assert K.choose_called(st, 2, 0, K.S_GREEDY, gen(), False) == parse40("2C")[0]
-    rand = {int(K.choose_called(st, 2, 0, K.S_RANDOM, gen(s), False)) for s in range(60)}
+    assert K.choose_called(st, 2, 0, K.S_GREEDY, GREEDY[1][0], gen(), False) == parse40("2C")[0]
+    rand = {int(K.choose_called(st, 2, 0, K.S_RANDOM, GREEDY[1][0], gen(s), False)) for s in range(60)}
     assert not rand & {c for c in range(40) if hand >> c & 1}
-    rand = {int(K.choose_called(st, 2, 0, K.S_RANDOM, gen(s), True)) for s in range(300)}
+    rand = {int(K.choose_called(st, 2, 0, K.S_RANDOM, GREEDY[1][0], gen(s), True)) for s in range(300)}
     assert rand & {c for c in range(40) if hand >> c & 1}      # self-calls possible when allowed
 
 
@@ -185,7 +185,7 @@ def test_name_player_picks_the_other_highest_bidder_openly():
     for seat, level in ((1, 1), (2, 0), (3, 0), (4, 0), (0, 0)):
         K.speak(st, seat, level, NO_TRACE)
     assert K.auction_over(st, opts, 5) and st[K.HIGH_BIDDER] == 1
-    K.make_contract(st, opts, GREEDY[0], gen(), NO_TRACE)
+    K.make_contract(st, opts, GREEDY[0], GREEDY[1], gen(), NO_TRACE)
     assert st[K.PARTNER] == 2 and st[K.REVEALED] == 1 and st[K.CALLED] == -1
     st[K.BID + 3] = 1
     assert K.choose_named(st, 1, K.S_GREEDY, gen()) == 3

@@ -148,17 +148,23 @@ _MARGIN = ParamSpec("claim_margin", 0.0, 0.0, 30.0, "claim only when the count i
 _NOISE = ParamSpec("memory_noise", 0.0, 0.0, 12.0, "count off by up to this many thirds (uniform), per window",
                    integer=True)
 STRATEGIES = [
-    StrategySpec("random", K.S_RANDOM, (ParamSpec("claim_prob", 0.0, 0.0, 1.0,
-                                                  "chance of a claim at each window (a fuzzer of wrong claims)"),),
-                 "uniformly random trump and legal card; declares optional marafone on a coin toss"),
+    StrategySpec("random", K.S_RANDOM, (
+        ParamSpec("claim_prob", 0.0, 0.0, 1.0, "chance of a claim at each window (a fuzzer of wrong claims)"),
+        ParamSpec("claim_due", 0.0, 0.0, 1.0, "chance of a claim at a window where the side's count has reached "
+                                              "the target (a fuzzer of correct claims)"),
+    ), "uniformly random trump and legal card; declares optional marafone on a coin toss; the fuzzer "
+       "(random:claim_prob=0.0005,claim_due=0.05 reaches every end reason the options allow)"),
     StrategySpec("greedy", K.S_GREEDY, (),
-                 "longest-suit trump; wins each trick with its cheapest winning card, else throws its "
+                 "longest-suit trump (the suit of a marafona first); wins each trick with its cheapest winning card, else throws its "
                  "cheapest card; claims exactly when the count reaches the target"),
     StrategySpec("heuristic", K.S_HEURISTIC, (
         _MARGIN, _NOISE,
         ParamSpec("honour_min", 3.0, 0.0, 12.0, "spend the 3 or 2 of trump only on a trick worth this many thirds",
                   integer=True),
-    ), "club player: trump by length and the 3, 2, A; leads masters of plain suits (counting the "
+        ParamSpec("marafona_weight", 100.0, 0.0, 1000.0,
+                  "how much a suit holding the 3-2-A counts more as trump when only the trump cricca scores, in "
+                  "trump-score units (10 = one more trump); 100 always names it, 0 ignores it"),
+    ), "club player: trump by length and the 3, 2, A (the suit of a marafona first); leads masters of plain suits (counting the "
        "cards played), else low from the longest suit; gives points to a partner who holds the trick "
        "safely; wins cheaply and keeps the 3 and 2 of trump; claims on a noisy count with a margin"),
 ]

@@ -96,19 +96,40 @@ PRESETS = {
 }
 
 _THRESHOLD = ParamSpec("threshold", 8.0, 0.0, 50.0, "knock when the hand counts at most this many points")
+_WATCH = (
+    _THRESHOLD,
+    ParamSpec("decay", 0.5, 0.0, 10.0, "the threshold falls by this much per round played"),
+    ParamSpec("wary_cards", 2.0, 0.0, 5.0, "never knock while an opponent holds this many cards or fewer",
+              integer=True),
+)
 STRATEGIES = [
-    StrategySpec("random", K.S_RANDOM, (), "uniformly random legal action (baseline and fuzzer)"),
+    StrategySpec("random", K.S_RANDOM, (), "uniformly random legal action (baseline; knocks at once in most hands)"),
     StrategySpec("greedy", K.S_GREEDY, (),
                  "lays every spread and hit at once, takes the discard only when it completes or "
-                 "extends something, discards the highest card that helps no spread, never knocks"),
+                 "extends something (with a dry stock also when it lowers the count; it ends a dry hand "
+                 "only when no discard does), discards the highest card that helps no spread, never knocks"),
     StrategySpec("knocker", K.S_KNOCKER, (_THRESHOLD,), "greedy, and knocks when its count <= threshold"),
-    StrategySpec("watcher", K.S_WATCHER, (
-        _THRESHOLD,
-        ParamSpec("decay", 0.5, 0.0, 10.0, "the threshold falls by this much per round played"),
-        ParamSpec("wary_cards", 2.0, 0.0, 5.0, "never knock while an opponent holds this many cards or fewer",
+    StrategySpec("watcher", K.S_WATCHER, _WATCH,
+                 "knocker that reads the table: lowers its threshold as the hand goes on and does not "
+                 "knock into an opponent who is nearly out"),
+    StrategySpec("fuzz", K.S_FUZZ, (
+        ParamSpec("knock", 0.02, 0.0, 1.0, "chance of knocking at a turn start"),
+        ParamSpec("take", 0.3, 0.0, 1.0, "chance of taking the discard instead of drawing from the stock"),
+        ParamSpec("end_dry", 0.15, 0.0, 1.0, "stock dry: chance of ending the hand (else the discard is taken)"),
+        ParamSpec("meld", 0.8, 0.0, 1.0, "chance of a (uniform) lay or hit when one is legal, else a uniform discard"),
+    ), "the fuzzer: random legal actions drawn by kind with these chances; reaches every end reason"),
+    StrategySpec("planner", K.S_PLANNER, _WATCH + (
+        ParamSpec("dry_end", 0.0, 0.0, 50.0, "stock dry: end the hand at this count or below (above it, take a "
+                                             "discard that lowers the count; end only when none does)"),
+        ParamSpec("take_low", 0.0, 0.0, 10.0, "take a discard the hand cannot use when it is worth at most this "
+                                              "many points and lowers the count (0 = only usable discards)"),
+        ParamSpec("hold_spreads", 0.0, 0.0, 1.0, "1: hold spreads back in hand for a tonk out (lay one only when "
+                                                 "the whole hand then goes this turn); 0: lay them at once",
                   integer=True),
-    ), "knocker that reads the table: lowers its threshold as the hand goes on and does not "
-       "knock into an opponent who is nearly out"),
+        ParamSpec("hold_min_stock", 0.0, 0.0, 52.0, "hold spreads only while the stock holds more than this many "
+                                                    "cards", integer=True),
+    ), "watcher with the study choices of tonk.md §13: the dry-stock end, the discard as a draw source, "
+       "holding spreads for a tonk out (all 0: plays as watcher)"),
 ]
 
 

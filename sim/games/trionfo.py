@@ -92,10 +92,16 @@ PRESETS = {
 }
 
 STRATEGIES = [
-    StrategySpec("random", K.S_RANDOM, (), "uniformly random bids, trump, called card and legal cards"),
-    StrategySpec("greedy", K.S_GREEDY, (),
+    StrategySpec("random", K.S_RANDOM, (
+        ParamSpec("pass_bias", 0.0, 0.0, 1e9, "a pass is 1 + pass_bias times as likely as each legal bid (0 = "
+                                              "uniform; 3 = the fuzzer, every contract level; 1e6 = an all-pass table, redeal_cap)"),
+    ), "uniformly random bids, trump, called card (own cards too under self-call) and legal cards"),
+    StrategySpec("greedy", K.S_GREEDY, (
+        ParamSpec("self_call", 12.0, 0.0, 41.0, "under trionfo_allow_self_call, a partnership declarer of this "
+                                                "strength or more calls his own highest trump: a secret solo "
+                                                "(41 = never)"),),
                  "bids by hand strength (thresholds 9, 13, 15, 17), best trump, calls the highest missing "
-                 "trump; wins each trick with its cheapest winning card, else throws its cheapest card"),
+                 "trump (under self-call, its own highest trump from strength self_call: a secret solo); wins each trick with its cheapest winning card, else throws its cheapest card"),
     StrategySpec("heuristic", K.S_HEURISTIC, (
         ParamSpec("t1", 7.0, 0.0, 40.0, "hand strength to bid chiamo (call a partner)"),
         ParamSpec("t2", 17.0, 0.0, 40.0, "strength to bid di più"),
@@ -103,8 +109,11 @@ STRATEGIES = [
         ParamSpec("t4", 17.0, 0.0, 40.0, "strength to bid maso dei masi (defaults from "
                   "results/trionfo_bids: a solo wins from 17, at the same rate whatever its stake)"),
         ParamSpec("explore", 0.0, 0.0, 1.0, "chance that a bid is made at random (studies)"),
+        ParamSpec("self_call", 16.0, 0.0, 41.0, "under trionfo_allow_self_call, a partnership declarer of this "
+                                                "strength or more calls his own highest trump: a secret solo "
+                                                "(41 = never)"),
     ), "bids by thresholds on hand strength (2 per trump, 3/2/2 for the trump 3/2/A, 2/1/1 for plain "
-       "3/2/A), calls the highest missing trump, plays like the Marafon heuristic with what it knows "
+       "3/2/A), calls the highest missing trump (its own from strength self_call: a secret solo), plays like the Marafon heuristic with what it knows "
        "of the sides"),
 ]
 

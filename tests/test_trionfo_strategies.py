@@ -1,0 +1,202 @@
+"""Trionfo strategies (issue 15): self-call by hand strength (a secret solo), the fuzzer's
+coverage of every end reason, and no peeking."""
+import numpy as np
+import pytest
+
+from kernels import trionfo as K
+from kernels.rng import seed_stream
+from sim.games.marafon import mask40, parse40
+from sim.games.trionfo import GAME, TrionfoOptions
+from sim.registry import seat_arrays, seat_table
+
+
+def gen(seed=1):
+    g = np.zeros(2, np.uint64)
+    seed_stream(g, seed, 0, 0)
+    return g
+
+
+def seat(spec):
+    sids, params = seat_arrays(GAME, seat_table(GAME, [spec], 5))
+    return int(sids[0]), params[0]
+
+
+def holding(hand_text, seat_no=2):
+    st = np.zeros(K.ST_SIZE, np.int64)
+    st[K.N] = 5
+    K.reset_deal(st)
+    hand = mask40(hand_text)
+    rest = [c for c in range(40) if not hand >> c & 1]
+    for i, c in enumerate(rest):
+        p = [q for q in range(5) if q != seat_no][i // 8]
+        st[K.HAND + p] |= 1 << c
+    st[K.HAND + seat_no] = hand
+    return st
+
+
+STRONG = "3C 2C 6C 5C 3D 2D KH QH"        # strength 16: a chiamo hand of the heuristic (7..16)
+MIDDLE = "2C AC 6C 5C 7D 6H KH QS"        # strength 12: a chiamo hand of greedy (9..12)
+WEAK = "AC 6C 5C 7D 6H KH QS 4S"          # strength 8
+
+
+def test_strengths_of_the_stacked_hands():
+    assert [K.hand_strength(np.int64(mask40(h))) for h in (STRONG, MIDDLE, WEAK)] == [16, 12, 8]
+
+
+@pytest.mark.parametrize("spec, calls_self", [
+    ("greedy", (True, True, False)),                    # self_call = 12
+    ("greedy:self_call=41", (False, False, False)),
+    ("heuristic", (True, False, False)),                # self_call = 16
+    ("heuristic:self_call=8", (True, True, True)),
+    ("heuristic:self_call=41", (False, False, False)),
+])
+def test_self_call_by_hand_strength(spec, calls_self):
+    """Under trionfo_allow_self_call a strong partnership declarer calls his own highest trump
+    (before issue 15 neither greedy nor heuristic ever did); never without the option."""
+    sid, prm = seat(spec)
+    for text, want in zip((STRONG, MIDDLE, WEAK), calls_self):
+        st = holding(text)
+        hand = st[K.HAND + 2]
+        c = int(K.choose_called(st, 2, 0, sid, prm, gen(), True))
+        assert bool(hand >> c & 1) == want, (text, c)
+        if want:
+            assert c == max(x for x in parse40(text) if x // 10 == 0)     # highest trump held
+        c = int(K.choose_called(st, 2, 0, sid, prm, gen(), False))
+        assert not hand >> c & 1
+
+
+def play(strategies, count, seed=3, **over):
+    opts = TrionfoOptions(**over).to_array(5)
+    sids, params = seat_arrays(GAME, seat_table(GAME, strategies, 5))
+    rec = np.zeros((count, GAME.record_width), np.int32)
+    GAME.play_batch(seed, 0, count, opts, sids, params, True, rec)
+    assert (rec[:, K.RC_ERR] == 0).all()
+    return rec
+
+
+def hand_blocks(rec, f):
+    return np.stack([rec[:, K.RC_HAND + h * K.HB_SIZE + f] for h in range(K.HAND_SLOTS)], axis=1)
+
+
+@pytest.mark.parametrize("spec", ["greedy", "heuristic"])
+def test_secret_solos_happen_in_play(spec):
+    """In 200 sessions of 10 hands under the self_call preset, a few percent of the hands are
+    secret solos (declarer = partner), each by a strong enough declarer, paid as solos."""
+    rec = play([spec], 200, **GAME.presets["self_call"])
+    d, partner = hand_blocks(rec, K.HB_DECLARER)[:, :10], hand_blocks(rec, K.HB_PARTNER)[:, :10]
+    strength = hand_blocks(rec, K.HB_STRENGTH)[:, :10]
+    secret = (d >= 0) & (partner == d)
+    assert 0.005 < secret.mean() < 0.3
+    assert (strength[secret] >= (12 if spec == "greedy" else 16)).all()
+    money = np.stack([rec[:, K.RC_HAND + h * K.HB_SIZE + K.HB_MONEY: K.RC_HAND + h * K.HB_SIZE + K.HB_MONEY + 5]
+                      for h in range(10)], axis=1)
+    dm = np.take_along_axis(money, np.clip(d, 0, 4)[:, :, None], axis=2)[:, :, 0]
+    assert (np.abs(dm[secret]) == 4).all()                       # chiamo stake 1, paid as a solo
+    rec = play([spec], 50, **GAME.presets["seed"])
+    d, partner = hand_blocks(rec, K.HB_DECLARER)[:, :10], hand_blocks(rec, K.HB_PARTNER)[:, :10]
+    assert not ((d >= 0) & (partner == d)).any()
+
+
+# =============================================================================
+# no peeking
+# =============================================================================
+BUILT_IN = ["random", "random:pass_bias=3", "greedy", "greedy:self_call=9", "heuristic",
+            "heuristic:t1=5,t2=12,t3=14,t4=16,self_call=8", "heuristic:explore=0.3"]
+NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
+
+
+def redeal_hidden(st, p, voids, fixed, rng, self_ok, swaps=200):
+    """A copy of ``st`` where the other seats' cards are swapped at random between them (hand
+    sizes kept), never giving a seat a suit it has shown void in, never moving the cards of
+    ``fixed`` (seat -> cards it is known to hold) and never giving the called card to a seat
+    that cannot hold it (the declarer, unless self-calls are allowed); the secret partner
+    is the called card's new holder."""
+    others = [q for q in range(5) if q != p]
+    free = {q: [c for c in range(40) if st[K.HAND + q] >> c & 1 and not fixed.get(q, 0) >> c & 1] for q in others}
+    pairs = [(a, b) for a in others for b in others if a < b and free[a] and free[b]]
+    called, d = int(st[K.CALLED]), int(st[K.DECLARER])
+    for _ in range(swaps if pairs else 0):
+        a, b = pairs[rng.integers(len(pairs))]
+        ia, ib = rng.integers(len(free[a])), rng.integers(len(free[b]))
+        x, y = free[a][ia], free[b][ib]
+        if voids[a] >> (y // 10) & 1 or voids[b] >> (x // 10) & 1:
+            continue
+        if not self_ok and called >= 0 and ((a == d and y == called) or (b == d and x == called)):
+            continue
+        free[a][ia], free[b][ib] = y, x
+    st2 = st.copy()
+    for q in others:
+        m = int(st[K.HAND + q]) & fixed.get(q, 0)
+        for c in free[q]:
+            m |= 1 << c
+        st2[K.HAND + q] = m
+        if called >= 0 and m >> called & 1:
+            st2[K.PARTNER] = q
+    return st2
+
+
+def test_no_peeking():
+    """Along 40 hands (random:pass_bias=3 bids or chiamo, random cards; the seed rules and the self_call
+    preset in turn), at every speech of the auction, at the call of the partner's card and at
+    every card, each built-in strategy decides the same when the other hands are dealt
+    otherwise (consistently with the voids shown; the secret partner moves with the called
+    card). Trump is ``tricks.best_trump`` of the declarer's own hand (no state)."""
+    seats = [seat(s) for s in BUILT_IN]
+    bidders = [seat("random:pass_bias=3"), seat("heuristic:t1=0,t2=40,t3=40,t4=40")]   # the second: chiamo
+    rng = np.random.default_rng(9)
+    counts = {"bid": 0, "call": 0, "card": 0}
+    moved = looks = 0
+    for h in range(40):
+        kw = GAME.presets["self_call"] if h % 2 else {}
+        opts = TrionfoOptions(**kw).to_array(5)
+        self_ok = bool(opts[K.O_SELF_CALL])
+        st = np.zeros(K.ST_SIZE, np.int64)
+        st[K.N] = 5
+        st[K.HAND_IDX] = h % 3
+        st[K.DEALER] = h % 5
+        g = gen(300 + h)
+        K.deal(st, g, NO_TRACE)
+        voids = [0] * 5
+        fz_sid, fz_prm = bidders[h % 4 != 0]
+
+        def same(p, fn):
+            nonlocal moved, looks
+            other = redeal_hidden(st, p, voids, {}, rng, self_ok)
+            looks += 1
+            moved += bool((other[K.HAND:K.HAND + 5] != st[K.HAND:K.HAND + 5]).any())
+            for sid, prm in seats:
+                assert fn(st, sid, prm, g.copy()) == fn(other, sid, prm, g.copy()), (h, p, sid, prm)
+
+        p, spoken = int(st[K.FIRST_SPEAKER]), 0
+        while not K.auction_over(st, opts, spoken):
+            if not (st[K.PASSED] >> p) & 1:
+                same(p, lambda s_, sid, prm, gg: K.choose_bid(s_, p, s_[K.HIGH_LEVEL], sid, prm, gg))
+                counts["bid"] += 1
+                K.speak(st, p, K.choose_bid(st, p, st[K.HIGH_LEVEL], fz_sid, fz_prm, g), NO_TRACE)
+                spoken += 1
+            p = (p + 1) % 5
+        if st[K.HIGH_BIDDER] < 0:
+            continue
+        d = int(st[K.HIGH_BIDDER])
+        if not K.is_solo(st, opts):
+            same(d, lambda s_, sid, prm, gg: K.choose_called(s_, d, K.best_trump(s_[K.HAND + d]), sid, prm, gg,
+                                                             self_ok))
+            counts["call"] += 1
+        sids = np.full(5, K.S_HEURISTIC, np.int64)
+        params = np.array([seats[5][1]] * 5)        # self_call=8: secret solos under self_call
+        K.make_contract(st, opts, sids, params, g, NO_TRACE)
+        for t in range(K.TRICKS):
+            for k in range(5):
+                p = (int(st[K.LEADER]) + k) % 5
+                legal = K.legal_cards(st[K.HAND + p], st[K.LED])
+                same(p, lambda s_, sid, prm, gg: K.choose_card(s_, opts, p, legal, sid, gg))
+                counts["card"] += 1
+                before, led = int(st[K.HAND + p]), int(st[K.LED])
+                assert K.play_turn(st, opts, p, K.S_RANDOM, True, g, NO_TRACE) == 0
+                card = (before & ~int(st[K.HAND + p])).bit_length() - 1
+                if led >= 0 and card // 10 != led:
+                    voids[p] |= 1 << led
+            K.finish_trick(st, NO_TRACE)
+        assert K.check_cards(st) == 0
+    assert all(v > 20 for v in counts.values()), counts
+    assert moved > 0.7 * looks
