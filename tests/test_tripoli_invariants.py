@@ -151,7 +151,8 @@ def test_replay_matches_the_batch_and_deals_are_duplicated():
 
 def test_format_trace_reads():
     from sim.runner import make_config, replay_lines
-    cfg = make_config("tripoli", players=4, seed=2, strategies=["heuristic"], options=["clearing_pots=2"])
+    cfg = make_config("tripoli", players=4, seed=2, options=["clearing_pots=2"],     # seat 2 calls: showdowns
+                      strategies=["heuristic", "heuristic", "heuristic:call_at=0,odds_weight=0", "heuristic"])
     text = "\n".join(replay_lines(cfg, 3))
     for word in ("deal ", "widow", "board kitty", "pick", "show", "plays", "end:", "clearing round"):
         assert word in text, word
