@@ -94,7 +94,7 @@ def redeal(st, opts, p, rng):
         rng.shuffle(pool)
         new, i = {}, 0
         for q in slots:
-            k = bin(hidden[q]).count("1")
+            k = int(hidden[q]).bit_count()
             new[q] = fixed[q] | mask(pool[i:i + k])
             i += k
         if not phase1 or all(K.seq_suits(st, np.int64(new[q])) == K.seq_suits(st, np.int64(
@@ -111,8 +111,8 @@ def redeal(st, opts, p, rng):
         kept = pick & (fixed[q] | played)
         free = [c for c in bits(new[q] & ~kept)]
         rng.shuffle(free)
-        st2[K.PICK + q] = kept | mask(free[:bin(pick & ~kept).count("1")])
-        if bin(int(st2[K.PICK + q])).count("1") == 5 and st[K.HCAT + q] >= 0:
+        st2[K.PICK + q] = kept | mask(free[:int(pick & ~kept).bit_count()])
+        if int(st2[K.PICK + q]).bit_count() == 5 and st[K.HCAT + q] >= 0:
             st2[K.HCAT + q] = PK.eval5(np.int64(st2[K.PICK + q]))
     return st2
 
