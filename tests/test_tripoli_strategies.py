@@ -35,7 +35,7 @@ def paired(cands, deals, seed=15, players=5, field="heuristic"):
 # =============================================================================
 # defects: betting thresholds, the widow swap
 # =============================================================================
-@pytest.mark.parametrize("players", [5])
+@pytest.mark.parametrize("players", [3, 5])
 def test_a_tighter_seat_does_not_beat_the_default_field(players):
     """Before issue 15 the defaults (bet 2, raise 4, call 1.5: two pair bets, a pair calls)
     called so loosely that one seat with every threshold a strength point higher won
