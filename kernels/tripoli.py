@@ -47,11 +47,13 @@ Choices this module adds where the spec leaves room
 * The heuristic's defaults changed in issue 15 (a defect fix): the old thresholds (bet two
   pair, raise a straight, call a pair, never bluff) lost ~12 chips a deal to one tighter seat
   and ``swap_below=1.5`` was worse than never swapping. The defaults now come from a
-  best-response search on duplicate deals at 5 players (no one-parameter step, tighter,
-  looser or bluffing more, wins significantly over 3,000 deals, except betting even less:
-  ~+0.2 chips a deal): bet a full house, raise at 6.5, call at 4.5 moved by the pot odds,
-  bluff half the weak openings with 8 chips, thresholds moved with the opponents' hand sizes,
-  swap below 3, bid at most 1 for the dealer's old hand.
+  best-response search on duplicate deals at 5 players, checked at 3 and 7
+  (``scripts/study_tripoli.py --only response``): bet a full house, raise at 6.5, call at
+  4.5 moved by the pot odds (``odds_weight`` 12), bluff half the weak openings with 8 chips,
+  thresholds moved with the opponents' hand sizes (``size_shift`` 0.25), swap below 3, bid at
+  most 1 for the dealer's old hand. Every tighter or looser threshold step loses against
+  them at 3, 5 and 7 players; the best one-parameter step found gains ~0.2 chips a deal, and
+  at 7 players the old loose defaults still gain ~0.6.
 
 Options (int array, built by ``sim.games.tripoli.TripoliOptions.to_array``):
 

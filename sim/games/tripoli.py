@@ -161,7 +161,7 @@ STRATEGIES = [
            "move by size_shift x the change of the typical strength of the live opponents' best five at their "
            "mean hand size (player count, clearing rounds: 5 cards)"),
         _P("opp_shift", 0.0, -3.0, 3.0, "betting thresholds move by this per live opponent above 4"),
-        _P("odds_weight", 15.0, 0.0, 20.0, "the call threshold moves by odds_weight x (price - 1/3), price = chips "
+        _P("odds_weight", 12.0, 0.0, 20.0, "the call threshold moves by odds_weight x (price - 1/3), price = chips "
            "to call / pot after the call: cheap calls are made wider"),
         _P("hide_margin", 0.0, 0.0, 9.0, "keep the pay-suit A K Q J 10 and held sequences out of the poker hand "
            "(hidden for the Michigan phase) when that costs at most this poker strength; 0 = the best five"),
