@@ -279,8 +279,8 @@ S_FUZZ = 2         # no params: a uniformly random action KIND, then a uniformly
 PR_SWAP_BELOW, PR_PAY_WEIGHT, PR_AUCTION_WIDOW, PR_SELL_OLD, PR_BID_MAX, PR_SUIT_BID_MAX = range(6)
 PR_BET_AT, PR_RAISE_AT, PR_CALL_AT, PR_BET_SIZE, PR_RUN_WEIGHT, PR_STOP_BONUS = range(6, 12)
 PR_BID_OLD_MAX, PR_BLUFF, PR_BLUFF_SIZE, PR_SIZE_SHIFT, PR_OPP_SHIFT, PR_ODDS_WEIGHT = range(12, 18)
-PR_HIDE_MARGIN = 18
-N_PARAMS = 19
+PR_HIDE_MARGIN, PR_POS_SHIFT = 18, 19
+N_PARAMS = 20
 # mean poker strength (``strength``: category + place in it) of the best 5 of h random cards,
 # h = 0..18 (h < 5 as 5); 100,000 random holdings per size. The heuristic's betting thresholds
 # are set for opponents holding 9 cards and move with this curve (``PR_SIZE_SHIFT``).
@@ -1212,15 +1212,20 @@ def typical(h):
 def bet_shift(st, p, prm):
     """Threshold shift for the table seat p faces: ``size_shift`` x (typical strength of the
     live opponents' mean hand size - that of 9 cards) + ``opp_shift`` per live opponent above
-    4. Public facts only (hand sizes, folds)."""
+    4 + ``pos_shift`` per live opponent still to act after p (since the last bet or raise, or
+    since the round opened). Public facts only (hand sizes, folds, who has acted)."""
     k = 0
+    behind = 0
     cards = 0
     for q in range(st[N]):
         if q != p and not (st[FOLDED] >> q) & 1:
             k += 1
             cards += 5 if st[BET_CTX] else popcount(st[HAND + q])
+            if not (st[ACTED] >> q) & 1:
+                behind += 1
     h = cards / max(k, 1)
-    return prm[PR_SIZE_SHIFT] * (typical(h) - typical(np.float64(REF_CARDS))) + prm[PR_OPP_SHIFT] * (k - 4)
+    return (prm[PR_SIZE_SHIFT] * (typical(h) - typical(np.float64(REF_CARDS))) + prm[PR_OPP_SHIFT] * (k - 4)
+            + prm[PR_POS_SHIFT] * behind)
 
 
 @njit(cache=True)

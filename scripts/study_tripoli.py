@@ -21,7 +21,7 @@ deals from every seat, seats rotated, so differences are paired):
    Michigan, clearing), and what stays on the board.
 
 4. ``tripoli_response/``: one heuristic seat with one parameter moved (thresholds, bluffing, bet
-   sizes, pot odds, the hand-size and opponent shifts, the widow swap) against default heuristics
+   sizes, pot odds, the hand-size, opponent and position shifts, the widow swap) against default heuristics
    at 3, 5 and 7 players: does any simple change beat the default? (Issue 15: the old defaults
    lost ~12 chips a deal to a tighter seat.)
 
@@ -204,7 +204,8 @@ RESPONSES = [("all thresholds +1", {"bet_at": 1, "raise_at": 1, "call_at": 1}),
              ("bet_size -3", {"bet_size": -3}), ("odds_weight +3", {"odds_weight": 3}),
              ("odds_weight -5", {"odds_weight": -5}), ("size_shift +0.25", {"size_shift": 0.25}),
              ("size_shift -0.25", {"size_shift": -0.25}), ("opp_shift +0.25", {"opp_shift": 0.25}),
-             ("opp_shift -0.25", {"opp_shift": -0.25}), ("swap_below +1", {"swap_below": 1}),
+             ("opp_shift -0.25", {"opp_shift": -0.25}), ("pos_shift +0.25", {"pos_shift": 0.25}),
+             ("pos_shift -0.25", {"pos_shift": -0.25}), ("swap_below +1", {"swap_below": 1}),
              ("swap_below -1", {"swap_below": -1}), ("bid_old_max +2", {"bid_old_max": 2}),
              ("old defaults (before issue 15)", "old")]
 OLD = "bet_at=2,raise_at=4,call_at=1.5,bluff=0,swap_below=1.5,bid_old_max=3,size_shift=0,odds_weight=0"

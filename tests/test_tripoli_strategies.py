@@ -141,7 +141,8 @@ def test_thresholds_follow_the_opponents_hand_sizes_and_count():
     """A pair (strength 1.x) facing a 10-chip bet, call_at 2.5, pot odds ignored: it folds
     against four live opponents holding 8-9 cards; with ``opp_shift`` the thresholds drop by
     that much per live opponent fewer than 4; in a clearing round (everybody holds 5 cards,
-    typical best five 1.12 instead of 3.51 at 9 cards) ``size_shift`` lowers them too."""
+    typical best five 1.12 instead of 3.51 at 9 cards) ``size_shift`` lowers them too;
+    ``pos_shift`` moves them per live opponent still to act (position)."""
     pair = "2H 2D 4H 5C 9D"
     base = "heuristic:odds_weight=0,raise_at=9,call_at=2.5,size_shift=0"
     st, opts = table(5, NINE)
@@ -151,6 +152,11 @@ def test_thresholds_follow_the_opponents_hand_sizes_and_count():
     assert decide(st, opts, base) == ("fold", 0)
     assert decide(st, opts, base + ",opp_shift=0.5") == ("call", 0)  # 2.5 - 3 x 0.5 = 1.0
     st[K.FOLDED] = 0
+    st[K.ACTED] = 0b11110                                           # nobody left to act after seat 0
+    assert decide(st, opts, base + ",pos_shift=-0.5") == ("fold", 0)
+    st[K.ACTED] = 0b00010                                           # three behind: 2.5 - 3 x 0.5
+    assert decide(st, opts, base + ",pos_shift=-0.5") == ("call", 0)
+    st[K.ACTED] = 0
     st[K.BET_CTX] = 1                                               # a clearing round
     st[K.CLH] = parse_mask(pair)
     st[K.CLS] = PK.eval5(np.int64(st[K.CLH]))

@@ -164,11 +164,14 @@ STRATEGIES = [
         _P("odds_weight", 12.0, 0.0, 20.0, "the call threshold moves by odds_weight x (price - 1/3), price = chips "
            "to call / pot after the call: cheap calls are made wider"),
         _P("hide_margin", 0.0, 0.0, 9.0, "keep the pay-suit A K Q J 10 and held sequences out of the poker hand "
-           "(hidden for the Michigan phase) when that costs at most this poker strength; 0 = the best five"),
+           "(hidden for the Michigan phase; matters under Rummoli timing, where Phase 1 does not show them) "
+           "when that costs at most this poker strength; 0 = the best five"),
+        _P("pos_shift", 0.0, -3.0, 3.0, "betting thresholds move by this per live opponent still to act after "
+           "the seat (position: late seats have fewer players behind)"),
     ), "swaps a weak hand with the widow and sells the old one, bids for hands (unseen widow and the "
        "dealer's old hand apart) and the pay suit up to a value, plays the best 5 poker cards (or hides "
        "its pay cards within hide_margin), bets / raises / calls by strength thresholds moved by the "
-       "opponents' hand sizes and count and by the pot odds, bluffs a share of its weak openings, leads "
+       "opponents' hand sizes and count, the players behind and the pot odds, bluffs a share of its weak openings, leads "
        "the Michigan suit that sheds the most cards (long suits, own runs, own stops). Defaults retuned "
        "in issue 15 (the old ones called far too loosely)"),
 ]
