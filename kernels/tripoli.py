@@ -40,8 +40,20 @@ Choices this module adds where the spec leaves room
   ``first_lead_lowest_in_hand`` decides the first lead. A pay-suit auction nobody bids in
   leaves the configured ``pay_suit`` (hearts by default). A step-capped last deal of a
   session skips the clearing round (the board then stays as it is).
-* Strategies see only their own hand and public facts (board, played cards, hand sizes);
-  the heuristic's parameters are listed in ``sim.games.tripoli``.
+* Strategies see only their own hand and public facts (board, played cards, hand sizes,
+  folds, bets); the heuristic's parameters are listed in ``sim.games.tripoli``. ``random``
+  picks a uniform legal action; ``fuzz`` a uniform action KIND, then a uniform action of it
+  (its auctions end after a few bids, so it reaches every end without the bid guard).
+* The heuristic's defaults changed in issue 15 (a defect fix): the old thresholds (bet two
+  pair, raise a straight, call a pair, never bluff) lost ~12 chips a deal to one tighter seat
+  and ``swap_below=1.5`` was worse than never swapping. The defaults now come from a
+  best-response search on duplicate deals at 5 players, checked at 3 and 7
+  (``scripts/study_tripoli.py --only response``): bet a full house, raise at 6.5, call at
+  4.5 moved by the pot odds (``odds_weight`` 12), bluff half the weak openings with 8 chips,
+  thresholds moved with the opponents' hand sizes (``size_shift`` 0.25), swap below 3, bid at
+  most 1 for the dealer's old hand. Every tighter or looser threshold step loses against
+  them at 3, 5 and 7 players; the best one-parameter step found gains ~0.2 chips a deal, and
+  at 7 players the old loose defaults still gain ~0.6.
 
 Options (int array, built by ``sim.games.tripoli.TripoliOptions.to_array``):
 
@@ -83,6 +95,7 @@ from kernels.rng import (
     seed_stream,
     shuffle,
     stream_key,
+    uniform,
 )
 
 RULES_VERSION = 1
@@ -262,9 +275,18 @@ ERROR_NAMES = ("", "cards not conserved", "chips not conserved", "no legal actio
 # strategies: id + parameter row
 S_RANDOM = 0
 S_HEURISTIC = 1
+S_FUZZ = 2         # no params: a uniformly random action KIND, then a uniformly random action of it
 PR_SWAP_BELOW, PR_PAY_WEIGHT, PR_AUCTION_WIDOW, PR_SELL_OLD, PR_BID_MAX, PR_SUIT_BID_MAX = range(6)
 PR_BET_AT, PR_RAISE_AT, PR_CALL_AT, PR_BET_SIZE, PR_RUN_WEIGHT, PR_STOP_BONUS = range(6, 12)
-N_PARAMS = 12
+PR_BID_OLD_MAX, PR_BLUFF, PR_BLUFF_SIZE, PR_SIZE_SHIFT, PR_OPP_SHIFT, PR_ODDS_WEIGHT = range(12, 18)
+PR_HIDE_MARGIN, PR_POS_SHIFT = 18, 19
+N_PARAMS = 20
+# mean poker strength (``strength``: category + place in it) of the best 5 of h random cards,
+# h = 0..18 (h < 5 as 5); 100,000 random holdings per size. The heuristic's betting thresholds
+# are set for opponents holding 9 cards and move with this curve (``PR_SIZE_SHIFT``).
+TYPICAL_STRENGTH = (1.12, 1.12, 1.12, 1.12, 1.12, 1.12, 1.55, 2.10, 2.78, 3.51, 4.26, 4.90, 5.43,
+                    5.84, 6.14, 6.37, 6.54, 6.69, 6.83)
+REF_CARDS = 9
 
 # trace rows: [code, seat, a, b]
 T_DEAL = 1       # a = hand mask (seat -1: the widow)
@@ -1160,7 +1182,9 @@ def suit_values(st, hand, out):
 
 @njit(cache=True)
 def auction_choice(st, acts, n, prm):
-    """Bid the minimum while the price stays within the strategy's value, else pass."""
+    """Bid the minimum while the price stays within the strategy's value, else pass. A weak
+    hand bids up to ``bid_max`` for the unseen widow and ``bid_old_max`` for the dealer's old
+    hand (seen by the dealer, so adversely selected)."""
     p = st[CUR]
     if st[AU_KIND] == AU_SUIT:
         vals = np.zeros(4, np.int64)
@@ -1168,23 +1192,69 @@ def auction_choice(st, acts, n, prm):
         limit = min(prm[PR_SUIT_BID_MAX], vals.max())
     else:
         weak = hand_value(st, st[HAND + p], prm) < prm[PR_SWAP_BELOW]
-        limit = prm[PR_BID_MAX] if weak else 0.0
+        cap = prm[PR_BID_MAX] if st[AU_KIND] == AU_WIDOW else prm[PR_BID_OLD_MAX]
+        limit = cap if weak else 0.0
     if n > 1 and (acts[1] >> 8) <= limit:
         return 1
     return 0
 
 
 @njit(cache=True)
-def bet_choice(st, opts, acts, n, prm):
-    q = strength(bet_hand(st, st[CUR])[1])
-    size = max(1, min(max_amount(st, opts), np.int64(prm[PR_BET_SIZE])))
+def typical(h):
+    """``TYPICAL_STRENGTH`` at a (fractional) hand size h, linear between sizes."""
+    h = min(max(h, 5.0), 18.0)
+    i = min(np.int64(h), 17)
+    f = h - i
+    return TYPICAL_STRENGTH[i] * (1.0 - f) + TYPICAL_STRENGTH[i + 1] * f
+
+
+@njit(cache=True)
+def bet_shift(st, p, prm):
+    """Threshold shift for the table seat p faces: ``size_shift`` x (typical strength of the
+    live opponents' mean hand size - that of 9 cards) + ``opp_shift`` per live opponent above
+    4 + ``pos_shift`` per live opponent still to act after p (since the last bet or raise, or
+    since the round opened). Public facts only (hand sizes, folds, who has acted)."""
+    k = 0
+    behind = 0
+    cards = 0
+    for q in range(st[N]):
+        if q != p and not (st[FOLDED] >> q) & 1:
+            k += 1
+            cards += 5 if st[BET_CTX] else popcount(st[HAND + q])
+            if not (st[ACTED] >> q) & 1:
+                behind += 1
+    h = cards / max(k, 1)
+    return (prm[PR_SIZE_SHIFT] * (typical(h) - typical(np.float64(REF_CARDS))) + prm[PR_OPP_SHIFT] * (k - 4)
+            + prm[PR_POS_SHIFT] * behind)
+
+
+@njit(cache=True)
+def bet_choice(st, opts, acts, n, prm, gplay):
+    """Thresholds on the own poker strength, moved by ``bet_shift``: open with a bet of
+    ``bet_size`` at ``bet_at``, else bluff with probability ``bluff`` (a bet of ``bluff_size``);
+    facing a bet, raise by ``bet_size`` at ``raise_at``, call at ``call_at`` + ``odds_weight`` x
+    (price - 1/3) where price = chips to call / (pot after the call), else fold."""
+    p = st[CUR]
+    q = strength(bet_hand(st, p)[1])
+    shift = bet_shift(st, p, prm)
+    top = max_amount(st, opts)
+    size = max(1, min(top, np.int64(prm[PR_BET_SIZE])))
     if st[CUR_BET] == 0:
-        i = find(acts, n, np.int64(A_BET), size) if q >= prm[PR_BET_AT] else -1
+        i = -1
+        if q >= prm[PR_BET_AT] + shift:
+            i = find(acts, n, np.int64(A_BET), size)
+        elif prm[PR_BLUFF] > 0 and top >= 1 and uniform(gplay) < prm[PR_BLUFF]:
+            i = find(acts, n, np.int64(A_BET), max(1, min(top, np.int64(prm[PR_BLUFF_SIZE]))))
         return max(i, 0)
-    i = find(acts, n, np.int64(A_RAISE), size) if q >= prm[PR_RAISE_AT] else -1
+    i = find(acts, n, np.int64(A_RAISE), size) if q >= prm[PR_RAISE_AT] + shift else -1
     if i >= 0:
         return i
-    return 1 if q >= prm[PR_CALL_AT] else 0
+    owe = st[CUR_BET] - st[CONTRIB + p]
+    if owe <= 0:
+        return 1
+    pot = st[BOARD + SP_POT] if st[BET_CTX] == 0 else st[CL_POT]
+    price = owe / (pot + owe)
+    return 1 if q >= prm[PR_CALL_AT] + shift + prm[PR_ODDS_WEIGHT] * (price - 1.0 / 3.0) else 0
 
 
 @njit(cache=True)
@@ -1216,9 +1286,37 @@ def lead_choice(st, acts, n, prm):
 
 
 @njit(cache=True)
-def pick_choice(st, acts, n):
+def michigan_cards(st, hand):
+    """Cards of ``hand`` worth hiding from a showdown: the pay-suit A K Q J 10 and the three
+    sequence cards of every suit in which the hand holds them all."""
+    m = 0
+    for i in range(5):
+        m |= np.int64(1) << pay_card(st, i)
+    for s in range(4):
+        if ((suit_ah(hand, s) >> st[SEQ]) & 7) == 7:
+            for k in range(3):
+                m |= np.int64(1) << card_at(s, st[SEQ] + k)
+    return hand & m
+
+
+@njit(cache=True)
+def poker_target(st, hand, prm):
+    """The 5 poker cards: the best five, or the best five without the ``michigan_cards`` when
+    that costs at most ``hide_margin`` poker strength (and leaves 5 cards)."""
+    v, m = PK.best5(hand)
+    if prm[PR_HIDE_MARGIN] > 0:
+        rest = hand & ~michigan_cards(st, hand)
+        if rest != hand and popcount(rest) >= 5:
+            v2, m2 = PK.best5(rest)
+            if strength(v) - strength(v2) <= prm[PR_HIDE_MARGIN]:
+                return m2
+    return m
+
+
+@njit(cache=True)
+def pick_choice(st, acts, n, prm):
     p = st[CUR]
-    want = PK.best5(st[HAND + p])[1] & ~st[PICK + p]
+    want = poker_target(st, st[HAND + p], prm) & ~st[PICK + p]
     return find(acts, n, np.int64(A_PICK), lowbit(want))
 
 
@@ -1230,10 +1328,37 @@ def suit_choice(st, prm):
 
 
 @njit(cache=True)
+def fuzz_choice(acts, n, gplay):
+    """A uniformly random action kind among the legal ones, then a uniform action of that kind:
+    auctions pass half the time (they end), bets and raises are a third of the choices."""
+    kinds = 0
+    for i in range(n):
+        kinds |= 1 << (acts[i] & 15)
+    k = below(gplay, popcount(kinds))
+    while k:
+        kinds &= kinds - 1
+        k -= 1
+    kind = lowbit(kinds)
+    m = 0
+    for i in range(n):
+        if (acts[i] & 15) == kind:
+            m += 1
+    j = below(gplay, m)
+    for i in range(n):
+        if (acts[i] & 15) == kind:
+            if j == 0:
+                return i
+            j -= 1
+    return 0
+
+
+@njit(cache=True)
 def choose(st, opts, acts, n, sid, prm, gplay):
     """Index of the action strategy ``sid`` picks among acts[:n]."""
     if sid == S_RANDOM:
         return below(gplay, n)
+    if sid == S_FUZZ:
+        return fuzz_choice(acts, n, gplay)
     ph = st[PHASE]
     if ph <= P_AFTER_UNSOLD:
         return widow_choice(st, acts, n, prm)
@@ -1242,9 +1367,9 @@ def choose(st, opts, acts, n, sid, prm, gplay):
     if ph == P_SUIT:
         return suit_choice(st, prm)
     if ph == P_SELECT:
-        return pick_choice(st, acts, n)
+        return pick_choice(st, acts, n, prm)
     if ph == P_BET:
-        return bet_choice(st, opts, acts, n, prm)
+        return bet_choice(st, opts, acts, n, prm, gplay)
     return lead_choice(st, acts, n, prm)
 
 

@@ -1,9 +1,11 @@
-"""Study: Tripoli — the widow swap, the betting thresholds and the chips per seat per deal.
+"""Study: Tripoli — the widow swap, the betting thresholds, the chips per seat per deal, and
+one-parameter best responses to the default heuristic.
 
     python scripts/study_tripoli.py [--deals 60000] [--bet-deals 16000] [--chip-deals 100000]
-                                    [--seed 2026] [--players 5] [--out results]
+                                    [--response-deals 6000] [--seed 2026] [--players 5] [--out results]
+                                    [--only widow|betting|chips|response]
 
-Three parts, default (seed) rules, all on duplicate deals (every candidate plays the very same
+Four parts, default (seed) rules, all on duplicate deals (every candidate plays the very same
 deals from every seat, seats rotated, so differences are paired):
 
 1. ``tripoli_widow/``: how much is the widow swap worth to the dealer? One candidate
@@ -17,6 +19,11 @@ deals from every seat, seats rotated, so differences are paired):
 3. ``tripoli_chips/``: expected chips per seat per deal for 2..9 players (all heuristic), by
    seat position relative to the dealer and by ledger (antes, widow, pay cards, poker,
    Michigan, clearing), and what stays on the board.
+
+4. ``tripoli_response/``: one heuristic seat with one parameter moved (thresholds, bluffing, bet
+   sizes, pot odds, the hand-size, opponent and position shifts, the widow swap) against default heuristics
+   at 3, 5 and 7 players: does any simple change beat the default? (Issue 15: the old defaults
+   lost ~12 chips a deal to a tighter seat.)
 
 Each part writes ``summary.parquet``, ``report.md`` and a PNG plot. Needs the ``report`` extra
 (matplotlib). Runs in about 10 minutes on 2 cores with the defaults.
@@ -35,10 +42,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from sim.experiment import make_compare, run_experiment  # noqa: E402
+from sim.registry import get_game  # noqa: E402
 from sim.runner import make_config, play_shard  # noqa: E402
 from sim.stats import mean_ci  # noqa: E402
 
 LEDGERS = ("widow", "pay", "poker", "michigan", "clear")
+DEF = {p.name: p.default for p in get_game("tripoli").strategies["heuristic"].params}
+LOW = {p.name: p.lo for p in get_game("tripoli").strategies["heuristic"].params}
+SW = DEF["swap_below"]
 
 
 def plt():
@@ -56,10 +67,11 @@ def compare(cands: list[str], args, deals: int) -> pd.DataFrame:
 
 # ---- 1. widow -------------------------------------------------------------------------------
 WIDOW_POLICIES = [("never swap", "swap_below=0,sell_old=0")] + [
-    (f"swap if value < {t:g}", f"swap_below={t:g},sell_old=0") for t in (0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 10)] + [
-    ("swap if value < 1.5, sell old hand", "swap_below=1.5,sell_old=1"),
-    ("swap if value < 3, sell old hand", "swap_below=3,sell_old=1"),
-    ("auction unseen widow first, then swap < 1.5 and sell", "auction_widow=1,swap_below=1.5,sell_old=1")]
+    (f"swap if value < {t:g}", f"swap_below={t:g},sell_old=0")
+    for t in sorted({0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 10, SW})] + [
+    (f"swap if value < {SW:g}, sell old hand", f"swap_below={SW:g},sell_old=1"),
+    ("swap if value < 5, sell old hand", "swap_below=5,sell_old=1"),
+    (f"auction unseen widow first, then swap < {SW:g} and sell", f"auction_widow=1,swap_below={SW:g},sell_old=1")]
 
 
 def widow_study(args, out: Path) -> str:
@@ -85,13 +97,14 @@ def widow_study(args, out: Path) -> str:
     p.close(fig)
     i = int(df["per_dealt_diff"].idxmax())
     best = df.loc[i]
-    sold = df[df["policy"] == "swap if value < 1.5, sell old hand"].iloc[0]
-    plain = df[df["policy"] == "swap if value < 1.5"].iloc[0]
+    sold = df[df["policy"] == f"swap if value < {SW:g}, sell old hand"].iloc[0]
+    plain = df[df["policy"] == f"swap if value < {SW:g}"].iloc[0]
     always = df[df["policy"] == "swap if value < 10"].iloc[0]
     answer = (f"With {n} players the best widow policy tried ({best['policy']}) is worth "
               f"{best['per_dealt_diff']:+.2f} chips per deal dealt (95% CI {best['per_dealt_diff_lo']:+.2f} to "
               f"{best['per_dealt_diff_hi']:+.2f}) over never swapping; always swapping is worth "
-              f"{always['per_dealt_diff']:+.2f}, and selling the old hand after a swap adds "
+              f"{always['per_dealt_diff']:+.2f}, and selling the old hand after a swap (default swap_below "
+              f"{SW:g}) adds "
               f"{sold['per_dealt_diff'] - plain['per_dealt_diff']:+.2f}.")
     lines = ["# Tripoli: how much is the widow swap worth to the dealer?", "",
              f"`python scripts/study_tripoli.py --deals {args.deals} --seed {args.seed} --players {n}`", "",
@@ -114,10 +127,10 @@ def widow_study(args, out: Path) -> str:
 
 # ---- 2. betting thresholds ----------------------------------------------------------------
 def betting_grid() -> list[tuple[float, float, float]]:
-    pts = [(2.0, 4.0, 1.5)]
-    for bet in (1, 2, 3, 4, 6):
-        for call in (0.5, 1, 1.5, 2, 3):
-            for rse in (3, 4, 6):
+    pts = [(DEF["bet_at"], DEF["raise_at"], DEF["call_at"])]
+    for bet in (2, 4, 5, 6, 7):
+        for call in (2, 3, 4, 4.5, 5, 6):
+            for rse in (5, 6.5, 8):
                 if (bet, rse, call) != pts[0]:
                     pts.append((float(bet), float(rse), float(call)))
     return pts
@@ -133,7 +146,7 @@ def betting_study(args, out: Path) -> str:
     df.to_parquet(out / "summary.parquet", index=False)
     p = plt()
     fig, axes = p.subplots(1, 3, figsize=(15, 4.8), dpi=110, sharey=True)
-    for ax, rse in zip(axes, (3, 4, 6)):
+    for ax, rse in zip(axes, (5, 6.5, 8)):
         g = df[df["raise_at"] == rse]
         for call, h in g.groupby("call_at"):
             ax.errorbar(h["bet_at"], h["diff"], yerr=[h["diff"] - h["diff_lo"], h["diff_hi"] - h["diff"]],
@@ -153,15 +166,16 @@ def betting_study(args, out: Path) -> str:
     sig = df[df["diff_lo"] > 0]
     answer = (f"Against the heuristic table the best thresholds tried are bet_at={b['bet_at']:g}, "
               f"raise_at={b['raise_at']:g}, call_at={b['call_at']:g}: {b['diff']:+.2f} chips per deal over the "
-              f"default (bet_at=2, raise_at=4, call_at=1.5; 95% CI {b['diff_lo']:+.2f} to {b['diff_hi']:+.2f}); "
+              f"default (bet_at={DEF['bet_at']:g}, raise_at={DEF['raise_at']:g}, call_at={DEF['call_at']:g}; "
+              f"95% CI {b['diff_lo']:+.2f} to {b['diff_hi']:+.2f}); "
               f"{len(sig)} of {len(df) - 1} alternatives beat the default significantly.")
     lines = ["# Tripoli: which betting thresholds win chips against the heuristic table?", "",
              f"`python scripts/study_tripoli.py --bet-deals {args.bet_deals} --seed {args.seed} "
              f"--players {args.players}`", "",
              "One heuristic seat with its own `bet_at` / `raise_at` / `call_at` (poker strength = category "
              "0..8 + place inside the category: 1 = a pair, 2 = two pair, 3 = trips, 4 = straight, ...; bets "
-             "and raises are 10 chips, the limit) against default heuristics, default rules (limit 10 per "
-             "action, 3 raises). Payout = all chips of the deal, so a threshold's effect on the Michigan lead "
+             "and raises are `bet_size` chips; the other parameters, bluffing and pot odds included, at their "
+             "defaults) against default heuristics, default rules (limit 10 per action, 3 raises). Payout = all chips of the deal, so a threshold's effect on the Michigan lead "
              "(the poker winner leads) is included. Paired differences to the default heuristic (point 0).", "",
              "## Answer", "", answer, "", "![betting thresholds](betting_thresholds.png)", "",
              "## Top 5", "", "| bet_at | raise_at | call_at | mean payout | vs default | 95% CI |",
@@ -174,6 +188,68 @@ def betting_study(args, out: Path) -> str:
     for _, r in df.iterrows():
         lines.append(f"| {r['bet_at']:g} | {r['raise_at']:g} | {r['call_at']:g} | {r['mean_payout']:+.3f} | "
                      f"{r['diff']:+.3f} | {r['diff_lo']:+.3f} – {r['diff_hi']:+.3f} |")
+    (out / "report.md").write_text("\n".join(lines) + "\n")
+    return answer
+
+
+# ---- 4. best response to the default -------------------------------------------------------
+RESPONSES = [("all thresholds +1", {"bet_at": 1, "raise_at": 1, "call_at": 1}),
+             ("all thresholds +0.5", {"bet_at": 0.5, "raise_at": 0.5, "call_at": 0.5}),
+             ("all thresholds -0.5", {"bet_at": -0.5, "raise_at": -0.5, "call_at": -0.5}),
+             ("call_at +1", {"call_at": 1}), ("call_at -1", {"call_at": -1}),
+             ("bet_at +1", {"bet_at": 1}), ("bet_at -1", {"bet_at": -1}),
+             ("raise_at +0.5", {"raise_at": 0.5}), ("raise_at -0.5", {"raise_at": -0.5}),
+             ("bluff +0.1", {"bluff": 0.1}), ("bluff -0.1", {"bluff": -0.1}), ("no bluff", {"bluff": None}),
+             ("bluff_size +2", {"bluff_size": 2}), ("bluff_size -3", {"bluff_size": -3}),
+             ("bet_size -3", {"bet_size": -3}), ("odds_weight +3", {"odds_weight": 3}),
+             ("odds_weight -5", {"odds_weight": -5}), ("size_shift +0.25", {"size_shift": 0.25}),
+             ("size_shift -0.25", {"size_shift": -0.25}), ("opp_shift +0.25", {"opp_shift": 0.25}),
+             ("opp_shift -0.25", {"opp_shift": -0.25}), ("pos_shift +0.25", {"pos_shift": 0.25}),
+             ("pos_shift -0.25", {"pos_shift": -0.25}), ("swap_below +1", {"swap_below": 1}),
+             ("swap_below -1", {"swap_below": -1}), ("bid_old_max +2", {"bid_old_max": 2}),
+             ("old defaults (before issue 15)", "old")]
+OLD = "bet_at=2,raise_at=4,call_at=1.5,bluff=0,swap_below=1.5,bid_old_max=3,size_shift=0,odds_weight=0"
+
+
+def response_study(args, out: Path) -> str:
+    rows = []
+    for n in (3, 5, 7):
+        cands = ["heuristic"]
+        for _, delta in RESPONSES:
+            if delta == "old":
+                cands.append("heuristic:" + OLD)
+                continue
+            kv = {k: (0.0 if v is None else DEF[k] + v) for k, v in delta.items()}
+            cands.append("heuristic:" + ",".join(f"{k}={max(v, LOW[k]):g}" for k, v in kv.items()))
+        exp = make_compare("tripoli", cands, players=n, field="heuristic", seed=args.seed, deals=args.response_deals,
+                           shard_size=8192)
+        pts = run_experiment(exp, args.response_deals).summary["points"]
+        for (name, _), p in zip(RESPONSES, pts[1:]):
+            rows.append({"players": n, "deviation": name, "diff": p["diff"], "diff_lo": p["diff_lo"],
+                         "diff_hi": p["diff_hi"]})
+    df = pd.DataFrame(rows)
+    df.to_parquet(out / "summary.parquet", index=False)
+    best = df[df["deviation"] != RESPONSES[-1][0]].sort_values("diff", ascending=False).iloc[0]
+    sig = df[(df["diff_lo"] > 0) & (df["deviation"] != RESPONSES[-1][0])]
+    answer = (f"Against a table of default heuristics the best one-parameter deviation tried is "
+              f"{best['deviation']} at {int(best['players'])} players: {best['diff']:+.2f} chips per deal "
+              f"(95% CI {best['diff_lo']:+.2f} to {best['diff_hi']:+.2f}); {len(sig)} of "
+              f"{len(df) - 3} deviations gain significantly.")
+    wide = df.pivot(index="deviation", columns="players", values="diff").reindex([r[0] for r in RESPONSES])
+    lines = ["# Tripoli: does any one-parameter change beat the default heuristic?", "",
+             f"`python scripts/study_tripoli.py --only response --response-deals {args.response_deals} "
+             f"--seed {args.seed}`", "",
+             "One heuristic seat with one parameter moved (or the pre-issue-15 defaults) against default "
+             "heuristics, default rules, every seat on the same duplicate deals; paired difference to the "
+             "default seat, chips per deal.", "", "## Answer", "", answer, "",
+             "| deviation | " + " | ".join(f"{n} players (95% CI)" for n in (3, 5, 7)) + " |",
+             "|---|" + "---:|" * 3]
+    for name in wide.index:
+        cells = []
+        for n in (3, 5, 7):
+            r = df[(df["players"] == n) & (df["deviation"] == name)].iloc[0]
+            cells.append(f"{r['diff']:+.3f} ({r['diff_lo']:+.3f} – {r['diff_hi']:+.3f})")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     (out / "report.md").write_text("\n".join(lines) + "\n")
     return answer
 
@@ -268,12 +344,13 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=60_000, help="deals per point of the widow study")
     ap.add_argument("--bet-deals", type=int, default=16_000, help="deals per point of the betting study")
     ap.add_argument("--chip-deals", type=int, default=100_000, help="deals per player count of the chips study")
+    ap.add_argument("--response-deals", type=int, default=6_000, help="deals per point of the response study")
     ap.add_argument("--players", type=int, default=5)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", default=str(ROOT / "results"))
-    ap.add_argument("--only", choices=["widow", "betting", "chips"], action="append")
+    ap.add_argument("--only", choices=["widow", "betting", "chips", "response"], action="append")
     args = ap.parse_args()
-    parts = {"widow": widow_study, "betting": betting_study, "chips": chips_study}
+    parts = {"widow": widow_study, "betting": betting_study, "chips": chips_study, "response": response_study}
     for name in args.only or list(parts):
         out = Path(args.out) / f"tripoli_{name}"
         out.mkdir(parents=True, exist_ok=True)

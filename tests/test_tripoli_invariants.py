@@ -151,7 +151,8 @@ def test_replay_matches_the_batch_and_deals_are_duplicated():
 
 def test_format_trace_reads():
     from sim.runner import make_config, replay_lines
-    cfg = make_config("tripoli", players=4, seed=2, strategies=["heuristic"], options=["clearing_pots=2"])
+    cfg = make_config("tripoli", players=4, seed=2, options=["clearing_pots=2"],     # seat 2 calls: showdowns
+                      strategies=["heuristic", "heuristic", "heuristic:call_at=0,odds_weight=0", "heuristic"])
     text = "\n".join(replay_lines(cfg, 3))
     for word in ("deal ", "widow", "board kitty", "pick", "show", "plays", "end:", "clearing round"):
         assert word in text, word
@@ -178,3 +179,48 @@ def test_cli_run_and_replay(tmp_path):
             and "payout" in line]
     assert pays == [int(df.loc[7, f"payout_{p}"]) if "deal_id" not in df else
                     int(df.set_index("deal_id").loc[7, f"payout_{p}"]) for p in range(6)]
+
+
+# =============================================================================
+# fuzzer coverage (issue 15)
+# =============================================================================
+def test_fuzz_reaches_every_end_reason_and_action_kind():
+    """``fuzz`` (a uniform action kind, then a uniform action of it) over every preset and
+    2, 3, 5 and 9 players: every deal passes the check mode and the record checks, no bid or
+    raise guard binds (``random`` hits the 1,000-chip auction guard in ~5 % of deals), and the
+    end reasons out and blocked are both reached. ``step_cap`` is reachable only through the
+    ``max_steps`` option (every auction, betting round and Phase 3 ends within a bounded number
+    of decisions), so it is reached with ``max_steps=30``. Coverage (share of deals per end
+    reason, per action kind in replayed traces) is printed (``-rA`` / ``-s``)."""
+    reasons = np.zeros(len(K.REASON_NAMES), np.int64)
+    deals = 0
+    for preset in PRESETS:
+        for n in (2, 3, 5, 9):
+            rec, opts = play(preset, n, ["fuzz"], 150, seed=21)
+            check_records(rec, opts, n)
+            assert rec[:, K.RC_TRUNC].sum() == 0, (preset, n)
+            reasons += np.bincount(rec[:, K.RC_REASON], minlength=len(K.REASON_NAMES))
+            deals += len(rec)
+    rec, opts = play("seed", 5, ["fuzz"], 100, seed=21, max_steps=30)
+    check_records(rec, opts, 5)
+    assert (rec[:, K.RC_TRUNC] == (rec[:, K.RC_REASON] == K.R_STEP_CAP)).all()
+    reasons += np.bincount(rec[:, K.RC_REASON], minlength=len(K.REASON_NAMES))
+    deals += len(rec)
+    kinds = np.zeros(len(K.ACTION_NAMES), np.int64)
+    sampled = 0
+    trace = np.zeros((8192, 4), np.int64)
+    for preset in PRESETS:
+        opts = GAME.options_cls(**GAME.presets[preset]).to_array(5)
+        sids, params = seat_arrays(GAME, seat_table(GAME, ["fuzz"], 5))
+        for d in range(12):
+            st = K.replay_deal(21, d, opts, sids, params, False, trace)
+            rows = trace[:st[K.TR_LEN]]
+            acts = rows[rows[:, 0] == K.T_ACTION, 2] & 15
+            kinds += np.bincount(np.unique(acts), minlength=len(K.ACTION_NAMES))
+            sampled += 1
+    print(f"\nfuzz coverage, {deals} deals: " + ", ".join(
+        f"{name} {reasons[i] / deals:.2%}" for i, name in enumerate(K.REASON_NAMES)))
+    print(f"action kinds, share of {sampled} replayed deals: " + ", ".join(
+        f"{K.ACTION_NAMES[k]} {kinds[k] / sampled:.0%}" for k in range(1, len(K.ACTION_NAMES))))
+    assert (reasons > 0).all(), dict(zip(K.REASON_NAMES, reasons))
+    assert (kinds[1:] > 0).all(), {K.ACTION_NAMES[k]: int(kinds[k]) for k in range(1, len(K.ACTION_NAMES))}

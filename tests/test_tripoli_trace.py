@@ -12,7 +12,10 @@ from sim.notation import parse_card
 from sim.runner import make_config, replay
 from sim.trace import lines
 
-LINEUPS = {"heuristic": ["heuristic"], "random": ["random"]}
+# one heuristic seat calls every bet (call_at=0), so the few deals replayed reach showdowns
+# (the default heuristic bluffs and folds enough that half its pots are won uncontested)
+LINEUPS = {"heuristic": ["heuristic", "heuristic", "heuristic:call_at=0,odds_weight=0", "heuristic"],
+           "random": ["random"]}
 DEALS = (0, 3, 4)          # with 4 players: deal 3 ends its session (clearing round), 4 starts one
 N = 4
 

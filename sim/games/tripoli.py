@@ -132,9 +132,11 @@ PRESETS = {
 
 _P = ParamSpec
 STRATEGIES = [
-    StrategySpec("random", K.S_RANDOM, (), "uniformly random legal action (baseline and fuzzer)"),
+    StrategySpec("random", K.S_RANDOM, (), "uniformly random legal action (baseline)"),
+    StrategySpec("fuzz", K.S_FUZZ, (), "fuzzer: a uniformly random action kind, then a uniformly random "
+                 "action of that kind (auctions end, bets stay within reach of every end)"),
     StrategySpec("heuristic", K.S_HEURISTIC, (
-        _P("swap_below", 1.5, 0.0, 10.0, "the dealer swaps with the widow (and a bidder wants a hand) when its "
+        _P("swap_below", 3.0, 0.0, 10.0, "the dealer swaps with the widow (and a bidder wants a hand) when its "
            "hand value is below this; hand value = poker strength 0..9 of the best 5 cards "
            "(category + place inside it) + pay_weight x Phase-1 chips the hand would collect"),
         _P("pay_weight", 0.1, 0.0, 10.0, "weight of one Phase-1 chip in the hand value"),
@@ -143,19 +145,38 @@ STRATEGIES = [
         _P("bid_max", 3.0, 0.0, 1000.0, "highest bid for a hand in a widow auction (weak hands only)", integer=True),
         _P("suit_bid_max", 6.0, 0.0, 1000.0, "highest bid for the pay suit (never above what the suit's "
            "spaces would pay the hand)", integer=True),
-        _P("bet_at", 2.0, 0.0, 9.0, "open the betting when poker strength >= this (1 = a pair, 2 = two pair...)"),
-        _P("raise_at", 4.0, 0.0, 9.0, "raise when poker strength >= this (while raises are allowed)"),
-        _P("call_at", 1.5, 0.0, 9.0, "call a bet when poker strength >= this, else fold"),
+        _P("bet_at", 6.0, 0.0, 9.0, "open the betting when poker strength >= this (1 = a pair, 2 = two pair...)"),
+        _P("raise_at", 6.5, 0.0, 9.0, "raise when poker strength >= this (while raises are allowed)"),
+        _P("call_at", 4.5, 0.0, 9.0, "call a bet when poker strength >= this, else fold"),
         _P("bet_size", 10.0, 1.0, 60.0, "size of a bet or raise (clamped to the limit)", integer=True),
         _P("run_weight", 1.0, 0.0, 10.0, "Michigan lead score per card of the own run from the suit's lowest card"),
         _P("stop_bonus", 2.0, 0.0, 20.0, "Michigan lead score bonus when that run ends in a sure stop "
            "(an ace or a card already played), keeping the lead"),
-    ), "swaps a weak hand with the widow and sells the old one, bids for hands and the pay suit up "
-       "to a value, plays the best 5 poker cards and bets / raises / calls by strength thresholds, "
-       "leads the Michigan suit that sheds the most cards (long suits, own runs, own stops)"),
+        _P("bid_old_max", 1.0, 0.0, 1000.0, "highest bid for the dealer's old hand after a swap (seen by the "
+           "dealer, so adversely selected; weak hands only); bid_max is then the unseen widow's", integer=True),
+        _P("bluff", 0.5, 0.0, 1.0, "probability of opening the betting with a bluff (a bet of bluff_size) "
+           "when the hand is below bet_at"),
+        _P("bluff_size", 8.0, 1.0, 60.0, "size of a bluff bet (clamped to the limit)", integer=True),
+        _P("size_shift", 0.25, 0.0, 2.0, "the betting thresholds are set against opponents holding 9 cards; they "
+           "move by size_shift x the change of the typical strength of the live opponents' best five at their "
+           "mean hand size (player count, clearing rounds: 5 cards)"),
+        _P("opp_shift", 0.0, -3.0, 3.0, "betting thresholds move by this per live opponent above 4"),
+        _P("odds_weight", 12.0, 0.0, 20.0, "the call threshold moves by odds_weight x (price - 1/3), price = chips "
+           "to call / pot after the call: cheap calls are made wider"),
+        _P("hide_margin", 0.0, 0.0, 9.0, "keep the pay-suit A K Q J 10 and held sequences out of the poker hand "
+           "(hidden for the Michigan phase; matters under Rummoli timing, where Phase 1 does not show them) "
+           "when that costs at most this poker strength; 0 = the best five"),
+        _P("pos_shift", 0.0, -3.0, 3.0, "betting thresholds move by this per live opponent still to act after "
+           "the seat (position: late seats have fewer players behind)"),
+    ), "swaps a weak hand with the widow and sells the old one, bids for hands (unseen widow and the "
+       "dealer's old hand apart) and the pay suit up to a value, plays the best 5 poker cards (or hides "
+       "its pay cards within hide_margin), bets / raises / calls by strength thresholds moved by the "
+       "opponents' hand sizes and count, the players behind and the pot odds, bluffs a share of its weak openings, leads "
+       "the Michigan suit that sheds the most cards (long suits, own runs, own stops). Defaults retuned "
+       "in issue 15 (the old ones called far too loosely)"),
 ]
 # the runner's and experiments' default strategy name: the heuristic with its parameters
-STRATEGIES.append(StrategySpec("greedy", K.S_HEURISTIC, STRATEGIES[1].params,
+STRATEGIES.append(StrategySpec("greedy", K.S_HEURISTIC, STRATEGIES[2].params,
                                "the heuristic under the runner's default strategy name"))
 
 
