@@ -1,0 +1,56 @@
+"""The README's strategy tables, written from the strategy registry (names, parameters with
+defaults and ranges, help), so that they cannot drift from ``cardsim strategies GAME``.
+
+    python scripts/readme_tables.py          # rewrite the marked blocks of README.md
+    python scripts/readme_tables.py --check  # exit 1 when README.md differs
+
+A block is the text between ``<!-- strategies:GAME -->`` and ``<!-- /strategies:GAME -->``;
+``tests/test_readme_tables.py`` checks that every game has one and that it is up to date.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+README = ROOT / "README.md"
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def table(game: str) -> str:
+    """Markdown table of ``game``'s strategies."""
+    from sim.registry import get_game
+    rows = ["| name | parameters: default [range] | play |", "|---|---|---|"]
+    for s in get_game(game).strategies.values():
+        params = "<br>".join(f"`{p.name}` {_num(p.default)} [{_num(p.lo)}..{_num(p.hi)}]: {p.help}"
+                             for p in s.params) or "-"
+        rows.append(f"| `{s.name}` | {params.replace('|', '/')} | {s.help.replace('|', '/')} |")
+    return "\n".join(rows)
+
+
+def rewrite(text: str) -> str:
+    def block(m: re.Match) -> str:
+        game = m.group(1)
+        return f"<!-- strategies:{game} -->\n{table(game)}\n<!-- /strategies:{game} -->"
+    return re.sub(r"<!-- strategies:(\w+) -->.*?<!-- /strategies:\1 -->", block, text, flags=re.S)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+    old = README.read_text()
+    new = rewrite(old)
+    if a.check:
+        sys.exit(0 if new == old else 1)
+    README.write_text(new)
+
+
+if __name__ == "__main__":
+    main()
