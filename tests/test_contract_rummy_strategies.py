@@ -182,3 +182,30 @@ def test_cautious_not_worse_than_greedy():
     diff = greedy[:, K.RC_TOTAL].astype(float) - cautious[:, K.RC_TOTAL]
     se = diff.std() / np.sqrt(len(diff))
     assert diff.mean() > -6.0, (diff.mean(), se)
+
+
+# ---- the decisions open to strategies (§17) --------------------------------------------
+def test_layoff_target_parameter():
+    """9S fits the set of nines (first on the table) and the run 5S-8S; on the run it lets
+    10S follow. layoff_target = 1 (default) goes out, 0 (first meld, the old rule) keeps 10S."""
+    for mode, out in ((1, 0), (0, -1)):
+        g = Game(deal=2, strategies={0: with_params(layoff_target=mode)})
+        g.table_set(1, "9H 9C 9D")
+        g.table_run(2, "5S 6S 7S 8S")
+        g.hand(0, "9S 10S")
+        down_earlier(g)
+        g.stock("KD 2H")
+        g.turn()
+        assert g.st[K.OUT] == out, mode
+        assert (g.tab[1, M.M_P1] >> 10 & 1) == (out == 0)
+
+
+def test_vol_points_parameter():
+    """Volunteer for an out-of-turn play only with a holding worth at least vol_points."""
+    g = Game()
+    g.hand(2, "2D 3D 4D 5S 6S 7S 9C 10C JC QD")           # 66 points
+    for vp, want in ((0, True), (60, True), (70, False)):
+        sid, prm = with_params(vol_points=vp)
+        assert K.volunteers(g.st, g.opts, 2, sid, np.array(prm), g.gplay) == want
+    sid, prm = with_params(volunteer=0)
+    assert not K.volunteers(g.st, g.opts, 2, sid, np.array(prm), g.gplay)
