@@ -1171,13 +1171,15 @@ def place_target(tab, n, c, h, rules, mode):
     a run (it floats), else the first meld."""
     first = -1
     cands = 0
+    runs = 0
     for i in range(n):
         if F.can_lay(tab[i], c, rules):
             cands += 1
+            runs += tab[i, M.M_KIND] == M.K_RUN
             if first < 0:
                 first = i
-    if mode == 0 or cands == 0 or (cands == 1 and c != JK):
-        return first
+    if mode == 0 or cands == 0 or (c != JK and (cands == 1 or runs == 0)):
+        return first                    # a natural on sets of its rank: every choice is alike
     row = np.zeros(M.M_SIZE, np.int64)
     best = -1
     bf = -1
