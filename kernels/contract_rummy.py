@@ -21,7 +21,7 @@ Choices this module adds where the spec leaves room
   repeated to a fixed point (swaps and lay-offs alternate while they shed cards), and the
   discard.
 * Strategies (issue 15): every strategy but ``random`` reads one parameter row (``P_*``);
-  ``greedy`` is ``mayi`` without a May-I limit. Default behaviour changed by issue 15's
+  ``greedy`` is ``mayi`` with ``max_mayi = near = 99`` (no limits). Default behaviour changed by issue 15's
   fixes: lay-offs to a fixed point, jokers placed where they let a held card follow (else on
   a set), MAY_I melds take every joker held, a rank's copies past three count as no contract
   help in the discard choice (the ``may_i_model = none`` stall), ``cautious`` defends only
@@ -223,9 +223,9 @@ ERROR_NAMES = ("", "cards not conserved", "invalid meld on the table", "hand siz
 # strategies
 S_RANDOM = 0
 S_GREEDY = 1
-S_MAYI = 2          # params: max_mayi, near, volunteer
-S_CAUTIOUS = 3      # params: max_mayi, near, volunteer, danger
-S_FUZZ = 4          # the greedy family's params, then noise
+S_MAYI = 2          # greedy with May-I limits (max_mayi, near)
+S_CAUTIOUS = 3      # greedy plus the defence (danger, far)
+S_FUZZ = 4          # greedy with random decisions (noise)
 # Every strategy but random reads the same parameter row (sim.games.contract_rummy lists
 # each strategy's defaults): greedy is mayi with no May-I limit and no defence.
 N_PARAMS = 11
