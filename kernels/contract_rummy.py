@@ -13,10 +13,20 @@ Choices this module adds where the spec leaves room
   ``out_of_turn_discard`` taking it is a May-I: the penalty card follows), ``respond_may_i``
   (volunteer for the out-of-turn play; under ``buy``: buy the discard), the contract meld (the
   engine's best meld: most natural points laid, fewest jokers; with larger first melds
-  (MAY_I) a meld of every card, going out, is preferred when it exists), joker swaps (an
-  atomic (run, natural, target meld) action; the freed joker goes to the first meld that takes
-  it, or, with ``swapped_joker_may_be_discarded``, may be kept for this turn's discard),
-  lay-offs one card at a time, and the discard.
+  (MAY_I) a meld of every card, going out, is preferred when it exists, and with the
+  ``meld_jokers`` parameter every joker held goes into it), joker swaps (an atomic (run,
+  natural, target meld) action; the freed joker goes where the ``joker_target`` parameter
+  says, or, with ``swapped_joker_may_be_discarded``, may be kept for this turn's discard),
+  lay-offs one card at a time onto the meld ``layoff_target`` / ``joker_target`` choose,
+  repeated to a fixed point (swaps and lay-offs alternate while they shed cards), and the
+  discard.
+* Strategies (issue 15): every strategy but ``random`` reads one parameter row (``P_*``);
+  ``greedy`` is ``mayi`` with ``max_mayi = near = 99`` (no limits). Default behaviour changed by issue 15's
+  fixes: lay-offs to a fixed point, jokers placed where they let a held card follow (else on
+  a set), MAY_I melds take every joker held, a rank's copies past three count as no contract
+  help in the discard choice (the ``may_i_model = none`` stall), ``cautious`` defends only
+  while ``far`` cards short. ``fuzz`` is greedy with each decision random with probability
+  ``noise``.
 * The card taken from the pile (A9, §7.1.3): its **type** may not be discarded that turn, a
   twin included. Copies are indistinguishable, so discarding the twin puts the same card back
   on the pile: the "take D, discard D" pass the rule forbids. The exception is a holding of
@@ -24,7 +34,8 @@ Choices this module adds where the spec leaves room
   from a swap for this turn's discard goes even if the card taken was a joker (it is
   another card, off the table).
 * The ``random`` strategy flips a fair coin at each yes/no hook and picks the discard
-  uniformly among the legal card types; the meld it lays is the engine's best one.
+  uniformly among the legal card types; the meld it lays is the engine's best one, and its
+  lay-offs and jokers go on the first meld that takes them.
 * ``go_out_requires_discard``: a lay-off or a meld may not empty the hand; the last card
   goes by discard. CONTRACT deal 7 always goes out with no discard (§13). When the best meld
   would take every card, the engine lays the best meld of all the cards but one (the player
@@ -212,13 +223,28 @@ ERROR_NAMES = ("", "cards not conserved", "invalid meld on the table", "hand siz
 # strategies
 S_RANDOM = 0
 S_GREEDY = 1
-S_MAYI = 2          # params: max_mayi, near, volunteer
-S_CAUTIOUS = 3      # params: max_mayi, near, volunteer, danger
-N_PARAMS = 4
-P_MAX = 0
-P_NEAR = 1
-P_VOL = 2
-P_DANGER = 3
+S_MAYI = 2          # greedy with May-I limits (max_mayi, near)
+S_CAUTIOUS = 3      # greedy plus the defence (danger, far)
+S_FUZZ = 4          # greedy with random decisions (noise)
+# Every strategy but random reads the same parameter row (sim.games.contract_rummy lists
+# each strategy's defaults): greedy is mayi with no May-I limit and no defence.
+N_PARAMS = 11
+P_MAX = 0           # May-I's (penalty cards) per deal; >= 99: no limit
+P_NEAR = 1          # take a paid discard only if at most this many cards stay missing
+P_VOL = 2           # 1 = volunteer for out-of-turn plays
+P_DANGER = 3        # cautious: an opponent down with at most this many cards is a danger
+P_FAR = 4           # cautious: defend only while at least this many cards are missing
+P_LAYOFF = 5        # lay-off target: 0 first meld in table order, 1 the one after which most held cards fit
+P_JOKER = 6         # joker target (lay-off, swap): 0 first meld, 1 where it lets a held card
+                    # follow, else a set (dead: nobody reuses it), 2 the same but a run before a set
+P_MELD_JK = 7       # larger first melds (MAY_I): 1 = every joker held goes into the meld
+P_VOL_PTS = 8       # volunteer only when the holding is worth at least this many points
+P_NOISE = 9         # fuzz: probability that a decision is a fair coin / a random discard
+P_SWAP = 10         # 1 = make joker swaps
+UNLIMITED = 99
+JT_FIRST = 0
+JT_HELP = 1
+JT_RUN = 2
 
 # trace rows (replay only): code, seat (-1: the table), a, b, c, d. d is the sizes after
 # the event: cards held by the seat + 256 * stock size + 65536 * discard pile size (see
@@ -657,7 +683,9 @@ def keep_score(h, c, spec):
         return BIG
     sc = 0
     if spec[M.C_GROUPS] > 0:
-        sc += 3 * (F.rank_total(h, c % 13) - 1)
+        k = F.rank_total(h, c % 13)
+        if k <= 3:                      # copies past a set's 3 are surplus (issue 15: all four
+            sc += 3 * (k - 1)           # seats hoarded one rank each and the deal stalled)
     if spec[M.C_RUNS] > 0:
         sc += neighbours(h, c)
         if spec[M.C_GROUPS] == 0 and h[c] >= 2:
@@ -678,29 +706,44 @@ def layable(tab, n, c, rules):
 # =============================================================================
 @njit(cache=True)
 def param(sid, prm, i):
-    """Strategy parameter i (greedy: May-I's unlimited, any improvement, volunteers)."""
-    if sid == S_GREEDY:
-        return 1e9 if i != P_DANGER else 0.0
+    """Strategy parameter i (the row of the seat's strategy; random has none)."""
     return prm[i]
 
 
 @njit(cache=True)
-def danger(st, p, prm, sid):
-    """Cautious: an opponent who has melded holds at most ``danger`` cards."""
+def noisy(sid, prm, gplay):
+    """fuzz: this decision is random (probability ``noise``)."""
+    return sid == S_FUZZ and uniform(gplay) < prm[P_NOISE]
+
+
+@njit(cache=True)
+def coin(gplay):
+    return below(gplay, 2) == 1
+
+
+@njit(cache=True)
+def danger(st, opts, p, prm, sid, sc):
+    """Cautious: an opponent who has melded holds at most ``danger`` cards, and seat p is
+    still at least ``far`` cards short of its contract (once down it always is in danger)."""
     if sid != S_CAUTIOUS:
         return False
+    near = False
     for q in range(st[N]):
-        if q != p and st[DOWN + q] and st[HSIZE + q] <= param(sid, prm, P_DANGER):
-            return True
-    return False
+        if q != p and st[DOWN + q] and st[HSIZE + q] <= prm[P_DANGER]:
+            near = True
+    if not near or st[DOWN + p]:
+        return near
+    need = contract_need(hand_of(st, p), spec_of(opts, st[DEAL]), rules_of(opts), sc)
+    return need >= prm[P_FAR]
 
 
 @njit(cache=True)
 def wants_card(st, opts, tab, p, c, paid, sid, prm, gplay, sc):
     """choose_draw / respond (buy): does seat p want card c (``paid``: with a penalty card)?"""
-    if sid == S_RANDOM:
-        return below(gplay, 2) == 1
-    if paid and (st[MAYI + p] >= param(sid, prm, P_MAX) or danger(st, p, prm, sid)):
+    if sid == S_RANDOM or noisy(sid, prm, gplay):
+        return coin(gplay)
+    if paid and ((prm[P_MAX] < UNLIMITED and st[MAYI + p] >= prm[P_MAX])
+                 or danger(st, opts, p, prm, sid, sc)):
         return False
     rules = rules_of(opts)
     if st[DOWN + p]:
@@ -717,21 +760,27 @@ def wants_card(st, opts, tab, p, c, paid, sid, prm, gplay, sc):
     h[c] -= 1
     if paid and spec[F.CF_ALL] and after > 0:
         return False                    # every card must go out: a penalty card is junk
-    return after < before and after <= param(sid, prm, P_NEAR)
+    return after < before and after <= prm[P_NEAR]
 
 
 @njit(cache=True)
-def volunteers(st, q, sid, prm, gplay):
-    """respond_may_i (out_of_turn_discard): play out of turn?"""
-    if sid == S_RANDOM:
-        return below(gplay, 2) == 1
-    return param(sid, prm, P_VOL) > 0.5
+def volunteers(st, opts, q, sid, prm, gplay):
+    """respond_may_i (out_of_turn_discard): play out of turn? (``volunteer``, and only with
+    a holding worth at least ``vol_points``)"""
+    if sid == S_RANDOM or noisy(sid, prm, gplay):
+        return coin(gplay)
+    if prm[P_VOL] < 0.5:
+        return False
+    return prm[P_VOL_PTS] <= 0 or F.hold_points(hand_of(st, q), rules_of(opts)) >= prm[P_VOL_PTS]
 
 
 @njit(cache=True)
-def yes(sid, gplay):
-    """A yes/no hook where every strategy but random says yes (meld, lay off, swap)."""
-    return sid != S_RANDOM or below(gplay, 2) == 1
+def yes(sid, prm, gplay):
+    """A yes/no hook where every strategy but random (and fuzz's noise) says yes (meld, lay
+    off, swap)."""
+    if sid == S_RANDOM or noisy(sid, prm, gplay):
+        return coin(gplay)
+    return True
 
 
 @njit(cache=True)
@@ -783,14 +832,14 @@ def discard_key(st, tab, p, c, h, spec, rules, near):
 
 
 @njit(cache=True)
-def choose_discard(st, opts, tab, p, free, sid, prm, gplay):
+def choose_discard(st, opts, tab, p, free, sid, prm, gplay, sc):
     """choose_discard / choose_oot_discard: the card to discard, -1 if none is legal."""
-    if sid == S_RANDOM:
+    if sid == S_RANDOM or noisy(sid, prm, gplay):
         return random_discard(st, p, free, gplay)
     best = -1
     bk = BIG + 1
     h, spec, rules = hand_of(st, p), spec_of(opts, st[DEAL]), rules_of(opts)
-    near = danger(st, p, prm, sid)
+    near = danger(st, opts, p, prm, sid, sc)
     for c in range(HOLD):
         if discard_ok(st, p, c, free):
             k = discard_key(st, tab, p, c, h, spec, rules, near)
@@ -847,7 +896,7 @@ def offer_oot(st, opts, p, sids, params, gplay, trace):
         q = (p + i) % n
         if opts[O_COOLDOWN] and st[COOL + q] != 0:
             continue
-        if volunteers(st, q, sids[q], params[q], gplay):
+        if volunteers(st, opts, q, sids[q], params[q], gplay):
             log(st, trace, T_VOLUNTEER, q, 0, 0, 0, sizes(st, q))
             return q
     return -1
@@ -902,14 +951,14 @@ def draw_phase(st, opts, tab, p, sids, params, gplay, trace, sc):
 
 
 @njit(cache=True)
-def oot_play(st, opts, tab, q, sids, params, gplay, trace):
+def oot_play(st, opts, tab, q, sids, params, gplay, trace, sc):
     """Q draws from the stock and discards any card (§7.2 step 4)."""
     c = stock_card(st, opts, gplay, trace)
     if c < 0:
         return
     give(st, q, c)
     log(st, trace, T_OOT, q, c, 0, 0, sizes(st, q))
-    x = choose_discard(st, opts, tab, q, True, sids[q], params[q], gplay)
+    x = choose_discard(st, opts, tab, q, True, sids[q], params[q], gplay, sc)
     discard(st, q, x, 1, trace)
     st[OOT + q] += 1
     if opts[O_COOLDOWN]:
@@ -1008,20 +1057,50 @@ def lay_meld(st, opts, tab, p, mo, trace):
 
 
 @njit(cache=True)
-def meld_phase(st, opts, tab, p, sid, gplay, mo, trace):
+def meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace):
     """choose_meld: lay the contract (deal 7 special: only all cards, going out). With
     ``joker_swap_requires_prior_meld = false`` a player who cannot meld may first swap a
-    natural for a table joker that completes his meld (``swap_into_meld``)."""
+    natural for a table joker that completes his meld (``swap_into_meld``). With larger
+    first melds (MAY_I) and ``meld_jokers`` every joker held goes into the meld."""
     if best_meld(st, opts, p, mo) < 0:
         if opts[O_SWAP] == 0 or opts[O_SWAP_PRIOR] == 1:
             return
-        if not swap_into_meld(st, opts, tab, p, sid, gplay, mo, trace):
+        if not swap_into_meld(st, opts, tab, p, sid, prm, gplay, mo, trace):
             return
-    elif not yes(sid, gplay):
+    elif not yes(sid, prm, gplay):
         return
+    spec = spec_of(opts, st[DEAL])
+    if sid != S_RANDOM and prm[P_MELD_JK] > 0.5 and spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0:
+        keep = 1 if opts[O_GO_OUT_DISCARD] else 0
+        add_jokers(mo, spec[M.C_GROUPS] + spec[M.C_RUNS], hand_of(st, p), st[HSIZE + p], rules_of(opts), keep)
     lay_meld(st, opts, tab, p, mo, trace)
     if st[HSIZE + p] == 0:
         end_deal(st, D_OUT, p)
+
+
+@njit(cache=True)
+def add_jokers(mo, nm, h, held, rules, keep):
+    """Larger first melds (MAY_I): the jokers the meld rows mo[:nm] leave in the holding h
+    (``held`` cards) go into the meld, each on a run where it fits (it floats: the run then
+    takes cards two places off its ends), else on a set; at least ``keep`` cards stay held.
+    Under forbid_contiguous_runs only sets take them (a longer run might touch another)."""
+    used = 0
+    for k in range(nm):
+        used += F.row_len(mo[k])
+    extra = h[JK] - meld_jokers(mo, nm)
+    while extra > 0 and held - used > keep:
+        t = -1
+        for k in range(nm):
+            if t < 0 and mo[k, M.M_KIND] == M.K_RUN and rules[F.RF_NO_TOUCH] == 0 and F.can_lay(mo[k], JK, rules):
+                t = k
+        for k in range(nm):
+            if t < 0 and mo[k, M.M_KIND] == M.K_GROUP:
+                t = k
+        if t < 0:
+            return
+        F.lay(mo[t], JK)
+        used += 1
+        extra -= 1
 
 
 @njit(cache=True)
@@ -1033,7 +1112,7 @@ def meld_jokers(mo, n):
 
 
 @njit(cache=True)
-def swap_into_meld(st, opts, tab, p, sid, gplay, mo, trace):
+def swap_into_meld(st, opts, tab, p, sid, prm, gplay, mo, trace):
     """A swap on the meld turn, before the meld: the natural goes into a table run and the
     freed joker into the contract meld laid next (it is used this turn, §11, and not laid
     off, §8). Tried only when the player cannot meld without it; the first (run, natural)
@@ -1050,7 +1129,7 @@ def swap_into_meld(st, opts, tab, p, sid, gplay, mo, trace):
                 ok = best_meld(st, opts, p, mo) >= 0 and meld_jokers(mo, nm) >= 1
                 h[c] += 1
                 h[JK] -= 1
-                if ok and yes(sid, gplay):
+                if ok and yes(sid, prm, gplay):
                     F.swap(tab[i], c)
                     take(st, p, c)
                     give(st, p, JK)
@@ -1070,11 +1149,58 @@ def swap_info(wrun, tab, t):
 
 
 @njit(cache=True)
-def joker_target(tab, n, rules):
+def fit_count(tab, n, i, row, h, rules):
+    """Held card types (h) that fit some meld when meld i is ``row``."""
+    f = 0
+    for x in range(HOLD):
+        if h[x] > 0:
+            ok = F.can_lay(row, x, rules)
+            for j in range(n):
+                if not ok and j != i and F.can_lay(tab[j], x, rules):
+                    ok = True
+            f += ok
+    return f
+
+
+@njit(cache=True)
+def place_target(tab, n, c, h, rules, mode):
+    """choose_layoff's target for card c (JK: a joker), h the holding without it; -1 if no
+    meld takes it. ``mode`` (params layoff_target / joker_target): 0 the first meld in table
+    order; else the meld after which most held card types fit some meld (the first of
+    those), a joker without such a gain: mode 1 on a set (dead, nobody reuses it), mode 2 on
+    a run (it floats), else the first meld."""
+    first = -1
+    cands = 0
+    runs = 0
     for i in range(n):
-        if F.can_lay(tab[i], JK, rules):
+        if F.can_lay(tab[i], c, rules):
+            cands += 1
+            runs += tab[i, M.M_KIND] == M.K_RUN
+            if first < 0:
+                first = i
+    if mode == 0 or cands == 0 or (c != JK and (cands == 1 or runs == 0)):
+        return first                    # a natural on sets of its rank: every choice is alike
+    row = np.zeros(M.M_SIZE, np.int64)
+    best = -1
+    bf = -1
+    for i in range(n):
+        if F.can_lay(tab[i], c, rules):
+            row[:] = tab[i, :M.M_SIZE]
+            F.lay(row, c)
+            f = fit_count(tab, n, i, row, h, rules)
+            if f > bf:
+                bf = f
+                best = i
+    if c != JK:
+        return best
+    row[:] = tab[0, :M.M_SIZE]
+    if n > 0 and bf > fit_count(tab, n, 0, row, h, rules):
+        return best                     # the joker lets a held card follow
+    want = M.K_GROUP if mode == JT_HELP else M.K_RUN
+    for i in range(n):
+        if tab[i, M.M_KIND] == want and F.can_lay(tab[i], c, rules):
             return i
-    return -1
+    return first
 
 
 @njit(cache=True)
@@ -1090,19 +1216,25 @@ def unswap(row, c, lo, hi):
 
 
 @njit(cache=True)
-def swap_phase(st, opts, tab, p, sid, gplay, trace, table_ok):
-    """choose_joker_swap, repeated: natural from hand into a run, freed joker laid off
-    (``table_ok``: not on the meld turn, where lay-offs are barred, §8: there the joker can
-    only be kept for the discard, with ``swapped_joker_may_be_discarded``)."""
+def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok):
+    """choose_joker_swap, repeated: natural from hand into a run, freed joker laid off where
+    ``joker_target`` says (``table_ok``: not on the meld turn, where lay-offs are barred, §8:
+    there the joker can only be kept for the discard, with ``swapped_joker_may_be_discarded``).
+    A swap may lay the last card (going out) unless go_out_requires_discard."""
     rules = rules_of(opts)
     h = hand_of(st, p)
+    jmode = 0 if sid == S_RANDOM else int(prm[P_JOKER])
+    last = table_ok and opts[O_GO_OUT_DISCARD] == 0
     for i in range(st[NMELDS]):
         for c in range(52):
-            while h[c] > 0 and F.can_swap(tab[i], c, rules) and st[HSIZE + p] > 1 and yes(sid, gplay):
+            while h[c] > 0 and F.can_swap(tab[i], c, rules) and (st[HSIZE + p] > 1 or last) and \
+                    yes(sid, prm, gplay):
                 lo, hi = tab[i, M.M_LO], tab[i, M.M_HI]
                 F.swap(tab[i], c)
                 wrun = window(tab[i])
-                t = joker_target(tab, st[NMELDS], rules) if table_ok else -1
+                h[c] -= 1
+                t = place_target(tab, st[NMELDS], JK, h, rules, jmode) if table_ok else -1
+                h[c] += 1
                 keep = opts[O_SWAP_DISCARD] == 1 and st[XFER] == 0
                 if t < 0 and not keep:
                     unswap(tab[i], c, lo, hi)
@@ -1118,35 +1250,55 @@ def swap_phase(st, opts, tab, p, sid, gplay, trace, table_ok):
 
 
 @njit(cache=True)
-def layoff_phase(st, opts, tab, p, sid, gplay, trace):
-    """choose_layoff, repeated until nothing more is laid (jokers last)."""
+def layoff_phase(st, opts, tab, p, sid, prm, gplay, trace):
+    """choose_layoff, repeated to a fixed point: passes over the held cards (naturals, then
+    jokers) until a pass lays nothing, so a card that fits only after another (``3S`` after
+    ``4S`` on ``5S-8S``) goes too; targets as ``layoff_target`` / ``joker_target`` say."""
     rules = rules_of(opts)
     keep = 1 if opts[O_GO_OUT_DISCARD] else 0
     h = hand_of(st, p)
-    for c in range(HOLD):
-        if c == JK and st[JOKER_DUE] > 0:
-            continue
-        for i in range(st[NMELDS]):
-            while h[c] > 0 and st[HSIZE + p] > keep and F.can_lay(tab[i], c, rules) and yes(sid, gplay):
-                F.lay(tab[i], c)
+    lmode = 0 if sid == S_RANDOM else int(prm[P_LAYOFF])
+    jmode = 0 if sid == S_RANDOM else int(prm[P_JOKER])
+    more = True
+    while more:
+        more = False
+        for c in range(HOLD):
+            if c == JK and st[JOKER_DUE] > 0:
+                continue
+            while h[c] > 0 and st[HSIZE + p] > keep:
+                h[c] -= 1
+                t = place_target(tab, st[NMELDS], c, h, rules, jmode if c == JK else lmode)
+                h[c] += 1
+                if t < 0 or not yes(sid, prm, gplay):
+                    break
+                F.lay(tab[t], c)
                 take(st, p, c)
-                log(st, trace, T_LAYOFF, p, c, i, window(tab[i]), sizes(st, p))
+                log(st, trace, T_LAYOFF, p, c, t, window(tab[t]), sizes(st, p))
+                more = True
     if st[HSIZE + p] == 0:
         end_deal(st, D_OUT, p)
 
 
 @njit(cache=True)
-def act_phase(st, opts, tab, p, sid, gplay, mo, trace):
-    """Step 2: meld if not down; after an earlier turn's meld: swaps and lay-offs."""
+def act_phase(st, opts, tab, p, sid, prm, gplay, mo, trace):
+    """Step 2: meld if not down; after an earlier turn's meld: swaps and lay-offs, repeated
+    while they shed cards (a swap can open a lay-off and a lay-off a swap)."""
     if not st[DOWN + p]:
-        meld_phase(st, opts, tab, p, sid, gplay, mo, trace)
+        meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace)
         if over(st) or not st[DOWN + p]:
             return
     earlier = st[PTURN + p] > st[MELD_TURN + p]
-    if opts[O_SWAP] and (earlier or opts[O_SWAP_PRIOR] == 0):
-        swap_phase(st, opts, tab, p, sid, gplay, trace, earlier)
-    if earlier:
-        layoff_phase(st, opts, tab, p, sid, gplay, trace)
+    swaps = opts[O_SWAP] == 1 and (earlier or opts[O_SWAP_PRIOR] == 0) and \
+        (sid == S_RANDOM or prm[P_SWAP] > 0.5)
+    for _ in range(HOLD):
+        before = st[HSIZE + p]
+        if swaps:
+            swap_phase(st, opts, tab, p, sid, prm, gplay, trace, earlier)
+        if not earlier:
+            return
+        layoff_phase(st, opts, tab, p, sid, prm, gplay, trace)
+        if over(st) or st[HSIZE + p] == before or not swaps:
+            return
 
 
 # =============================================================================
@@ -1163,11 +1315,11 @@ def begin_turn(st, p):
 
 
 @njit(cache=True)
-def discard_phase(st, opts, tab, p, sid, prm, gplay, trace):
+def discard_phase(st, opts, tab, p, sid, prm, gplay, trace, sc):
     """Step 3: one discard (none in deal 7 under deal7_discard_mode = never)."""
     if opts[O_D7_NO_DISCARD] and st[DEAL] == 7:
         return 0
-    c = choose_discard(st, opts, tab, p, False, sid, prm, gplay)
+    c = choose_discard(st, opts, tab, p, False, sid, prm, gplay, sc)
     if c < 0:
         return E_NO_MOVES
     discard(st, p, c, 0, trace)
@@ -1185,17 +1337,17 @@ def play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo):
     if q == -2 or over(st):
         return 0
     st[XFER] = 1 if q >= 0 else 0
-    act_phase(st, opts, tab, p, sids[p], gplay, mo, trace)
+    act_phase(st, opts, tab, p, sids[p], params[p], gplay, mo, trace)
     if over(st):
         return 0
     if q < 0:
-        e = discard_phase(st, opts, tab, p, sids[p], params[p], gplay, trace)
+        e = discard_phase(st, opts, tab, p, sids[p], params[p], gplay, trace, sc)
         if e or over(st):
             return e
     elif st[JOKER_DUE] > 0:
         return E_ILLEGAL
     if q >= 0:
-        oot_play(st, opts, tab, q, sids, params, gplay, trace)
+        oot_play(st, opts, tab, q, sids, params, gplay, trace, sc)
     st[CUR] = (p + 1) % st[N]
     return 0
 

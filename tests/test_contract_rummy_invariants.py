@@ -153,3 +153,84 @@ def test_issue12_options_invariants(preset, name):
     rec, opts = play(preset, 4, ["random", "greedy", "mayi", "cautious"], 3, max_turns_per_deal=200,
                      **NEW_OPTIONS[name])
     check_records(rec, opts, 4)
+
+
+# ---- the fuzzer: coverage of every end reason and action kind (issue 15) ---------------
+FUZZ_FIELD = ["fuzz:noise=0.1", "fuzz", "fuzz:noise=0.5", "fuzz"]
+# (name, preset, options, games). turn_cap is only a guard (no rule ends a deal at 1000
+# turns): it is reached with an explicit max_turns_per_deal = 60. Game end reasons:
+# complete, truncated (a deal hit the cap: the same configuration).
+FUZZ_CONFIGS = [
+    ("contract", "contract", {}, 50),
+    ("liverpool", "liverpool", {}, 15),
+    ("may_i", "may_i", {}, 30),
+    ("buy", "contract", {"may_i_model": "buy"}, 15),
+    ("none", "contract", {"may_i_model": "none"}, 15),
+    ("swap_options", "contract", {"joker_swap_requires_prior_meld": False, "swapped_joker_may_be_discarded": True}, 30),
+    ("turn_cap_60", "contract", {"max_turns_per_deal": 60}, 10),
+]
+ACTIONS = {K.T_DRAW: "draw", K.T_TAKE: "take discard", K.T_PENALTY: "penalty card", K.T_VOLUNTEER: "may i",
+           K.T_OOT: "out-of-turn draw", K.T_BUY: "buy", K.T_MELD: "meld row", K.T_LAYOFF: "lay off",
+           K.T_RESHUFFLE: "reshuffle"}
+ACTION_KINDS = sorted(set(ACTIONS.values()) | {"discard", "out-of-turn discard", "swap (joker laid)",
+                                                 "swap (joker kept)", "swap (joker into the meld)"})
+
+
+def fuzz_coverage(preset, over, games, seed=5):
+    """Replays (check mode) of fuzz games: deals per end reason, deal-7 outs, game end
+    reasons, and how many deals saw each action kind."""
+    opts = GAME.options_cls(**{**GAME.presets[preset], **over}).to_array(4)
+    sids, params = seat_arrays(GAME, seat_table(GAME, FUZZ_FIELD, 4))
+    ends, acts, games_by = {}, {}, {}
+    d7_out = 0
+    for g in range(games):
+        st, trace = GAME.replay(seed, g, opts, sids, params, True)
+        assert st[K.ERR] == 0, K.ERROR_NAMES[st[K.ERR]]
+        reason = K.REASON_NAMES[1 if st[K.TRUNC] else 0]
+        games_by[reason] = games_by.get(reason, 0) + 1
+        seen, deal = set(), 0
+        for code, p, a, b, c, d in trace[: st[K.TR_LEN]]:
+            if code == K.T_DEAL:
+                seen, deal = set(), a
+            elif code == K.T_END:
+                ends[K.DEAL_REASONS[a]] = ends.get(K.DEAL_REASONS[a], 0) + 1
+                d7_out += deal == 7 and a == K.D_OUT
+                for s in seen:
+                    acts[s] = acts.get(s, 0) + 1
+            elif code == K.T_SWAP:
+                t = (c & 255) - 2
+                seen.add("swap (joker laid)" if t >= 0 else "swap (joker kept)" if t == K.SWAP_KEPT
+                         else "swap (joker into the meld)")
+            elif code == K.T_DISCARD:
+                seen.add("out-of-turn discard" if b else "discard")
+            elif code in ACTIONS:
+                seen.add(ACTIONS[code])
+    return ends, acts, games_by, d7_out
+
+
+def test_fuzzer_reaches_every_end_reason_and_action():
+    """The fuzz strategy (greedy with random decisions, noise 0.1 / 0.25 / 0.5 at the four
+    seats) over the presets, the May-I models and the swap options: every deal end reason
+    (out, dead_stock, turn_cap), every game end reason, going out in deal 7, and every
+    action kind. Prints the coverage (share of deals per end reason and action kind; run
+    with -rA to see it)."""
+    total_ends, total_acts, total_games, d7 = {}, {}, {}, 0
+    print("\ncontract_rummy fuzz coverage (share of deals; games for the game end reasons)")
+    for name, preset, over, games in FUZZ_CONFIGS:
+        ends, acts, games_by, d7_out = fuzz_coverage(preset, over, games)
+        deals = sum(ends.values())
+        print(f"  {name:13s} {deals:4d} deals  " + "  ".join(f"{r} {ends.get(r, 0) / deals:6.1%}"
+                                                          for r in K.DEAL_REASONS)
+              + f"  deal-7 out {d7_out}/{games}  games " + ", ".join(f"{r} {games_by.get(r, 0)}" for r in K.REASON_NAMES))
+        print("                " + ", ".join(f"{a} {acts.get(a, 0) / deals:.0%}" for a in ACTION_KINDS))
+        for r, v in ends.items():
+            total_ends[r] = total_ends.get(r, 0) + v
+        for a, v in acts.items():
+            total_acts[a] = total_acts.get(a, 0) + v
+        for r, v in games_by.items():
+            total_games[r] = total_games.get(r, 0) + v
+        d7 += d7_out
+    missing = [r for r in K.DEAL_REASONS if not total_ends.get(r)] + \
+        [r for r in K.REASON_NAMES if not total_games.get(r)] + [a for a in ACTION_KINDS if not total_acts.get(a)]
+    assert not missing, f"never reached: {missing}"
+    assert d7 > 0, "nobody went out in deal 7"

@@ -11,6 +11,15 @@ from sim.notation import parse
 JK = K.JK
 
 
+def defaults(sid):
+    """The parameter row of strategy ``sid`` with its registry defaults."""
+    from sim.games.contract_rummy import STRATEGIES
+    row = np.zeros(K.N_PARAMS)
+    spec = next(s for s in STRATEGIES if s.sid == sid)
+    row[:len(spec.params)] = [q.default for q in spec.params]
+    return row
+
+
 class Game:
     """A stacked state: hands from text, the stock top first, the pile bottom first."""
 
@@ -22,8 +31,10 @@ class Game:
         self.tab = np.zeros((K.MAX_MELDS, K.TW), np.int64)
         self.sids = np.full(n, K.S_GREEDY, np.int64)
         self.params = np.zeros((n, K.N_PARAMS))
+        self.params[:] = defaults(K.S_GREEDY)
         for p, (sid, prm) in (strategies or {}).items():
             self.sids[p] = sid
+            self.params[p] = defaults(sid)          # the registry's defaults, the first ones replaced
             self.params[p, :len(prm)] = prm
         self.gplay = np.zeros(2, np.uint64)
         self.trace = np.zeros((400, 6), np.int64)

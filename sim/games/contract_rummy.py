@@ -236,30 +236,59 @@ PRESETS = {
     "may_i": MAY_I_PRESET,
 }
 
-_MAX = ParamSpec("max_mayi", 2.0, 0.0, 99.0, "May-I's (penalty cards) the seat allows itself per deal", integer=True)
-_NEAR = ParamSpec("near", 3.0, 0.0, 99.0, "take a discard with a penalty only if at most this many cards "
-                  "are still missing for the contract afterwards", integer=True)
-_VOL = ParamSpec("volunteer", 1.0, 0.0, 1.0, "1 = accept out-of-turn plays (free under out_of_turn_discard)",
-                 integer=True)
+def _params(**defaults) -> tuple[ParamSpec, ...]:
+    """The parameter row every strategy but random reads (kernel order ``P_*``), with this
+    strategy's defaults."""
+    d = {"max_mayi": 99.0, "near": 99.0, "volunteer": 1.0, "danger": 0.0, "far": 0.0, "layoff_target": 1.0,
+         "joker_target": 1.0, "meld_jokers": 1.0, "vol_points": 0.0, "noise": 0.0, "swap": 1.0, **defaults}
+    return (
+        ParamSpec("max_mayi", d["max_mayi"], 0.0, 99.0, "May-I's (penalty cards) the seat allows itself per "
+                  "deal (99 = no limit)", integer=True),
+        ParamSpec("near", d["near"], 0.0, 99.0, "take a discard with a penalty only if at most this many cards "
+                  "are still missing for the contract afterwards", integer=True),
+        ParamSpec("volunteer", d["volunteer"], 0.0, 1.0, "1 = accept out-of-turn plays (free under "
+                  "out_of_turn_discard)", integer=True),
+        ParamSpec("danger", d["danger"], 0.0, 30.0, "cautious: an opponent who has melded and holds at most this "
+                  "many cards is about to go out (0 = never)", integer=True),
+        ParamSpec("far", d["far"], 0.0, 30.0, "cautious: defend only while at least this many cards are still "
+                  "missing for the own contract (always once down)", integer=True),
+        ParamSpec("layoff_target", d["layoff_target"], 0.0, 1.0, "a card that fits several melds goes on: 0 the "
+                  "first in table order, 1 the one after which most held cards fit somewhere", integer=True),
+        ParamSpec("joker_target", d["joker_target"], 0.0, 2.0, "a joker laid off or freed by a swap goes: 0 on "
+                  "the first meld that takes it, 1 where it lets a held card follow, else on a set (dead: "
+                  "nobody reuses it), 2 the same but on a run (it floats) before a set", integer=True),
+        ParamSpec("meld_jokers", d["meld_jokers"], 0.0, 1.0, "larger first melds (MAY_I): 1 = every joker held "
+                  "goes into the meld (a run first), 0 = the fewest jokers the meld needs", integer=True),
+        ParamSpec("vol_points", d["vol_points"], 0.0, 500.0, "volunteer for an out-of-turn play only with a "
+                  "holding worth at least this many points (0 = always)"),
+        ParamSpec("noise", d["noise"], 0.0, 1.0, "probability that a decision is random (a fair coin, a random "
+                  "discard): the fuzzer's knob"),
+        ParamSpec("swap", d["swap"], 0.0, 1.0, "1 = swap naturals for table jokers when it sheds a card",
+                  integer=True),
+    )
+
+
 STRATEGIES = [
     StrategySpec("random", K.S_RANDOM, (), "fair coin at every yes/no decision, uniformly random legal "
-                 "discard (baseline and fuzzer); lays the engine's best contract meld when it melds"),
-    StrategySpec("greedy", K.S_GREEDY, (),
-                 "melds as soon as it can (most natural points laid, fewest jokers), lays off and swaps "
-                 "everything it can, takes any discard that brings it closer to its contract (May-I's "
+                 "discard (baseline); lays the engine's best contract meld when it melds, lay-offs, "
+                 "swapped jokers on the first meld that takes them"),
+    StrategySpec("greedy", K.S_GREEDY, _params(),
+                 "melds as soon as it can (most natural points laid, fewest jokers; MAY_I: every joker "
+                 "held goes in), lays off and swaps everything it can (to a fixed point: a run grows "
+                 "downwards too), takes any discard that brings it closer to its contract (May-I's "
                  "unlimited), volunteers for every out-of-turn play, discards the card that helps its "
-                 "contract least (highest points first)"),
-    StrategySpec("mayi", K.S_MAYI, (_MAX, _NEAR, _VOL),
+                 "contract least (highest points first; a rank's copies past three help nothing)"),
+    StrategySpec("mayi", K.S_MAYI, _params(max_mayi=2.0, near=3.0),
                  "greedy with a May-I policy: at most max_mayi penalty cards per deal, only for a card "
                  "that leaves at most near cards missing, out-of-turn plays if volunteer"),
-    StrategySpec("cautious", K.S_CAUTIOUS, (
-        ParamSpec("max_mayi", 99.0, 0.0, 99.0, _MAX.help, integer=True),
-        ParamSpec("near", 99.0, 0.0, 99.0, _NEAR.help, integer=True),
-        _VOL,
-        ParamSpec("danger", 3.0, 0.0, 30.0, "an opponent who has melded and holds at most this many cards "
-                  "is about to go out", integer=True),
-    ), "the May-I policy plus a strong player's defence: when an opponent is about to go out, it takes "
-       "no penalty cards and sheds its highest-scoring cards first"),
+    StrategySpec("cautious", K.S_CAUTIOUS, _params(danger=3.0, far=3.0),
+                 "greedy plus a defence: when an opponent who has melded holds at most danger cards and "
+                 "the seat is still at least far cards short of its contract, it takes no penalty cards "
+                 "and sheds its highest-scoring cards first (once down it sheds the highest cards that "
+                 "cannot be laid off, as greedy does)"),
+    StrategySpec("fuzz", K.S_FUZZ, _params(noise=0.25),
+                 "the fuzzer: greedy, but each decision (take, volunteer, meld, lay off, swap, discard) "
+                 "is random with probability noise; reaches every action and end reason"),
 ]
 
 
