@@ -1595,9 +1595,21 @@ def hand_need(p1, p2, j, opts, k):
 
 
 @njit(cache=True)
-def need_with(st, opts, p, c):
+def h7_shape(st, opts):
+    """This hand is laid at once and its contract is one run (and at most one group) that
+    the Hand-7 heuristics below model: a run window plus a group beside it."""
+    if not hand7_at_once(st, opts):
+        return False
+    spec = spec_of(opts, st[CONTRACT])
+    return spec[M.C_NEXT] == 0 and spec[M.C_RUNS] == 1 and spec[M.C_GROUPS] <= 1 \
+        and not M.needs_general(spec, rules_of(opts))
+
+
+@njit(cache=True)
+def need_with(st, opts, p, c, extra=0):
     """The distance to this hand's contract of seat p's holding, with card c added when
-    c >= 0 (Hand 7 laid at once: h7_need)."""
+    c >= 0 and ``extra`` unknown cards besides (a purchase's penalty cards; Hand 7 laid at
+    once: h7_need, where every card held must be laid)."""
     p1, p2, j = st[H1 + p], st[H2 + p], wilds(st, p)
     if c == JK or (c >= 0 and is_wild_two(st, c)):
         j += 1
@@ -1608,28 +1620,41 @@ def need_with(st, opts, p, c):
         else:
             p1 |= b
     rules = rules_of(opts)
-    spec = spec_of(opts, st[CONTRACT])
-    if hand7_at_once(st, opts) and spec[M.C_NEXT] == 0 and not M.needs_general(spec, rules):
-        return h7_need(p1, p2, j, rules)
+    if h7_shape(st, opts):
+        lay = hand_size(p1, p2, j) + extra
+        return h7_need(p1, p2, j, rules, spec_of(opts, st[CONTRACT]), lay)
     return hand_need(p1, p2, j, opts, st[CONTRACT])
 
 
 # Hand 7 going out at once needs the whole holding in melds: with 12 cards after the draw,
-# a group of 3 and a run of 8 (and a discard). The greedy family picks a target: the suit
-# and 8-position window holding most of its cards, and keeps groups of up to 3 beside it.
-H7_WINDOW = 8
+# a group of 3 and a run of 8 (and a discard); every purchase makes the melds two cards
+# bigger. The greedy family picks a target: the suit and window (of the run length the
+# holding needs, at least the contract's) holding most of its cards, and keeps a group
+# beside it.
+H7_GROUP = 3
 
 
 @njit(cache=True)
-def h7_target(p1, rules):
-    """(suit, window mask, positions held in it) of the best 8-window of a suit."""
+def h7_window(spec, lay):
+    """Run length of the Hand-7 target when ``lay`` cards must be laid."""
+    return min(13, max(spec[M.C_RUN_MIN], lay - h7_group(spec), 3))
+
+
+@njit(cache=True, inline='always')
+def h7_group(spec):
+    return spec[M.C_GROUP_SIZE] if spec[M.C_GROUPS] else H7_GROUP
+
+
+@njit(cache=True)
+def h7_target(p1, rules, ln):
+    """(suit, window mask, positions held in it) of the best ``ln``-window of a suit."""
     best_s, best_w, best_k = 0, np.int64(0), -1
     for s in range(4):
         pos = M.suit_positions(p1, s)
-        for lo in range(1, 16 - H7_WINDOW):
-            w = M.interval(lo, lo + H7_WINDOW - 1)
+        for lo in range(1, 16 - ln):
+            w = M.interval(lo, lo + ln - 1)
             k = popcount(pos & w)
-            if k > best_k and M.pos_allowed(lo, lo + H7_WINDOW - 1, rules):
+            if k > best_k and M.pos_allowed(lo, lo + ln - 1, rules):
                 best_s, best_w, best_k = s, w, k
     return best_s, best_w, best_k
 
@@ -1640,25 +1665,34 @@ def in_window(c, s, w):
 
 
 @njit(cache=True)
-def h7_need(p1, p2, jok, rules):
-    """Cards missing for a run of 8 in the target window plus a group of 3 beside it."""
-    s, w, k = h7_target(p1, rules)
+def h7_need(p1, p2, jok, rules, spec, lay):
+    """Cards missing to lay ``lay`` cards as a run in the target window plus a group beside
+    it (at most one joker each; what neither holds counts as missing)."""
+    ln = h7_window(spec, lay)
+    gs = h7_group(spec)
+    s, w, k = h7_target(p1, rules, ln)
     run = M.pos_to_ranks(w) << (13 * s)
     grp = 0
     for r in range(13):
         rm = rank_mask(r)
         grp = max(grp, popcount(p1 & rm & ~run) + popcount(p2 & rm))
-    need = max(0, H7_WINDOW - k) + max(0, 3 - grp)
-    return max(0, need - jok)
+    need = max(0, ln - k) + max(0, gs - grp) + max(0, lay - ln - gs)
+    return max(0, need - min(jok, 2))
 
 
 @njit(cache=True)
-def h7_keep(st, p, c, rules):
-    """Hand-7 keep score of card c: the target run first, then groups, then neighbours."""
-    if c == JK or c % 13 == 1 and st[WILD2]:
-        return BIG
+def run_shape(spec, rules):
+    """Contract row ``spec`` is one run and at most one group (target_keep models it)."""
+    return spec[M.C_RUNS] == 1 and spec[M.C_GROUPS] <= 1 and not M.needs_general(spec, rules)
+
+
+@njit(cache=True)
+def target_keep(st, p, c, rules, spec, ln, gw):
+    """Keep score of card c towards a run of ``ln`` in the target window (the suit and
+    window holding most of the run) and a group beside it: the target run first, then
+    groups (up to the group's size, weight ``gw``), then neighbours."""
     p1, p2 = st[H1 + p], st[H2 + p]
-    s, w, k = h7_target(p1, rules)
+    s, w, k = h7_target(p1, rules, ln)
     b = np.int64(1) << c
     if in_window(c, s, w) and (p2 & b) == 0:
         return 1000 - rules[M.R_POINTS + c % 13]
@@ -1667,17 +1701,40 @@ def h7_keep(st, p, c, rules):
     grp = popcount(p1 & rm & ~run) + popcount(p2 & rm)
     cs = c // 13
     near = popcount(M.suit_positions(p1, cs) & near_mask(M.suit_positions(b, cs) & -M.suit_positions(b, cs)))
-    return 100 * (2 * min(grp, 3) + near) - rules[M.R_POINTS + c % 13]
+    return 100 * (gw * min(grp, h7_group(spec)) + near) - rules[M.R_POINTS + c % 13]
+
+
+@njit(cache=True)
+def nearest_spec(st, opts, p):
+    """The contracts row of this hand's contract (of its alternatives, the one seat p's
+    holding is nearest to)."""
+    row = st[CONTRACT]
+    if spec_of(opts, row)[M.C_NEXT] == 0:
+        return row
+    rules = rules_of(opts)
+    best, need = row, BIG
+    while row:
+        spec = spec_of(opts, row)
+        d = contract_need(st[H1 + p], st[H2 + p], wilds(st, p), spec, rules)
+        if d < need:
+            best, need = row, d
+        row = spec[M.C_NEXT]
+    return best
 
 
 @njit(cache=True)
 def wants(st, opts, p, c, sid, prm):
-    """Seat p (greedy family) takes / buys card c."""
+    """Seat p (greedy family) takes / buys card c. A purchase counts its penalty cards: in a
+    hand laid at once they must be laid too. A seat already down never buys (its contract
+    is laid; a purchase only adds a card to lay off and a penalty card)."""
+    buying = st[PHASE] == P_BUY
+    if buying and st[DOWN + p]:
+        return False
     before = need_with(st, opts, p, -1)
-    after = need_with(st, opts, p, c)
+    after = need_with(st, opts, p, c, opts[O_BUY_PENALTY] if buying else -1)   # taken instead of the draw
     if after >= before:
         return False
-    if st[PHASE] != P_BUY:
+    if not buying:
         return True
     late = st[HNO] == opts[O_HANDS]
     if sid == S_CHIP_SAVER:
@@ -1685,6 +1742,33 @@ def wants(st, opts, p, c, sid, prm):
     if sid == S_PATIENT:
         return after <= prm[1] and (late or st[CHIPS + p] > prm[0])
     return True
+
+
+@njit(cache=True)
+def joker_room(st, opts, p):
+    """Wild cards seat p can still use: down, one (for an extra meld; the greedy family lays
+    off at once every wild card the table takes); in a hand laid at once, one for the run and
+    one for the group; otherwise one per contract meld that admits one (capped by the
+    contract's joker limit; the best alternative) and one more for an extra meld after going
+    down."""
+    if st[DOWN + p]:
+        return 1
+    if h7_shape(st, opts):
+        return 2
+    rules = rules_of(opts)
+    room = 0
+    row = st[CONTRACT]
+    while row:
+        spec = spec_of(opts, row)
+        r = (spec[M.C_GROUPS] - min(spec[M.C_PURE], spec[M.C_GROUPS])) * rules[M.R_GROUP_WILDS] \
+            + spec[M.C_RUNS] * rules[M.R_RUN_WILDS]
+        if spec[M.C_JOKER_LIMIT] >= 0:
+            r = min(r, spec[M.C_JOKER_LIMIT])
+        room = max(room, r)
+        row = spec[M.C_NEXT]
+    if opts[O_EXTRA_MELDS] and not hand7_at_once(st, opts):
+        room += 1
+    return room
 
 
 @njit(cache=True)
@@ -1696,11 +1780,20 @@ def near_mask(q):
 @njit(cache=True)
 def keep_score(st, opts, p, c):
     """How much seat p wants to keep card c (low = discard first; ties go to the card
-    with the higher penalty)."""
+    with the higher penalty). Wild cards are kept while the melds can take them
+    (joker_room), a surplus one goes first. Copies of a rank count up to what the
+    contract's groups take (runs-only contract: an extra group of 3 after going down)."""
+    rules = rules_of(opts)
     if c == JK or is_wild_two(st, c):
-        return BIG
-    if st[DOWN + p] == 0 and hand7_at_once(st, opts):
-        return h7_keep(st, p, c, rules_of(opts))
+        if wilds(st, p) <= joker_room(st, opts, p):
+            return BIG
+        return -rules[M.R_JOKER_POINTS] if c == JK else -rules[M.R_POINTS + c % 13]
+    row = nearest_spec(st, opts, p)
+    spec = spec_of(opts, row)
+    if st[DOWN + p] == 0 and run_shape(spec, rules):
+        ln = h7_window(spec, held(st, p) - 1) if hand7_at_once(st, opts) else spec[M.C_RUN_MIN]
+        gw = 2 if spec[M.C_GROUPS] or opts[O_EXTRA_MELDS] else 0
+        return target_keep(st, p, c, rules, spec, ln, gw)
     r = c % 13
     s = c // 13
     rm = rank_mask(r)
@@ -1714,11 +1807,16 @@ def keep_score(st, opts, p, c):
         near += popcount(pos & near_mask(q))
     wg, wr = 2, 2
     if st[DOWN + p] == 0:
-        if spec_of(opts, st[CONTRACT])[M.C_RUNS]:
-            wg, wr = 2, 3
+        if spec[M.C_GROUPS] == 0:
+            wg, wr = 1, 3
+            nat = min(nat, 3 if opts[O_EXTRA_MELDS] else 1)
         else:
-            wg, wr = 4, 1
-    rules = rules_of(opts)
+            nat = min(nat, (spec[M.C_GROUPS] if spec[M.C_GROUP_EXACT] == 0 or not hand7_at_once(st, opts)
+                            else 1) * spec[M.C_GROUP_SIZE])
+            if spec[M.C_RUNS]:
+                wg, wr = 2, 3
+            else:
+                wg, wr = 4, 1
     return 100 * (wg * (nat - 1) + wr * near) - rules[M.R_POINTS + r]
 
 
