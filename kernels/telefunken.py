@@ -191,6 +191,8 @@ EXK = 85         # EXK + p: cards passed in this exchange round (public)
 GBUYS = 90       # GBUYS + p: purchases in the game
 HT = 95          # HT + p: wild twos held, 2 bits per suit (count of 2C at bit 0, 2D at 2, ..)
 LASTPEN = 100    # LASTPEN + p: penalty of the hand before (exact_cut_bonus erase_previous)
+CUT_AIMED = 105  # the cutter's strategy aims the cut at this bottom portion (0: cut_aim)
+CUT_KEEPS = 106  # the cutter's strategy keeps at most this many inspected jokers (optional keep)
 STOCK = 110      # STOCK .. +108: the stock (top at STOCK_LO)
 PILE = STOCK + DECK_SIZE      # discard pile, bottom first
 POOL = PILE + DECK_SIZE       # exchange pool
@@ -266,7 +268,21 @@ S_RANDOM = 0
 S_GREEDY = 1
 S_CHIP_SAVER = 2      # params: reserve
 S_PATIENT = 3         # params: reserve, near
-N_PARAMS = 3
+S_PLANNER = 4         # params: Q_* below
+S_FUZZ = 5            # params: greedy (percent of decisions played as greedy), buy (percent of offers
+#                       bought), hold (percent of turns that lay nothing): the fuzzer
+N_PARAMS = 10
+# planner parameters (Q_*: indices into its row)
+Q_RESERVE = 0         # buy before the last hand only while holding more than this (plus Q_PER_HAND)
+Q_NEAR = 1            # buy only if at most this many cards are missing after buying
+Q_PER_HAND = 2        # chips kept back per hand still to come after this one
+Q_DOWN_LEFT = 3       # go down only when at most this many cards would be left in hand ..
+Q_DOWN_TURN = 4       # .. or from this turn of the hand on
+Q_EXCHANGE = 5        # cards passed in the exchange (lone cards, least useful first)
+Q_KEEP_JOKERS = 6     # inspected jokers kept at the cut when the keep is optional
+Q_CUT_AIM = 7         # bottom portion the cut aims at (0: the rules' cut_aim)
+Q_DENY = 8            # buy a discarded wild card to deny it while holding more chips than this (-1: never)
+Q_STALL = 9           # turns of a hand after which a standoff is broken (0: never)
 
 # ---- trace rows: [code, seat, a, b, c, d] ----------------------------------------------------
 T_HAND = 1       # a = hand number, b = dealer, c = contract
@@ -543,23 +559,28 @@ def pile_pop(st):
 # cut and deal (§5)
 # =============================================================================
 @njit(cache=True)
-def cut_bottom(opts, gdeck):
+def cut_bottom(opts, gdeck, st_aim):
     """Bottom portion B of the cut (§5.3, A9), clamped so the top portion has 3 cards."""
     if opts[O_CUT_MODEL] == 0:
         s = opts[O_CUT_SPREAD]
         b = opts[O_CUT_AIM] + below(gdeck, 2 * s + 1) - s
+        if st_aim > 0:                        # the cutter's own aim (planner), same noise
+            b += st_aim - opts[O_CUT_AIM]
     else:
         b = opts[O_CUT_MIN] + below(gdeck, opts[O_CUT_MAX] - opts[O_CUT_MIN] + 1)
     return min(max(b, 1), DECK_SIZE - 3)
 
 
 @njit(cache=True)
-def keeps_joker(opts, sid, gplay):
-    """The cutter keeps an inspected joker (A11)."""
+def keeps_joker(st, opts, sid, kept, gplay):
+    """The cutter keeps an inspected joker (A11): optional keep, random: a coin; planner:
+    while it kept fewer than CUT_KEEPS (its keep_jokers); the others keep every one."""
     if opts[O_CUT_JOKERS] == 2:
         return False
     if opts[O_CUT_JOKERS] == 1 and sid == S_RANDOM:
         return below(gplay, 2) == 1
+    if opts[O_CUT_JOKERS] == 1 and sid == S_PLANNER:
+        return kept < st[CUT_KEEPS]
     return True
 
 
@@ -576,7 +597,7 @@ def cut_sequence(st, opts, b, cutter, sids, gplay):
     kept = 0
     for i in range(t):
         c = st[STOCK + i]
-        if i >= t - 3 and c == JK and keeps_joker(opts, sids[cutter], gplay):
+        if i >= t - 3 and c == JK and keeps_joker(st, opts, sids[cutter], kept, gplay):
             give(st, cutter, JK)
             kept += 1
         else:
@@ -658,7 +679,7 @@ def deal_hand(st, opts, h, dealer, sids, gdeck, gplay, trace):
     for i in range(DECK_SIZE):
         st[STOCK + i] = i // 2 if i < 104 else JK
     shuffle(gdeck, st, STOCK, STOCK + DECK_SIZE)
-    b = cut_bottom(opts, gdeck)
+    b = cut_bottom(opts, gdeck, st[CUT_AIMED])
     cutter = (dealer + n - 1) % n
     kept = cut_sequence(st, opts, b, cutter, sids, gplay)
     deal_holdings(st, opts, dealer)
@@ -1728,6 +1749,9 @@ def wants(st, opts, p, c, sid, prm):
     hand laid at once they must be laid too. A seat already down never buys (its contract
     is laid; a purchase only adds a card to lay off and a penalty card)."""
     buying = st[PHASE] == P_BUY
+    if buying and sid == S_PLANNER and prm[Q_DENY] >= 0 and st[CHIPS + p] > prm[Q_DENY] \
+            and (c == JK or is_wild_two(st, c)):
+        return True                                 # deny the next seats a wild card
     if buying and st[DOWN + p]:
         return False
     before = need_with(st, opts, p, -1)
@@ -1741,6 +1765,9 @@ def wants(st, opts, p, c, sid, prm):
         return late or st[CHIPS + p] > prm[0]
     if sid == S_PATIENT:
         return after <= prm[1] and (late or st[CHIPS + p] > prm[0])
+    if sid == S_PLANNER:
+        to_go = opts[O_HANDS] - st[HNO]             # hands after this one
+        return after <= prm[Q_NEAR] and (late or st[CHIPS + p] > prm[Q_RESERVE] + prm[Q_PER_HAND] * to_go)
     return True
 
 
@@ -1837,21 +1864,46 @@ def best_discard(st, opts, acts, n, kind):
 ACT_ORDER = (A_GO_OUT7, A_GO_DOWN, A_SHIFT, A_RETRIEVE, A_MELD, A_LAYOFF)
 
 
+# A hand still running after STALL_TURNS turns is usually a standoff: every seat keeps the
+# cards another needs (all chasing one suit, no chips left). From then on the greedy family
+# breaks it: a seat still two or more cards from its contract makes one discard in
+# STALL_ODDS a uniformly random non-wild card (the seats nearest to it play on).
+STALL_TURNS = 300
+STALL_ODDS = 3
+
+
 @njit(cache=True)
-def greedy_act(st, opts, acts, n):
-    """Go out / go down / joker operations / melds / lay-offs first, then discard."""
+def greedy_act(st, opts, acts, n, stall, gplay):
+    """Go out / go down / joker operations / melds / lay-offs first, then discard (after
+    ``stall`` turns of the hand, sometimes a random card: STALL_TURNS)."""
     for kind in ACT_ORDER:
         for i in range(n):
             if acts[i] & 15 == kind:
                 return i
+    if stall > 0 and st[TURN] >= stall and need_with(st, opts, st[CUR], -1) > 1 \
+            and below(gplay, STALL_ODDS) == 0:
+        k = 0
+        for i in range(n):
+            c = field(acts[i], 1)
+            if acts[i] & 15 == A_DISCARD and c != JK and not is_wild_two(st, c):
+                k += 1
+        if k > 0:
+            pick = below(gplay, k)
+            for i in range(n):
+                c = field(acts[i], 1)
+                if acts[i] & 15 == A_DISCARD and c != JK and not is_wild_two(st, c):
+                    if pick == 0:
+                        return i
+                    pick -= 1
     return best_discard(st, opts, acts, n, A_DISCARD)
 
 
 @njit(cache=True)
-def greedy_exchange(st, opts, acts, n):
-    """Pass up to four lone cards (no other natural of the rank), least useful first."""
+def greedy_exchange(st, opts, acts, n, most):
+    """Pass up to ``most`` (greedy: four) lone cards (no other natural of the rank), least
+    useful first."""
     p = st[CUR]
-    if st[EXK + p] < 4:
+    if st[EXK + p] < most:
         best = -1
         score = BIG
         for i in range(n - 1):
@@ -1873,6 +1925,23 @@ def choose(st, opts, tab, sc, acts, n, sid, prm, gplay):
     if sid == S_RANDOM:
         return below(gplay, n)
     ph = st[PHASE]
+    if sid == S_FUZZ:
+        if ph == P_BUY:
+            return 0 if below(gplay, 100) < prm[1] else 1
+        if below(gplay, 100) >= prm[0]:
+            if ph == P_ACT and below(gplay, 100) < prm[2]:
+                k = 0                                   # lay nothing: one of the discards
+                for i in range(n):
+                    if acts[i] & 15 == A_DISCARD:
+                        k += 1
+                if k > 0:
+                    pick = below(gplay, k)
+                    for i in range(n):
+                        if acts[i] & 15 == A_DISCARD:
+                            if pick == 0:
+                                return i
+                            pick -= 1
+            return below(gplay, n)
     if ph == P_BUY:
         return 0 if wants(st, opts, st[ASK], st[DISCARD], sid, prm) else 1
     if ph == P_UPCARD:
@@ -1881,10 +1950,32 @@ def choose(st, opts, tab, sc, acts, n, sid, prm, gplay):
             return 0 if layable(st, opts, tab, sc, top) else 1
         return 0 if wants(st, opts, st[CUR], top, sid, prm) else 1
     if ph == P_EXCHANGE:
-        return greedy_exchange(st, opts, acts, n)
+        return greedy_exchange(st, opts, acts, n, int(prm[Q_EXCHANGE]) if sid == S_PLANNER else 4)
     if ph == P_CHOOSE:
         return greedy_choose(st, opts, acts, n)
-    return greedy_act(st, opts, acts, n)
+    if sid == S_PLANNER:
+        if holds_back(st, opts, prm):
+            k = 0
+            for i in range(n):
+                if acts[i] & 15 != A_GO_DOWN:
+                    acts[k] = acts[i]
+                    k += 1
+            n = k
+        return greedy_act(st, opts, acts, n, int(prm[Q_STALL]), gplay)
+    return greedy_act(st, opts, acts, n, STALL_TURNS, gplay)
+
+
+@njit(cache=True)
+def holds_back(st, opts, prm):
+    """The planner does not go down yet: more than Q_DOWN_LEFT cards would stay in hand
+    (the contract counted at its sizes, runs at their minimum) and the hand is younger than
+    Q_DOWN_TURN turns. Never in a hand laid at once (going down is going out)."""
+    p = st[CUR]
+    if st[DOWN + p] or hand7_at_once(st, opts) or st[TURN] >= prm[Q_DOWN_TURN]:
+        return False
+    spec = spec_of(opts, st[CONTRACT])
+    laid = spec[M.C_GROUPS] * spec[M.C_GROUP_SIZE] + spec[M.C_RUNS] * spec[M.C_RUN_MIN]
+    return held(st, p) - laid > prm[Q_DOWN_LEFT]
 
 
 @njit(cache=True)
@@ -2053,6 +2144,11 @@ def totals_ok(st, opts, row):
 @njit(cache=True, inline='always')
 def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo, gdeck, gplay):
     """Deal and play hand h to its end; returns the check error (0 = none)."""
+    cutter = (dealer + st[N] - 1) % st[N]
+    st[CUT_AIMED], st[CUT_KEEPS] = 0, 3
+    if sids[cutter] == S_PLANNER:
+        st[CUT_AIMED] = int(params[cutter, Q_CUT_AIM])
+        st[CUT_KEEPS] = int(params[cutter, Q_KEEP_JOKERS])
     start_hand(st, opts, h, dealer, sids, gdeck, gplay, trace)
     while st[PHASE] != P_OVER:
         n = legal_actions(st, opts, tab, sc, mo, acts)

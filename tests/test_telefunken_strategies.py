@@ -14,7 +14,7 @@ from sim.games.telefunken import PRESETS
 from sim.registry import get_game, seat_arrays, seat_table
 
 GAME = get_game("telefunken")
-GREEDY_FAMILY = ["greedy", "chip_saver", "patient"]
+GREEDY_FAMILY = ["greedy", "chip_saver", "patient", "planner"]
 
 
 def decide(g, strategy="greedy"):
@@ -118,3 +118,97 @@ def test_ecuador_hand7_purchases_are_few():
     buys = rec[:, h7:h7 + 4].sum(axis=1).mean()
     print("Ecuador greedy purchases per Hand 7:", buys)
     assert buys < 2.0
+
+
+# =============================================================================
+# no peeking: the decision is the same whatever the cards hidden from the deciding seat
+# =============================================================================
+LINEUPS = ["greedy", "chip_saver:reserve=3", "patient", "planner",
+           "planner:reserve=1,near=2,per_hand=0.5,down_left=4,down_turn=60,exchange=7,deny=0,stall=40",
+           "fuzz", "random"]
+PEEK_CASES = [("venezuela", {}), ("bolivia", {}), ("ecuador", {}), ("peru1", {}), ("peru2", {}),
+              ("farmers", {}), ("venezuela", dict(dealer_chooses_contract=True, upcard_buyable=True))]
+
+
+def holding_cards(st, p):
+    cards = []
+    for c in range(52):
+        cards += [c] * ((int(st[K.H1 + p]) >> c & 1) + (int(st[K.H2 + p]) >> c & 1))
+    ht = int(st[K.HT + p])
+    for suit in range(4):
+        cards += [13 * suit + 1] * (ht >> (2 * suit) & 3)
+    return cards + [K.JK] * int(st[K.HJ + p])
+
+
+def redeal_hidden(st, seat, rng):
+    """Shuffle the other holdings and the stock together and deal them back in the same
+    sizes (the stock keeps its length); seat's holding, the table, the pile stay."""
+    n = int(st[K.N])
+    others = [q for q in range(n) if q != seat]
+    sizes = [len(holding_cards(st, q)) for q in others]
+    lo, hi = int(st[K.STOCK_LO]), int(st[K.STOCK_HI])
+    pool = sum((holding_cards(st, q) for q in others), []) + [int(x) for x in st[K.STOCK + lo:K.STOCK + hi]]
+    rng.shuffle(pool)
+    for q, k in zip(others, sizes):
+        st[K.H1 + q] = st[K.H2 + q] = st[K.HJ + q] = st[K.HT + q] = 0
+        for c in pool[:k]:
+            K.give(st, q, c)
+        pool = pool[k:]
+    st[K.STOCK + lo:K.STOCK + hi] = pool
+
+
+def decision_states(preset, over, strategies, seed, every):
+    """States of greedy-family play, every ``every``-th decision of every hand."""
+    n = 4
+    opts = GAME.options_cls(**{**GAME.presets[preset], **over}).to_array(n)
+    sids, params = seat_arrays(GAME, seat_table(GAME, strategies, n))
+    st, tab, acts, sc, mo, gdeck, gplay = K.buffers()
+    trace = np.zeros((0, K.TRACE_WIDTH), np.int64)
+    st[K.N] = n
+    st[K.WILD2] = opts[K.O_WILD_TWOS]
+    for p in range(n):
+        st[K.CHIPS + p] = opts[K.O_CHIPS]
+    K.seed_stream(gplay, seed, 0, np.int64(K.STREAM_PLAY))
+    for h in range(1, int(opts[K.O_HANDS]) + 1):
+        K.seed_stream(gdeck, seed, 0, np.int64(K.STREAM_HAND + h))
+        K.start_hand(st, opts, h, (h - 1) % n, sids, gdeck, gplay, trace)
+        k = 0
+        while st[K.PHASE] != K.P_OVER and k < 600:
+            m = K.legal_actions(st, opts, tab, sc, mo, acts)
+            if k % every == 0:
+                yield opts, st.copy(), tab.copy()
+            p = st[K.ASK] if st[K.PHASE] == K.P_BUY else st[K.CUR]
+            x = acts[K.choose(st, opts, tab, sc, acts, m, sids[p], params[p], gplay)]
+            K.apply_action(st, opts, tab, mo, x, gplay, trace)
+            k += 1
+        K.score_hand(st, opts, trace)
+
+
+@pytest.mark.parametrize("preset,over", PEEK_CASES, ids=[p + ("-choose" if o else "") for p, o in PEEK_CASES])
+def test_no_peeking(preset, over):
+    """For mid-hand states of every hand, each built-in strategy's decision (buy, upcard,
+    exchange, go down, melds, lay-offs, discard, the dealer's contract) is the same after the
+    cards hidden from the deciding seat are dealt again at random."""
+    rng = np.random.default_rng(5)
+    seen = {}
+    lineup = ["greedy", "patient", "planner", "fuzz"]
+    for opts, st0, tab0 in decision_states(preset, over, lineup, seed=3, every=7):
+        seat = int(st0[K.ASK] if st0[K.PHASE] == K.P_BUY else st0[K.CUR])
+        st1 = st0.copy()
+        redeal_hidden(st1, seat, rng)
+        assert K.cards_ok(st1, tab0)
+        _, tab, acts, sc, mo, _, gplay = K.buffers()
+        for strategy in LINEUPS:
+            sids, params = seat_arrays(GAME, seat_table(GAME, [strategy], 4))
+            got = []
+            for st in (st0.copy(), st1):
+                tab[:] = tab0
+                n = K.legal_actions(st, opts, tab, sc, mo, acts)
+                K.seed_stream(gplay, 9, 0, np.int64(K.STREAM_PLAY))
+                got.append(int(acts[K.choose(st, opts, tab, sc, acts, n, sids[seat], params[seat], gplay)]))
+            assert got[0] == got[1], (strategy, int(st0[K.PHASE]), got)
+        ph = int(st0[K.PHASE])
+        kind = "down" if ph == K.P_ACT and st0[K.DOWN + seat] else ph
+        seen[kind] = seen.get(kind, 0) + 1
+    print(preset, over, "decisions checked per phase:", seen)
+    assert K.P_ACT in seen
