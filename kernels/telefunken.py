@@ -1773,13 +1773,14 @@ def wants(st, opts, p, c, sid, prm):
 
 @njit(cache=True)
 def joker_room(st, opts, p):
-    """Wild cards seat p can still use: down, one (for an extra meld; the greedy family lays
-    off at once every wild card the table takes); in a hand laid at once, one for the run and
+    """Wild cards seat p can still use: down, one for an extra meld while it holds more than
+    two cards (the greedy family lays off at once every wild card the table takes; with no
+    extra melds, or two cards left, a wild card nobody's meld took is shed); in a hand laid at once, one for the run and
     one for the group; otherwise one per contract meld that admits one (capped by the
     contract's joker limit; the best alternative) and one more for an extra meld after going
     down."""
     if st[DOWN + p]:
-        return 1
+        return 1 if opts[O_EXTRA_MELDS] and held(st, p) > 2 else 0
     if h7_shape(st, opts):
         return 2
     rules = rules_of(opts)

@@ -212,3 +212,14 @@ def test_no_peeking(preset, over):
         seen[kind] = seen.get(kind, 0) + 1
     print(preset, over, "decisions checked per phase:", seen)
     assert K.P_ACT in seen
+
+
+@pytest.mark.parametrize("strategy", GREEDY_FAMILY)
+def test_joker_no_meld_can_take_is_shed_to_go_out(strategy):
+    """Peru 2 Hand 1 (two groups, no wild card in a group, no extra melds): a player down with
+    a joker and one card goes out by shedding the joker at last, never by keeping it (before
+    the fix every seat ended Hand 1 at the turn cap holding a lone joker, 0.2 % of games)."""
+    g = Game(options(**PRESETS["peru2"]), hand=1).hold(0, "JK 5C").down(0, 2)
+    from test_telefunken_rules import group_row
+    g.meld(group_row("8S 8H 8C"), 1, 3)
+    assert discarded(decide(g, strategy)) == K.JK
