@@ -271,7 +271,7 @@ S_PATIENT = 3         # params: reserve, near
 S_PLANNER = 4         # params: Q_* below
 S_FUZZ = 5            # params: greedy (percent of decisions played as greedy), buy (percent of offers
 #                       bought), hold (percent of turns that lay nothing): the fuzzer
-N_PARAMS = 10
+N_PARAMS = 11
 # planner parameters (Q_*: indices into its row)
 Q_RESERVE = 0         # buy before the last hand only while holding more than this (plus Q_PER_HAND)
 Q_NEAR = 1            # buy only if at most this many cards are missing after buying
@@ -283,6 +283,7 @@ Q_KEEP_JOKERS = 6     # inspected jokers kept at the cut when the keep is option
 Q_CUT_AIM = 7         # bottom portion the cut aims at (0: the rules' cut_aim)
 Q_DENY = 8            # buy a discarded wild card to deny it while holding more chips than this (-1: never)
 Q_STALL = 9           # turns of a hand after which a standoff is broken (0: never)
+Q_ALT = 10            # alternative contract to go down with (0: the most points laid; k: the k-th)
 
 # ---- trace rows: [code, seat, a, b, c, d] ----------------------------------------------------
 T_HAND = 1       # a = hand number, b = dealer, c = contract
@@ -1217,14 +1218,24 @@ def go_out(p1, p2, jokers, opts, mo):
 
 
 @njit(cache=True)
-def contract_melds(p1, p2, jok, h, opts, mo, stop_first):
-    """The melds of going down in hand h into ``mo``: the most points laid (or the first way
-    found); False when the holding lacks the contract. With final_discard_required (A24) the
+def solve_row(p1, p2, jok, contracts, h, alt, rules, mo, stop_first):
+    """Points laid by the best way to go down in hand h (alt = 0: any of its alternatives;
+    alt > 0: that contracts row alone), -1 when the holding lacks it."""
+    if alt > 0:
+        return M.solve_contract(p1, p2, jok, contracts[alt], rules, mo, stop_first)
+    return M.solve_hand(p1, p2, jok, contracts, h, rules, mo, stop_first)
+
+
+@njit(cache=True)
+def contract_melds(p1, p2, jok, h, opts, mo, stop_first, alt=0):
+    """The melds of going down in hand h into ``mo`` (``alt`` > 0: with that alternative
+    contract row): the most points laid (or the first way found); False when the holding
+    lacks the contract. With final_discard_required (A24) the
     melds keep a card back for the discard: when the best way lays every card, the best way
     without each card in turn is taken instead."""
     contracts = contracts_of(opts)
     rules = rules_of(opts)
-    gain = M.solve_hand(p1, p2, jok, contracts, h, rules, mo, stop_first)
+    gain = solve_row(p1, p2, jok, contracts, h, alt, rules, mo, stop_first)
     if gain < 0 or opts[O_FINAL_DISCARD] == 0 or table_cards(mo, len(mo)) < hand_size(p1, p2, jok):
         return gain >= 0
     best, keep = -1, -1
@@ -1233,7 +1244,7 @@ def contract_melds(p1, p2, jok, h, opts, mo, stop_first):
         c = lowbit(m)
         m &= m - 1
         q1, q2, qj = without(p1, p2, jok, c)
-        g = M.solve_hand(q1, q2, qj, contracts, h, rules, mo, stop_first)
+        g = solve_row(q1, q2, qj, contracts, h, alt, rules, mo, stop_first)
         if g > best:
             best, keep = g, c
             if stop_first:
@@ -1241,7 +1252,7 @@ def contract_melds(p1, p2, jok, h, opts, mo, stop_first):
     if best < 0:
         return False
     q1, q2, qj = without(p1, p2, jok, keep)
-    M.solve_hand(q1, q2, qj, contracts, h, rules, mo, stop_first)
+    solve_row(q1, q2, qj, contracts, h, alt, rules, mo, stop_first)
     return True
 
 
@@ -1273,7 +1284,16 @@ def legal_not_down(st, opts, tab, mo, acts):
             elif d == M.GO_CAPPED:
                 st[CAPPED] += 1
         else:
-            if contract_melds(st[H1 + p], st[H2 + p], wilds(st, p), st[CONTRACT], opts, mo, True):
+            h = st[CONTRACT]
+            row = spec_of(opts, h)[M.C_NEXT]
+            if row:                                 # alternatives: one go-down per contract held
+                alt = h
+                while alt:
+                    if contract_melds(st[H1 + p], st[H2 + p], wilds(st, p), h, opts, mo, True, alt):
+                        acts[n] = act(A_GO_DOWN, 0, 0, alt, 0, 0)
+                        n += 1
+                    alt = spec_of(opts, alt)[M.C_NEXT]
+            elif contract_melds(st[H1 + p], st[H2 + p], wilds(st, p), h, opts, mo, True):
                 acts[n] = act(A_GO_DOWN, 0, 0, 0, 0, 0)
                 n += 1
             elif opts[O_EXCHANGE_MODEL] == 1:
@@ -1383,12 +1403,13 @@ def give_for_joker(st, opts, tab, p, i, c):
 
 @njit(cache=True)
 def go_down(st, opts, tab, mo, x, trace):
-    """Lay the contract (§9.1) the way that leaves the fewest penalty points."""
+    """Lay the contract (§9.1) the way that leaves the fewest penalty points (x's c > 0: of
+    that alternative contract row)."""
     p = st[CUR]
     if field(x, 1) > 0:
         give_for_joker(st, opts, tab, p, field(x, 1) - 1, field(x, 2))
         log_meld(st, trace, tab, field(x, 1) - 1)
-    contract_melds(st[H1 + p], st[H2 + p], wilds(st, p), st[CONTRACT], opts, mo, False)
+    contract_melds(st[H1 + p], st[H2 + p], wilds(st, p), st[CONTRACT], opts, mo, False, field(x, 3))
     lay_rows(st, opts, tab, p, mo, 1, trace)
     st[DOWN + p] = 1
     st[DOWN_TURN + p] = st[TURN]
@@ -1865,6 +1886,29 @@ def best_discard(st, opts, acts, n, kind):
 ACT_ORDER = (A_GO_OUT7, A_GO_DOWN, A_SHIFT, A_RETRIEVE, A_MELD, A_LAYOFF)
 
 
+@njit(cache=True)
+def pick_go_down(st, opts, mo, acts, n, pref):
+    """Among go-down actions of alternative contracts (Peru 2's last hand), the one the
+    strategy takes: ``pref`` = 0 the one laying the most points (ties: the first), k > 0 the
+    k-th alternative when held (else the most points); -1 when there is none."""
+    best, gain, k = -1, -1, 0
+    p = st[CUR]
+    for i in range(n):
+        if acts[i] & 15 != A_GO_DOWN:
+            continue
+        alt = field(acts[i], 3)
+        if alt == 0:
+            return i
+        k += 1
+        if k == pref:
+            return i
+        g = solve_row(st[H1 + p], st[H2 + p], wilds(st, p), contracts_of(opts), st[CONTRACT], alt,
+                      rules_of(opts), mo, False)
+        if g > gain:
+            best, gain = i, g
+    return best
+
+
 # A hand still running after STALL_TURNS turns is usually a standoff: every seat keeps the
 # cards another needs (all chasing one suit, no chips left). From then on the greedy family
 # breaks it: a seat still two or more cards from its contract makes one discard in
@@ -1874,10 +1918,15 @@ STALL_ODDS = 3
 
 
 @njit(cache=True)
-def greedy_act(st, opts, acts, n, stall, gplay):
+def greedy_act(st, opts, mo, acts, n, stall, pref, gplay):
     """Go out / go down / joker operations / melds / lay-offs first, then discard (after
     ``stall`` turns of the hand, sometimes a random card: STALL_TURNS)."""
     for kind in ACT_ORDER:
+        if kind == A_GO_DOWN:
+            i = pick_go_down(st, opts, mo, acts, n, pref)
+            if i >= 0:
+                return i
+            continue
         for i in range(n):
             if acts[i] & 15 == kind:
                 return i
@@ -1921,7 +1970,7 @@ def greedy_exchange(st, opts, acts, n, most):
 
 
 @njit(cache=True)
-def choose(st, opts, tab, sc, acts, n, sid, prm, gplay):
+def choose(st, opts, tab, sc, mo, acts, n, sid, prm, gplay):
     """Index of the chosen action among acts[:n] (strategy ``sid``, parameters ``prm``)."""
     if sid == S_RANDOM:
         return below(gplay, n)
@@ -1962,8 +2011,8 @@ def choose(st, opts, tab, sc, acts, n, sid, prm, gplay):
                     acts[k] = acts[i]
                     k += 1
             n = k
-        return greedy_act(st, opts, acts, n, int(prm[Q_STALL]), gplay)
-    return greedy_act(st, opts, acts, n, STALL_TURNS, gplay)
+        return greedy_act(st, opts, mo, acts, n, int(prm[Q_STALL]), int(prm[Q_ALT]), gplay)
+    return greedy_act(st, opts, mo, acts, n, STALL_TURNS, 0, gplay)
 
 
 @njit(cache=True)
@@ -2156,7 +2205,7 @@ def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo
         if n == 0:
             return E_NO_MOVES
         p = st[ASK] if st[PHASE] == P_BUY else st[CUR]
-        x = acts[choose(st, opts, tab, sc, acts, n, sids[p], params[p], gplay)]
+        x = acts[choose(st, opts, tab, sc, mo, acts, n, sids[p], params[p], gplay)]
         if check and check_buy(st, opts, x):
             return E_BUY_DOWN
         apply_action(st, opts, tab, mo, x, gplay, trace)

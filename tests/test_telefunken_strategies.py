@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from test_telefunken_rules import Game, card, options
 
+from kernels import melds as M
 from kernels import telefunken as K
 from sim.games.telefunken import PRESETS
 from sim.registry import get_game, seat_arrays, seat_table
@@ -23,7 +24,7 @@ def decide(g, strategy="greedy"):
     seat = seat_table(GAME, [strategy], int(g.st[K.N]))
     sids, params = seat_arrays(GAME, seat)
     p = g.st[K.ASK] if g.st[K.PHASE] == K.P_BUY else g.st[K.CUR]
-    i = K.choose(g.st, g.opts, g.tab, g.sc, g.acts, n, sids[p], params[p], g.gplay)
+    i = K.choose(g.st, g.opts, g.tab, g.sc, g.mo, g.acts, n, sids[p], params[p], g.gplay)
     return int(g.acts[i])
 
 
@@ -178,7 +179,7 @@ def decision_states(preset, over, strategies, seed, every):
             if k % every == 0:
                 yield opts, st.copy(), tab.copy()
             p = st[K.ASK] if st[K.PHASE] == K.P_BUY else st[K.CUR]
-            x = acts[K.choose(st, opts, tab, sc, acts, m, sids[p], params[p], gplay)]
+            x = acts[K.choose(st, opts, tab, sc, mo, acts, m, sids[p], params[p], gplay)]
             K.apply_action(st, opts, tab, mo, x, gplay, trace)
             k += 1
         K.score_hand(st, opts, trace)
@@ -205,7 +206,7 @@ def test_no_peeking(preset, over):
                 tab[:] = tab0
                 n = K.legal_actions(st, opts, tab, sc, mo, acts)
                 K.seed_stream(gplay, 9, 0, np.int64(K.STREAM_PLAY))
-                got.append(int(acts[K.choose(st, opts, tab, sc, acts, n, sids[seat], params[seat], gplay)]))
+                got.append(int(acts[K.choose(st, opts, tab, sc, mo, acts, n, sids[seat], params[seat], gplay)]))
             assert got[0] == got[1], (strategy, int(st0[K.PHASE]), got)
         ph = int(st0[K.PHASE])
         kind = "down" if ph == K.P_ACT and st0[K.DOWN + seat] else ph
@@ -223,3 +224,83 @@ def test_joker_no_meld_can_take_is_shed_to_go_out(strategy):
     from test_telefunken_rules import group_row
     g.meld(group_row("8S 8H 8C"), 1, 3)
     assert discarded(decide(g, strategy)) == K.JK
+
+
+# =============================================================================
+# §18 choices open to strategies
+# =============================================================================
+def test_alternative_contracts_are_separate_go_downs():
+    """Peru 2's last hand (4 trios | 3 runs of 4 | a run of 12), laid normally: a holding with
+    both the trios and the runs has one go-down action per alternative; greedy takes the one
+    laying the most points (tie: the first), planner:alternative=2 the second."""
+    g = Game(options(**dict(PRESETS["peru2"], hand7_must_go_out_at_once=False)), hand=7)
+    g.hold(0, "4C 5C 6C 7C 4D 5D 6D 7D 4H 5H 6H 7H KS")
+    downs = g.kinds(K.A_GO_DOWN)
+    assert len(downs) == 2 and len({(x >> 24) & 255 for x in downs}) == 2
+    assert decide(g, "greedy") == downs[0]
+    assert decide(g, "planner:alternative=2") == downs[1]
+    g.do(downs[1])
+    laid = [int(g.tab[i, M.M_KIND]) for i in range(int(g.st[K.NMELDS]))]
+    assert laid == [M.K_RUN] * 3
+
+
+def test_planner_holds_back_and_sizes_the_exchange():
+    """planner:down_left=2 does not go down in Hand 3 while 7 cards would stay in hand (it
+    discards instead); with down_turn=10 it goes down from turn 10 on. exchange=7 passes up to
+    seven lone cards in Hand 6 (greedy: four)."""
+    g = Game(hand=3, turn=5).hold(0, "7C 7D 7H 7S 2C 4D 6H 8S 10C QD KH AS")
+    assert any(x & 15 == K.A_GO_DOWN for x in g.legal())
+    assert decide(g, "greedy") & 15 == K.A_GO_DOWN
+    assert decide(g, "planner:down_left=2,down_turn=10") & 15 == K.A_DISCARD
+    g.st[K.TURN] = 10
+    assert decide(g, "planner:down_left=2,down_turn=10") & 15 == K.A_GO_DOWN
+
+    def passed(strategy):
+        g = Game(hand=6).hold(0, "2C 4D 6H 8S 10C QD KH AS 9C 9D JK")
+        g.st[K.PHASE], g.st[K.EX_ROUND] = K.P_EXCHANGE, 1
+        k = 0
+        while decide(g, strategy) & 15 == K.A_EX_CARD:
+            g.do(decide(g, strategy))
+            k += 1
+        return k
+    assert passed("greedy") == 4 and passed("planner:exchange=7") == 7 and passed("planner:exchange=0") == 0
+
+
+def test_planner_buys_to_deny_a_joker_and_budgets_chips():
+    """planner:deny=2 buys a discarded joker it cannot use while it holds more than 2 chips;
+    per_hand=1 keeps a chip back per hand to come (Hand 2: 5 hands after it)."""
+    def offer(strategy, chips, hand, card_text):
+        g = Game(hand=hand, turn=8, chips=chips).hold(0, card_text + " 2C KD").hold(1, "7C 7D 9S 2H 3S")
+        g.hold(2, "5S 6S").hold(3, "KC KD").stock("AC 2D 3H 4S 5C 6D").pile("4C")
+        g.discard_open(0, card_text)
+        assert g.st[K.ASK] == 1
+        return decide(g, strategy) & 15
+    assert offer("planner", 7, 1, "JK") == K.A_PASS            # Hand 1: a joker is no use in the pure trio
+    assert offer("planner:deny=2", 7, 1, "JK") == K.A_BUY
+    assert offer("planner:deny=2", 2, 1, "JK") == K.A_PASS
+    assert offer("planner", 3, 2, "7H") == K.A_BUY
+    assert offer("planner:per_hand=1", 3, 2, "7H") == K.A_PASS
+    assert offer("planner:per_hand=1", 7, 2, "7H") == K.A_BUY
+
+
+def test_planner_cut_aim_and_cut_jokers():
+    """planner:cut_aim moves the cutter's aim (the same noise); keep_jokers=0 keeps no
+    inspected joker under cut_joker_keep=optional."""
+    opts = options(cut_joker_keep="optional")
+    aims, kept = {}, {}
+    for strategy in ("greedy", "planner:cut_aim=60,keep_jokers=0"):
+        sids, params = seat_arrays(GAME, seat_table(GAME, [strategy], 4))
+        bs, ks = [], []
+        for seed in range(60):
+            g = Game(opts, hand=1)
+            K.seed_stream(g.gdeck, seed, 0, np.int64(K.STREAM_HAND + 1))
+            st = g.st
+            st[K.CUT_AIMED] = int(params[3, K.Q_CUT_AIM]) if sids[3] == K.S_PLANNER else 0
+            st[K.CUT_KEEPS] = int(params[3, K.Q_KEEP_JOKERS]) if sids[3] == K.S_PLANNER else 3
+            K.start_hand(st, opts, 1, 0, sids, g.gdeck, g.gplay, g.trace)
+            bs.append(int(st[K.CUT_B]))
+            ks.append(int(st[K.CUT_KEPT]))
+        aims[strategy], kept[strategy] = bs, ks
+    g, pl = aims["greedy"], aims["planner:cut_aim=60,keep_jokers=0"]
+    assert all(b - a == 15 for a, b in zip(g, pl))
+    assert sum(kept["greedy"]) > 0 and sum(kept["planner:cut_aim=60,keep_jokers=0"]) == 0

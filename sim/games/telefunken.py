@@ -684,13 +684,6 @@ _RESERVE = ParamSpec("reserve", 2.0, 0.0, 20.0, "in Hands 1-6, buy only while ho
                      integer=True)
 STRATEGIES = [
     StrategySpec("random", K.S_RANDOM, (), "uniformly random legal action (baseline)"),
-    StrategySpec("fuzz", K.S_FUZZ, (
-        ParamSpec("greedy", 50.0, 0.0, 100.0, "percent of decisions (but purchases) taken as greedy would", integer=True),
-        ParamSpec("buy", 50.0, 0.0, 100.0, "percent of offered discards bought", integer=True),
-        ParamSpec("hold", 50.0, 0.0, 100.0, "percent of the other turns that lay nothing (a random discard)",
-                  integer=True),
-    ), "fuzzer: a mix of greedy and random decisions, buying at a set rate, sometimes laying nothing; its "
-       "lineups reach every end reason of a hand (tests/test_telefunken_invariants.py)"),
     StrategySpec("greedy", K.S_GREEDY, (),
                  "goes down as soon as it can (the contract leaving the fewest penalty points), lays every "
                  "extra meld, lay-off and joker operation it can, buys any discard that brings it closer to "
@@ -727,9 +720,19 @@ STRATEGIES = [
                   "the next seats while holding more than this many chips (-1: never)", integer=True),
         ParamSpec("stall", float(K.STALL_TURNS), 0.0, 30000.0, "after this many turns of a hand, one discard in "
                   f"{K.STALL_ODDS} is a random non-wild card, breaking a standoff (0: never)", integer=True),
+        ParamSpec("alternative", 0.0, 0.0, 4.0, "of a hand's alternative contracts (Peru 2's last hand), go down "
+                  "with the k-th when held (0: the one laying the most points)", integer=True),
     ), "greedy with every §18 choice as a parameter: chip budget per hand to come, how near a purchase must "
-       "bring the contract, holding back from going down, the exchange size, the cut and the jokers kept at it, "
+       "bring the contract, holding back from going down, which alternative contract to go down with, the "
+       "exchange size, the cut and the jokers kept at it, "
        "buying to deny a wild card, the standoff breaker; the defaults play as greedy"),
+    StrategySpec("fuzz", K.S_FUZZ, (
+        ParamSpec("greedy", 50.0, 0.0, 100.0, "percent of decisions (but purchases) taken as greedy would", integer=True),
+        ParamSpec("buy", 50.0, 0.0, 100.0, "percent of offered discards bought", integer=True),
+        ParamSpec("hold", 50.0, 0.0, 100.0, "percent of the other turns that lay nothing (a random discard)",
+                  integer=True),
+    ), "fuzzer: a mix of greedy and random decisions, buying at a set rate, sometimes laying nothing; its "
+       "lineups reach every end reason of a hand (tests/test_telefunken_invariants.py)"),
 ]
 
 
