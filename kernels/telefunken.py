@@ -19,7 +19,8 @@ Choices this module adds where the spec leaves room
   ``docs/rules/telefunken.md`` §20 states each rule and choice; the code is commented where
   it applies them.
 * Step B is a sequence of single table actions (D7-D10 as separate actions): go down (the
-  contract the engine finds with the fewest penalty points left, ``melds.best_contract``),
+  contract the engine finds with the fewest penalty points left, ``melds.best_contract``; a
+  hand with alternative contracts offers one go-down per alternative held, c = its row),
   lay one extra meld (candidates: all naturals of a rank held, with or without one joker;
   each maximal run of a suit, or a run that uses one joker for one gap or one end), one
   lay-off, one joker shift, one group-joker retrieval. A discard ends the turn. In Hand 7
@@ -52,6 +53,18 @@ Choices this module adds where the spec leaves room
   fourth suit; under ``any_natural`` it keeps taking every natural of its rank.
 * ``max_turns_per_hand`` caps each hand (turns started); a capped hand ends like a blocked
   one (everybody scores) and sets ``truncated``.
+
+Strategies (ids S_*, parameters in ``sim.games.telefunken``): random; greedy and its
+variants chip_saver and patient (purchase limits); planner, greedy with every §18 choice as a
+parameter (Q_*: chip budget per hand to come, hold back from going down, the alternative
+contract, the exchange size, the cut aim and the jokers kept at the cut, buying a wild card to
+deny it, the standoff breaker); fuzz, a mix of greedy and random decisions at set rates (the
+fuzzer of the invariant tests). The greedy family (issue 15) keeps copies of a rank only up to
+what the contract's groups take, keeps a runs contract's target window, sheds wild cards its
+melds cannot take (``joker_room``), never buys once down, counts a purchase's penalty cards in
+a hand laid at once, and after STALL_TURNS turns of a hand breaks standoffs with some random
+discards; these changed the default strategies' play (they left ~31 % of Bolivia games at the
+turn cap).
 
 Options (int array, built by ``sim.games.telefunken.TelefunkenOptions.to_array``):
 the ``O_*`` entries below, then the meld rules array (``kernels.melds`` R_*) at ``O_RULES``,
