@@ -727,7 +727,8 @@ STRATEGIES = [
        "exchange size, the cut and the jokers kept at it, "
        "buying to deny a wild card, the standoff breaker; the defaults play as greedy"),
     StrategySpec("fuzz", K.S_FUZZ, (
-        ParamSpec("greedy", 50.0, 0.0, 100.0, "percent of decisions (but purchases) taken as greedy would", integer=True),
+        ParamSpec("greedy", 50.0, 0.0, 100.0, "percent of decisions (but purchases) taken as greedy would",
+                  integer=True),
         ParamSpec("buy", 50.0, 0.0, 100.0, "percent of offered discards bought", integer=True),
         ParamSpec("hold", 50.0, 0.0, 100.0, "percent of the other turns that lay nothing (a random discard)",
                   integer=True),
