@@ -284,7 +284,7 @@ S_PATIENT = 3         # params: reserve, near
 S_PLANNER = 4         # params: Q_* below
 S_FUZZ = 5            # params: greedy (percent of decisions played as greedy), buy (percent of offers
 #                       bought), hold (percent of turns that lay nothing): the fuzzer
-N_PARAMS = 11
+N_PARAMS = 12
 # planner parameters (Q_*: indices into its row)
 Q_RESERVE = 0         # buy before the last hand only while holding more than this (plus Q_PER_HAND)
 Q_NEAR = 1            # buy only if at most this many cards are missing after buying
@@ -297,6 +297,7 @@ Q_CUT_AIM = 7         # bottom portion the cut aims at (0: the rules' cut_aim)
 Q_DENY = 8            # buy a discarded wild card to deny it while holding more chips than this (-1: never)
 Q_STALL = 9           # turns of a hand after which a standoff is broken (0: never)
 Q_ALT = 10            # alternative contract to go down with (0: the most points laid; k: the k-th)
+Q_H7_GROWTH = 11      # a purchase in a hand laid at once is counted to add this many cards to lay (-1: all it adds)
 
 # ---- trace rows: [code, seat, a, b, c, d] ----------------------------------------------------
 T_HAND = 1       # a = hand number, b = dealer, c = contract
@@ -1789,7 +1790,10 @@ def wants(st, opts, p, c, sid, prm):
     if buying and st[DOWN + p]:
         return False
     before = need_with(st, opts, p, -1)
-    after = need_with(st, opts, p, c, opts[O_BUY_PENALTY] if buying else -1)   # taken instead of the draw
+    extra = opts[O_BUY_PENALTY]                     # the bought card's own place: need_with
+    if sid == S_PLANNER and prm[Q_H7_GROWTH] >= 0:
+        extra = int(prm[Q_H7_GROWTH]) - 1
+    after = need_with(st, opts, p, c, extra if buying else -1)   # taken instead of the draw
     if after >= before:
         return False
     if not buying:

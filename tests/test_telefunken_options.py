@@ -393,7 +393,7 @@ def test_strategies_and_parameters():
     assert params["patient"] == [("reserve", 2.0, 0.0, 20.0), ("near", 1.0, 0.0, 10.0)]
     assert [p[0] for p in params["planner"]] == ["reserve", "near", "per_hand", "down_left", "down_turn",
                                                  "exchange", "keep_jokers", "cut_aim", "deny", "stall",
-                                                 "alternative"]
+                                                 "alternative", "h7_growth"]
     assert [p[0] for p in params["fuzz"]] == ["greedy", "buy", "hold"]
     assert all(len(s.params) <= g.n_params for s in g.strategies.values())
     seats = seat_table(g, ["patient:near=3,reserve=5", "chip_saver", "greedy", "random"], 4)

@@ -84,6 +84,8 @@ def test_hand7_at_once_purchase_counts_the_bigger_holding(strategy):
     g.discard_open(0, "7D")
     assert g.st[K.PHASE] == K.P_BUY and g.st[K.ASK] == 1
     assert decide(g, strategy) & 15 == K.A_PASS
+    if strategy == "planner":                         # h7_growth=0: the fixed target of old
+        assert decide(g, "planner:h7_growth=0") & 15 == K.A_BUY
 
 
 # =============================================================================

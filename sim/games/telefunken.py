@@ -722,8 +722,12 @@ STRATEGIES = [
                   f"{K.STALL_ODDS} is a random non-wild card, breaking a standoff (0: never)", integer=True),
         ParamSpec("alternative", 0.0, 0.0, 4.0, "of a hand's alternative contracts (Peru 2's last hand), go down "
                   "with the k-th when held (0: the one laying the most points)", integer=True),
+        ParamSpec("h7_growth", -1.0, -1.0, 4.0, "in a hand laid at once (Hand 7), a purchase is counted to add this "
+                  "many cards that must be laid (-1: all it adds, the card and its penalty cards, as greedy; 0: none, "
+                  "the old fixed 12-card target: buy whatever brings the run or group nearer)", integer=True),
     ), "greedy with every §18 choice as a parameter: chip budget per hand to come, how near a purchase must "
-       "bring the contract, holding back from going down, which alternative contract to go down with, the "
+       "bring the contract, how aggressively to buy in Hand 7, holding back from going down, which alternative "
+       "contract to go down with, the "
        "exchange size, the cut and the jokers kept at it, "
        "buying to deny a wild card, the standoff breaker; the defaults play as greedy"),
     StrategySpec("fuzz", K.S_FUZZ, (
