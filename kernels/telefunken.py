@@ -1927,9 +1927,11 @@ def pick_go_down(st, opts, mo, acts, n, pref):
 
 
 # A hand still running after STALL_TURNS turns is usually a standoff: every seat keeps the
-# cards another needs (all chasing one suit, no chips left). From then on the greedy family
-# breaks it: a seat still two or more cards from its contract makes one discard in
-# STALL_ODDS a uniformly random non-wild card (the seats nearest to it play on).
+# cards another needs (all chasing one suit, no chips left; or each holding one of the two
+# jokers its contract needs). From then on the greedy family breaks it: a seat still two or
+# more cards from its contract makes one discard in STALL_ODDS a uniformly random non-wild
+# card (the seats nearest to it play on); after twice as many turns every seat does, wild
+# cards included.
 STALL_TURNS = 300
 STALL_ODDS = 3
 
@@ -1947,18 +1949,19 @@ def greedy_act(st, opts, mo, acts, n, stall, pref, gplay):
         for i in range(n):
             if acts[i] & 15 == kind:
                 return i
-    if stall > 0 and st[TURN] >= stall and need_with(st, opts, st[CUR], -1) > 1 \
+    if stall > 0 and st[TURN] >= stall and (st[TURN] >= 2 * stall or need_with(st, opts, st[CUR], -1) > 1) \
             and below(gplay, STALL_ODDS) == 0:
+        late = st[TURN] >= 2 * stall                # wild cards too (a standoff over the jokers)
         k = 0
         for i in range(n):
             c = field(acts[i], 1)
-            if acts[i] & 15 == A_DISCARD and c != JK and not is_wild_two(st, c):
+            if acts[i] & 15 == A_DISCARD and (late or (c != JK and not is_wild_two(st, c))):
                 k += 1
         if k > 0:
             pick = below(gplay, k)
             for i in range(n):
                 c = field(acts[i], 1)
-                if acts[i] & 15 == A_DISCARD and c != JK and not is_wild_two(st, c):
+                if acts[i] & 15 == A_DISCARD and (late or (c != JK and not is_wild_two(st, c))):
                     if pick == 0:
                         return i
                     pick -= 1

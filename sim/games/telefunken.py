@@ -690,7 +690,9 @@ STRATEGIES = [
                  "its contract while it has chips and is not down (in a hand laid at once, counting the penalty "
                  "cards it must lay too), discards the card that least helps its melds (a runs contract: its "
                  "target run window first; a wild card its melds cannot take first of all; highest penalty "
-                 f"first); after {K.STALL_TURNS} turns of a hand one discard in {K.STALL_ODDS} is random"),
+                 f"first); after {K.STALL_TURNS} turns of a hand one discard in {K.STALL_ODDS} of a seat two or more "
+                 f"cards from its contract is random (after {2 * K.STALL_TURNS} turns: of every seat, wild cards "
+                 "included)"),
     StrategySpec("chip_saver", K.S_CHIP_SAVER, (_RESERVE,),
                  "greedy, but in Hands 1-6 buys only while it holds more than reserve chips"),
     StrategySpec("patient", K.S_PATIENT, (
