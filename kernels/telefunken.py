@@ -19,7 +19,8 @@ Choices this module adds where the spec leaves room
   ``docs/rules/telefunken.md`` §20 states each rule and choice; the code is commented where
   it applies them.
 * Step B is a sequence of single table actions (D7-D10 as separate actions): go down (the
-  contract the engine finds with the fewest penalty points left, ``melds.best_contract``),
+  contract the engine finds with the fewest penalty points left, ``melds.best_contract``; a
+  hand with alternative contracts offers one go-down per alternative held, c = its row),
   lay one extra meld (candidates: all naturals of a rank held, with or without one joker;
   each maximal run of a suit, or a run that uses one joker for one gap or one end), one
   lay-off, one joker shift, one group-joker retrieval. A discard ends the turn. In Hand 7
@@ -52,6 +53,18 @@ Choices this module adds where the spec leaves room
   fourth suit; under ``any_natural`` it keeps taking every natural of its rank.
 * ``max_turns_per_hand`` caps each hand (turns started); a capped hand ends like a blocked
   one (everybody scores) and sets ``truncated``.
+
+Strategies (ids S_*, parameters in ``sim.games.telefunken``): random; greedy and its
+variants chip_saver and patient (purchase limits); planner, greedy with every §18 choice as a
+parameter (Q_*: chip budget per hand to come, hold back from going down, the alternative
+contract, the exchange size, the cut aim and the jokers kept at the cut, buying a wild card to
+deny it, the standoff breaker); fuzz, a mix of greedy and random decisions at set rates (the
+fuzzer of the invariant tests). The greedy family (issue 15) keeps copies of a rank only up to
+what the contract's groups take, keeps a runs contract's target window, sheds wild cards its
+melds cannot take (``joker_room``), never buys once down, counts a purchase's penalty cards in
+a hand laid at once, and after STALL_TURNS turns of a hand breaks standoffs with some random
+discards; these changed the default strategies' play (they left ~31 % of Bolivia games at the
+turn cap).
 
 Options (int array, built by ``sim.games.telefunken.TelefunkenOptions.to_array``):
 the ``O_*`` entries below, then the meld rules array (``kernels.melds`` R_*) at ``O_RULES``,
@@ -191,6 +204,8 @@ EXK = 85         # EXK + p: cards passed in this exchange round (public)
 GBUYS = 90       # GBUYS + p: purchases in the game
 HT = 95          # HT + p: wild twos held, 2 bits per suit (count of 2C at bit 0, 2D at 2, ..)
 LASTPEN = 100    # LASTPEN + p: penalty of the hand before (exact_cut_bonus erase_previous)
+CUT_AIMED = 105  # the cutter's strategy aims the cut at this bottom portion (0: cut_aim)
+CUT_KEEPS = 106  # the cutter's strategy keeps at most this many inspected jokers (optional keep)
 STOCK = 110      # STOCK .. +108: the stock (top at STOCK_LO)
 PILE = STOCK + DECK_SIZE      # discard pile, bottom first
 POOL = PILE + DECK_SIZE       # exchange pool
@@ -266,7 +281,23 @@ S_RANDOM = 0
 S_GREEDY = 1
 S_CHIP_SAVER = 2      # params: reserve
 S_PATIENT = 3         # params: reserve, near
-N_PARAMS = 3
+S_PLANNER = 4         # params: Q_* below
+S_FUZZ = 5            # params: greedy (percent of decisions played as greedy), buy (percent of offers
+#                       bought), hold (percent of turns that lay nothing): the fuzzer
+N_PARAMS = 12
+# planner parameters (Q_*: indices into its row)
+Q_RESERVE = 0         # buy before the last hand only while holding more than this (plus Q_PER_HAND)
+Q_NEAR = 1            # buy only if at most this many cards are missing after buying
+Q_PER_HAND = 2        # chips kept back per hand still to come after this one
+Q_DOWN_LEFT = 3       # go down only when at most this many cards would be left in hand ..
+Q_DOWN_TURN = 4       # .. or from this turn of the hand on
+Q_EXCHANGE = 5        # cards passed in the exchange (lone cards, least useful first)
+Q_KEEP_JOKERS = 6     # inspected jokers kept at the cut when the keep is optional
+Q_CUT_AIM = 7         # bottom portion the cut aims at (0: the rules' cut_aim)
+Q_DENY = 8            # buy a discarded wild card to deny it while holding more chips than this (-1: never)
+Q_STALL = 9           # turns of a hand after which a standoff is broken (0: never)
+Q_ALT = 10            # alternative contract to go down with (0: the most points laid; k: the k-th)
+Q_H7_GROWTH = 11      # a purchase in a hand laid at once is counted to add this many cards to lay (-1: all it adds)
 
 # ---- trace rows: [code, seat, a, b, c, d] ----------------------------------------------------
 T_HAND = 1       # a = hand number, b = dealer, c = contract
@@ -543,23 +574,28 @@ def pile_pop(st):
 # cut and deal (§5)
 # =============================================================================
 @njit(cache=True)
-def cut_bottom(opts, gdeck):
+def cut_bottom(opts, gdeck, st_aim):
     """Bottom portion B of the cut (§5.3, A9), clamped so the top portion has 3 cards."""
     if opts[O_CUT_MODEL] == 0:
         s = opts[O_CUT_SPREAD]
         b = opts[O_CUT_AIM] + below(gdeck, 2 * s + 1) - s
+        if st_aim > 0:                        # the cutter's own aim (planner), same noise
+            b += st_aim - opts[O_CUT_AIM]
     else:
         b = opts[O_CUT_MIN] + below(gdeck, opts[O_CUT_MAX] - opts[O_CUT_MIN] + 1)
     return min(max(b, 1), DECK_SIZE - 3)
 
 
 @njit(cache=True)
-def keeps_joker(opts, sid, gplay):
-    """The cutter keeps an inspected joker (A11)."""
+def keeps_joker(st, opts, sid, kept, gplay):
+    """The cutter keeps an inspected joker (A11): optional keep, random: a coin; planner:
+    while it kept fewer than CUT_KEEPS (its keep_jokers); the others keep every one."""
     if opts[O_CUT_JOKERS] == 2:
         return False
     if opts[O_CUT_JOKERS] == 1 and sid == S_RANDOM:
         return below(gplay, 2) == 1
+    if opts[O_CUT_JOKERS] == 1 and sid == S_PLANNER:
+        return kept < st[CUT_KEEPS]
     return True
 
 
@@ -576,7 +612,7 @@ def cut_sequence(st, opts, b, cutter, sids, gplay):
     kept = 0
     for i in range(t):
         c = st[STOCK + i]
-        if i >= t - 3 and c == JK and keeps_joker(opts, sids[cutter], gplay):
+        if i >= t - 3 and c == JK and keeps_joker(st, opts, sids[cutter], kept, gplay):
             give(st, cutter, JK)
             kept += 1
         else:
@@ -658,7 +694,7 @@ def deal_hand(st, opts, h, dealer, sids, gdeck, gplay, trace):
     for i in range(DECK_SIZE):
         st[STOCK + i] = i // 2 if i < 104 else JK
     shuffle(gdeck, st, STOCK, STOCK + DECK_SIZE)
-    b = cut_bottom(opts, gdeck)
+    b = cut_bottom(opts, gdeck, st[CUT_AIMED])
     cutter = (dealer + n - 1) % n
     kept = cut_sequence(st, opts, b, cutter, sids, gplay)
     deal_holdings(st, opts, dealer)
@@ -1196,14 +1232,24 @@ def go_out(p1, p2, jokers, opts, mo):
 
 
 @njit(cache=True)
-def contract_melds(p1, p2, jok, h, opts, mo, stop_first):
-    """The melds of going down in hand h into ``mo``: the most points laid (or the first way
-    found); False when the holding lacks the contract. With final_discard_required (A24) the
+def solve_row(p1, p2, jok, contracts, h, alt, rules, mo, stop_first):
+    """Points laid by the best way to go down in hand h (alt = 0: any of its alternatives;
+    alt > 0: that contracts row alone), -1 when the holding lacks it."""
+    if alt > 0:
+        return M.solve_contract(p1, p2, jok, contracts[alt], rules, mo, stop_first)
+    return M.solve_hand(p1, p2, jok, contracts, h, rules, mo, stop_first)
+
+
+@njit(cache=True)
+def contract_melds(p1, p2, jok, h, opts, mo, stop_first, alt=0):
+    """The melds of going down in hand h into ``mo`` (``alt`` > 0: with that alternative
+    contract row): the most points laid (or the first way found); False when the holding
+    lacks the contract. With final_discard_required (A24) the
     melds keep a card back for the discard: when the best way lays every card, the best way
     without each card in turn is taken instead."""
     contracts = contracts_of(opts)
     rules = rules_of(opts)
-    gain = M.solve_hand(p1, p2, jok, contracts, h, rules, mo, stop_first)
+    gain = solve_row(p1, p2, jok, contracts, h, alt, rules, mo, stop_first)
     if gain < 0 or opts[O_FINAL_DISCARD] == 0 or table_cards(mo, len(mo)) < hand_size(p1, p2, jok):
         return gain >= 0
     best, keep = -1, -1
@@ -1212,7 +1258,7 @@ def contract_melds(p1, p2, jok, h, opts, mo, stop_first):
         c = lowbit(m)
         m &= m - 1
         q1, q2, qj = without(p1, p2, jok, c)
-        g = M.solve_hand(q1, q2, qj, contracts, h, rules, mo, stop_first)
+        g = solve_row(q1, q2, qj, contracts, h, alt, rules, mo, stop_first)
         if g > best:
             best, keep = g, c
             if stop_first:
@@ -1220,7 +1266,7 @@ def contract_melds(p1, p2, jok, h, opts, mo, stop_first):
     if best < 0:
         return False
     q1, q2, qj = without(p1, p2, jok, keep)
-    M.solve_hand(q1, q2, qj, contracts, h, rules, mo, stop_first)
+    solve_row(q1, q2, qj, contracts, h, alt, rules, mo, stop_first)
     return True
 
 
@@ -1252,7 +1298,16 @@ def legal_not_down(st, opts, tab, mo, acts):
             elif d == M.GO_CAPPED:
                 st[CAPPED] += 1
         else:
-            if contract_melds(st[H1 + p], st[H2 + p], wilds(st, p), st[CONTRACT], opts, mo, True):
+            h = st[CONTRACT]
+            row = spec_of(opts, h)[M.C_NEXT]
+            if row:                                 # alternatives: one go-down per contract held
+                alt = h
+                while alt:
+                    if contract_melds(st[H1 + p], st[H2 + p], wilds(st, p), h, opts, mo, True, alt):
+                        acts[n] = act(A_GO_DOWN, 0, 0, alt, 0, 0)
+                        n += 1
+                    alt = spec_of(opts, alt)[M.C_NEXT]
+            elif contract_melds(st[H1 + p], st[H2 + p], wilds(st, p), h, opts, mo, True):
                 acts[n] = act(A_GO_DOWN, 0, 0, 0, 0, 0)
                 n += 1
             elif opts[O_EXCHANGE_MODEL] == 1:
@@ -1362,12 +1417,13 @@ def give_for_joker(st, opts, tab, p, i, c):
 
 @njit(cache=True)
 def go_down(st, opts, tab, mo, x, trace):
-    """Lay the contract (§9.1) the way that leaves the fewest penalty points."""
+    """Lay the contract (§9.1) the way that leaves the fewest penalty points (x's c > 0: of
+    that alternative contract row)."""
     p = st[CUR]
     if field(x, 1) > 0:
         give_for_joker(st, opts, tab, p, field(x, 1) - 1, field(x, 2))
         log_meld(st, trace, tab, field(x, 1) - 1)
-    contract_melds(st[H1 + p], st[H2 + p], wilds(st, p), st[CONTRACT], opts, mo, False)
+    contract_melds(st[H1 + p], st[H2 + p], wilds(st, p), st[CONTRACT], opts, mo, False, field(x, 3))
     lay_rows(st, opts, tab, p, mo, 1, trace)
     st[DOWN + p] = 1
     st[DOWN_TURN + p] = st[TURN]
@@ -1595,9 +1651,21 @@ def hand_need(p1, p2, j, opts, k):
 
 
 @njit(cache=True)
-def need_with(st, opts, p, c):
+def h7_shape(st, opts):
+    """This hand is laid at once and its contract is one run (and at most one group) that
+    the Hand-7 heuristics below model: a run window plus a group beside it."""
+    if not hand7_at_once(st, opts):
+        return False
+    spec = spec_of(opts, st[CONTRACT])
+    return spec[M.C_NEXT] == 0 and spec[M.C_RUNS] == 1 and spec[M.C_GROUPS] <= 1 \
+        and not M.needs_general(spec, rules_of(opts))
+
+
+@njit(cache=True)
+def need_with(st, opts, p, c, extra=0):
     """The distance to this hand's contract of seat p's holding, with card c added when
-    c >= 0 (Hand 7 laid at once: h7_need)."""
+    c >= 0 and ``extra`` unknown cards besides (a purchase's penalty cards; Hand 7 laid at
+    once: h7_need, where every card held must be laid)."""
     p1, p2, j = st[H1 + p], st[H2 + p], wilds(st, p)
     if c == JK or (c >= 0 and is_wild_two(st, c)):
         j += 1
@@ -1608,28 +1676,41 @@ def need_with(st, opts, p, c):
         else:
             p1 |= b
     rules = rules_of(opts)
-    spec = spec_of(opts, st[CONTRACT])
-    if hand7_at_once(st, opts) and spec[M.C_NEXT] == 0 and not M.needs_general(spec, rules):
-        return h7_need(p1, p2, j, rules)
+    if h7_shape(st, opts):
+        lay = hand_size(p1, p2, j) + extra
+        return h7_need(p1, p2, j, rules, spec_of(opts, st[CONTRACT]), lay)
     return hand_need(p1, p2, j, opts, st[CONTRACT])
 
 
 # Hand 7 going out at once needs the whole holding in melds: with 12 cards after the draw,
-# a group of 3 and a run of 8 (and a discard). The greedy family picks a target: the suit
-# and 8-position window holding most of its cards, and keeps groups of up to 3 beside it.
-H7_WINDOW = 8
+# a group of 3 and a run of 8 (and a discard); every purchase makes the melds two cards
+# bigger. The greedy family picks a target: the suit and window (of the run length the
+# holding needs, at least the contract's) holding most of its cards, and keeps a group
+# beside it.
+H7_GROUP = 3
 
 
 @njit(cache=True)
-def h7_target(p1, rules):
-    """(suit, window mask, positions held in it) of the best 8-window of a suit."""
+def h7_window(spec, lay):
+    """Run length of the Hand-7 target when ``lay`` cards must be laid."""
+    return min(13, max(spec[M.C_RUN_MIN], lay - h7_group(spec), 3))
+
+
+@njit(cache=True, inline='always')
+def h7_group(spec):
+    return spec[M.C_GROUP_SIZE] if spec[M.C_GROUPS] else H7_GROUP
+
+
+@njit(cache=True)
+def h7_target(p1, rules, ln):
+    """(suit, window mask, positions held in it) of the best ``ln``-window of a suit."""
     best_s, best_w, best_k = 0, np.int64(0), -1
     for s in range(4):
         pos = M.suit_positions(p1, s)
-        for lo in range(1, 16 - H7_WINDOW):
-            w = M.interval(lo, lo + H7_WINDOW - 1)
+        for lo in range(1, 16 - ln):
+            w = M.interval(lo, lo + ln - 1)
             k = popcount(pos & w)
-            if k > best_k and M.pos_allowed(lo, lo + H7_WINDOW - 1, rules):
+            if k > best_k and M.pos_allowed(lo, lo + ln - 1, rules):
                 best_s, best_w, best_k = s, w, k
     return best_s, best_w, best_k
 
@@ -1640,25 +1721,34 @@ def in_window(c, s, w):
 
 
 @njit(cache=True)
-def h7_need(p1, p2, jok, rules):
-    """Cards missing for a run of 8 in the target window plus a group of 3 beside it."""
-    s, w, k = h7_target(p1, rules)
+def h7_need(p1, p2, jok, rules, spec, lay):
+    """Cards missing to lay ``lay`` cards as a run in the target window plus a group beside
+    it (at most one joker each; what neither holds counts as missing)."""
+    ln = h7_window(spec, lay)
+    gs = h7_group(spec)
+    s, w, k = h7_target(p1, rules, ln)
     run = M.pos_to_ranks(w) << (13 * s)
     grp = 0
     for r in range(13):
         rm = rank_mask(r)
         grp = max(grp, popcount(p1 & rm & ~run) + popcount(p2 & rm))
-    need = max(0, H7_WINDOW - k) + max(0, 3 - grp)
-    return max(0, need - jok)
+    need = max(0, ln - k) + max(0, gs - grp) + max(0, lay - ln - gs)
+    return max(0, need - min(jok, 2))
 
 
 @njit(cache=True)
-def h7_keep(st, p, c, rules):
-    """Hand-7 keep score of card c: the target run first, then groups, then neighbours."""
-    if c == JK or c % 13 == 1 and st[WILD2]:
-        return BIG
+def run_shape(spec, rules):
+    """Contract row ``spec`` is one run and at most one group (target_keep models it)."""
+    return spec[M.C_RUNS] == 1 and spec[M.C_GROUPS] <= 1 and not M.needs_general(spec, rules)
+
+
+@njit(cache=True)
+def target_keep(st, p, c, rules, spec, ln, gw):
+    """Keep score of card c towards a run of ``ln`` in the target window (the suit and
+    window holding most of the run) and a group beside it: the target run first, then
+    groups (up to the group's size, weight ``gw``), then neighbours."""
     p1, p2 = st[H1 + p], st[H2 + p]
-    s, w, k = h7_target(p1, rules)
+    s, w, k = h7_target(p1, rules, ln)
     b = np.int64(1) << c
     if in_window(c, s, w) and (p2 & b) == 0:
         return 1000 - rules[M.R_POINTS + c % 13]
@@ -1667,24 +1757,84 @@ def h7_keep(st, p, c, rules):
     grp = popcount(p1 & rm & ~run) + popcount(p2 & rm)
     cs = c // 13
     near = popcount(M.suit_positions(p1, cs) & near_mask(M.suit_positions(b, cs) & -M.suit_positions(b, cs)))
-    return 100 * (2 * min(grp, 3) + near) - rules[M.R_POINTS + c % 13]
+    return 100 * (gw * min(grp, h7_group(spec)) + near) - rules[M.R_POINTS + c % 13]
+
+
+@njit(cache=True)
+def nearest_spec(st, opts, p):
+    """The contracts row of this hand's contract (of its alternatives, the one seat p's
+    holding is nearest to)."""
+    row = st[CONTRACT]
+    if spec_of(opts, row)[M.C_NEXT] == 0:
+        return row
+    rules = rules_of(opts)
+    best, need = row, BIG
+    while row:
+        spec = spec_of(opts, row)
+        d = contract_need(st[H1 + p], st[H2 + p], wilds(st, p), spec, rules)
+        if d < need:
+            best, need = row, d
+        row = spec[M.C_NEXT]
+    return best
 
 
 @njit(cache=True)
 def wants(st, opts, p, c, sid, prm):
-    """Seat p (greedy family) takes / buys card c."""
+    """Seat p (greedy family) takes / buys card c. A purchase counts its penalty cards: in a
+    hand laid at once they must be laid too. A seat already down never buys (its contract
+    is laid; a purchase only adds a card to lay off and a penalty card)."""
+    buying = st[PHASE] == P_BUY
+    if buying and sid == S_PLANNER and prm[Q_DENY] >= 0 and st[CHIPS + p] > prm[Q_DENY] \
+            and (c == JK or is_wild_two(st, c)):
+        return True                                 # deny the next seats a wild card
+    if buying and st[DOWN + p]:
+        return False
     before = need_with(st, opts, p, -1)
-    after = need_with(st, opts, p, c)
+    extra = opts[O_BUY_PENALTY]                     # the bought card's own place: need_with
+    if sid == S_PLANNER and prm[Q_H7_GROWTH] >= 0:
+        extra = int(prm[Q_H7_GROWTH]) - 1
+    after = need_with(st, opts, p, c, extra if buying else -1)   # taken instead of the draw
     if after >= before:
         return False
-    if st[PHASE] != P_BUY:
+    if not buying:
         return True
     late = st[HNO] == opts[O_HANDS]
     if sid == S_CHIP_SAVER:
         return late or st[CHIPS + p] > prm[0]
     if sid == S_PATIENT:
         return after <= prm[1] and (late or st[CHIPS + p] > prm[0])
+    if sid == S_PLANNER:
+        to_go = opts[O_HANDS] - st[HNO]             # hands after this one
+        return after <= prm[Q_NEAR] and (late or st[CHIPS + p] > prm[Q_RESERVE] + prm[Q_PER_HAND] * to_go)
     return True
+
+
+@njit(cache=True)
+def joker_room(st, opts, p):
+    """Wild cards seat p can still use: down, one for an extra meld while it holds more than
+    two cards (the greedy family lays off at once every wild card the table takes; with no
+    extra melds, or two cards left, a wild card nobody's meld took is shed); in a hand laid at once, one for the run and
+    one for the group; otherwise one per contract meld that admits one (capped by the
+    contract's joker limit; the best alternative) and one more for an extra meld after going
+    down."""
+    if st[DOWN + p]:
+        return 1 if opts[O_EXTRA_MELDS] and held(st, p) > 2 else 0
+    if h7_shape(st, opts):
+        return 2
+    rules = rules_of(opts)
+    room = 0
+    row = st[CONTRACT]
+    while row:
+        spec = spec_of(opts, row)
+        r = (spec[M.C_GROUPS] - min(spec[M.C_PURE], spec[M.C_GROUPS])) * rules[M.R_GROUP_WILDS] \
+            + spec[M.C_RUNS] * rules[M.R_RUN_WILDS]
+        if spec[M.C_JOKER_LIMIT] >= 0:
+            r = min(r, spec[M.C_JOKER_LIMIT])
+        room = max(room, r)
+        row = spec[M.C_NEXT]
+    if opts[O_EXTRA_MELDS] and not hand7_at_once(st, opts):
+        room += 1
+    return room
 
 
 @njit(cache=True)
@@ -1696,11 +1846,20 @@ def near_mask(q):
 @njit(cache=True)
 def keep_score(st, opts, p, c):
     """How much seat p wants to keep card c (low = discard first; ties go to the card
-    with the higher penalty)."""
+    with the higher penalty). Wild cards are kept while the melds can take them
+    (joker_room), a surplus one goes first. Copies of a rank count up to what the
+    contract's groups take (runs-only contract: an extra group of 3 after going down)."""
+    rules = rules_of(opts)
     if c == JK or is_wild_two(st, c):
-        return BIG
-    if st[DOWN + p] == 0 and hand7_at_once(st, opts):
-        return h7_keep(st, p, c, rules_of(opts))
+        if wilds(st, p) <= joker_room(st, opts, p):
+            return BIG
+        return -rules[M.R_JOKER_POINTS] if c == JK else -rules[M.R_POINTS + c % 13]
+    row = nearest_spec(st, opts, p)
+    spec = spec_of(opts, row)
+    if st[DOWN + p] == 0 and run_shape(spec, rules):
+        ln = h7_window(spec, held(st, p) - 1) if hand7_at_once(st, opts) else spec[M.C_RUN_MIN]
+        gw = 2 if spec[M.C_GROUPS] or opts[O_EXTRA_MELDS] else 0
+        return target_keep(st, p, c, rules, spec, ln, gw)
     r = c % 13
     s = c // 13
     rm = rank_mask(r)
@@ -1714,11 +1873,16 @@ def keep_score(st, opts, p, c):
         near += popcount(pos & near_mask(q))
     wg, wr = 2, 2
     if st[DOWN + p] == 0:
-        if spec_of(opts, st[CONTRACT])[M.C_RUNS]:
-            wg, wr = 2, 3
+        if spec[M.C_GROUPS] == 0:
+            wg, wr = 1, 3
+            nat = min(nat, 3 if opts[O_EXTRA_MELDS] else 1)
         else:
-            wg, wr = 4, 1
-    rules = rules_of(opts)
+            nat = min(nat, (spec[M.C_GROUPS] if spec[M.C_GROUP_EXACT] == 0 or not hand7_at_once(st, opts)
+                            else 1) * spec[M.C_GROUP_SIZE])
+            if spec[M.C_RUNS]:
+                wg, wr = 2, 3
+            else:
+                wg, wr = 4, 1
     return 100 * (wg * (nat - 1) + wr * near) - rules[M.R_POINTS + r]
 
 
@@ -1740,20 +1904,76 @@ ACT_ORDER = (A_GO_OUT7, A_GO_DOWN, A_SHIFT, A_RETRIEVE, A_MELD, A_LAYOFF)
 
 
 @njit(cache=True)
-def greedy_act(st, opts, acts, n):
-    """Go out / go down / joker operations / melds / lay-offs first, then discard."""
+def pick_go_down(st, opts, mo, acts, n, pref):
+    """Among go-down actions of alternative contracts (Peru 2's last hand), the one the
+    strategy takes: ``pref`` = 0 the one laying the most points (ties: the first), k > 0 the
+    k-th alternative when held (else the most points); -1 when there is none."""
+    best, gain, k = -1, -1, 0
+    p = st[CUR]
+    for i in range(n):
+        if acts[i] & 15 != A_GO_DOWN:
+            continue
+        alt = field(acts[i], 3)
+        if alt == 0:
+            return i
+        k += 1
+        if k == pref:
+            return i
+        g = solve_row(st[H1 + p], st[H2 + p], wilds(st, p), contracts_of(opts), st[CONTRACT], alt,
+                      rules_of(opts), mo, False)
+        if g > gain:
+            best, gain = i, g
+    return best
+
+
+# A hand still running after STALL_TURNS turns is usually a standoff: every seat keeps the
+# cards another needs (all chasing one suit, no chips left; or each holding one of the two
+# jokers its contract needs). From then on the greedy family breaks it: a seat still two or
+# more cards from its contract makes one discard in STALL_ODDS a uniformly random non-wild
+# card (the seats nearest to it play on); after twice as many turns every seat does, wild
+# cards included.
+STALL_TURNS = 300
+STALL_ODDS = 3
+
+
+@njit(cache=True)
+def greedy_act(st, opts, mo, acts, n, stall, pref, gplay):
+    """Go out / go down / joker operations / melds / lay-offs first, then discard (after
+    ``stall`` turns of the hand, sometimes a random card: STALL_TURNS)."""
     for kind in ACT_ORDER:
+        if kind == A_GO_DOWN:
+            i = pick_go_down(st, opts, mo, acts, n, pref)
+            if i >= 0:
+                return i
+            continue
         for i in range(n):
             if acts[i] & 15 == kind:
                 return i
+    if stall > 0 and st[TURN] >= stall and (st[TURN] >= 2 * stall or need_with(st, opts, st[CUR], -1) > 1) \
+            and below(gplay, STALL_ODDS) == 0:
+        late = st[TURN] >= 2 * stall                # wild cards too (a standoff over the jokers)
+        k = 0
+        for i in range(n):
+            c = field(acts[i], 1)
+            if acts[i] & 15 == A_DISCARD and (late or (c != JK and not is_wild_two(st, c))):
+                k += 1
+        if k > 0:
+            pick = below(gplay, k)
+            for i in range(n):
+                c = field(acts[i], 1)
+                if acts[i] & 15 == A_DISCARD and (late or (c != JK and not is_wild_two(st, c))):
+                    if pick == 0:
+                        return i
+                    pick -= 1
     return best_discard(st, opts, acts, n, A_DISCARD)
 
 
 @njit(cache=True)
-def greedy_exchange(st, opts, acts, n):
-    """Pass up to four lone cards (no other natural of the rank), least useful first."""
+def greedy_exchange(st, opts, acts, n, most):
+    """Pass up to ``most`` (greedy: four) lone cards (no other natural of the rank), least
+    useful first."""
     p = st[CUR]
-    if st[EXK + p] < 4:
+    if st[EXK + p] < most:
         best = -1
         score = BIG
         for i in range(n - 1):
@@ -1770,11 +1990,28 @@ def greedy_exchange(st, opts, acts, n):
 
 
 @njit(cache=True)
-def choose(st, opts, tab, sc, acts, n, sid, prm, gplay):
+def choose(st, opts, tab, sc, mo, acts, n, sid, prm, gplay):
     """Index of the chosen action among acts[:n] (strategy ``sid``, parameters ``prm``)."""
     if sid == S_RANDOM:
         return below(gplay, n)
     ph = st[PHASE]
+    if sid == S_FUZZ:
+        if ph == P_BUY:
+            return 0 if below(gplay, 100) < prm[1] else 1
+        if below(gplay, 100) >= prm[0]:
+            if ph == P_ACT and below(gplay, 100) < prm[2]:
+                k = 0                                   # lay nothing: one of the discards
+                for i in range(n):
+                    if acts[i] & 15 == A_DISCARD:
+                        k += 1
+                if k > 0:
+                    pick = below(gplay, k)
+                    for i in range(n):
+                        if acts[i] & 15 == A_DISCARD:
+                            if pick == 0:
+                                return i
+                            pick -= 1
+            return below(gplay, n)
     if ph == P_BUY:
         return 0 if wants(st, opts, st[ASK], st[DISCARD], sid, prm) else 1
     if ph == P_UPCARD:
@@ -1783,10 +2020,32 @@ def choose(st, opts, tab, sc, acts, n, sid, prm, gplay):
             return 0 if layable(st, opts, tab, sc, top) else 1
         return 0 if wants(st, opts, st[CUR], top, sid, prm) else 1
     if ph == P_EXCHANGE:
-        return greedy_exchange(st, opts, acts, n)
+        return greedy_exchange(st, opts, acts, n, int(prm[Q_EXCHANGE]) if sid == S_PLANNER else 4)
     if ph == P_CHOOSE:
         return greedy_choose(st, opts, acts, n)
-    return greedy_act(st, opts, acts, n)
+    if sid == S_PLANNER:
+        if holds_back(st, opts, prm):
+            k = 0
+            for i in range(n):
+                if acts[i] & 15 != A_GO_DOWN:
+                    acts[k] = acts[i]
+                    k += 1
+            n = k
+        return greedy_act(st, opts, mo, acts, n, int(prm[Q_STALL]), int(prm[Q_ALT]), gplay)
+    return greedy_act(st, opts, mo, acts, n, STALL_TURNS, 0, gplay)
+
+
+@njit(cache=True)
+def holds_back(st, opts, prm):
+    """The planner does not go down yet: more than Q_DOWN_LEFT cards would stay in hand
+    (the contract counted at its sizes, runs at their minimum) and the hand is younger than
+    Q_DOWN_TURN turns. Never in a hand laid at once (going down is going out)."""
+    p = st[CUR]
+    if st[DOWN + p] or hand7_at_once(st, opts) or st[TURN] >= prm[Q_DOWN_TURN]:
+        return False
+    spec = spec_of(opts, st[CONTRACT])
+    laid = spec[M.C_GROUPS] * spec[M.C_GROUP_SIZE] + spec[M.C_RUNS] * spec[M.C_RUN_MIN]
+    return held(st, p) - laid > prm[Q_DOWN_LEFT]
 
 
 @njit(cache=True)
@@ -1955,13 +2214,18 @@ def totals_ok(st, opts, row):
 @njit(cache=True, inline='always')
 def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo, gdeck, gplay):
     """Deal and play hand h to its end; returns the check error (0 = none)."""
+    cutter = (dealer + st[N] - 1) % st[N]
+    st[CUT_AIMED], st[CUT_KEEPS] = 0, 3
+    if sids[cutter] == S_PLANNER:
+        st[CUT_AIMED] = int(params[cutter, Q_CUT_AIM])
+        st[CUT_KEEPS] = int(params[cutter, Q_KEEP_JOKERS])
     start_hand(st, opts, h, dealer, sids, gdeck, gplay, trace)
     while st[PHASE] != P_OVER:
         n = legal_actions(st, opts, tab, sc, mo, acts)
         if n == 0:
             return E_NO_MOVES
         p = st[ASK] if st[PHASE] == P_BUY else st[CUR]
-        x = acts[choose(st, opts, tab, sc, acts, n, sids[p], params[p], gplay)]
+        x = acts[choose(st, opts, tab, sc, mo, acts, n, sids[p], params[p], gplay)]
         if check and check_buy(st, opts, x):
             return E_BUY_DOWN
         apply_action(st, opts, tab, mo, x, gplay, trace)

@@ -159,3 +159,49 @@ def test_replay_matches_the_batch_and_deals_are_duplicated():
     # jokers an optional keep would change; with the default rules they are identical too)
     assert np.array_equal(greedy_deals, random_deals)
     assert len(greedy_deals) == 7 * 4
+
+
+# =============================================================================
+# the fuzzer: coverage of end reasons and action kinds
+# =============================================================================
+FUZZ_LINEUP = ["fuzz:greedy=90,buy=10,hold=0", "fuzz:greedy=0,buy=100,hold=100", "fuzz",
+               "fuzz:greedy=0,buy=100,hold=100"]
+# (preset, options, end reasons every one of which must be reached; the others with the reason
+# they cannot happen)
+FUZZ_CASES = [
+    ("venezuela", dict(max_turns_per_hand=300), ("out", "turn_cap"),
+     "stock_end: only under stock_exhaustion=end_hand; exhausted: 7 chips a seat bring at most "
+     "44 + 2 x 35 cards out of stock and pile only with an exact cut every hand (not in 60 games)"),
+    ("ecuador", dict(max_turns_per_hand=300), ("out", "exhausted", "turn_cap"),
+     "stock_end: only under stock_exhaustion=end_hand"),
+    ("venezuela", dict(max_turns_per_hand=45, stock_exhaustion="end_hand"), ("out", "stock_end", "turn_cap"),
+     "exhausted: the hand ends when the stock does, before the pile could empty too"),
+]
+
+
+@pytest.mark.parametrize("preset,over,reach,why", FUZZ_CASES, ids=["venezuela", "ecuador", "end_hand"])
+def test_fuzzer_reaches_every_end_reason(preset, over, reach, why):
+    """Hands per end reason and actions per kind of a fuzzer lineup (printed: -rA); fails when
+    an end reason the options allow is never reached."""
+    n = 4
+    rec, opts = play(preset, n, FUZZ_LINEUP, 60, **over)
+    check_records(rec, opts, n)
+    reasons = np.concatenate([hand(rec, h, K.HB_REASON) for h in range(1, int(opts[K.O_HANDS]) + 1)])
+    counts = {name: int((reasons == i).sum()) for i, name in enumerate(K.HAND_REASONS)}
+    sids, params = seat_arrays(GAME, seat_table(GAME, FUZZ_LINEUP, n))
+    trace = np.zeros((int(opts[K.O_HANDS]) * (int(opts[K.O_MAX_TURNS]) * 16 + 200), K.TRACE_WIDTH), np.int64)
+    kinds = {}
+    for game in range(3):
+        st = K.replay_game(11, game, opts, sids, params, True, trace)
+        rows = trace[:st[K.TR_LEN]]
+        for a in rows[rows[:, 0] == K.T_ACTION, 2]:
+            name = K.ACTION_NAMES[int(a) & 15]
+            kinds[name] = kinds.get(name, 0) + 1
+    total = len(reasons)
+    print(f"{preset} {over}: hands per end reason "
+          + ", ".join(f"{k} {v} ({100 * v / total:.1f} %)" for k, v in counts.items())
+          + f"; not expected: {why}; actions per kind (3 games): {kinds}")
+    missing = [r for r in reach if counts[r] == 0]
+    assert not missing, (missing, counts)
+    for name in ("buy", "pass", "go down", "meld", "lay off", "discard"):
+        assert name in kinds or preset == "ecuador", (name, kinds)

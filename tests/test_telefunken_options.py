@@ -384,11 +384,17 @@ def test_registry_lists_telefunken():
 
 def test_strategies_and_parameters():
     g = GAME
-    assert list(g.strategies) == ["random", "greedy", "chip_saver", "patient"]
-    assert [s.sid for s in g.strategies.values()] == [K.S_RANDOM, K.S_GREEDY, K.S_CHIP_SAVER, K.S_PATIENT]
+    assert list(g.strategies) == ["random", "greedy", "chip_saver", "patient", "planner", "fuzz"]
+    assert [s.sid for s in g.strategies.values()] == [K.S_RANDOM, K.S_GREEDY, K.S_CHIP_SAVER, K.S_PATIENT,
+                                                      K.S_PLANNER, K.S_FUZZ]
     params = {s.name: [(p.name, p.default, p.lo, p.hi) for p in s.params] for s in g.strategies.values()}
-    assert params == {"random": [], "greedy": [], "chip_saver": [("reserve", 2.0, 0.0, 20.0)],
-                      "patient": [("reserve", 2.0, 0.0, 20.0), ("near", 1.0, 0.0, 10.0)]}
+    assert params["random"] == params["greedy"] == []
+    assert params["chip_saver"] == [("reserve", 2.0, 0.0, 20.0)]
+    assert params["patient"] == [("reserve", 2.0, 0.0, 20.0), ("near", 1.0, 0.0, 10.0)]
+    assert [p[0] for p in params["planner"]] == ["reserve", "near", "per_hand", "down_left", "down_turn",
+                                                 "exchange", "keep_jokers", "cut_aim", "deny", "stall",
+                                                 "alternative", "h7_growth"]
+    assert [p[0] for p in params["fuzz"]] == ["greedy", "buy", "hold"]
     assert all(len(s.params) <= g.n_params for s in g.strategies.values())
     seats = seat_table(g, ["patient:near=3,reserve=5", "chip_saver", "greedy", "random"], 4)
     sids, prm = seat_arrays(g, seats)

@@ -683,12 +683,16 @@ PRESETS = {
 _RESERVE = ParamSpec("reserve", 2.0, 0.0, 20.0, "in Hands 1-6, buy only while holding more than this many chips",
                      integer=True)
 STRATEGIES = [
-    StrategySpec("random", K.S_RANDOM, (), "uniformly random legal action (baseline and fuzzer)"),
+    StrategySpec("random", K.S_RANDOM, (), "uniformly random legal action (baseline)"),
     StrategySpec("greedy", K.S_GREEDY, (),
                  "goes down as soon as it can (the contract leaving the fewest penalty points), lays every "
                  "extra meld, lay-off and joker operation it can, buys any discard that brings it closer to "
-                 "its contract while it has chips, discards the card that least helps its melds (highest "
-                 "penalty first)"),
+                 "its contract while it has chips and is not down (in a hand laid at once, counting the penalty "
+                 "cards it must lay too), discards the card that least helps its melds (a runs contract: its "
+                 "target run window first; a wild card its melds cannot take first of all; highest penalty "
+                 f"first); after {K.STALL_TURNS} turns of a hand one discard in {K.STALL_ODDS} of a seat two or more "
+                 f"cards from its contract is random (after {2 * K.STALL_TURNS} turns: of every seat, wild cards "
+                 "included)"),
     StrategySpec("chip_saver", K.S_CHIP_SAVER, (_RESERVE,),
                  "greedy, but in Hands 1-6 buys only while it holds more than reserve chips"),
     StrategySpec("patient", K.S_PATIENT, (
@@ -697,6 +701,45 @@ STRATEGIES = [
                   integer=True),
     ), "greedy, but buys only a discard that completes or nearly completes its contract (at most near "
        "cards missing after buying) and, in Hands 1-6, while it holds more than reserve chips"),
+    StrategySpec("planner", K.S_PLANNER, (
+        ParamSpec("reserve", 0.0, 0.0, 20.0, "before the last hand, buy only while holding more than reserve "
+                  "(+ per_hand x hands to come) chips", integer=True),
+        ParamSpec("near", 10.0, 0.0, 10.0, "buy only if at most this many cards are still missing after buying",
+                  integer=True),
+        ParamSpec("per_hand", 0.0, 0.0, 7.0, "chips kept back for each hand still to come after this one (a chip's "
+                  "value that depends on chips left and hands to go)"),
+        ParamSpec("down_left", 20.0, 0.0, 20.0, "hold back from going down while more than this many cards would "
+                  "stay in hand (20: never hold back) ...", integer=True),
+        ParamSpec("down_turn", 0.0, 0.0, 2000.0, "... and the hand has run fewer than this many turns",
+                  integer=True),
+        ParamSpec("exchange", 4.0, 0.0, 11.0, "cards passed in the Hand-6 exchange (lone cards, least useful first)",
+                  integer=True),
+        ParamSpec("keep_jokers", 3.0, 0.0, 3.0, "inspected jokers kept at the cut when cut_joker_keep=optional",
+                  integer=True),
+        ParamSpec("cut_aim", 0.0, 0.0, 105.0, "bottom portion this seat aims its cut at (the cut_spread noise "
+                  "applies; 0: the rules' cut_aim)", integer=True),
+        ParamSpec("deny", -1.0, -1.0, 20.0, "buy a discarded wild card (even when it does not help) to deny it to "
+                  "the next seats while holding more than this many chips (-1: never)", integer=True),
+        ParamSpec("stall", float(K.STALL_TURNS), 0.0, 30000.0, "after this many turns of a hand, one discard in "
+                  f"{K.STALL_ODDS} is a random non-wild card, breaking a standoff (0: never)", integer=True),
+        ParamSpec("alternative", 0.0, 0.0, 4.0, "of a hand's alternative contracts (Peru 2's last hand), go down "
+                  "with the k-th when held (0: the one laying the most points)", integer=True),
+        ParamSpec("h7_growth", -1.0, -1.0, 4.0, "in a hand laid at once (Hand 7), a purchase is counted to add this "
+                  "many cards that must be laid (-1: all it adds, the card and its penalty cards, as greedy; 0: none, "
+                  "the old fixed 12-card target: buy whatever brings the run or group nearer)", integer=True),
+    ), "greedy with every §18 choice as a parameter: chip budget per hand to come, how near a purchase must "
+       "bring the contract, how aggressively to buy in Hand 7, holding back from going down, which alternative "
+       "contract to go down with, the "
+       "exchange size, the cut and the jokers kept at it, "
+       "buying to deny a wild card, the standoff breaker; the defaults play as greedy"),
+    StrategySpec("fuzz", K.S_FUZZ, (
+        ParamSpec("greedy", 50.0, 0.0, 100.0, "percent of decisions (but purchases) taken as greedy would",
+                  integer=True),
+        ParamSpec("buy", 50.0, 0.0, 100.0, "percent of offered discards bought", integer=True),
+        ParamSpec("hold", 50.0, 0.0, 100.0, "percent of the other turns that lay nothing (a random discard)",
+                  integer=True),
+    ), "fuzzer: a mix of greedy and random decisions, buying at a set rate, sometimes laying nothing; its "
+       "lineups reach every end reason of a hand (tests/test_telefunken_invariants.py)"),
 ]
 
 
