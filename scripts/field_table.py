@@ -31,12 +31,12 @@ def field_table(game: str, field: str, deals: int, players=None, preset=None, se
 
 def markdown(game: str, field: str, rows: list, deals: int, players: int) -> str:
     out = [f"**{game}**, {players} players, field `{field}`, {deals:,} duplicate deals "
-           f"(each strategy at every seat in turn):", "",
+           f"(each strategy, at its default parameters, at every seat in turn):", "",
            "| strategy | mean payout | 95% CI | diff vs field strategy (paired) | 95% CI | truncated |",
            "|---|---:|---:|---:|---:|---:|"]
     for r in rows:
         ref = r["point"] == 0
-        out.append(f"| `{r['label']}` | {r['mean_payout']:+.3f} | {r['payout_lo']:+.3f} .. {r['payout_hi']:+.3f} | "
+        out.append(f"| `{r['label'].partition(':')[0]}` | {r['mean_payout']:+.3f} | {r['payout_lo']:+.3f} .. {r['payout_hi']:+.3f} | "
                    + ("reference | |" if ref else f"{r['diff']:+.3f} | {r['diff_lo']:+.3f} .. {r['diff_hi']:+.3f} |")
                    + f" {100 * r['truncated_share']:.2f}% |")
     return "\n".join(out)
