@@ -853,7 +853,7 @@ def greedy_discard(hand, taken):
     return bc
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def take_lowers_count(hand, card):
     """Taking ``card`` and discarding what greedy would discard then lowers the count."""
     h = hand | bit(card)
@@ -877,7 +877,7 @@ def is_spread(mask):
     return (p & (p + 1)) == 0
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def can_clear(st, opts, hand):
     """The hand can be emptied in this meld phase (a tonk out): after the cards it can hit
     now, what is left is nothing, one spread, or two spreads of three."""
@@ -1030,7 +1030,7 @@ def pick_kind(acts, n, kinds, gen):
     return -1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def fuzz_choice(st, acts, n, prm, gen):
     """The fuzzer: knock with chance ``knock``; take the discard with chance ``take``; end a
     dry hand with chance ``end_dry`` (else take the discard); else draw from the stock. In
