@@ -453,7 +453,7 @@ def strategies_section(args, cores: int) -> list[str]:
     rows = []
     for g, players in FIRST_PLAYERS.items():
         preset, _, _, n = BASELINE_CASES[g][0]
-        slow = {s: c[3] for c in BASELINE_CASES[g] for s in [c[1]] if c[0] == preset}
+        slow = {c[1]: c[3] for c in BASELINE_CASES[g] if c[0] == preset}
         for name in get_game(g).strategies:
             k = slow.get(name, n if "random" not in name and "fuzz" not in name else max(n // 100, 64))
             k = max(64, int(k * args.scale))

@@ -527,10 +527,8 @@ def _run_report(path: Path, out: Path) -> list[str]:
     lines += _table(["end reason", "deals", "share", "95% CI"],
                     [[md(r["end_reason"]), f"{r['count']:,}", _pct(r["rate"]), _ci(r["lo"], r["hi"], _pct)]
                      for r in s["outcomes"]])
-    share = s.get("truncated_share")
-    share = s["truncated"] / deals if share is None and deals else share
     lines += [f"Mean turns per deal: {s['mean_turns']:.2f}; deals stopped by the turn cap (truncated): "
-              f"{s['truncated']:,} ({_pct(share) if share is not None else 'n/a'}).", ""]
+              f"{s['truncated']:,} ({_pct(s['truncated'] / deals if deals else None)}).", ""]
     _image(lines, _run_outcome_plot(out, s["outcomes"], meta.get("reason_names", []), head, deals),
            "outcome frequencies")
     return lines
