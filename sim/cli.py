@@ -419,6 +419,95 @@ def sweep(game: GameArg,
 
 @app.command()
 @handle_errors
+def tune(game: GameArg,
+         strategy: Annotated[str, typer.Option("--strategy", help="the tuned strategy NAME[:fixed=params]")],
+         param: Annotated[Optional[list[str]], typer.Option(
+             "--param", help="a tuned parameter NAME=LO:HI (or LO:HI:STEP), within its range (repeatable)")] = None,
+         field: Annotated[Optional[str], typer.Option(
+             "--field", help="strategy of the other seats (default greedy; with --self the start point, default "
+                             "--strategy)")] = None,
+         players: PlayersOpt = None,
+         budget: Annotated[int, typer.Option("--budget", help="duplicate deals (games) the search may play, per "
+                                                              "round")] = 100_000,
+         seed: SeedOpt = 0,
+         self_play: Annotated[bool, typer.Option(
+             "--self", help="iterated best response: each round's field is the previous round's best point")] = False,
+         rounds: Annotated[int, typer.Option("--rounds", help="--self: at most this many rounds")] = 6,
+         sampler: Annotated[str, typer.Option("--sampler", help="optuna sampler: tpe, cmaes or random")] = "tpe",
+         rung: Annotated[Optional[int], typer.Option(
+             "--rung", help="deals of a trial's first measurement (default budget/100, at least 100)")] = None,
+         eta: Annotated[int, typer.Option("--eta", help="successive halving: keep the top 1/eta, measure eta times "
+                                                        "longer")] = 3,
+         rungs: Annotated[int, typer.Option("--rungs", help="successive halving: promotions to a full "
+                                                            "measurement (rung x eta^rungs deals)")] = 2,
+         top: Annotated[int, typer.Option("--top", help="best points re-measured on fresh deals")] = 3,
+         remeasure: Annotated[Optional[int], typer.Option(
+             "--remeasure", help="fresh deals of the re-measurement (default twice a full measurement)")] = None,
+         max_trials: Annotated[int, typer.Option("--max-trials", help="at most this many trials a round")] = 1000,
+         option: OptionOpt = None,
+         preset: PresetOpt = None,
+         workers: WorkersOpt = None,
+         out_dir: Annotated[Optional[str], typer.Option(
+             "--out", help="directory for evaluations.parquet (every evaluation) and _summary.json")] = None,
+         check: CheckOpt = False,
+         overwrite: OverwriteOpt = False,
+         as_json: JsonOpt = False,
+         quiet: QuietOpt = False):
+    """Find the parameters of a strategy that maximise its mean payout against a field.
+
+    Trials proposed by optuna (needs the tune extra) are raced by successive halving on
+    duplicate deals, seats rotated; the best points are re-measured on fresh deals, and the
+    interval printed is the re-measurement's. --self repeats the search against each round's
+    winner until nobody in the family beats the field (or a cycle, or --rounds)."""
+    from sim.tune import make_tune, round_line, run_tune, write_tune
+    from sim.store import check_output
+    cfg = make_tune(game, strategy, param or [], field, players, budget, seed, option, preset, sampler, rung, eta,
+                    rungs, top, remeasure, self_play, rounds, max_trials, workers, check)
+    if out_dir is not None and not out_dir.strip():
+        raise UsageError("--out is empty; give a directory name")
+    if out_dir:
+        check_output(out_dir, "tune", overwrite)      # refused before anything is played
+    from sim.registry import get_game
+    unit = get_game(cfg.game_name).payout_unit
+    _compile_notice(cfg.game_name, "play", quiet or as_json)
+    total = cfg.budget * (cfg.rounds if cfg.self_play else 1)
+    bar, update = _progress(total, quiet or as_json, always=True)
+    t0 = time.perf_counter()
+    say = None if as_json else (lambda line: out.print(term(line), markup=False))
+    with bar:
+        result = run_tune(cfg, (lambda done: update(done, total)) if update else None, say)
+    from sim.warm import mark_compiled
+    mark_compiled(cfg.game_name, "play")
+    if out_dir:
+        result.path = write_tune(result, out_dir, overwrite)
+    s = result.summary
+    if as_json:
+        print(_json_dump({"summary": s, "meta": result.meta, "path": result.path}))
+        return
+    words = {"single": "", "converged": "converged: nobody in the family beats this field (at this budget)",
+             "cycle": "stopped: a cycle (the best point was an earlier round's field)",
+             "not_converged": f"NOT converged after {cfg.rounds} rounds (--rounds)"}
+    if words[s["status"]]:
+        out.print(words[s["status"]], markup=False)
+    took = f"{s['search_deals']:,} search deals · {time.perf_counter() - t0:.1f} s"
+    if s["status"] == "converged":
+        out.print(term(f"strong point: {s['best']} · the best response found, {s['best_response']}, gains "
+                       f"{s['gain']:+.4f} {unit} a deal against it [{s['gain_lo']:+.4f}, {s['gain_hi']:+.4f}] (95% "
+                       f"interval, re-measured on {cfg.remeasure:,} fresh deals) · {took}"), markup=False)
+    else:
+        out.print(term(f"best: {s['best']} · {s['best_mean']:+.4f} {unit} a deal against {s['field']} "
+                       f"[{s['best_lo']:+.4f}, {s['best_hi']:+.4f}] (95% interval, re-measured on {cfg.remeasure:,} "
+                       f"fresh deals); gain over the field {s['gain']:+.4f} [{s['gain_lo']:+.4f}, "
+                       f"{s['gain_hi']:+.4f}] · {took}"), markup=False)
+    for e in s["edges"]:
+        out.print(f"Warning: {e}", markup=False)
+    out.print(term(f"paste: --strategy {s['best']}   (or --field {s['best']})"), markup=False)
+    if result.path:
+        out.print(f"wrote {result.path}", markup=False)
+
+
+@app.command()
+@handle_errors
 def odds(game: GameArg,
          hand: Annotated[Optional[int], typer.Option("--hand", "--deal", help="hand (deal) number whose contract is asked for")] = None,
          cards: Annotated[Optional[int], typer.Option("--cards", "-k", help="cards drawn (default: the dealt holding)")] = None,

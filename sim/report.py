@@ -69,7 +69,11 @@ def write_report(source: str, out_dir: str, overwrite: bool = False) -> Path:
         tmp = slot.partial()
         try:
             with mpl.rc_context(STYLE):
-                lines = _run_report(src, tmp) if kind == "run" else _experiment_report(src, tmp)
+                if kind == "tune":
+                    from sim.tune_report import tune_report
+                    lines = tune_report(src, tmp, _figure, _save, _payout_words, _game_title)
+                else:
+                    lines = _run_report(src, tmp) if kind == "run" else _experiment_report(src, tmp)
             (tmp / REPORT_NAME).write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
             slot.place(tmp)
         finally:
@@ -95,6 +99,10 @@ def _source_kind(src: Path) -> str:
         if _summary_file(src) is None:
             raise UsageError(f"{str(src)!r} is not a cardsim output: a directory must be a compare/sweep "
                              "dataset with _summary.json (a run is reported from its Parquet file)")
+        if _kind_of(src) == "tune":
+            from sim.tune_report import load_tune
+            load_tune(src)         # checked before anything is written
+            return "tune"
         _load_experiment(src)      # its _summary.json checked before anything is written
         return "experiment"
     from sim.io import read_meta, read_run_meta
@@ -103,6 +111,13 @@ def _source_kind(src: Path) -> str:
         raise UsageError(f"{str(src)!r} is one part of a {term(meta['kind'])} dataset; report its directory instead")
     read_run_meta(src)             # the metadata a report reads, checked before anything is written
     return "run"
+
+
+def _kind_of(src: Path):
+    try:
+        return json.loads(_summary_file(src).read_text(encoding="utf-8"))["meta"]["kind"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _summary_file(path: Path) -> Path | None:

@@ -77,8 +77,10 @@ SHARD_KEY = b"cardsim.shard"
 LOCK_NAME = "lock"
 REPORT_NAME = "report.md"
 REPORT_HEAD = "# cardsim report: "
-KINDS = {"run": "run file", "compare": "compare dataset", "sweep": "sweep dataset", "report": "report directory"}
-DIR_KINDS = ("compare", "sweep", "report")
+KINDS = {"run": "run file", "compare": "compare dataset", "sweep": "sweep dataset", "report": "report directory",
+         "tune": "tune dataset"}
+DIR_KINDS = ("compare", "sweep", "report", "tune")
+TUNE_FILE = "evaluations.parquet"
 
 _SHARD = re.compile(r"shard-\d+\.parquet")
 _WORK_TEMP = re.compile(r"\.shard-\d+\.parquet\.[A-Za-z0-9_]+|run\.json\.tmp")
@@ -87,7 +89,8 @@ DATASET_WRITERS = 64
 _PART = re.compile(r"part-\d+\.parquet")
 _PNG = re.compile(r"[A-Za-z0-9_.=-]+\.png")
 _LITTER = re.compile(r"(partial|old)-[A-Za-z0-9_]{8}")
-_OUTPUT_FILE = re.compile(r"merged\.parquet|_summary\.json|part-\d+\.parquet|report\.md|[A-Za-z0-9_.=-]+\.png")
+_OUTPUT_FILE = re.compile(r"merged\.parquet|_summary\.json|part-\d+\.parquet|report\.md|evaluations\.parquet|"
+                          r"[A-Za-z0-9_.=-]+\.png")
 
 
 # ---- recognising outputs -------------------------------------------------------------
@@ -135,6 +138,11 @@ def _recognise_dataset(path: Path):
         kind = meta["kind"]
     except (OSError, ValueError, UnicodeDecodeError, KeyError, TypeError):
         return None, f"its {SUMMARY_FILE} is unreadable"
+    if kind == "tune":
+        for entry in sorted(os.scandir(path), key=lambda e: e.name):
+            if not (entry.name in (SUMMARY_FILE, TUNE_FILE) and entry.is_file(follow_symlinks=False)):
+                return None, f"it holds {entry.name!r}, which cardsim did not write"
+        return kind, None
     if kind not in ("compare", "sweep"):
         return None, f"its {SUMMARY_FILE} names no compare or sweep dataset"
     for entry in sorted(os.scandir(path), key=lambda e: e.name):
@@ -186,7 +194,7 @@ def check_output(out, kind: str, overwrite: bool = False) -> bool:
     out = Path(out)
     if kind == "run":
         check_output_path(out)
-    elif kind in ("compare", "sweep"):
+    elif kind in ("compare", "sweep", "tune"):
         check_dataset_path(out)
     if kind in DIR_KINDS:
         _refuse_cwd(out)

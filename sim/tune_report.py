@@ -1,0 +1,130 @@
+"""The report of a ``cardsim tune`` dataset (``cardsim report TUNE_DIR --out R``): what was
+tuned, one row per round (field, search, best point, its re-measurement on fresh deals), the
+re-measured points of the last round, the convergence plot, and the line to paste."""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from sim.errors import UsageError
+from sim.textsafe import md, md_code, term
+
+
+def load_tune(path: Path) -> tuple[dict, dict]:
+    """(summary, meta) of a tune dataset, checked for what the report reads (UsageError)."""
+    from sim.registry import GAME_NAMES
+    where = repr(str(path))
+    try:
+        doc = json.loads((path / "_summary.json").read_text(encoding="utf-8"))
+        summary, meta = doc["summary"], doc["meta"]
+        rounds = summary["rounds"]
+        if not isinstance(rounds, list) or not rounds:
+            raise TypeError
+        for r in rounds:
+            r["round"], r["field"], r["best"], r["remeasured"], r["trials"], r["search_deals"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"{where} is not a readable cardsim tune dataset ({exc.__class__.__name__})") from None
+    if meta.get("game") not in GAME_NAMES:
+        raise UsageError(f"{where} has an invalid _summary.json: game {term(repr(meta.get('game')))} is not one of "
+                         f"{', '.join(GAME_NAMES)}")
+    if not (path / "evaluations.parquet").is_file():
+        raise UsageError(f"{where} has no evaluations.parquet: not a complete cardsim tune dataset")
+    return summary, meta
+
+
+def _n(x, d: int = 4) -> str:
+    x = float("nan") if x is None else float(x)
+    return "n/a" if not math.isfinite(x) else f"{x:+.{d}f}".replace("-", "−")
+
+
+def _ci(lo, hi, d: int = 4) -> str:
+    return f"{_n(lo, d)} – {_n(hi, d)}"
+
+
+def tune_report(path: Path, out: Path, figure, save, payout_words, game_title) -> list[str]:
+    import pyarrow.parquet as pq
+    summary, meta = load_tune(path)
+    label, money = payout_words(meta["game"])
+    rounds = summary["rounds"]
+    boxes = meta.get("params") or []
+    box_text = "; ".join(f"{md_code(b['name'])} in [{b['lo']:g}, {b['hi']:g}]" + (f" step {b['step']:g}"
+                         if b.get("step") else "") for b in boxes)
+    title = (f"{game_title(meta['game'])} tuning of {meta.get('strategy', '?').partition(':')[0]}, "
+             f"{meta.get('players')} players" + (", iterated best response" if meta.get("self") else ""))
+    lines = [f"# cardsim report: {md(title)}", "", "## What was run", "",
+             f"- **Source:** {md_code(path)} (tune dataset)",
+             f"- **Game:** {meta['game']} (rules v{meta.get('rules_version', '?')}), {meta.get('players')} players"
+             + (f", preset {md_code(meta['preset'])}" if meta.get("preset") else ""),
+             f"- **Tuned:** {md_code(meta.get('strategy', '?'))}, {box_text}",
+             f"- **Search:** optuna {meta.get('sampler')} sampler, successive halving from {meta.get('rung', 0):,} "
+             f"deals (eta {meta.get('eta')}, {meta.get('rungs')} promotions), budget {meta.get('budget', 0):,} deals "
+             f"a round, seed {meta.get('seed')}; the candidate sits at every seat against the field on duplicate "
+             "deals",
+             f"- **Re-measurement:** the best {meta.get('top')} points and the field on {meta.get('remeasure', 0):,} "
+             "fresh deals (another seed); every interval below is from it (95%, Student t over deals)", ""]
+    status = {"single": "one round", "converged": "converged: the best point of the last round does not beat its "
+              "field (the field cannot be exploited within the family at this budget)",
+              "cycle": "stopped at a cycle (a best point was an earlier round's field)",
+              "not_converged": "NOT converged within --rounds"}.get(summary.get("status"), "?")
+    lines += ["## Answer", "",
+              f"- **Best:** {md_code(summary['best'])} ({status})",
+              (f"- **Best response found against it:** {md_code(summary.get('best_response', '?'))}, gain "
+               f"{_n(summary.get('gain'))} {money} a deal [{_ci(summary.get('gain_lo'), summary.get('gain_hi'))}]"
+               if summary.get("status") == "converged" else
+               f"- **Against** {md_code(summary['field'])}: {_n(summary.get('best_mean'))} {money} a deal "
+               f"[{_ci(summary.get('best_lo'), summary.get('best_hi'))}], gain over the field "
+               f"{_n(summary.get('gain'))} [{_ci(summary.get('gain_lo'), summary.get('gain_hi'))}]"),
+              f"- **Paste:** {md_code('--strategy ' + summary['best'])} or {md_code('--field ' + summary['best'])}"]
+    for e in summary.get("edges") or []:
+        lines.append(f"- **Warning:** {md(e)}")
+    lines += ["", "## Rounds", "",
+              "| round | field | trials | search deals | best | mean (re-measured) | 95% CI | gain over field | 95% CI |",
+              "| ---: | :--- | ---: | ---: | :--- | ---: | ---: | ---: | ---: |"]
+    for r in rounds:
+        lines.append(f"| {r['round']} | {md_code(r['field'])} | {r['trials']} | {r['search_deals']:,} | "
+                     f"{md_code(r['best'])} | {_n(r.get('best_mean'))} | {_ci(r.get('best_lo'), r.get('best_hi'))} | "
+                     f"{_n(r.get('gain'))} | {_ci(r.get('gain_lo'), r.get('gain_hi'))} |")
+    last = rounds[-1]
+    lines += ["", f"## Re-measured points of round {last['round']}", "",
+              "| point | mean | 95% CI | diff vs the field | 95% CI |", "| :--- | ---: | ---: | ---: | ---: |"]
+    for i, p in enumerate(last["remeasured"]):
+        lines.append(f"| {md_code(p['label'])}{' (the field)' if i == 0 else ''} | {_n(p.get('mean'))} | "
+                     f"{_ci(p.get('lo'), p.get('hi'))} | {'-' if i == 0 else _n(p.get('diff'))} | "
+                     f"{'-' if i == 0 else _ci(p.get('diff_lo'), p.get('diff_hi'))} |")
+    ev = pq.read_table(path / "evaluations.parquet").to_pandas()
+    name = _convergence_plot(out, ev, rounds, figure, save, money)
+    lines += ["", "## Convergence", "",
+              "Each dot is a trial at the deepest depth it reached (larger: more deals); the line is the best "
+              "mean so far among the trials measured on the most deals; the band is the best point's "
+              "re-measured 95% interval on fresh deals.", "", f"![convergence]({name})", ""]
+    return lines
+
+
+def _convergence_plot(out: Path, ev, rounds: list, figure, save, money: str) -> str:
+    k = len(rounds)
+    fig = figure(7.5, 3.2 * k)
+    axes = fig.subplots(k, 1, squeeze=False)[:, 0]
+    search = ev[ev["phase"] == "search"]
+    for ax, r in zip(axes, rounds):
+        s = search[search["round"] == r["round"]]
+        deepest = s.sort_values("deals").groupby("trial").tail(1).sort_values("trial")
+        full = deepest["deals"].max() if len(deepest) else 0
+        ax.scatter(deepest["trial"], deepest["mean"], s=8 + 40 * deepest["deals"] / max(1, full),
+                   alpha=0.6, color="#1f77b4", label="trial (mean at its deepest rung)")
+        best, xs, ys = -math.inf, [], []
+        for t, d, m in zip(deepest["trial"], deepest["deals"], deepest["mean"]):
+            if d == full and m > best:
+                best = m
+            if math.isfinite(best):
+                xs.append(t)
+                ys.append(best)
+        ax.step(xs, ys, where="post", color="#d62728", label="best so far (fully measured)")
+        lo, hi = r.get("best_lo"), r.get("best_hi")
+        if lo is not None and hi is not None and math.isfinite(lo) and math.isfinite(hi):
+            ax.axhspan(lo, hi, color="#2ca02c", alpha=0.2, label="best, re-measured 95% CI")
+        ax.set_title(f"round {r['round']}: field {r['field']}"[:90])
+        ax.set_xlabel("trial")
+        ax.set_ylabel(f"mean payout ({money})")
+        ax.legend(loc="lower right", fontsize=8)
+    return save(fig, out, "convergence.png")
