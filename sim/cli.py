@@ -435,7 +435,7 @@ def tune(game: GameArg,
          rounds: Annotated[int, typer.Option("--rounds", help="--self: at most this many rounds")] = 6,
          sampler: Annotated[str, typer.Option("--sampler", help="optuna sampler: tpe, cmaes or random")] = "tpe",
          rung: Annotated[Optional[int], typer.Option(
-             "--rung", help="deals of a trial's first measurement (default budget/100, at least 100)")] = None,
+             "--rung", help="deals of a trial's first measurement (default budget/300, at least 100)")] = None,
          eta: Annotated[int, typer.Option("--eta", help="successive halving: keep the top 1/eta, measure eta times "
                                                         "longer")] = 3,
          rungs: Annotated[int, typer.Option("--rungs", help="successive halving: promotions to a full "

@@ -33,6 +33,24 @@ class StrategySpec:
     help: str
 
 
+def tuned(base: StrategySpec, label: str, source: str, name: str = "strong") -> StrategySpec:
+    """A strategy of ``base``'s family (same kernel id) whose defaults are the parameters of
+    ``label`` (``"planner:threshold=19.3,..."``, the best point of a committed ``cardsim tune
+    --self`` run); ``source`` names that run and the command that reproduces it (its help)."""
+    from dataclasses import replace as _replace
+    fam, _, rest = label.partition(":")
+    if fam != base.name:
+        raise ValueError(f"{label!r} is not a {base.name} point")
+    values = {k: float(v) for k, v in (x.split("=", 1) for x in rest.split(",") if x)}
+    unknown = set(values) - {p.name for p in base.params}
+    if unknown:
+        raise ValueError(f"{label!r}: {base.name} has no parameter {sorted(unknown)[0]}")
+    params = tuple(_replace(p, default=values.get(p.name, p.default)) for p in base.params)
+    return StrategySpec(name, base.sid, params,
+                        f"{base.name} with the parameters of the self-consistent field found by {source} "
+                        f"(iterated best response: no {base.name} point beats a table of it at that budget)")
+
+
 @dataclass(frozen=True)
 class Column:
     name: str          # "{p}" stands for the seat number

@@ -57,12 +57,17 @@ class Box:
     hi: float
     integer: bool
     step: float | None = None
+    can_lower: bool = True     # LO is above the parameter's own minimum (the box can widen)
+    can_raise: bool = True     # HI is below the parameter's own maximum
 
     def on_edge(self, v: float) -> str | None:
-        width = self.hi - self.lo
-        if v - self.lo <= EDGE * width:
+        """"low"/"high" when v is within 2 % of the box's width from an end the
+        box could be widened past; None otherwise (an end of the parameter's own range is
+        not an edge: nothing lies beyond it)."""
+        tol = EDGE * (self.hi - self.lo)
+        if self.can_lower and v - self.lo <= tol:
             return "low"
-        if self.hi - v <= EDGE * width:
+        if self.can_raise and self.hi - v <= tol:
             return "high"
         return None
 
@@ -106,7 +111,7 @@ def parse_box(strategy, text: str) -> Box:
             raise UsageError(f"--param {text!r}: {name} takes whole numbers; give a whole STEP")
         if not math.isclose((hi - lo) / step, round((hi - lo) / step), abs_tol=1e-9):
             raise UsageError(f"--param {text!r}: HI - LO must be a whole number of STEPs")
-    return Box(name, lo, hi, p.integer, step)
+    return Box(name, lo, hi, p.integer, step, lo > p.lo, hi < p.hi)
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,7 @@ class TuneConfig:
     max_trials: int
     workers: int
     check: bool = False
+    option_args: tuple = ()    # the --option NAME=VALUE texts as given
 
     @property
     def full_depth(self) -> int:
@@ -142,6 +148,7 @@ class TuneConfig:
         game = get_game(self.game_name)
         return {"kind": "tune", "game": self.game_name, "rules_version": game.rules_version,
                 "players": self.n_players, "preset": self.preset, "options": options_dict(self.options),
+                "option_args": list(self.option_args),
                 "strategy": self.strategy, "params": [{"name": b.name, "lo": b.lo, "hi": b.hi,
                                                         "integer": b.integer, "step": b.step} for b in self.boxes],
                 "field": self.field, "seed": self.seed, "budget": self.budget, "rung": self.rung,
@@ -183,7 +190,7 @@ def make_tune(game: str, strategy: str, params: list[str], field: str | None = N
         raise UsageError(f"--rungs must be in 0..6 (got {rungs})")
     if budget < 1:
         raise UsageError(f"--budget must be >= 1 deal (got {budget})")
-    rung = max(100, budget // 100) if rung is None else rung
+    rung = max(100, budget // 300) if rung is None else rung
     if rung < 10:
         raise UsageError(f"--rung must be >= 10 deals (got {rung})")
     if rung * eta ** rungs > budget:
@@ -215,7 +222,7 @@ def make_tune(game: str, strategy: str, params: list[str], field: str | None = N
                          "use tpe or random for one")
     _need_optuna(sampler)
     return TuneConfig(spec.name, n, opts, preset, strategy, boxes, field_label, seed, budget, rung, eta, rungs, top,
-                      remeasure, sampler, self_play, rounds, max_trials, w, check)
+                      remeasure, sampler, self_play, rounds, max_trials, w, check, tuple(options or ()))
 
 
 def _given(strategy: str) -> dict:
@@ -329,6 +336,8 @@ def search_round(cfg: TuneConfig, field_label: str, seed: int, rnd: int, rows: l
                                                     min_early_stopping_rate=0)
     study = optuna.create_study(direction="maximize", sampler=_sampler(optuna, cfg, seed), pruner=pruner)
     dists = _distributions(optuna, cfg)
+    for start in _anchors(cfg, field_label):
+        study.enqueue_trial(start)      # the start point and the field are always measured first
     depths = [cfg.rung * cfg.eta ** k for k in range(cfg.rungs + 1)]
     free, trials, stop = 0, 0, "budget"
     values: dict[str, dict] = {}
@@ -379,6 +388,26 @@ def search_round(cfg: TuneConfig, field_label: str, seed: int, rnd: int, rows: l
         if state == "budget":
             break
     return {"evaluator": ev, "values": values, "trials": trials, "stop": stop, "deals": ev.played}
+
+
+def _anchors(cfg: TuneConfig, field_label: str) -> list[dict]:
+    """The tuned parameters of the start point (``--strategy`` as given) and of the field (when
+    it is of the tuned family), where they lie inside the box: the first trials of a round, so
+    that the search never returns something worse than where it started."""
+    spec = get_game(cfg.game_name)
+    seats = [parse_seat(spec, cfg.strategy), parse_seat(spec, field_label)]
+    out = []
+    for seat in seats:
+        if seat.strategy.name != seats[0].strategy.name:
+            continue
+        vals = dict(zip((p.name for p in seat.strategy.params), seat.values))
+        point = {b.name: (int(vals[b.name]) if b.integer else float(vals[b.name])) for b in cfg.boxes}
+        inside = all(b.lo <= point[b.name] <= b.hi and (b.step is None or math.isclose(
+            (point[b.name] - b.lo) / b.step, round((point[b.name] - b.lo) / b.step), abs_tol=1e-9))
+            for b in cfg.boxes)
+        if inside and point not in out:
+            out.append(point)
+    return out
 
 
 def best_points(found: dict, top: int) -> list[dict]:
@@ -542,3 +571,24 @@ def write_tune(result: TuneResult, out: str, overwrite: bool = False) -> str:
             shutil.rmtree(tmp, ignore_errors=True)     # what is left of it (nothing once placed)
         slot.remove_work()
     return str(slot.out)
+
+
+def command_of(meta: dict) -> str:
+    """The ``cardsim tune`` command line that reproduces a tune dataset (from its metadata)."""
+    import shlex
+    parts = ["cardsim", "tune", meta["game"], "--strategy", meta["strategy"]]
+    for b in meta["params"]:
+        box = f"{_num(b['lo'])}:{_num(b['hi'])}" + (f":{_num(b['step'])}" if b.get("step") else "")
+        parts += ["--param", f"{b['name']}={box}"]
+    if meta.get("self"):
+        parts += ["--self", "--rounds", str(meta["rounds"])]
+    elif meta.get("field"):
+        parts += ["--field", meta["field"]]
+    parts += ["--players", str(meta["players"]), "--budget", str(meta["budget"]), "--seed", str(meta["seed"]),
+              "--sampler", meta["sampler"], "--rung", str(meta["rung"]), "--eta", str(meta["eta"]),
+              "--rungs", str(meta["rungs"]), "--top", str(meta["top"]), "--remeasure", str(meta["remeasure"])]
+    if meta.get("preset"):
+        parts += ["--preset", meta["preset"]]
+    for text in meta.get("option_args") or []:
+        parts += ["--option", text]
+    return shlex.join(parts)

@@ -33,6 +33,14 @@ def load_tune(path: Path) -> tuple[dict, dict]:
     return summary, meta
 
 
+def _command(meta: dict) -> str:
+    from sim.tune import command_of
+    try:
+        return command_of(meta)
+    except (KeyError, TypeError):
+        return "(not recorded)"
+
+
 def _n(x, d: int = 4) -> str:
     x = float("nan") if x is None else float(x)
     return "n/a" if not math.isfinite(x) else f"{x:+.{d}f}".replace("-", "−")
@@ -54,6 +62,7 @@ def tune_report(path: Path, out: Path, figure, save, payout_words, game_title) -
              f"{meta.get('players')} players" + (", iterated best response" if meta.get("self") else ""))
     lines = [f"# cardsim report: {md(title)}", "", "## What was run", "",
              f"- **Source:** {md_code(path)} (tune dataset)",
+             f"- **Command:** {md_code(_command(meta))}",
              f"- **Game:** {meta['game']} (rules v{meta.get('rules_version', '?')}), {meta.get('players')} players"
              + (f", preset {md_code(meta['preset'])}" if meta.get("preset") else ""),
              f"- **Tuned:** {md_code(meta.get('strategy', '?'))}, {box_text}",

@@ -57,6 +57,7 @@ from sim.registry import (
     StrategySpec,
     kernel_fields,
     record_fields,
+    tuned,
 )
 from sim.trace import event, lines
 
@@ -574,6 +575,13 @@ def _replay(seed, game_id, opts, sids, params, check):
     trace = np.zeros((rows, 6), dtype=np.int64)
     st = K.replay_game(seed, game_id, opts, sids, params, check, trace)
     return st, trace
+
+
+# issue 16: the self-consistent field of the committed `cardsim tune --self` run
+# (`python scripts/tune_strong.py contract_rummy`, results/tune/contract_rummy/; tests/test_strong.py checks the two agree)
+STRONG = "cautious:max_mayi=99,near=99,volunteer=1,danger=3,far=3,layoff_target=1,joker_target=1,meld_jokers=1,vol_points=0,noise=0,swap=1"
+STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "cautious"), STRONG,
+                        "`python scripts/tune_strong.py contract_rummy` (results/tune/contract_rummy/)"))
 
 
 GAME = GameSpec(

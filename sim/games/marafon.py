@@ -26,7 +26,7 @@ from kernels.tricks import STRENGTH_NAMES, STRENGTH_OF_RANK52, SUIT_NAMES40
 from sim.errors import UsageError
 from sim.notation import parse as parse52
 from sim.options import check_choice, check_ranges, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
 from sim.trace import event, lines
 
 DECLARER = ("any_player", "battitore_only")
@@ -337,6 +337,13 @@ def _replay(seed, game_id, opts, sids, params, check):
     trace = np.zeros((trace_rows(opts), K.TRACE_W), dtype=np.int64)
     st = K.replay_match(seed, game_id, opts, sids, params, check, trace)
     return st, trace
+
+
+# issue 16: the self-consistent field of the committed `cardsim tune --self` run
+# (`python scripts/tune_strong.py marafon`, results/tune/marafon/; tests/test_strong.py checks the two agree)
+STRONG = "heuristic:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=103.3"
+STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "heuristic"), STRONG,
+                        "`python scripts/tune_strong.py marafon` (results/tune/marafon/)"))
 
 
 GAME = GameSpec(

@@ -37,7 +37,7 @@ from kernels.cards import RANK_NAMES, SUIT_NAMES
 from sim.errors import UsageError
 from sim.notation import fmt, fmt_card
 from sim.options import check_choice, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
 from sim.trace import event, lines
 
 EXACT_BONUS = ("chip", "card", "points", "none", "erase_previous")
@@ -1056,6 +1056,13 @@ def _replay(seed, game_id, opts, sids, params, check):
     trace = np.zeros((trace_rows(opts), K.TRACE_WIDTH), dtype=np.int64)
     st = K.replay_game(seed, game_id, opts, sids, params, check, trace)
     return st, trace
+
+
+# issue 16: the self-consistent field of the committed `cardsim tune --self` run
+# (`python scripts/tune_strong.py telefunken`, results/tune/telefunken/; tests/test_strong.py checks the two agree)
+STRONG = "planner:reserve=0,near=10,per_hand=0,down_left=20,down_turn=0,exchange=4,keep_jokers=3,cut_aim=0,deny=-1,stall=300,alternative=0,h7_growth=-1"
+STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "planner"), STRONG,
+                        "`python scripts/tune_strong.py telefunken` (results/tune/telefunken/)"))
 
 
 GAME = GameSpec(

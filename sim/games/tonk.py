@@ -10,7 +10,7 @@ from kernels.cards import POINTS_TEN_CAP
 from sim.errors import UsageError
 from sim.notation import fmt_card, fmt_mask, mask_cards
 from sim.options import check_choice, check_ranges, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
 from sim.trace import event, lines, meld_text
 
 MAX_STAKE = 1_000_000     # |payout| <= 3 (n - 1) x stake = 9,000,000: int32 columns
@@ -339,6 +339,13 @@ def _replay(seed, deal_id, opts, sids, params, check):
     trace = np.zeros((64 + 8 * (int(opts[K.O_MAX_TURNS]) + 2), 4), dtype=np.int64)
     st = K.replay_deal(seed, deal_id, opts, sids, params, check, trace)
     return st, trace
+
+
+# issue 16: the self-consistent field of the committed `cardsim tune --self` run
+# (`python scripts/tune_strong.py tonk`, results/tune/tonk/; tests/test_strong.py checks the two agree)
+STRONG = "planner:threshold=26.385,decay=0.6703,wary_cards=2,dry_end=9.76,take_low=5.801,hold_spreads=0,hold_min_stock=0"
+STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "planner"), STRONG,
+                        "`python scripts/tune_strong.py tonk` (results/tune/tonk/)"))
 
 
 GAME = GameSpec(

@@ -19,7 +19,7 @@ from kernels.tricks import SUIT_NAMES40
 from sim.errors import UsageError
 from sim.games.marafon import fmt40_card, fmt40_mask
 from sim.options import check_choice, check_ranges, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
 from sim.trace import event, lines
 
 PARTNER_METHOD = ("call_card", "name_player")
@@ -269,6 +269,13 @@ def _replay(seed, game_id, opts, sids, params, check):
     trace = np.zeros((min(rows, 2_000_000), K.TRACE_W), dtype=np.int64)
     st = K.replay_session(seed, game_id, opts, sids, params, check, trace)
     return st, trace
+
+
+# issue 16: the self-consistent field of the committed `cardsim tune --self` run
+# (`python scripts/tune_strong.py trionfo`, results/tune/trionfo/; tests/test_strong.py checks the two agree)
+STRONG = "heuristic:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,self_call=1.477"
+STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "heuristic"), STRONG,
+                        "`python scripts/tune_strong.py trionfo` (results/tune/trionfo/)"))
 
 
 GAME = GameSpec(

@@ -13,7 +13,7 @@ from kernels import tripoli as K
 from sim.errors import UsageError
 from sim.notation import fmt_card, fmt_mask, mask_cards
 from sim.options import check_choice, check_ranges, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields
+from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
 from sim.trace import event, lines
 
 TIMING = ("phase1", "michigan")
@@ -481,6 +481,13 @@ def _replay(seed, deal_id, opts, sids, params, check):
     trace = np.zeros((2048 + 2 * int(opts[K.O_MAX_STEPS]), 4), dtype=np.int64)
     st = K.replay_deal(seed, deal_id, opts, sids, params, check, trace)
     return st, trace
+
+
+# issue 16: the self-consistent field of the committed `cardsim tune --self` run
+# (`python scripts/tune_strong.py tripoli`, results/tune/tripoli/; tests/test_strong.py checks the two agree)
+STRONG = "heuristic:swap_below=2.886,pay_weight=0.1,auction_widow=0,sell_old=1,bid_max=3,suit_bid_max=6,bet_at=3.8033,raise_at=6.4577,call_at=8.2934,bet_size=14,run_weight=1,stop_bonus=2,bid_old_max=1,bluff=0.0958,bluff_size=22,size_shift=1.9016,opp_shift=0,odds_weight=17.352,hide_margin=0,pos_shift=0"
+STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "heuristic"), STRONG,
+                        "`python scripts/tune_strong.py tripoli` (results/tune/tripoli/)"))
 
 
 GAME = GameSpec(

@@ -1,0 +1,67 @@
+"""The committed ``cardsim tune --self`` runs behind each game's ``strong`` strategy (issue 16).
+
+    python scripts/tune_strong.py GAME|all [--dry-run]
+
+For each game: the iterated best response of its strongest family over the parameters that
+matter, written to ``results/tune/GAME/`` (the tune dataset) and ``results/tune/GAME-report/``
+(its report, with the convergence plot). The ``strong`` strategy registered in
+``sim/games/GAME.py`` takes its parameters from ``results/tune/GAME/_summary.json``
+(``tests/test_strong.py`` checks they agree). Runtimes on the 2-core machine are in the
+closing note of issue 16 and in ``results/STUDIES.md``.
+"""
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+RUNS = {
+    "tonk": ["--strategy", "planner", "--param", "threshold=0:50", "--param", "decay=0:3",
+             "--param", "wary_cards=0:5", "--param", "dry_end=0:50", "--param", "take_low=0:10",
+             "--param", "hold_spreads=0:1", "--budget", "1000000"],
+    "marafon": ["--strategy", "heuristic", "--param", "claim_margin=0:30", "--param", "honour_min=0:12",
+                "--param", "marafona_weight=0:1000", "--budget", "400000"],
+    "trionfo": ["--strategy", "heuristic", "--param", "t1=0:40", "--param", "t2=0:40", "--param", "t3=0:40",
+                "--param", "t4=0:40", "--param", "self_call=0:41", "--budget", "300000"],
+    "tripoli": ["--strategy", "heuristic", "--param", "swap_below=0:10", "--param", "bet_at=0:9",
+                "--param", "raise_at=0:9", "--param", "call_at=0:9", "--param", "bet_size=1:60",
+                "--param", "bluff=0:1", "--param", "bluff_size=1:60", "--param", "odds_weight=0:20",
+                "--param", "size_shift=0:2", "--budget", "600000"],
+    "contract_rummy": ["--strategy", "cautious", "--param", "max_mayi=0:10", "--param", "near=0:15",
+                       "--param", "danger=0:15", "--param", "far=0:15", "--param", "vol_points=0:200",
+                       "--param", "joker_target=0:2", "--budget", "60000"],
+    "telefunken": ["--strategy", "planner", "--param", "reserve=0:6", "--param", "near=0:10",
+                   "--param", "per_hand=0:3", "--param", "down_left=0:20", "--param", "exchange=0:11",
+                   "--param", "keep_jokers=0:3", "--param", "h7_growth=-1:4", "--budget", "48000"],
+}
+COMMON = ["--self", "--rounds", "6", "--seed", "16", "--quiet"]
+
+
+def command(game: str) -> list[str]:
+    return ["cardsim", "tune", game, *RUNS[game], *COMMON, "--out", f"results/tune/{game}", "--overwrite"]
+
+
+def main(argv: list[str]) -> int:
+    dry = "--dry-run" in argv
+    names = [a for a in argv if not a.startswith("--")] or ["all"]
+    games = list(RUNS) if names == ["all"] else names
+    exe = Path(sys.executable).parent / "cardsim"
+    for g in games:
+        cmd = command(g)
+        print(" ".join(shlex.quote(c) for c in cmd), flush=True)
+        if dry:
+            continue
+        t0 = time.perf_counter()
+        subprocess.run([str(exe), *cmd[1:]], cwd=ROOT, check=True)
+        subprocess.run([str(exe), "report", f"results/tune/{g}", "--out", f"results/tune/{g}-report",
+                        "--overwrite"], cwd=ROOT, check=True)
+        print(f"{g}: {time.perf_counter() - t0:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
