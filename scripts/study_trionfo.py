@@ -1,14 +1,20 @@
 """Study: Trionfo, the win rate of each bid level by the declarer's hand strength.
 
-    python scripts/study_trionfo.py [--sessions 50000] [--seed 2026] [--out results/trionfo_bids]
+    python scripts/study_trionfo.py [--sessions 50000] [--seed 2026] [--tables heuristic,strong]
+                                    [--out results/trionfo_bids]
 
 Forced contracts: seat 0 bids level L (1 chiamo, 2 di più, 3 maso, 4 maso dei masi) on every
 hand whatever its cards, the other four never bid; all five play the ``heuristic`` card play.
 Every level plays the very same deals (duplicate deals), so the levels are compared on equal
 cards. Hand strength is the heuristic's bidding measure (2 per trump of the best suit, 3/2/2
 for its 3/2/A, 2/1/1 for the 3/2/A of each plain suit). Default rules otherwise, 20 hands a
-session. A second run seats five default ``heuristic`` players (natural auctions) and reports
-how often each level is bid and won.
+session. A second run per table (``--tables``: five default ``heuristic`` players, and five
+``strong`` players, the self-consistent field of ``cardsim tune --self``, results/tune/trionfo/)
+plays natural auctions and reports how often each level is bid and won. The forced contracts'
+card play is the heuristic's in both tables (``strong`` changes only the bidding thresholds and
+the self-call), so the break-even strengths are the same at either table by construction; the
+check of the answer against the strong field is whether its independently tuned thresholds bid
+as the answer says (issue 16).
 
 Writes ``summary.parquet`` (one row per level and strength), ``natural.parquet``,
 ``report.md`` and ``trionfo_bids.png``. Needs the ``report`` extra (matplotlib).
@@ -145,15 +151,40 @@ def answer(t: pd.DataFrame, nat: pd.DataFrame) -> str:
     return text
 
 
-def write_markdown(t: pd.DataFrame, nat: pd.DataFrame, path: Path, args, wall: float, hands: int) -> None:
+def strong_check(t: pd.DataFrame, nats: dict) -> list[str]:
+    """The answer against the strong field: its tuned thresholds beside the break-even strengths,
+    and how its natural auctions bid and win, with a verdict."""
+    from sim.registry import get_game
+    if "strong" not in nats:
+        return []
+    sp = {p.name: p.default for p in get_game("trionfo").strategies["strong"].params}
+    b1, b2 = break_even(t, 1), break_even(t, 2)
+    nat = nats["strong"]
+    solo = nat[nat["level"] >= 2]
+    top = solo.loc[solo["share"].idxmax()] if solo["share"].sum() > 0 else None
+    maso_first = top is not None and int(top["level"]) == 4
+    robust = maso_first and (b2 is None or sp["t4"] <= b2 + 2)
+    return [f"- **{'robust' if robust else 'field-dependent'}**: the strong field (tuned by iterated best response, "
+            f"independently of this study) bids chiamo from strength {sp['t1']:g}, di più from {sp['t2']:g}, maso "
+            f"from {sp['t3']:g} and maso dei masi from {sp['t4']:g}; the forced-contract break-even strengths are "
+            f"{b1} (chiamo) and {b2} (solo)"
+            + (f"; it bids chiamo below the chiamo break-even ({b1}): a chiamo that wins less than half its hands "
+               "still pays against passing" if b1 is not None and sp["t1"] < b1 else "") + "."
+            + (f" At a strong table the most frequent solo is {top['bid']} ({100 * top['share']:.1f}% of hands, won "
+               f"{100 * top['win_rate']:.0f}%)." if top is not None else " At a strong table nobody bids a solo.")]
+
+
+def write_markdown(t: pd.DataFrame, nat: pd.DataFrame, path: Path, args, wall: float, hands: int,
+                   nats: dict | None = None) -> None:
     lines = ["# Trionfo: win rate of each bid level by hand strength", "",
-             f"`python scripts/study_trionfo.py --sessions {args.sessions} --seed {args.seed}` "
+             f"`python scripts/study_trionfo.py --sessions {args.sessions} --seed {args.seed} --tables {args.tables}` "
              f"(wall time {wall / 60:.1f} min on 2 cores).", "",
              "Seat 0 declares level L on every hand (the other four never bid), all five play the heuristic card "
              f"play, default rules, {HANDS} hands a session: {hands:,} hands per level, the same deals for every "
              "level. Strength is the heuristic's bidding measure. Strengths with fewer than "
              f"{MIN_HANDS} hands are pooled into the end buckets.", "",
-             "## Answer", "", answer(t, nat), "", "![trionfo bids](trionfo_bids.png)", "",
+             "## Answer", "", answer(t, nat), "", "## Against the strong field (issue 16)", "",
+             *strong_check(t, nats or {}), "", "![trionfo bids](trionfo_bids.png)", "",
              "## Forced contracts by strength", "",
              "| level | bid | strength | hands | win rate | 95% CI | declarer's money | 95% CI | side points |",
              "|---:|---|---:|---:|---:|---|---:|---|---:|"]
@@ -161,17 +192,19 @@ def write_markdown(t: pd.DataFrame, nat: pd.DataFrame, path: Path, args, wall: f
         lines.append(f"| {r['level']} | {r['bid']} | {r['strength_label']} | {r['hands']:,} | {100 * r['win_rate']:.1f}% | "
                      f"{100 * r['win_lo']:.1f} – {100 * r['win_hi']:.1f}% | {r['money']:+.2f} | "
                      f"{r['money_lo']:+.2f} – {r['money_hi']:+.2f} | {r['mean_pts']:.2f} |")
-    lines += ["", "## Natural auctions (five default heuristic players)", "",
-              "| level | bid | share of hands | win rate | 95% CI | mean strength | declarer's money |",
-              "|---:|---|---:|---:|---|---:|---:|"]
-    for _, r in nat.iterrows():
-        if r["hands"] == 0:
-            lines.append(f"| {r['level']} | {r['bid']} | 0.0% | – | – | – | – |")
-            continue
-        lines.append(f"| {r['level']} | {r['bid']} | {100 * r['share']:.1f}% | {100 * r['win_rate']:.1f}% | "
-                     f"{100 * r['win_lo']:.1f} – {100 * r['win_hi']:.1f}% | {r['mean_strength']:.1f} | "
-                     f"{r['declarer_money']:+.2f} |")
-    lines += ["", "Data: `summary.parquet` (forced contracts, one row per level and strength), `natural.parquet`.", ""]
+    for tb, nt in (nats or {"heuristic": nat}).items():
+        lines += ["", f"## Natural auctions (five `{tb}` players)", "",
+                  "| level | bid | share of hands | win rate | 95% CI | mean strength | declarer's money |",
+                  "|---:|---|---:|---:|---|---:|---:|"]
+        for _, r in nt.iterrows():
+            if r["hands"] == 0:
+                lines.append(f"| {r['level']} | {r['bid']} | 0.0% | – | – | – | – |")
+                continue
+            lines.append(f"| {r['level']} | {r['bid']} | {100 * r['share']:.1f}% | {100 * r['win_rate']:.1f}% | "
+                         f"{100 * r['win_lo']:.1f} – {100 * r['win_hi']:.1f}% | {r['mean_strength']:.1f} | "
+                         f"{r['declarer_money']:+.2f} |")
+    lines += ["", "Data: `summary.parquet` (forced contracts, one row per level and strength), `natural.parquet` (one "
+              "block of rows per `table`).", ""]
     path.write_text("\n".join(lines))
 
 
@@ -179,6 +212,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=50_000)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--tables", default="heuristic,strong", help="comma-separated strategies for natural auctions")
     ap.add_argument("--out", default=str(ROOT / "results" / "trionfo_bids"))
     args = ap.parse_args()
     out = Path(args.out)
@@ -191,12 +225,16 @@ def main() -> None:
         hands = len(df)
         rows += by_strength(df, level)
     t = pd.DataFrame(rows)
-    nat = natural_table(play(["heuristic"], args.sessions, args.seed + 1))
+    tables = [x.strip() for x in args.tables.split(",") if x.strip()]
+    nats = {tb: natural_table(play([tb], args.sessions, args.seed + 1)) for tb in tables}
+    nat = nats[tables[0]]
     t.to_parquet(out / "summary.parquet", index=False)
-    nat.to_parquet(out / "natural.parquet", index=False)
+    pd.concat([n.assign(table=tb) for tb, n in nats.items()], ignore_index=True).to_parquet(
+        out / "natural.parquet", index=False)
     plot(t, out / "trionfo_bids.png", hands)
-    write_markdown(t, nat, out / "report.md", args, time.perf_counter() - t0, hands)
+    write_markdown(t, nat, out / "report.md", args, time.perf_counter() - t0, hands, nats)
     print(answer(t, nat))
+    print("\n".join(strong_check(t, nats)))
     print(f"wrote {out}")
 
 
