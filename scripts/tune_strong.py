@@ -30,7 +30,8 @@ RUNS = {
     "tripoli": ["--strategy", "heuristic", "--param", "swap_below=0:10", "--param", "bet_at=0:9",
                 "--param", "raise_at=0:9", "--param", "call_at=0:9", "--param", "bet_size=1:60",
                 "--param", "bluff=0:1", "--param", "bluff_size=1:60", "--param", "odds_weight=0:20",
-                "--param", "size_shift=0:2", "--budget", "600000"],
+                "--param", "size_shift=0:2", "--budget", "600000",
+                "--step", "0.5", "--rounds", "10"],   # plain best response escalates (betting wars)
     "contract_rummy": ["--strategy", "cautious", "--param", "max_mayi=0:10", "--param", "near=0:15",
                        "--param", "danger=0:15", "--param", "far=0:15", "--param", "vol_points=0:200",
                        "--param", "joker_target=0:2", "--budget", "60000"],
@@ -38,11 +39,13 @@ RUNS = {
                    "--param", "per_hand=0:3", "--param", "down_left=0:20", "--param", "exchange=0:11",
                    "--param", "keep_jokers=0:3", "--param", "h7_growth=-1:4", "--budget", "48000"],
 }
-COMMON = ["--self", "--rounds", "6", "--seed", "16", "--quiet"]
+COMMON = ["--self", "--seed", "16", "--quiet"]
+ROUNDS = ["--rounds", "6"]
 
 
 def command(game: str) -> list[str]:
-    return ["cardsim", "tune", game, *RUNS[game], *COMMON, "--out", f"results/tune/{game}", "--overwrite"]
+    rounds = [] if "--rounds" in RUNS[game] else ROUNDS
+    return ["cardsim", "tune", game, *RUNS[game], *COMMON, *rounds, "--out", f"results/tune/{game}", "--overwrite"]
 
 
 def main(argv: list[str]) -> int:

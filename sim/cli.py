@@ -433,6 +433,9 @@ def tune(game: GameArg,
          self_play: Annotated[bool, typer.Option(
              "--self", help="iterated best response: each round's field is the previous round's best point")] = False,
          rounds: Annotated[int, typer.Option("--rounds", help="--self: at most this many rounds")] = 6,
+         step: Annotated[float, typer.Option(
+             "--step", help="--self: the next field moves this share of the way to the best response (1: all "
+                            "of it; below 1 damps an iteration that overshoots)")] = 1.0,
          sampler: Annotated[str, typer.Option("--sampler", help="optuna sampler: tpe, cmaes or random")] = "tpe",
          rung: Annotated[Optional[int], typer.Option(
              "--rung", help="deals of a trial's first measurement (default budget/300, at least 100)")] = None,
@@ -462,7 +465,7 @@ def tune(game: GameArg,
     from sim.tune import make_tune, round_line, run_tune, write_tune
     from sim.store import check_output
     cfg = make_tune(game, strategy, param or [], field, players, budget, seed, option, preset, sampler, rung, eta,
-                    rungs, top, remeasure, self_play, rounds, max_trials, workers, check)
+                    rungs, top, remeasure, self_play, rounds, max_trials, workers, check, step)
     if out_dir is not None and not out_dir.strip():
         raise UsageError("--out is empty; give a directory name")
     if out_dir:
@@ -487,10 +490,14 @@ def tune(game: GameArg,
     words = {"single": "", "converged": "converged: nobody in the family beats this field (at this budget)",
              "cycle": "stopped: a cycle (the best point was an earlier round's field)",
              "not_converged": f"NOT converged after {cfg.rounds} rounds (--rounds)"}
+    if s["status"] in ("cycle", "not_converged") and cfg.self_play:
+        words[s["status"]] += (f"; the strong point is the least exploitable field met (round {s['strong_round']}: its "
+                               f"best response gains {s['gain']:+.4f} {unit} a deal [{s['gain_lo']:+.4f}, "
+                               f"{s['gain_hi']:+.4f}])")
     if words[s["status"]]:
         out.print(words[s["status"]], markup=False)
     took = f"{s['search_deals']:,} search deals · {time.perf_counter() - t0:.1f} s"
-    if s["status"] == "converged":
+    if cfg.self_play:
         out.print(term(f"strong point: {s['best']} · the best response found, {s['best_response']}, gains "
                        f"{s['gain']:+.4f} {unit} a deal against it [{s['gain_lo']:+.4f}, {s['gain_hi']:+.4f}] (95% "
                        f"interval, re-measured on {cfg.remeasure:,} fresh deals) · {took}"), markup=False)

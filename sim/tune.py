@@ -137,6 +137,7 @@ class TuneConfig:
     max_trials: int
     workers: int
     check: bool = False
+    step: float = 1.0          # --self: share of the way the field moves towards the best response
     option_args: tuple = ()    # the --option NAME=VALUE texts as given
 
     @property
@@ -154,14 +155,14 @@ class TuneConfig:
                 "field": self.field, "seed": self.seed, "budget": self.budget, "rung": self.rung,
                 "eta": self.eta, "rungs": self.rungs, "top": self.top, "remeasure": self.remeasure,
                 "sampler": self.sampler, "self": self.self_play, "rounds": self.rounds,
-                "max_trials": self.max_trials, "check": self.check, "versions": package_versions()}
+                "max_trials": self.max_trials, "check": self.check, "step": self.step, "versions": package_versions()}
 
 
 def make_tune(game: str, strategy: str, params: list[str], field: str | None = None, players=None,
               budget: int = 100_000, seed: int = 0, options=None, preset=None, sampler: str = "tpe",
               rung: int | None = None, eta: int = 3, rungs: int = 2, top: int = 3,
               remeasure: int | None = None, self_play: bool = False, rounds: int = 6,
-              max_trials: int = 1000, workers=None, check: bool = False) -> TuneConfig:
+              max_trials: int = 1000, workers=None, check: bool = False, step: float = 1.0) -> TuneConfig:
     """Check every argument (UsageError, one line) and build the run's TuneConfig."""
     from sim.runner import max_workers
     spec = get_game(game)
@@ -205,6 +206,10 @@ def make_tune(game: str, strategy: str, params: list[str], field: str | None = N
         raise UsageError(f"--remeasure must be >= 2 deals (got {remeasure})")
     if not 1 <= rounds <= 50:
         raise UsageError(f"--rounds must be in 1..50 (got {rounds})")
+    if not (math.isfinite(step) and 0 < step <= 1):
+        raise UsageError(f"--step must be in (0, 1] (got {step})")
+    if step < 1 and not self_play:
+        raise UsageError("--step moves the field between --self rounds; give it with --self")
     if max_trials < 1:
         raise UsageError(f"--max-trials must be >= 1 (got {max_trials})")
     w = max_workers() if workers is None else workers
@@ -222,7 +227,8 @@ def make_tune(game: str, strategy: str, params: list[str], field: str | None = N
                          "use tpe or random for one")
     _need_optuna(sampler)
     return TuneConfig(spec.name, n, opts, preset, strategy, boxes, field_label, seed, budget, rung, eta, rungs, top,
-                      remeasure, sampler, self_play, rounds, max_trials, w, check, tuple(options or ()))
+                      remeasure, sampler, self_play, rounds, max_trials, w, check, step=step,
+                      option_args=tuple(options or ()))
 
 
 def _given(strategy: str) -> dict:
@@ -512,29 +518,54 @@ def run_tune(cfg: TuneConfig, progress=None, say=None) -> TuneResult:
         if winner["label"] == field_label or not rec["gain_lo"] > 0:
             status = "converged"
             break
-        if winner["label"] in fields_seen:
+        nxt = _blend(cfg, field_label, winner["point"]) if cfg.step < 1 else winner["label"]
+        rec["next_field"] = nxt
+        if nxt in fields_seen:
             status = "cycle"
             break
-        field_label = winner["label"]
+        field_label = nxt
         fields_seen.append(field_label)
     else:
         status = "not_converged"
     last = rounds[-1]
-    converged = status == "converged"
-    if converged:
+    pick = last
+    if status == "converged":
         # the strong point: the field nobody beat (the previous round's best, or the start point)
         final = last["field"]
         edges = rounds[-2]["edges"] if len(rounds) > 1 else []
+    elif cfg.self_play:
+        # no fixed point: the least exploitable field met (smallest re-measured gain of its best response)
+        pick = min(rounds, key=lambda r: (r["gain"], r["round"]))
+        final = pick["field"]
+        edges = []
     else:
         final = last["best"]
         edges = last["edges"]
-    summary = {"status": status, "rounds": rounds, "best": final, "field": last["field"],
+    summary = {"status": status, "rounds": rounds, "best": final, "field": pick["field"],
+               "strong_round": pick["round"],
                "strategy_line": f"--strategy {final}", "field_line": f"--field {final}", "search_deals": spent,
                "remeasure_deals": cfg.remeasure * len(rounds), "edges": edges,
-               "best_response": last["best"],
-               "best_mean": last["best_mean"], "best_lo": last["best_lo"], "best_hi": last["best_hi"],
-               "gain": last["gain"], "gain_lo": last["gain_lo"], "gain_hi": last["gain_hi"]}
+               "best_response": pick["best"],
+               "best_mean": pick["best_mean"], "best_lo": pick["best_lo"], "best_hi": pick["best_hi"],
+               "gain": pick["gain"], "gain_lo": pick["gain_lo"], "gain_hi": pick["gain_hi"]}
     return TuneResult(summary, cfg.meta(), rows)
+
+
+def _blend(cfg: TuneConfig, field_label: str, best: dict) -> str:
+    """The next field under ``--step`` s < 1: each tuned parameter moves the share s of the way
+    from the field's value to the best response's (whole numbers and stepped boxes rounded to
+    their grid), a damped best response that settles where plain iteration overshoots."""
+    spec = get_game(cfg.game_name)
+    f = parse_seat(spec, field_label)
+    vals = dict(zip((p.name for p in f.strategy.params), f.values))
+    point = {}
+    for b in cfg.boxes:
+        v = vals[b.name] + cfg.step * (best[b.name] - vals[b.name])
+        if b.integer or b.step:
+            unit = b.step or 1
+            v = b.lo + round((v - b.lo) / unit) * unit
+        point[b.name] = min(b.hi, max(b.lo, v))
+    return _seat_of(cfg, _rounded(cfg, point)).label
 
 
 def round_line(rec: dict, unit: str) -> str:
@@ -582,6 +613,8 @@ def command_of(meta: dict) -> str:
         parts += ["--param", f"{b['name']}={box}"]
     if meta.get("self"):
         parts += ["--self", "--rounds", str(meta["rounds"])]
+        if meta.get("step", 1.0) != 1.0:
+            parts += ["--step", _num(meta["step"])]
     elif meta.get("field"):
         parts += ["--field", meta["field"]]
     parts += ["--players", str(meta["players"]), "--budget", str(meta["budget"]), "--seed", str(meta["seed"]),

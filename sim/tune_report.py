@@ -76,11 +76,13 @@ def tune_report(path: Path, out: Path, figure, save, payout_words, game_title) -
               "field (the field cannot be exploited within the family at this budget)",
               "cycle": "stopped at a cycle (a best point was an earlier round's field)",
               "not_converged": "NOT converged within --rounds"}.get(summary.get("status"), "?")
+    if meta.get("self") and summary.get("status") in ("cycle", "not_converged"):
+        status += f"; the least exploitable field met, round {summary.get('strong_round')}"
     lines += ["## Answer", "",
               f"- **Best:** {md_code(summary['best'])} ({status})",
               (f"- **Best response found against it:** {md_code(summary.get('best_response', '?'))}, gain "
                f"{_n(summary.get('gain'))} {money} a deal [{_ci(summary.get('gain_lo'), summary.get('gain_hi'))}]"
-               if summary.get("status") == "converged" else
+               if meta.get("self") else
                f"- **Against** {md_code(summary['field'])}: {_n(summary.get('best_mean'))} {money} a deal "
                f"[{_ci(summary.get('best_lo'), summary.get('best_hi'))}], gain over the field "
                f"{_n(summary.get('gain'))} [{_ci(summary.get('gain_lo'), summary.get('gain_hi'))}]"),

@@ -97,6 +97,18 @@ def test_tune_self_prints_each_round_and_stops(tmp_path):
     assert "paste: --strategy watcher:" in r.output
 
 
+def test_tune_self_with_a_step_moves_the_field_part_of_the_way():
+    cfg = make_tune("tonk", "knocker", ["threshold=0:20:1"], players=2, budget=12_000, seed=3, self_play=True,
+                    rounds=3, step=0.5, workers=1)
+    s = run_tune(cfg).summary
+    for prev, rnd in zip(s["rounds"], s["rounds"][1:]):
+        f = float(prev["field"].split("=")[1])
+        b = float(prev["best"].split("=")[1])
+        assert float(rnd["field"].split("=")[1]) == round(f + 0.5 * (b - f))
+    if s["status"] != "converged":      # no fixed point: the least exploitable field met
+        assert s["gain"] == min(r["gain"] for r in s["rounds"])
+
+
 def test_tune_writes_every_evaluation_and_a_report(tmp_path):
     out = tmp_path / "t"
     r = invoke("tune", "tonk", "--strategy", "knocker", "--param", "threshold=0:12:1", "-p", "2", "--budget",
@@ -147,6 +159,8 @@ BAD = [
     (["--param", "threshold=0:8", "--self", "--field", "greedy"], "--self: the field must be"),
     (["--param", "threshold=0:8", "--field", "nobody"], "unknown strategy 'nobody'"),
     (["--param", "threshold=0:8", "-p", "9"], "takes 2 to"),
+    (["--param", "threshold=0:8", "--step", "0.5"], "give it with --self"),
+    (["--param", "threshold=0:8", "--self", "--step", "0"], "--step must be in (0, 1]"),
     ([], "at least one --param"),
 ]
 
