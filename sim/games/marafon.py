@@ -341,7 +341,7 @@ def _replay(seed, game_id, opts, sids, params, check):
 
 # issue 16: the self-consistent field of the committed `cardsim tune --self` run
 # (`python scripts/tune_strong.py marafon`, results/tune/marafon/; tests/test_strong.py checks the two agree)
-STRONG = "heuristic:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=103.3"
+STRONG = "heuristic:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=125.6"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "heuristic"), STRONG,
                         "`python scripts/tune_strong.py marafon` (results/tune/marafon/)"))
 

@@ -343,7 +343,7 @@ def _replay(seed, deal_id, opts, sids, params, check):
 
 # issue 16: the self-consistent field of the committed `cardsim tune --self` run
 # (`python scripts/tune_strong.py tonk`, results/tune/tonk/; tests/test_strong.py checks the two agree)
-STRONG = "planner:threshold=26.385,decay=0.6703,wary_cards=2,dry_end=9.76,take_low=5.801,hold_spreads=0,hold_min_stock=0"
+STRONG = "planner:threshold=26.174,decay=0.5125,wary_cards=4,dry_end=2.077,take_low=5.082,hold_spreads=0,hold_min_stock=0"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "planner"), STRONG,
                         "`python scripts/tune_strong.py tonk` (results/tune/tonk/)"))
 
