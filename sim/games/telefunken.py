@@ -1060,7 +1060,7 @@ def _replay(seed, game_id, opts, sids, params, check):
 
 # issue 16: the self-consistent field of the committed `cardsim tune --self` run
 # (`python scripts/tune_strong.py telefunken`, results/tune/telefunken/; tests/test_strong.py checks the two agree)
-STRONG = "planner:reserve=0,near=10,per_hand=0,down_left=20,down_turn=0,exchange=4,keep_jokers=3,cut_aim=0,deny=-1,stall=300,alternative=0,h7_growth=-1"
+STRONG = "planner:reserve=0,near=2,per_hand=0.1716,down_left=17,down_turn=0,exchange=8,keep_jokers=1,cut_aim=0,deny=-1,stall=300,alternative=0,h7_growth=0"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "planner"), STRONG,
                         "`python scripts/tune_strong.py telefunken` (results/tune/telefunken/)"))
 
