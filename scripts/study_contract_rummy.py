@@ -1,9 +1,9 @@
 """Study: how much is a May-I worth in Contract Rummy, and what is a seat worth per deal?
 Each answer against two fields (issue 16): today's field (``greedy``) and the self-consistent
-``strong`` field (any strategy labels can be given with --fields).
+``strong`` field (any strategy labels can be given with --fields; 99 is always on the grid).
 
     python scripts/study_contract_rummy.py [--games 3000] [--seat-games 20000] [--seed 2026]
-                                           [--fields greedy,strong] [--grid 0,1,2,3,4,6,99]
+                                           [--fields greedy strong] [--grid 0,1,2,3,4,6,99]
                                            [--out results/contract_rummy_mayi]
 
 Part 1 (May-I's), per field F: one candidate seat of F's own family and parameters with only
@@ -96,7 +96,7 @@ def mayi_part(field: str, grid: list[int], games: int, seed: int) -> tuple[pd.Da
             break
         notes.append(f"{field}: best m = {grid[best]} on the grid's finite edge; extended to {','.join(map(str, wider))}")
         grid = wider
-    free = grid.index(FREE) if FREE in grid else len(grid) - 1
+    free = grid.index(FREE)
     rows = []
     for i, m in enumerate(grid):
         r = {"field": field, "max_mayi": m, "policy": policy(m), "games": games}
@@ -251,7 +251,7 @@ def seat_verdict(seats: pd.DataFrame, fields: list[str], n: int) -> str:
 def write_markdown(df, seats, notes, path: Path, args, fields, wall: float) -> None:
     strong = get_game("contract_rummy").strategies.get("strong")
     cmd = (f"python scripts/study_contract_rummy.py --games {args.games} --seat-games {args.seat_games} "
-           f"--seed {args.seed} --fields {','.join(fields)} --grid {args.grid}")
+           f"--seed {args.seed} --fields {' '.join(fields)} --grid {args.grid}")
     lines = ["# Contract Rummy: how much is a May-I worth? What is a seat worth per deal?", "",
              f"`{cmd}`", "",
              (f"Wall time {wall / 60:.1f} min with {numba.get_num_threads()} numba threads (kernels compiled); rules "
@@ -267,7 +267,7 @@ def write_markdown(df, seats, notes, path: Path, args, fields, wall: float) -> N
     lines += ["", *(f"- grid: {x}" for x in notes),
               ("- grid edges: m = 0 and m = 99 (no limit) are the ends of `max_mayi`'s own range; a best point on the "
                "largest finite m below 99 is extended automatically."), ""]
-    if strong is not None:
+    if strong is not None and "strong" in fields:
         defaults = ",".join(f"{p.name}={p.default:g}" for p in strong.params)
         lines += [f"`strong` here: `{defaults}` (provisional values; the label stays).", ""]
     lines += [("Preset `contract` (default May-I model `out_of_turn_discard`). Part 1: against each field F, one seat "
@@ -308,12 +308,13 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=3000, help="duplicate games per May-I point (each from 4 seats)")
     ap.add_argument("--seat-games", type=int, default=20000, help="games per field and table size (part 2)")
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--fields", default="greedy,strong", help="comma-separated strategy labels (the first = today's field)")
+    ap.add_argument("--fields", nargs="+", default=["greedy", "strong"],
+                    help="strategy labels, space-separated (the first = today's field)")
     ap.add_argument("--grid", default=",".join(map(str, GRID)), help="max_mayi values (99 = no limit)")
     ap.add_argument("--out", default=str(ROOT / "results" / "contract_rummy_mayi"))
     args = ap.parse_args()
-    fields = [f for f in args.fields.split(",") if f]
-    grid = [int(m) for m in args.grid.split(",")]
+    fields = list(args.fields)
+    grid = sorted({int(m) for m in args.grid.split(",")} | {FREE})     # 'freely' is every comparison's reference
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
