@@ -485,7 +485,7 @@ def _replay(seed, deal_id, opts, sids, params, check):
 
 # issue 16: the self-consistent field of the committed `cardsim tune --self` run
 # (`python scripts/tune_strong.py tripoli`, results/tune/tripoli/; tests/test_strong.py checks the two agree)
-STRONG = "heuristic:swap_below=2.886,pay_weight=0.1,auction_widow=0,sell_old=1,bid_max=3,suit_bid_max=6,bet_at=3.8033,raise_at=6.4577,call_at=8.2934,bet_size=14,run_weight=1,stop_bonus=2,bid_old_max=1,bluff=0.0958,bluff_size=22,size_shift=1.9016,opp_shift=0,odds_weight=17.352,hide_margin=0,pos_shift=0"
+STRONG = "heuristic:swap_below=3.186,pay_weight=0.1,auction_widow=0,sell_old=1,bid_max=3,suit_bid_max=6,bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=2,bid_old_max=1,bluff=0.4246,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "heuristic"), STRONG,
                         "`python scripts/tune_strong.py tripoli` (results/tune/tripoli/)"))
 
