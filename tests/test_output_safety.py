@@ -1,6 +1,6 @@
 """What cardsim may write, replace and delete (issue 13, "data loss"): one table row per case.
 
-Rule for every command that writes (``run``, ``compare``, ``sweep``, ``report``): cardsim
+Rule for every command that writes (``run``, ``compare``, ``sweep``, ``tune``, ``report``): cardsim
 deletes only what it created itself. An existing output path is refused with exit 2 unless
 ``--overwrite`` is given, and then only a previous cardsim output of the same kind is replaced
 (atomically); anything else is refused. Finished shards are verified against the run's key
@@ -37,6 +37,8 @@ CMP = ["compare", "tonk", "-p", "2", "--strategy", "greedy", "--strategy", "knoc
        "--shard-size", "50", "-q"]
 SWP = ["sweep", "tonk", "-p", "2", "--strategy", "knocker", "--param", "threshold=4,8", "-n", "100",
        "--shard-size", "50", "-q"]
+TUN = ["tune", "tonk", "-p", "2", "--strategy", "knocker", "--param", "threshold=0:8:1", "--budget", "2000", "-q",
+       "-w", "1"]
 LITTER = (".partial-", ".old-", ".work")
 
 
@@ -84,7 +86,7 @@ def prev(tmp_path_factory):
     p = {"dir": d}
     for name, args in (("run.parquet", [*RUN, "--seed", "1"]), ("cmp", [*CMP, "--seed", "1"]),
                        ("swp", [*SWP, "--seed", "1"]), ("ref0.parquet", [*RUN, "--seed", "0"]),
-                       ("refcmp0", [*CMP, "--seed", "0"])):
+                       ("refcmp0", [*CMP, "--seed", "0"]), ("tun", [*TUN, "--seed", "1"])):
         res = invoke(*args, "--out", d / name)
         assert res.exit_code == 0, res.output
         p[name] = d / name
@@ -291,6 +293,14 @@ def dataset_seed(name, kind, seed):
     return check
 
 
+def tune_seed(name, seed):
+    def check(t, p, ctx):
+        meta = json.loads((t / name / "_summary.json").read_text())["meta"]
+        assert meta["kind"] == "tune" and meta["seed"] == seed
+        assert sorted(os.listdir(t / name)) == ["_summary.json", "evaluations.parquet"]
+    return check
+
+
 def report_of(name, source_fragment):
     def check(t, p, ctx):
         text = (t / name / "report.md").read_text()
@@ -353,6 +363,25 @@ CASES = [
          touched=("empty",), check=dataset_equals("empty", "refcmp0")),
     Case("compare-overwrite-symlink", [*CMP, "--out", "{t}/link", "--overwrite"],
          both(copy_of("cmp", "c"), symlink("link", "c")), fragments=("{t}/link", "symbolic link")),
+    # ---- tune --out DIR
+    Case("tune-dir-with-files", [*TUN, "--out", "{t}/mine"], user_dir("mine"),
+         fragments=("{t}/mine", EXISTS, "tune dataset")),
+    Case("tune-out-dot", [*TUN, "--out", "."], user_dir("mine"), cwd=".", fragments=("'.'", "current directory")),
+    Case("tune-overwrite-user-dir", [*TUN, "--out", "{t}/mine", "--overwrite"], user_dir("mine"),
+         fragments=("{t}/mine", "not a previous cardsim tune dataset")),
+    Case("tune-existing-tune", [*TUN, "--seed", "2", "--out", "{t}/u"], copy_of("tun", "u"), fragments=("{t}/u", EXISTS)),
+    Case("tune-overwrite-tune", [*TUN, "--seed", "2", "--out", "{t}/u", "--overwrite"], copy_of("tun", "u"), code=0,
+         touched=("u",), check=tune_seed("u", 2)),
+    Case("tune-overwrite-compare", [*TUN, "--out", "{t}/c", "--overwrite"], copy_of("cmp", "c"),
+         fragments=("{t}/c", "not a previous cardsim tune dataset", "compare dataset")),
+    Case("compare-overwrite-tune", [*CMP, "--out", "{t}/u", "--overwrite"], copy_of("tun", "u"),
+         fragments=("{t}/u", "not a previous cardsim compare dataset", "tune dataset")),
+    Case("tune-overwrite-tune-holding-a-user-file", [*TUN, "--out", "{t}/u", "--overwrite"],
+         copy_of("tun", "u", text_file("u/notes.txt")), fragments=("{t}/u", "notes.txt", "did not write")),
+    Case("tune-overwrite-symlink", [*TUN, "--out", "{t}/link", "--overwrite"],
+         both(copy_of("tun", "u"), symlink("link", "u")), fragments=("{t}/link", "symbolic link")),
+    Case("tune-overwrite-run-file", [*TUN, "--out", "{t}/o.parquet", "--overwrite"],
+         copy_of("run.parquet", "o.parquet"), fragments=("{t}/o.parquet", "not a directory")),
     # ---- report --out DIR
     Case("report-dir-with-files", ["report", "{prev}/run.parquet", "--out", "{t}/mine"], user_dir("mine"),
          fragments=("{t}/mine", EXISTS, "report")),
