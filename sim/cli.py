@@ -462,7 +462,7 @@ def tune(game: GameArg,
     duplicate deals, seats rotated; the best points are re-measured on fresh deals, and the
     interval printed is the re-measurement's. --self repeats the search against each round's
     winner until nobody in the family beats the field (or a cycle, or --rounds)."""
-    from sim.tune import make_tune, round_line, run_tune, write_tune
+    from sim.tune import make_tune, run_tune, write_tune
     from sim.store import check_output
     cfg = make_tune(game, strategy, param or [], field, players, budget, seed, option, preset, sampler, rung, eta,
                     rungs, top, remeasure, self_play, rounds, max_trials, workers, check, step)

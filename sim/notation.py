@@ -62,3 +62,24 @@ def fmt_mask(mask: int) -> str:
     """Bitmask -> notation, cards ordered by suit then rank (``-`` if empty)."""
     cards = mask_cards(mask)
     return fmt(cards) if cards else "-"
+
+
+# ---- the 40-card Italian deck (Marafon, Trionfo: ids 10 * suit + strength, kernels.tricks) ----
+
+def fmt40_card(card: int) -> str:
+    from kernels.tricks import STRENGTH_NAMES, SUIT_NAMES40
+    card = int(card)
+    if not 0 <= card < 40:
+        raise ValueError(f"not a 40-card id: {card}")
+    return STRENGTH_NAMES[card % 10] + SUIT_NAMES40[card // 10]
+
+
+def fmt40(cards) -> str:
+    return " ".join(fmt40_card(c) for c in cards)
+
+
+def fmt40_mask(mask: int) -> str:
+    """Mask -> notation by suit, strongest first within a suit (``-`` if empty)."""
+    mask = int(mask)
+    cards = [c for s in range(4) for c in range(10 * s + 9, 10 * s - 1, -1) if mask >> c & 1]
+    return fmt40(cards) if cards else "-"

@@ -47,15 +47,15 @@ from kernels import melds as M
 from kernels import melds_float as F
 from kernels.cards import RANK_NAMES, SUIT_NAMES
 from sim.errors import UsageError
-from sim.games.telefunken import penalty_game_columns
 from sim.notation import fmt_card
 from sim.options import check_ranges, opt
-from sim.registry import (
+from sim.spec import (
     Column,
     GameSpec,
     ParamSpec,
     StrategySpec,
     kernel_fields,
+    penalty_game_columns,
     record_fields,
     tuned,
 )

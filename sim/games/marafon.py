@@ -22,11 +22,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels import marafon as K
-from kernels.tricks import STRENGTH_NAMES, STRENGTH_OF_RANK52, SUIT_NAMES40
+from kernels.tricks import STRENGTH_OF_RANK52, SUIT_NAMES40
 from sim.errors import UsageError
-from sim.notation import parse as parse52
+from sim.notation import fmt40, fmt40_card, fmt40_mask, parse as parse52  # noqa: F401 - re-exported
 from sim.options import check_choice, check_ranges, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
+from sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
 from sim.trace import event, lines
 
 DECLARER = ("any_player", "battitore_only")
@@ -52,24 +52,6 @@ def mask40(text: str) -> int:
     for c in parse40(text):
         m |= 1 << c
     return m
-
-
-def fmt40_card(card: int) -> str:
-    card = int(card)
-    if not 0 <= card < 40:
-        raise ValueError(f"not a 40-card id: {card}")
-    return STRENGTH_NAMES[card % 10] + SUIT_NAMES40[card // 10]
-
-
-def fmt40(cards) -> str:
-    return " ".join(fmt40_card(c) for c in cards)
-
-
-def fmt40_mask(mask: int) -> str:
-    """Mask -> notation by suit, strongest first within a suit (``-`` if empty)."""
-    mask = int(mask)
-    cards = [c for s in range(4) for c in range(10 * s + 9, 10 * s - 1, -1) if mask >> c & 1]
-    return fmt40(cards) if cards else "-"
 
 
 # ---- options ----------------------------------------------------------------------------

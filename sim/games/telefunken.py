@@ -35,9 +35,10 @@ from kernels import melds as M
 from kernels import telefunken as K
 from kernels.cards import RANK_NAMES, SUIT_NAMES
 from sim.errors import UsageError
-from sim.notation import fmt, fmt_card
+from sim.notation import fmt_card
 from sim.options import check_choice, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
+from sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, penalty_game_columns,
+                      record_fields, tuned)
 from sim.trace import event, lines
 
 EXACT_BONUS = ("chip", "card", "points", "none", "erase_previous")
@@ -744,19 +745,6 @@ STRATEGIES = [
 
 
 # ---- records ---------------------------------------------------------------------------------
-
-def penalty_game_columns(kern, rec: np.ndarray, n: int) -> dict:
-    """The whole-game columns of a penalty-points rummy record (Telefunken, Contract Rummy:
-    kernel ``kern`` names its columns alike): header, payout = minus the total, total."""
-    cols = record_fields(rec, (("dealer", kern.RC_DEALER, np.int8), ("end_reason", kern.RC_REASON, np.int8),
-                               ("winner", kern.RC_WINNER, np.int8), ("winners", kern.RC_WINNERS, np.int8),
-                               ("turns", kern.RC_TURNS, np.int32), ("reshuffles", kern.RC_RESHUF, np.int32),
-                               ("truncated", kern.RC_TRUNC, bool)))
-    for p in range(n):
-        cols[f"payout_{p}"] = (-rec[:, kern.RC_TOTAL + p]).astype(np.int32)
-    cols.update(record_fields(rec, (("total_{p}", kern.RC_TOTAL, np.int32),), n))
-    return cols
-
 
 def _record_columns(rec: np.ndarray, n: int) -> dict:
     """Record columns; the per-hand blocks for the hands the game has (every row of a run

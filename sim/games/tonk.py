@@ -10,7 +10,7 @@ from kernels.cards import POINTS_TEN_CAP
 from sim.errors import UsageError
 from sim.notation import fmt_card, fmt_mask, mask_cards
 from sim.options import check_choice, check_ranges, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
+from sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
 from sim.trace import event, lines, meld_text
 
 MAX_STAKE = 1_000_000     # |payout| <= 3 (n - 1) x stake = 9,000,000: int32 columns

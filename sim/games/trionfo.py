@@ -17,9 +17,9 @@ import numpy as np
 from kernels import trionfo as K
 from kernels.tricks import SUIT_NAMES40
 from sim.errors import UsageError
-from sim.games.marafon import fmt40_card, fmt40_mask
+from sim.notation import fmt40_card, fmt40_mask
 from sim.options import check_choice, check_ranges, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
+from sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
 from sim.trace import event, lines
 
 PARTNER_METHOD = ("call_card", "name_player")

@@ -13,7 +13,7 @@ from kernels import tripoli as K
 from sim.errors import UsageError
 from sim.notation import fmt_card, fmt_mask, mask_cards
 from sim.options import check_choice, check_ranges, opt
-from sim.registry import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
+from sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
 from sim.trace import event, lines
 
 TIMING = ("phase1", "michigan")
