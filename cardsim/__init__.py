@@ -1,0 +1,28 @@
+"""cardsim: Monte Carlo simulator for Tonk, Telefunken, Contract Rummy, Marafon, Trionfo and
+Tripoli — the Python API.
+
+    import cardsim
+    r = cardsim.run("tonk", players=3, deals=100_000, strategies=["greedy", "knocker:threshold=8", "watcher"])
+    r.summary                     # per seat: win rate, mean payout, 95 % intervals
+    r.records.end_reason.value_counts()
+    c = cardsim.compare("tonk", ["knocker:threshold=6", "knocker:threshold=8"], field="greedy", players=3)
+    c.summary[["label", "mean_payout", "diff", "diff_lo", "diff_hi"]]
+    s = cardsim.sweep("tonk", "knocker", {"threshold": range(0, 21)}, players=2, deals=20_000)
+    t = cardsim.tune("tonk", "knocker", {"threshold": (0, 20)}, players=2)   # the tune extra
+    t.raw["best"]
+
+Everything here is what the ``cardsim`` command runs (``sim.runner``, ``sim.experiment``,
+``sim.tune``); see ``cardsim.api`` for the arguments.
+"""
+from cardsim.api import Result, compare, games, odds, options, replay, run, strategies, sweep, tune
+from sim.errors import CheckError, UsageError
+
+__all__ = ["Result", "run", "compare", "sweep", "tune", "odds", "replay", "games", "strategies", "options",
+           "UsageError", "CheckError"]
+
+
+def __getattr__(name: str):
+    if name == "__version__":
+        from importlib import metadata
+        return metadata.version("cardsim")
+    raise AttributeError(name)

@@ -1,0 +1,71 @@
+"""The Python API (issue 17): ``import cardsim`` runs what the command line runs, returns
+DataFrames with intervals and records with named end reasons, and refuses bad input with
+``cardsim.UsageError``."""
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import cardsim
+from sim.cli import app
+from sim.stats import json_clean
+
+
+def cli_json(*args):
+    r = CliRunner().invoke(app, [*args, "--json", "-q"])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output)
+
+
+def test_run_matches_the_command_line_and_names_end_reasons():
+    r = cardsim.run("tonk", players=3, deals=3000, seed=4, strategies=["greedy", "knocker:threshold=8", "watcher"],
+                    options={"caught_lowest_bonus": "none"}, workers=1)
+    doc = cli_json("run", "tonk", "-p", "3", "-n", "3000", "-s", "4", "--strategy", "greedy", "--strategy",
+                   "knocker:threshold=8", "--strategy", "watcher", "-o", "caught_lowest_bonus=none", "-w", "1")
+    assert r.raw["seats"] == doc["summary"]["seats"]
+    assert list(r.summary["strategy"]) == ["greedy", "knocker:threshold=8", "watcher:threshold=8,decay=0.5,wary_cards=2"]
+    assert {"mean_payout", "payout_lo", "payout_hi", "win_rate", "win_lo", "win_hi"} <= set(r.summary.columns)
+    rec = r.records
+    assert len(rec) == 3000 and isinstance(rec["end_reason"].dtype, pd.CategoricalDtype)
+    assert set(rec["end_reason"].cat.categories) >= {"tonk_out", "knock_won"}
+    assert r.meta["options"]["caught_lowest_bonus"] == "none"
+
+
+def test_compare_sweep_and_their_reports(tmp_path):
+    c = cardsim.compare("tonk", ["knocker:threshold=6", "knocker:threshold=8"], field="greedy", players=2,
+                        deals=1000, seed=1, workers=1)
+    doc = cli_json("compare", "tonk", "-p", "2", "--strategy", "knocker:threshold=6", "--strategy",
+                   "knocker:threshold=8", "--field", "greedy", "-n", "1000", "-s", "1", "-w", "1")
+    assert json.loads(json.dumps(json_clean(c.raw["points"]), default=float)) == doc["summary"]["points"]
+    assert list(c.summary["label"]) == ["knocker:threshold=6", "knocker:threshold=8"]
+    s = cardsim.sweep("tonk", "knocker", {"threshold": range(0, 9, 4)}, players=2, deals=500, seed=1, workers=1)
+    assert list(s.summary["label"]) == ["threshold=0", "threshold=4", "threshold=8"]
+    assert len(s.records) == 3 * 2 * 500                         # points x lineups x deals
+    pytest.importorskip("matplotlib")
+    assert s.report(tmp_path / "rep").is_file()
+
+
+def test_tune_odds_replay():
+    pytest.importorskip("optuna")
+    t = cardsim.tune("tonk", "knocker", {"threshold": (0, 12)}, players=2, budget=6000, seed=2, workers=1)
+    assert t.raw["best"].startswith("knocker:threshold=") and list(t.summary["round"]) == [0]
+    assert {"phase", "mean", "label"} <= set(t.records.columns)
+    o = cardsim.odds("telefunken", 1, samples=20_000, seed=1)
+    assert 0 < o["probability"] < 1 and o["lo"] <= o["probability"] <= o["hi"]
+    doc = cardsim.replay("tonk", 3, seed=0)
+    assert doc["deal"] == 3 and doc["events"] and doc["text"].startswith("Tonk")
+
+
+def test_listings_and_bad_input():
+    assert "telefunken" in set(cardsim.games()["game"])
+    st = cardsim.strategies("tonk")
+    assert {"knocker", "strong"} <= set(st["strategy"])
+    assert "caught_lowest_bonus" in set(cardsim.options("tonk")["option"])
+    with pytest.raises(cardsim.UsageError, match="takes 2 to 4 players"):
+        cardsim.run("tonk", players=9)
+    with pytest.raises(cardsim.UsageError, match="unknown strategy"):
+        cardsim.compare("tonk", ["nobody", "greedy"])
+    assert isinstance(cardsim.__version__, str)
