@@ -27,7 +27,8 @@ the very same deals from every seat, seats rotated, so differences are paired), 
 
 Each part writes ``summary.parquet`` (with a ``field`` column), ``report.md`` (opening with the
 command, runtime, the answer per field and a verdict per question) and a PNG plot where useful.
-Needs the ``report`` extra (matplotlib).
+Needs the ``report`` extra (matplotlib). Estimated runtime with the defaults (both fields): about
+8 minutes on an idle 2-core machine (scaled from smoke runs; each report states the measured time).
 """
 from __future__ import annotations
 
@@ -470,6 +471,7 @@ RESPONSES = [("all thresholds +1", {"bet_at": 1, "raise_at": 1, "call_at": 1}),
              ("pos_shift -0.25", {"pos_shift": -0.25}), ("swap_below +1", {"swap_below": 1}),
              ("swap_below -1", {"swap_below": -1}), ("bid_old_max +2", {"bid_old_max": 2})]
 RESPONSE_PLAYERS = (3, 5, 7)
+CHANCE = 0.05   # a field "is beaten" when more than 5 % of the deviations gain significantly (2.5 % by chance)
 
 
 def response_candidates(field: str) -> list[tuple[str, str]]:
@@ -507,24 +509,24 @@ def response_study(args, out: Path) -> str:
         g = df[df["field"] == f]
         best = g.sort_values("diff", ascending=False).iloc[0]
         sig = g[g["diff_lo"] > 0]
-        anysig[f] = len(sig) > 0
+        anysig[f] = len(sig) > CHANCE * len(g)
         table.append(f"| `{f}` | {best['deviation']} at {int(best['players'])} players | "
                      f"{ci(best['diff'], best['diff_lo'], best['diff_hi'])} | {len(sig)} of {len(g)} |")
         answers.append(f"{f}: best {best['deviation']} at {int(best['players'])} players {best['diff']:+.2f}, "
                        f"{len(sig)} of {len(g)} significant")
+    said = {True: "more deviations gain significantly than chance explains", False: "no more deviations gain "
+            "significantly than chance explains"}
     if len(anysig) < 2:
         verdict = "only one field given"
     elif len(set(anysig.values())) == 1:
-        verdict = ("robust: " + ("some one-parameter change beats the field against every field" if any(anysig.values())
-                                 else "no one-parameter change beats the field significantly, against any field"))
+        verdict = "robust: against every field " + said[next(iter(anysig.values()))]
     else:
-        verdict = "field-dependent: " + "; ".join(
-            f"against `{f}` {'some change gains significantly' if s else 'no change gains significantly'}"
-            for f, s in anysig.items())
+        verdict = "field-dependent: " + "; ".join(f"against `{f}` {said[s]}" for f, s in anysig.items())
     notes = ["The field's seat with one parameter moved against a table of the field, default rules, every seat on "
              f"the same {args.response_deals:,} duplicate deals; paired difference to the field's own seat, chips per "
              "deal. Deviations that would leave the parameter's range (or not move it) are skipped. No correction "
-             "for the many comparisons: about 1 in 40 null deviations shows 'significant' by chance.", ""]
+             "for the many comparisons: about 1 in 40 null deviations shows 'significant' by chance, so the "
+             "verdict counts a field as beaten only when more than 5 % of its deviations gain significantly.", ""]
     for f in args.field_list:
         g = df[df["field"] == f]
         notes += [f"## Field `{f}`", "", "| deviation | " + " | ".join(f"{n} players (95% CI)" for n in RESPONSE_PLAYERS)
