@@ -1,7 +1,7 @@
 """Study: Tripoli — the widow swap, the betting thresholds, the chips per seat per deal, and
 one-parameter best responses, each answered against several fields (issue 16).
 
-    python scripts/study_tripoli.py [--fields heuristic,strong] [--deals 30000] [--bet-deals 8000]
+    python scripts/study_tripoli.py [--fields heuristic,strong] [--deals 30000] [--bet-deals 10000]
                                     [--chip-deals 50000] [--response-deals 4000] [--seed 2026]
                                     [--players 5] [--out results] [--only widow|betting|chips|response]
 
@@ -51,7 +51,7 @@ from sim.stats import mean_ci  # noqa: E402
 
 LEDGERS = ("widow", "pay", "poker", "michigan", "clear")
 GAME = get_game("tripoli")
-DEFAULTS = {"fields": "heuristic,strong", "deals": 30_000, "bet_deals": 8_000, "chip_deals": 50_000,
+DEFAULTS = {"fields": "heuristic,strong", "deals": 30_000, "bet_deals": 10_000, "chip_deals": 50_000,
             "response_deals": 4_000, "players": 5, "seed": 2026}
 BET_AXES = ("bet_at", "raise_at", "call_at")
 
