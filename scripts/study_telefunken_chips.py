@@ -24,7 +24,7 @@ with a ``field`` column) and ``report.md``.
 from __future__ import annotations
 
 import argparse
-import itertools
+import shlex
 import sys
 import tempfile
 import time
@@ -182,7 +182,27 @@ def write_markdown(df: pd.DataFrame, notes: dict, fields: list[str], path: Path,
              "## Answer", "", "| field | answer |", "|---|---|"]
     for f in fields:
         lines.append(f"| `{f}` ×3 | {answer_line(df[df['field'] == f])} |")
-    lines += ["", "Verdict: " + verdict(fields, df), "",
+    lines += ["", "Verdict: " + verdict(fields, df), ""]
+    if len(fields) > 1 and all(np.allclose(df[df["field"] == f]["total"].to_numpy(), df[df["field"] == fields[0]]["total"].to_numpy())
+                               for f in fields[1:]) and len({len(df[df["field"] == f]) for f in fields}) == 1:
+        lines += ["Note: the fields played identically (their strategies take the same decisions, e.g. a `strong` "
+                  "whose current parameters are the planner defaults, which play as greedy); the verdict is then "
+                  "robust by construction and must be re-read once `strong` changes.", ""]
+    lines += ["By reserve (the best point at each reserve, over per_hand and h7_growth):", "",
+              "| field | " + " | ".join(f"reserve {fmt(k)}" for k in sorted(df["reserve"].unique())) + " |",
+              "|---|" + "---:|" * df["reserve"].nunique()]
+    for f in fields:
+        d = df[df["field"] == f]
+        cells = []
+        for k in sorted(df["reserve"].unique()):
+            dk = d[d["reserve"] == k]
+            if not len(dk):
+                cells.append("–")
+                continue
+            r = dk.loc[dk["total"].idxmin()]
+            cells.append(f"{r['total']:.1f} ({r['chips_before_h7']:.1f} chips at H7, win {100 * r['win']:.1f}%)")
+        lines.append(f"| `{f}` | " + " | ".join(cells) + " |")
+    lines += ["",
               "One `planner` seat whose buying follows a chip-value policy against three seats of the field, 4 "
               "players, default (Venezuela) rules: before the last hand it buys only while holding more than "
               "`reserve + per_hand × hands still to come` chips; in Hand 7 a purchase is counted to add "
@@ -224,7 +244,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=4_000)
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--fields", default="greedy,strong", help="comma-separated field strategy labels")
+    ap.add_argument("--fields", default="greedy,strong", help="field strategy labels, comma-separated (semicolon-separated when a label has parameters)")
     ap.add_argument("--reserve", default="0,1,2")
     ap.add_argument("--per-hand", default="0,0.25,0.5")
     ap.add_argument("--h7-growth", default="-1,0,1")
@@ -247,7 +267,7 @@ def main() -> None:
     wall = time.perf_counter() - t0
     df["wall_min"] = wall / 60
     df.to_parquet(out / "summary.parquet", index=False)
-    cmd = (f"python scripts/study_telefunken_chips.py --games {args.games} --seed {args.seed} --fields {args.fields} "
+    cmd = (f"python scripts/study_telefunken_chips.py --games {args.games} --seed {args.seed} --fields {shlex.quote(args.fields)} "
            f"--reserve {args.reserve} --per-hand {args.per_hand} --h7-growth {args.h7_growth}")
     write_markdown(df, notes, fields, out / "report.md", cmd, wall, args.games)
     print("verdict:", verdict(fields, df))
