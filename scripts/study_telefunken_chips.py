@@ -155,25 +155,40 @@ def answer_line(df: pd.DataFrame) -> str:
     return s
 
 
-def verdict(fields: list[str], df: pd.DataFrame) -> str:
-    """Robust when each field's best point is tied with (the paired CI of its difference covers 0) the
-    other fields' best, and the chips saved for Hand 7 agree within a chip."""
-    bests = {f: df[(df["field"] == f) & df["best"]].iloc[0] for f in fields}
-    keys = {f: tuple(bests[f][a] for a in AXES) for f in fields}
-    tied = True
+def question_verdict(fields: list[str], df: pd.DataFrame, axes: tuple[str, ...]) -> str:
+    """Robust when every field has the same best value of ``axes`` (the best point over the other axes), or
+    when in every field the best point at each other field's best value is tied with the field's best
+    (the paired 95% interval of the difference covers 0); field-dependent otherwise."""
+    bests, chips = {}, {}
     for f in fields:
         d = df[df["field"] == f]
-        for g in fields:
-            row = d[(d["reserve"] == keys[g][0]) & (d["per_hand"] == keys[g][1]) & (d["h7_growth"] == keys[g][2])]
-            if not len(row) or not bool(row.iloc[0]["tied_with_best"]):
-                tied = False
-    chips = [bests[f]["chips_before_h7"] for f in fields]
-    if len(set(keys.values())) == 1:
-        return "**robust**: the same best policy against every field"
-    if tied and max(chips) - min(chips) < 1:
-        return "**robust**: the best policies differ but each is statistically tied with the other in both fields"
-    return ("**field-dependent**: " + "; ".join(f"{f}: {label(bests[f])} ({bests[f]['chips_before_h7']:.2f} chips at Hand 7)"
-                                                for f in fields))
+        b = d.loc[d["total"].idxmin()]
+        bests[f] = tuple(float(b[a]) for a in axes)
+        chips[f] = float(b["chips_before_h7"])
+
+    def at(d, key):
+        m = np.ones(len(d), bool)
+        for a, v in zip(axes, key):
+            m &= d[a].to_numpy(np.float64) == v
+        return d[m]
+
+    def show(key):
+        return ", ".join(f"{a}={fmt(v)}" for a, v in zip(axes, key))
+
+    if len(set(bests.values())) == 1:
+        return f"**robust**: the same best {show(next(iter(bests.values())))} against every field"
+    tied = all(len(at(df[df["field"] == f], bests[g])) and at(df[df["field"] == f], bests[g])["tied_with_best"].any()
+               for f in fields for g in fields)
+    each = "; ".join(f"`{f}`: {show(bests[f])}" for f in fields)
+    if tied:
+        return f"**robust**: the best values differ ({each}) but each is statistically tied with the best in every field"
+    return f"**field-dependent**: {each}"
+
+
+def verdict(fields: list[str], df: pd.DataFrame) -> str:
+    return (f"how many chips to save (reserve, per_hand): {question_verdict(fields, df, ('reserve', 'per_hand'))}. "
+            f"Hand-7 buying (h7_growth): {question_verdict(fields, df, ('h7_growth',))}. "
+            f"Whole policy: {question_verdict(fields, df, AXES)}.")
 
 
 def write_markdown(df: pd.DataFrame, notes: dict, fields: list[str], path: Path, cmd: str, wall: float, games: int) -> None:
@@ -183,8 +198,9 @@ def write_markdown(df: pd.DataFrame, notes: dict, fields: list[str], path: Path,
     for f in fields:
         lines.append(f"| `{f}` ×3 | {answer_line(df[df['field'] == f])} |")
     lines += ["", "Verdict: " + verdict(fields, df), ""]
-    if len(fields) > 1 and all(np.allclose(df[df["field"] == f]["total"].to_numpy(), df[df["field"] == fields[0]]["total"].to_numpy())
-                               for f in fields[1:]) and len({len(df[df["field"] == f]) for f in fields}) == 1:
+    if len(fields) > 1 and len({len(df[df["field"] == f]) for f in fields}) == 1 and all(
+            np.allclose(df[df["field"] == f]["total"].to_numpy(), df[df["field"] == fields[0]]["total"].to_numpy())
+            for f in fields[1:]):
         lines += ["Note: the fields played identically (their strategies take the same decisions, e.g. a `strong` "
                   "whose current parameters are the planner defaults, which play as greedy); the verdict is then "
                   "robust by construction and must be re-read once `strong` changes.", ""]
