@@ -1,17 +1,30 @@
-"""Study: how many of the 7 chips should a Telefunken player save for Hand 7?
+"""Study: how many chips should a Telefunken player save for the last hand? (a chip-value policy)
 
-    python scripts/study_telefunken_chips.py [--games 40000] [--seed 2026] [--out results/telefunken_chip_reserve]
+    python scripts/study_telefunken_chips.py [--games 4000] [--seed 2026] [--fields greedy,strong]
+        [--reserve 0,1,2] [--per-hand 0,0.25,0.5] [--h7-growth -1,0,1] [--out results/telefunken_chip_reserve]
 
-One ``chip_saver:reserve=k`` seat (greedy play, but in Hands 1-6 it buys only while it holds
-more than k chips; in Hand 7 it buys like greedy) against three ``greedy`` opponents, k = 0..7,
-default (Venezuela) rules, 4 players. Every k plays the very same games from every seat
-(duplicate deals, seats rotated), so differences between k are paired; k = 0 is plain greedy.
-Writes ``summary.parquet`` (one row per k), ``report.md`` and ``chip_reserve.png``. Needs the
-``report`` extra (matplotlib).
+One ``planner`` seat whose buying follows a chip-value policy against a field of three equal seats
+(each label of ``--fields``: today's field ``greedy`` and the self-consistent ``strong`` field),
+4 players, default (Venezuela) rules. The policy's parameters:
+
+- ``reserve``: before the last hand, buy only while holding more than reserve + per_hand x hands to come;
+- ``per_hand``: chips kept back for each hand still to come (a chip's worth rising with the hands to go);
+- ``h7_growth``: how a Hand-7 purchase counts the cards it adds that must be laid (-1: all it adds, the
+  card and its penalty cards, i.e. checks the enlarged holding can still be melded; 0: the old naive
+  fixed target).
+
+The planner's other parameters stay at their defaults (which play as greedy), so the point
+reserve=0, per_hand=0, h7_growth=-1 is plain greedy. Every point plays the very same games from every
+seat (duplicate deals, seats rotated), so differences are paired. A grid axis whose best point lies on
+its upper edge (below the parameter's own range end) is extended on the same deals until the best is
+interior or the range ends. Totals are penalty points over the 7 hands (payout = -total; lower is
+better); a win is the unique lowest total. Writes ``summary.parquet`` (one row per field and point,
+with a ``field`` column) and ``report.md``.
 """
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import tempfile
 import time
@@ -28,14 +41,74 @@ from sim.experiment import make_sweep, run_experiment  # noqa: E402
 from sim.stats import mean_ci  # noqa: E402
 
 COLUMNS = ["point", "deal_id", "lineup", "payout", "win", "total", "buys", "chips_before_h7", "h7_buys", "h7_pen"]
+METRICS = ["total", "win", "chips_before_h7", "buys", "h7_buys", "h7_pen"]
+AXES = ("reserve", "per_hand", "h7_growth")
+# the parameters' own range ends (`cardsim strategies telefunken`) and the step an extension adds
+RANGE_HI = {"reserve": 20, "per_hand": 7.0, "h7_growth": 4}
+STEP = {"reserve": 1, "per_hand": 0.25, "h7_growth": 1}
+BASE = (0, 0.0, -1)   # plays as greedy
+MAX_EXTENSIONS = 4
 
 
-def per_game(dataset_dir: Path, points: int, games: int, lineups: int) -> dict[str, np.ndarray]:
-    """Per column, X[point, game]: the mean over the seat rotations of the candidate's value."""
-    table = ds.dataset(dataset_dir, format="parquet", partitioning="hive").to_table(columns=COLUMNS)
-    df = table.to_pandas().sort_values(["point", "lineup", "deal_id"])
-    return {c: df[c].to_numpy(np.float64).reshape(points, lineups, games).mean(axis=1)
-            for c in COLUMNS[3:]}
+def fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def play(field: str, grid: dict[str, list[float]], games: int, seed: int) -> dict[tuple, dict[str, np.ndarray]]:
+    """Per point (reserve, per_hand, h7_growth): per metric, the candidate's value per game (mean over the seat rotations)."""
+    params = [f"{a}={','.join(fmt(v) for v in grid[a])}" for a in AXES]
+    exp = make_sweep("telefunken", "planner", params, players=4, field=field, seed=seed, deals=games,
+                     shard_size=min(games, 8192))
+    with tempfile.TemporaryDirectory() as tmp:
+        run_experiment(exp, games, str(Path(tmp) / "sweep"))
+        df = ds.dataset(Path(tmp) / "sweep", format="parquet", partitioning="hive").to_table(columns=COLUMNS).to_pandas()
+    df = df.sort_values(["point", "lineup", "deal_id"])
+    lineups = len(exp.points[0].lineups)
+    out = {}
+    for i, p in enumerate(exp.points):
+        d = dict(p.params)
+        key = tuple(float(d[a]) for a in AXES)
+        sub = df[df["point"] == i]
+        out[key] = {c: sub[c].to_numpy(np.float64).reshape(lineups, games).mean(axis=0) for c in METRICS}
+    return out
+
+
+def best_key(res: dict) -> tuple:
+    return min(res, key=lambda k: res[k]["total"].mean())
+
+
+def study_field(field: str, grid0: dict[str, list[float]], games: int, seed: int, log) -> tuple[dict, dict, list[str]]:
+    """Play the grid against one field, extending any axis whose best lies on its upper edge."""
+    grid = {a: sorted(float(v) for v in vs) for a, vs in grid0.items()}
+    res = play(field, grid, games, seed)
+    notes = []
+    for _ in range(MAX_EXTENSIONS):
+        b = best_key(res)
+        grew = False
+        for j, a in enumerate(AXES):
+            if len(grid[a]) > 1 and b[j] == grid[a][-1] and grid[a][-1] < RANGE_HI[a]:
+                new = min(grid[a][-1] + STEP[a], RANGE_HI[a])
+                sub = dict(grid)
+                sub[a] = [new]
+                res.update(play(field, sub, games, seed))
+                grid[a] = grid[a] + [new]
+                notes.append(f"{a} extended to {fmt(new)} (best was on its upper edge)")
+                log(f"[{field}] {notes[-1]}")
+                grew = True
+                break
+        if not grew:
+            break
+    b = best_key(res)
+    for j, a in enumerate(AXES):
+        if b[j] == grid[a][0]:
+            lo_end = {"reserve": 0, "per_hand": 0, "h7_growth": -1}[a]
+            notes.append(f"best {a}={fmt(b[j])} is on the grid's lower edge"
+                         + (", the end of the parameter's range" if grid[a][0] == lo_end else " (not the range end)"))
+        elif b[j] == grid[a][-1]:
+            notes.append(f"best {a}={fmt(b[j])} is on the grid's upper edge"
+                         + (", the end of the parameter's range" if grid[a][-1] >= RANGE_HI[a] else
+                            f" after {MAX_EXTENSIONS} extensions"))
+    return res, grid, notes
 
 
 def ci(x: np.ndarray) -> tuple[float, float, float]:
@@ -43,119 +116,177 @@ def ci(x: np.ndarray) -> tuple[float, float, float]:
     return m, lo, hi
 
 
-def summarise(x: dict[str, np.ndarray], reserves: list[int]) -> pd.DataFrame:
+def summarise(field: str, res: dict) -> pd.DataFrame:
+    b = best_key(res)
+    base = res.get(BASE)
     rows = []
-    for i, k in enumerate(reserves):
-        r = {"reserve": k}
-        for name, col in (("total", "total"), ("win", "win"), ("chips_before_h7", "chips_before_h7"),
-                          ("buys", "buys"), ("h7_buys", "h7_buys"), ("h7_pen", "h7_pen")):
-            r[name], r[f"{name}_lo"], r[f"{name}_hi"] = ci(x[col][i])
-        for name, ref in (("vs0", 0), ("vs_prev", max(i - 1, 0))):
-            d = x["total"][i] - x["total"][ref]
-            r[f"total_{name}"], r[f"total_{name}_lo"], r[f"total_{name}_hi"] = ci(d)
-            w = x["win"][i] - x["win"][ref]
-            r[f"win_{name}"], r[f"win_{name}_lo"], r[f"win_{name}_hi"] = ci(w)
+    for key in sorted(res):
+        x = res[key]
+        r = {"field": field, **dict(zip(AXES, key))}
+        for m in METRICS:
+            r[m], r[f"{m}_lo"], r[f"{m}_hi"] = ci(x[m])
+        for name, ref in (("vs_greedy", base), ("vs_best", res[b])):
+            if ref is None:
+                continue
+            for m in ("total", "win"):
+                r[f"{m}_{name}"], r[f"{m}_{name}_lo"], r[f"{m}_{name}_hi"] = ci(x[m] - ref[m])
+        r["best"] = key == b
+        r["tied_with_best"] = key == b or r["total_vs_best_lo"] <= 0.0
         rows.append(r)
     return pd.DataFrame(rows)
 
 
-def plot(df: pd.DataFrame, path: Path, games: int) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 3, figsize=(16, 4.8), dpi=110)
-    k = df["reserve"]
-    specs = [("total", "mean final total (lower is better)", 1), ("win", "game win rate, %", 100),
-             ("chips_before_h7", "chips left before Hand 7", 1)]
-    for ax, (col, title, scale) in zip(axes, specs):
-        ax.plot(k, scale * df[col], marker="o", color="C0")
-        ax.fill_between(k, scale * df[f"{col}_lo"], scale * df[f"{col}_hi"], alpha=0.25, color="C0")
-        ax.set(title=title, xlabel="reserve k (chips kept for Hand 7)")
-        ax.grid(alpha=0.3)
-        ax.set_xticks(list(k))
-    best = df.loc[df["total"].idxmin()]
-    axes[0].plot([best["reserve"]], [best["total"]], marker="*", ms=16, color="C1", markeredgecolor="black")
-    fig.suptitle(f"Telefunken: chip_saver(reserve=k) vs 3 greedy, {games:,} duplicate games per k, "
-                 "seats rotated, 95% CI bands")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+def label(r) -> str:
+    return f"reserve={fmt(r['reserve'])}, per_hand={fmt(r['per_hand'])}, h7_growth={fmt(r['h7_growth'])}"
 
 
-def answer(df: pd.DataFrame) -> str:
-    """The study's answer in one sentence (two when the best reserve is not k = 0)."""
-    best = df.loc[df["total"].idxmin()]
-    k = int(best["reserve"])
-    g, one, last = df.loc[0], df.loc[1], df.iloc[-1]
-    if k == 0:
-        return (f"Against three greedy players, saving chips for Hand 7 does not pay: every reserve raises the mean "
-                f"final total (keeping 1 chip: {one['total_vs0']:+.1f} points, 95% CI {one['total_vs0_lo']:+.1f} to "
-                f"{one['total_vs0_hi']:+.1f}; keeping all {int(last['reserve'])}: {last['total_vs0']:+.1f}) and lowers "
-                f"the game win rate ({100 * g['win']:.1f}% spending freely, {100 * one['win']:.1f}% keeping 1, "
-                f"{100 * last['win']:.1f}% keeping {int(last['reserve'])}); the saved chips do cut the Hand-7 penalty "
-                f"({g['h7_pen']:.1f} to {last['h7_pen']:.1f} points) but the purchases given up in Hands 1–6 cost more.")
-    return (f"Against three greedy players, saving **{k} chip{'s' if k != 1 else ''}** for Hand 7 gives the lowest "
-            f"mean final total, {best['total']:.1f} points (95% CI {best['total_lo']:.1f}–{best['total_hi']:.1f}) "
-            f"against {g['total']:.1f} for plain greedy buying (paired difference {best['total_vs0']:+.1f}, 95% CI "
-            f"{best['total_vs0_lo']:+.1f} to {best['total_vs0_hi']:+.1f}), and a game win rate of "
-            f"{100 * best['win']:.1f}% against {100 * g['win']:.1f}%.")
+def answer_line(df: pd.DataFrame) -> str:
+    b = df[df["best"]].iloc[0]
+    tied = df[df["tied_with_best"]]
+    g = df[(df["reserve"] == BASE[0]) & (df["per_hand"] == BASE[1]) & (df["h7_growth"] == BASE[2])]
+    s = (f"best policy {label(b)}: mean total {b['total']:.1f} (95% CI {b['total_lo']:.1f}–{b['total_hi']:.1f}), "
+         f"win rate {100 * b['win']:.1f}%, {b['chips_before_h7']:.2f} chips at Hand 7, Hand-7 penalty {b['h7_pen']:.1f}")
+    if len(g) and not bool(g.iloc[0]["best"]):
+        g = g.iloc[0]
+        s += (f"; against plain greedy buying {b['total_vs_greedy']:+.1f} points "
+              f"(95% CI {b['total_vs_greedy_lo']:+.1f} to {b['total_vs_greedy_hi']:+.1f})")
+    s += f"; {len(tied)} point(s) statistically tied with it, chips at Hand 7 {tied['chips_before_h7'].min():.2f}–" \
+         f"{tied['chips_before_h7'].max():.2f}"
+    return s
 
 
-def write_markdown(df: pd.DataFrame, path: Path, args, wall: float) -> None:
-    lines = ["# Telefunken: how many chips to save for Hand 7", "",
-             f"`python scripts/study_telefunken_chips.py --games {args.games} --seed {args.seed}` "
-             f"(wall time {wall / 60:.1f} min on 2 cores shared with other jobs; about 10 min alone).", "",
-             "One `chip_saver:reserve=k` seat against three `greedy` opponents, 4 players, default (Venezuela) "
-             "rules. `chip_saver` plays like greedy but in Hands 1–6 buys only while it holds more than k chips; "
-             "in Hand 7 it buys whenever a discard brings it closer to going out. k = 0 is plain greedy. Every k "
-             f"plays the same {args.games:,} games from each of the 4 seats (duplicate deals, seats rotated), so "
-             "differences between k are paired per game. Totals are penalty points over the 7 hands (lower is "
-             "better); a win is the unique lowest total (shared wins count as not won).", "",
-             "## Answer", "", answer(df), "", "![chip reserve](chip_reserve.png)", "", "## All reserves", "",
-             "| k | mean total | 95% CI | diff to k=0 | 95% CI | diff to k−1 | 95% CI | win rate | 95% CI | "
-             "chips before H7 | buys (game) | H7 buys | H7 penalty |",
-             "|---:|---:|---|---:|---|---:|---|---:|---|---:|---:|---:|---:|"]
-    for _, r in df.iterrows():
-        lines.append(
-            f"| {int(r['reserve'])} | {r['total']:.2f} | {r['total_lo']:.2f} – {r['total_hi']:.2f} | "
-            f"{r['total_vs0']:+.2f} | {r['total_vs0_lo']:+.2f} – {r['total_vs0_hi']:+.2f} | "
-            f"{r['total_vs_prev']:+.2f} | {r['total_vs_prev_lo']:+.2f} – {r['total_vs_prev_hi']:+.2f} | "
-            f"{100 * r['win']:.2f}% | {100 * r['win_lo']:.2f} – {100 * r['win_hi']:.2f}% | "
-            f"{r['chips_before_h7']:.2f} | {r['buys']:.2f} | {r['h7_buys']:.2f} | {r['h7_pen']:.1f} |")
-    lines += ["", "Data: `summary.parquet` (one row per k; `*_vs0` = paired difference to k = 0, `*_vs_prev` to "
-              "k − 1; `_lo`/`_hi` = 95% interval).", ""]
+def question_verdict(fields: list[str], df: pd.DataFrame, axes: tuple[str, ...]) -> str:
+    """Robust when every field has the same best value of ``axes`` (the best point over the other axes), or
+    when in every field the best point at each other field's best value is tied with the field's best
+    (the paired 95% interval of the difference covers 0); field-dependent otherwise."""
+    bests, chips = {}, {}
+    for f in fields:
+        d = df[df["field"] == f]
+        b = d.loc[d["total"].idxmin()]
+        bests[f] = tuple(float(b[a]) for a in axes)
+        chips[f] = float(b["chips_before_h7"])
+
+    def at(d, key):
+        m = np.ones(len(d), bool)
+        for a, v in zip(axes, key):
+            m &= d[a].to_numpy(np.float64) == v
+        return d[m]
+
+    def show(key):
+        return ", ".join(f"{a}={fmt(v)}" for a, v in zip(axes, key))
+
+    if len(set(bests.values())) == 1:
+        return f"**robust**: the same best {show(next(iter(bests.values())))} against every field"
+    tied = all(len(at(df[df["field"] == f], bests[g])) and at(df[df["field"] == f], bests[g])["tied_with_best"].any()
+               for f in fields for g in fields)
+    each = "; ".join(f"`{f}`: {show(bests[f])}" for f in fields)
+    if tied:
+        return f"**robust**: the best values differ ({each}) but each is statistically tied with the best in every field"
+    return f"**field-dependent**: {each}"
+
+
+def verdict(fields: list[str], df: pd.DataFrame) -> str:
+    return (f"how many chips to save (reserve, per_hand): {question_verdict(fields, df, ('reserve', 'per_hand'))}. "
+            f"Hand-7 buying (h7_growth): {question_verdict(fields, df, ('h7_growth',))}. "
+            f"Whole policy: {question_verdict(fields, df, AXES)}.")
+
+
+def write_markdown(df: pd.DataFrame, notes: dict, fields: list[str], path: Path, cmd: str, wall: float, games: int) -> None:
+    lines = ["# Telefunken: how many chips to save for the last hand (a chip-value policy)", "",
+             f"`{cmd}`", "", f"Wall time {wall / 60:.1f} min (2 cores).", "",
+             "## Answer", "", "| field | answer |", "|---|---|"]
+    for f in fields:
+        lines.append(f"| `{f}` ×3 | {answer_line(df[df['field'] == f])} |")
+    lines += ["", "Verdict: " + verdict(fields, df), ""]
+    if len(fields) > 1 and len({len(df[df["field"] == f]) for f in fields}) == 1 and all(
+            np.allclose(df[df["field"] == f]["total"].to_numpy(), df[df["field"] == fields[0]]["total"].to_numpy())
+            for f in fields[1:]):
+        lines += ["Note: the fields played identically (their strategies take the same decisions, e.g. a `strong` "
+                  "whose current parameters are the planner defaults, which play as greedy); the verdict is then "
+                  "robust by construction and must be re-read once `strong` changes.", ""]
+    lines += ["By reserve (the best point at each reserve, over per_hand and h7_growth):", "",
+              "| field | " + " | ".join(f"reserve {fmt(k)}" for k in sorted(df["reserve"].unique())) + " |",
+              "|---|" + "---:|" * df["reserve"].nunique()]
+    for f in fields:
+        d = df[df["field"] == f]
+        cells = []
+        for k in sorted(df["reserve"].unique()):
+            dk = d[d["reserve"] == k]
+            if not len(dk):
+                cells.append("–")
+                continue
+            r = dk.loc[dk["total"].idxmin()]
+            cells.append(f"{r['total']:.1f} ({r['chips_before_h7']:.1f} chips at H7, win {100 * r['win']:.1f}%)")
+        lines.append(f"| `{f}` | " + " | ".join(cells) + " |")
+    lines += ["",
+              "One `planner` seat whose buying follows a chip-value policy against three seats of the field, 4 "
+              "players, default (Venezuela) rules: before the last hand it buys only while holding more than "
+              "`reserve + per_hand × hands still to come` chips; in Hand 7 a purchase is counted to add "
+              "`h7_growth` cards that must be laid (−1: all it adds, the card and its penalty cards — the "
+              "purchase must leave a holding that can still be melded; 0: the old naive fixed target). Its other "
+              "parameters are the planner defaults, which play as greedy, so reserve=0, per_hand=0, h7_growth=−1 "
+              f"is plain greedy. Every point plays the same {games:,} games from each of the 4 seats (duplicate "
+              "deals, seats rotated); differences are paired per game. Totals are penalty points over the 7 hands "
+              "(payout = −total, lower is better); a win is the unique lowest total (shared wins count as not won). "
+              "\"Chips at Hand 7\" are the chips held after Hand 6. Tied = the paired 95% interval of the "
+              "difference to the field's best point covers 0.", ""]
+    for f in fields:
+        d = df[df["field"] == f].sort_values("total")
+        lines += [f"## Against `{f}` ×3", ""]
+        lines += [f"- {n}" for n in notes[f]] or ["- no grid edge reached"]
+        lines += ["", "| reserve | per_hand | h7_growth | mean total | 95% CI | diff to greedy | 95% CI | diff to best | "
+                  "95% CI | win rate | chips at H7 | buys | H7 buys | H7 penalty |",
+                  "|---:|---:|---:|---:|---|---:|---|---:|---|---:|---:|---:|---:|---:|"]
+        for _, r in d.iterrows():
+            star = " ★" if r["best"] else (" (tied)" if r["tied_with_best"] else "")
+            vg = (f"{r['total_vs_greedy']:+.2f} | {r['total_vs_greedy_lo']:+.2f} – {r['total_vs_greedy_hi']:+.2f}"
+                  if "total_vs_greedy" in r and pd.notna(r["total_vs_greedy"]) else "– | –")
+            lines.append(
+                f"| {fmt(r['reserve'])} | {fmt(r['per_hand'])} | {fmt(r['h7_growth'])} | {r['total']:.2f}{star} | "
+                f"{r['total_lo']:.2f} – {r['total_hi']:.2f} | {vg} | {r['total_vs_best']:+.2f} | "
+                f"{r['total_vs_best_lo']:+.2f} – {r['total_vs_best_hi']:+.2f} | {100 * r['win']:.2f}% | "
+                f"{r['chips_before_h7']:.2f} | {r['buys']:.2f} | {r['h7_buys']:.2f} | {r['h7_pen']:.1f} |")
+        lines.append("")
+    lines += ["Data: `summary.parquet` (one row per field and point; `*_vs_greedy` / `*_vs_best` = paired difference "
+              "to the greedy point / the field's best point; `_lo`/`_hi` = 95% interval).", ""]
     path.write_text("\n".join(lines))
+
+
+def floats(text: str) -> list[float]:
+    return [float(v) for v in text.split(",") if v.strip()]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=40_000)
+    ap.add_argument("--games", type=int, default=4_000)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--fields", default="greedy,strong", help="field strategy labels, comma-separated (semicolon-separated when a label has parameters)")
+    ap.add_argument("--reserve", default="0,1,2")
+    ap.add_argument("--per-hand", default="0,0.25,0.5")
+    ap.add_argument("--h7-growth", default="-1,0,1")
     ap.add_argument("--out", default=str(ROOT / "results" / "telefunken_chip_reserve"))
-    ap.add_argument("--render-only", action="store_true",
-                    help="rewrite report.md and the plot from the summary.parquet in --out (no play)")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    if args.render_only:
-        df = pd.read_parquet(out / "summary.parquet")
-        plot(df, out / "chip_reserve.png", args.games)
-        write_markdown(df, out / "report.md", args, 60 * float(df["wall_min"].iloc[0]))
-        print(answer(df))
-        return
-    reserves = list(range(8))
+    fields = [f.strip() for f in args.fields.split(";" if ";" in args.fields else ",") if f.strip()]
+    grid = {"reserve": floats(args.reserve), "per_hand": floats(args.per_hand), "h7_growth": floats(args.h7_growth)}
+    for a in AXES:
+        if (BASE[AXES.index(a)]) not in grid[a]:
+            grid[a] = [BASE[AXES.index(a)]] + grid[a]   # the greedy point is always played
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        exp = make_sweep("telefunken", "chip_saver", ["reserve=0:7:1"], players=4, field="greedy",
-                         seed=args.seed, deals=args.games)
-        run_experiment(exp, args.games, str(Path(tmp) / "sweep"))
-        x = per_game(Path(tmp) / "sweep", len(reserves), args.games, 4)
-    df = summarise(x, reserves)
-    df["wall_min"] = (time.perf_counter() - t0) / 60
+    frames, notes = [], {}
+    for f in fields:
+        res, _, notes[f] = study_field(f, grid, args.games, args.seed, print)
+        frames.append(summarise(f, res))
+        print(f"[{f}] {answer_line(frames[-1])}  ({(time.perf_counter() - t0) / 60:.1f} min)")
+    df = pd.concat(frames, ignore_index=True)
+    wall = time.perf_counter() - t0
+    df["wall_min"] = wall / 60
     df.to_parquet(out / "summary.parquet", index=False)
-    plot(df, out / "chip_reserve.png", args.games)
-    write_markdown(df, out / "report.md", args, time.perf_counter() - t0)
-    print(answer(df))
+    cmd = (f"python scripts/study_telefunken_chips.py --games {args.games} --seed {args.seed} --fields {shlex.quote(args.fields)} "
+           f"--reserve {args.reserve} --per-hand {args.per_hand} --h7-growth {args.h7_growth}")
+    write_markdown(df, notes, fields, out / "report.md", cmd, wall, args.games)
+    print("verdict:", verdict(fields, df))
     print(f"wrote {out}")
 
 
