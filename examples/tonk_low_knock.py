@@ -1,6 +1,6 @@
 """greedy Tonk, but knocking at a low count: knocker's rule as a plug-in.
 
-    cardsim run tonk --players 3 --strategy examples/tonk_low_knock.py:low_knock:threshold=5 --strategy greedy
+    cardsim run tonk --players 2 --strategy examples/tonk_low_knock.py:low_knock:threshold=5 --strategy greedy
 
 A plug-in strategy is a ``cardsim.plugin.Strategy``: the game, a numba function ``decide(view,
 legal, n, prm)`` that returns the index of the chosen legal action, or -1 to leave the decision

@@ -129,3 +129,12 @@ def test_bad_plugins_are_one_line_and_exit_2(tmp_path, label, words):
 def test_games_without_plugins_say_so():
     r = invoke("run", "telefunken", "-n", "5", "--strategy", f"{EXAMPLE}:low_knock")
     assert r.exit_code == 2 and "is a strategy for tonk, not telefunken" in r.output
+
+
+def test_the_examples_run_as_their_first_line_says():
+    for path in sorted((ROOT / "examples").glob("*.py")):
+        doc = path.read_text().split('"""')[1]
+        cmd = next(ln.strip() for ln in doc.splitlines() if ln.strip().startswith("cardsim "))
+        args = cmd.split()[1:] + ["-n", "300", "-q"]
+        r = invoke(*args, cwd=ROOT)
+        assert r.exit_code == 0, (cmd, r.output)
