@@ -96,10 +96,11 @@ def trace_put(trace, st, at, c0, c1, c2, c3, c4, c5):
         st[at] = i + 1
 
 
-def threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, least=1, align=1):
+def threaded_batch(play_chunk, seed, first, count, *args, least=1, align=1):
     """A game's ``play_batch``: play deals (games, sessions) ``first .. first+count-1`` into
-    ``rec`` with the game's ``nogil`` kernel ``play_chunk(seed, first, lo, hi, opts, sids,
-    params, check, rec)``, which plays rec[lo:hi] with one set of buffers, on
+    ``rec`` with the game's ``nogil`` kernel ``play_chunk(seed, first, lo, hi, *args)`` (args:
+    opts, sids, params, check, rec, and a plug-in's function and parameters where the game
+    takes plug-ins), which plays rec[lo:hi] with one set of buffers, on
     ``numba.get_num_threads()`` Python threads, one contiguous range each (as a static
     ``prange`` schedule would), at least ``least`` deals a thread, cut at multiples of
     ``align`` deal ids. Every record depends on its deal id alone, so any cut gives the same
@@ -117,12 +118,12 @@ def threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, re
             cuts.append(c)
     cuts.append(count)
     if len(cuts) == 2:
-        play_chunk(seed, first, 0, count, opts, sids, params, check, rec)
+        play_chunk(seed, first, 0, count, *args)
         return
-    play_chunk(seed, first, 0, 0, opts, sids, params, check, rec)      # compile (or load) once, here
+    play_chunk(seed, first, 0, 0, *args)      # compile (or load) once, here
     with ThreadPoolExecutor(len(cuts) - 2) as pool:
-        futures = [pool.submit(play_chunk, seed, first, lo, hi, opts, sids, params, check, rec)
+        futures = [pool.submit(play_chunk, seed, first, lo, hi, *args)
                    for lo, hi in itertools.pairwise(cuts[1:])]
-        play_chunk(seed, first, cuts[0], cuts[1], opts, sids, params, check, rec)
+        play_chunk(seed, first, cuts[0], cuts[1], *args)
         for f in futures:
             f.result()

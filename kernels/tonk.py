@@ -160,6 +160,7 @@ REDEALS = 15     # void deals redealt inside this record
 BLOCKED = 16     # bit p: seat p may not knock at its next turn start
 ERR = 17         # check-mode violation code (0 = none)
 TR_LEN = 18      # trace rows written
+PILE_MASK = 19   # the cards in the discard pile (a mask; what a plug-in's view shows)
 HAND = 20        # HAND + p: hand mask of seat p
 BOOK = 24        # BOOK + p: cards in books laid by seat p
 RUN = 28         # RUN + p: cards in runs laid by seat p
@@ -204,9 +205,10 @@ E_NO_MOVES = 4
 E_CAP = 5
 E_SPREAD = 6
 E_BOUND = 7
+E_PLUGIN = 8       # a plug-in strategy returned no legal action's index (checked in every mode)
 ERROR_NAMES = ("", "cards not conserved", "hand size out of bounds", "payouts not zero-sum",
                "no legal action", "turn cap exceeded", "invalid spread on the table",
-               "payout out of bounds")
+               "payout out of bounds", "a plug-in strategy returned an illegal action")
 
 # ---- strategies ----------------------------------------------------------------
 S_RANDOM = 0
@@ -217,6 +219,32 @@ S_FUZZ = 4         # params: knock, take, end_dry, meld (chances; see fuzz_choic
 S_PLANNER = 5      # params: watcher's three, then dry_end, take_low, hold_spreads, hold_min_stock
 N_PARAMS = 7
 PLAN = 3           # index of the planner's dry_end; greedy, knocker and watcher play it at 0
+PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
+N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
+PLUG_KINDS = N_PLUG_PARAMS  # pprm slot: bit k set = the plug-in decides decisions of kind k
+
+# ---- what a plug-in's decide(view, legal, n, prm) sees: its seat's view ----------
+V_SEAT = 0         # the deciding seat
+V_KIND = 1         # decision kind: K_START (knock / draw / take / end a dry hand) or K_MELD
+V_HAND = 2         # own hand (card mask)
+V_TOP = 3          # top card of the discard pile, -1 if none
+V_PILE = 4         # every card in the discard pile (mask; the pile is face up)
+V_PILE_LEN = 5     # cards in the discard pile
+V_STOCK = 6        # cards left in the stock
+V_TURNS = 7        # turns played this hand
+V_TAKEN = 8        # card taken from the discard this turn, or -1
+V_NEW_SPREAD = 9   # 1 once this seat laid a new spread this turn
+V_HITS = 10        # hits made this turn
+V_DRY_TURNS = 11   # turns started since the stock ran out
+V_BLOCKED = 12     # 1 when this seat may not knock this turn
+V_PLAYERS = 13     # players at the table
+V_DEALER = 14      # the dealer's seat
+V_HELD = 16        # V_HELD + p: cards held by seat p
+V_BOOKS = 20       # V_BOOKS + p: cards seat p laid in books (mask)
+V_RUNS = 24        # V_RUNS + p: cards seat p laid in runs (mask)
+VIEW_SIZE = 28
+K_START = 0
+K_MELD = 1
 
 # ---- trace rows: [code, seat, a, b] --------------------------------------------
 T_DEAL = 1       # a = hand mask
@@ -372,6 +400,7 @@ def deal_cards(st, opts, gen, trace):
         st[HAND + seat] |= bit(st[DECK + i])
     st[STOCK_PTR] = 5 * n
     st[PILE_LEN] = 0
+    st[PILE_MASK] = 0
     if opts[O_INITIAL_UPCARD]:
         push_pile(st, st[DECK + 5 * n])
         st[STOCK_PTR] += 1
@@ -722,6 +751,7 @@ def legal_actions(st, opts, acts):
 def push_pile(st, card):
     st[PILE + st[PILE_LEN]] = card
     st[PILE_LEN] += 1
+    st[PILE_MASK] |= bit(card)
 
 
 @njit(cache=True, inline='always')
@@ -736,6 +766,7 @@ def draw_stock(st):
 def take_discard(st):
     st[PILE_LEN] -= 1
     card = st[PILE + st[PILE_LEN]]
+    st[PILE_MASK] &= ~bit(card)
     st[HAND + st[CUR]] |= bit(card)
     st[TAKEN] = card
     st[PHASE] = P_MELD
@@ -1069,6 +1100,58 @@ def choose(st, opts, acts, n, sid, prm, gen):
     return best_meld(st, opts, acts, n, sid, prm)
 
 
+@njit(cache=True)
+def fill_view(st, view):
+    """What the seat to act may see, into ``view`` (the V_* layout): its own hand, the table,
+    the discard pile, counts; never another hand or the stock's order."""
+    p = st[CUR]
+    view[V_SEAT] = p
+    view[V_KIND] = K_START if st[PHASE] == P_START else K_MELD
+    view[V_HAND] = st[HAND + p]
+    view[V_TOP] = pile_top(st)
+    view[V_PILE] = st[PILE_MASK]
+    view[V_PILE_LEN] = st[PILE_LEN]
+    view[V_STOCK] = 52 - st[STOCK_PTR]
+    view[V_TURNS] = st[TURNS]
+    view[V_TAKEN] = st[TAKEN]
+    view[V_NEW_SPREAD] = st[NEW_SPREAD]
+    view[V_HITS] = st[HITS]
+    view[V_DRY_TURNS] = st[DRY_TURNS]
+    view[V_BLOCKED] = (st[BLOCKED] >> p) & 1
+    view[V_PLAYERS] = st[N]
+    view[V_DEALER] = st[DEALER]
+    view[15] = 0
+    for q in range(MAX_PLAYERS):            # seats beyond the table: 0
+        live = q < st[N]
+        view[V_HELD + q] = popcount(st[HAND + q]) if live else 0
+        view[V_BOOKS + q] = st[BOOK + q] if live else 0
+        view[V_RUNS + q] = st[RUN + q] if live else 0
+
+
+@njit(cache=True)
+def no_plugin(view, legal, n, prm):
+    """The plug-in slot when no plug-in is seated: every choice to the built-in."""
+    return -1
+
+
+@njit(cache=True)
+def plugin_choose(st, opts, acts, n, sid, prm, gen, plug, pprm, view, legal):
+    """A plug-in seat: its ``plug(view, legal, n, pprm)`` picks an index of the legal actions
+    (a copy: the engine's own list cannot be changed), or -1 to leave the choice to its base
+    built-in ``sid - PLUGIN``; any other value is E_PLUGIN (-2 returned)."""
+    kind = K_START if st[PHASE] == P_START else K_MELD
+    if not (int(pprm[PLUG_KINDS]) >> kind) & 1:
+        return choose(st, opts, acts, n, sid - PLUGIN, prm, gen)
+    fill_view(st, view)
+    legal[:n] = acts[:n]
+    i = plug(view, legal[:n], n, pprm)
+    if i == -1:
+        return choose(st, opts, acts, n, sid - PLUGIN, prm, gen)
+    if 0 <= i < n:
+        return i
+    return -2
+
+
 # =============================================================================
 # check mode
 # =============================================================================
@@ -1130,8 +1213,9 @@ def check_invariants(st, opts):
 # one deal, a batch
 # =============================================================================
 @njit(cache=True, inline='always')
-def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay):
+def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, plug, pprm, view, legal):
     """Play deal ``deal_id`` of run ``seed`` to the end in ``st``; returns the check error.
+    Seats with sid >= PLUGIN are decided by ``plug`` (their row of ``pprm``).
 
     The loop works on ``unowned`` views of the arrays (they live as long as this call)."""
     st, opts, sids, params = unowned(st), unowned(opts), unowned(sids), unowned(params)
@@ -1147,7 +1231,13 @@ def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, 
             st[ERR] = E_NO_MOVES
             break
         p = st[CUR]
-        i = choose(st, opts, acts, n, sids[p], params[p], gplay)
+        if sids[p] >= PLUGIN:
+            i = plugin_choose(st, opts, acts, n, sids[p], params[p], gplay, plug, pprm[p], view, legal)
+            if i < 0:
+                st[ERR] = E_PLUGIN
+                break
+        else:
+            i = choose(st, opts, acts, n, sids[p], params[p], gplay)
         apply_action(st, opts, acts[i], trace)
         if check:
             st[ERR] = check_invariants(st, opts)
@@ -1176,33 +1266,51 @@ def write_record(st, row):
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
     """Play deals first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers."""
     st = new_state(opts)
     acts = np.empty(MAX_ACTS, dtype=np.int64)
+    legal = np.empty(MAX_ACTS, dtype=np.int64)
+    view = np.empty(VIEW_SIZE, dtype=np.int64)
     gdeck = np.empty(2, dtype=np.uint64)
     gplay = np.empty(2, dtype=np.uint64)
     trace = np.empty((0, 4), dtype=np.int64)
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)   # shared by threads
+    pp = unowned(pprm)
     for d in range(lo, hi):
-        play_deal(st, o, seed, first + d, s, p, check, trace, acts, gdeck, gplay)
+        play_deal(st, o, seed, first + d, s, p, check, trace, acts, gdeck, gplay, plug, pp, view, legal)
         write_record(st, r[d])
 
 
-def play_batch(seed, first, count, opts, sids, params, check, rec):
-    """Play ``count`` deals starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``. (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``)"""
-    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, least=CHUNK)
+def no_plugin_params(sids):
+    return np.zeros((len(sids), N_PLUG_PARAMS + 1), dtype=np.float64)
+
+
+def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
+    """Play ``count`` deals starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``
+    (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``). ``plug``: the
+    plug-in seated at the seats whose sid is >= PLUGIN, with its parameters ``pprm``."""
+    plug = no_plugin if plug is None else plug
+    pprm = no_plugin_params(sids) if pprm is None else pprm
+    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
 
 
 @njit(cache=True)
-def replay_deal(seed, deal_id, opts, sids, params, check, trace):
-    """Play one deal alone with a trace buffer; returns the final state."""
+def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
     st = new_state(opts)
     acts = np.empty(MAX_ACTS, dtype=np.int64)
+    legal = np.empty(MAX_ACTS, dtype=np.int64)
+    view = np.empty(VIEW_SIZE, dtype=np.int64)
     gdeck = np.empty(2, dtype=np.uint64)
     gplay = np.empty(2, dtype=np.uint64)
-    play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay)
+    play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, plug, pprm, view, legal)
     return st
+
+
+def replay_deal(seed, deal_id, opts, sids, params, check, trace, plug=None, pprm=None):
+    """Play one deal alone with a trace buffer; returns the final state."""
+    return replay_kernel(seed, deal_id, opts, sids, params, check, trace, no_plugin if plug is None else plug,
+                         no_plugin_params(sids) if pprm is None else pprm)
 
 
 @njit(cache=True, parallel=True)

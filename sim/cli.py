@@ -713,14 +713,21 @@ def games():
 
 @app.command()
 @handle_errors
-def strategies(game: GameArg):
+def strategies(game: GameArg,
+               plugin: Annotated[Optional[list[str]], typer.Option(
+                   "--plugin", help="also list a plug-in strategy FILE.py:NAME (repeatable; installed entry "
+                                    "points of group cardsim.strategies are listed by themselves)")] = None):
     """Strategies of GAME with their parameters, defaults, ranges and help."""
-    from sim.registry import get_game
+    from sim.plugin import entry_point_names
+    from sim.registry import get_game, parse_seat
     g = get_game(game)
     t = Table()
     for col in ("strategy", "parameters", "help"):
         t.add_column(col, overflow="fold")
-    for s in g.strategies.values():
+    specs = list(g.strategies.values())
+    for label in list(plugin or []) + (entry_point_names() if g.plugin else []):
+        specs.append(parse_seat(g, label).strategy)
+    for s in specs:
         params = "\n".join(f"{p.name}={p.default:g} [{p.lo:g}..{p.hi:g}]{' (whole number)' if p.integer else ''}: "
                            f"{p.help}" for p in s.params) or "-"
         t.add_row(s.name, params, s.help)

@@ -30,7 +30,7 @@ from sim.errors import UsageError
 from sim.executor import LocalExecutor
 from sim.drive import drive, shard_layout, timing_meta
 from sim.options import build_options, options_dict, parse_overrides
-from sim.registry import Seat, check_players, get_game, parse_seat
+from sim.registry import Seat, check_players, get_game, parse_seat, split_label
 from sim.runner import (RunConfig, check_deal_range, check_shard_size, max_workers, package_versions,
                         play_shard)
 from sim.stats import json_clean, mean_ci
@@ -166,7 +166,7 @@ def make_sweep(game: str, strategy: str, params: list[str], option_grid: list[st
                players=None, field: str | None = None, seed: int = 0, deals: int = 0, options=None,
                preset=None, workers=None, check=False, first_deal=0, shard_size: int = EXPERIMENT_SHARD) -> Experiment:
     spec, n, opts, w = _common(game, players, preset, options, seed, deals, first_deal, workers, shard_size)
-    base_name, _, base_kv = strategy.partition(":")
+    base_name, base_kv = split_label(strategy)
     base = parse_seat(spec, strategy)
     axes = [("param", *parse_grid(g)) for g in params or []]
     axes += [("option", *parse_grid(g)) for g in option_grid or []]

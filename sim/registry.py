@@ -8,7 +8,7 @@ sweeps never recompile.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -20,9 +20,13 @@ from sim.spec import (Column, GameSpec, ParamSpec, RecordRangeError, StrategySpe
 
 @dataclass(frozen=True)
 class Seat:
-    """A strategy bound to parameter values, as given by ``name:key=value,...``."""
+    """A strategy bound to parameter values, as given by ``name:key=value,...``. A plug-in
+    seat (``file.py:NAME:key=value``, ``sim.plugin``) also names where its Strategy is
+    (``plugin`` = (file or "" for an entry point, name)) and its ``base`` built-in seat."""
     strategy: StrategySpec
     values: tuple[float, ...] = field(default=())
+    plugin: tuple = ()
+    base: "Seat | None" = None
 
     @property
     def label(self) -> str:
@@ -62,14 +66,49 @@ def get_game(name: str) -> GameSpec:
 _NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
+def split_label(text: str) -> tuple[str, str]:
+    """A strategy label's name and its ``key=value,...`` text: ``("knocker", "threshold=8")``,
+    ``("my.py:NAME", "a=1")`` for a plug-in file's label."""
+    from sim import plugin as P
+    parts = P.split(text)
+    if parts is not None:
+        return f"{parts[0]}:{parts[1]}", parts[2]
+    name, _, rest = text.strip().partition(":")
+    return name, rest
+
+
 def parse_seat(game: GameSpec, text: str) -> Seat:
     """``"knocker:threshold=8"`` -> Seat with every parameter checked: a known name given
     once, a plain decimal number (ASCII digits; no nan/inf) within its range, a whole number
-    for an integer parameter."""
+    for an integer parameter. ``"my.py:NAME:threshold=5"`` (or an entry point's name) seats a
+    plug-in strategy (``sim.plugin``) whose parameters are checked alike."""
+    from sim import plugin as P
+    parts = P.split(text)
+    if parts is None:
+        name, _, rest = text.strip().partition(":")
+        if name not in game.strategies and name in P.entry_point_names():
+            parts = ("", name, rest)
+    if parts is not None:
+        source, name, rest = parts
+        strat = P.load(source, name, game)
+        base = parse_seat(game, strat.base)
+        if base.plugin:
+            raise UsageError(f"{name}: a plug-in's base must be a built-in strategy (got {strat.base!r})")
+        if len(strat.params) > game.plugin["n_params"]:
+            raise UsageError(f"{name}: at most {game.plugin['n_params']} plug-in parameters in {game.name} "
+                             f"(it declares {len(strat.params)})")
+        label = f"{source}:{name}" if source else name
+        spec = StrategySpec(label, game.plugin["offset"] + base.strategy.sid, strat.params,
+                            strat.help or f"plug-in strategy {label} (base {base.label})")
+        return replace(_parse_params(spec, rest), plugin=(source, name), base=base)
     name, _, rest = text.strip().partition(":")
     if name not in game.strategies:
         raise UsageError(f"unknown strategy {name!r} for {game.name}; strategies: {', '.join(game.strategies)}")
-    spec = game.strategies[name]
+    return _parse_params(game.strategies[name], rest)
+
+
+def _parse_params(spec: StrategySpec, rest: str) -> Seat:
+    name = spec.name
     values = {p.name: p.default for p in spec.params}
     given = set()
     for pair in filter(None, (x.strip() for x in rest.split(","))):
@@ -110,12 +149,36 @@ def seat_table(game: GameSpec, specs: list[str], n_players: int) -> list[Seat]:
 
 
 def seat_arrays(game: GameSpec, seats: list[Seat]) -> tuple[np.ndarray, np.ndarray]:
-    """Strategy ids and the float parameter matrix the kernels read."""
+    """Strategy ids and the float parameter matrix the kernels read (a plug-in seat: its
+    base's parameters; its own are ``seat_plugin``'s)."""
     sids = np.array([s.strategy.sid for s in seats], dtype=np.int64)
     params = np.zeros((len(seats), game.n_params), dtype=np.float64)
     for i, s in enumerate(seats):
-        params[i, : len(s.values)] = s.values
+        values = s.base.values if s.plugin else s.values
+        params[i, : len(values)] = values
     return sids, params
+
+
+def seat_plugin(game: GameSpec, seats: list[Seat]):
+    """(decide function, plug-in parameter matrix) of the plug-in at the table, or (None,
+    None) when every seat is built in. One plug-in per table (it may take several seats)."""
+    plugged = {s.plugin for s in seats if s.plugin}
+    if not plugged:
+        return None, None
+    if len(plugged) > 1:
+        raise UsageError("one plug-in strategy per table: " + ", ".join(sorted(f"{a}:{b}" if a else b
+                                                                             for a, b in plugged)))
+    from sim import plugin as P
+    (source, name), = plugged
+    strat = P.load(source, name, game)
+    k = game.plugin["n_params"]
+    pprm = np.zeros((len(seats), k + 1), dtype=np.float64)
+    mask = sum(1 << int(x) for x in strat.kinds) if strat.kinds else (1 << len(game.plugin["kinds"])) - 1
+    for i, s in enumerate(seats):
+        if s.plugin:
+            pprm[i, : len(s.values)] = s.values
+            pprm[i, k] = mask
+    return strat.decide, pprm
 
 
 def check_players(game: GameSpec, n: int | None) -> int:

@@ -24,7 +24,7 @@ from sim.io import iter_record_batches, read_output_meta, read_run_meta
 from sim.store import ShardStore
 from sim.options import build_options, options_dict
 from sim.registry import (GameSpec, RecordRangeError, Seat, check_players, get_game, parse_seat, seat_arrays,
-                          seat_table)
+                          seat_plugin, seat_table)
 from sim.stats import Accumulator
 from sim.trace import event, lines
 
@@ -149,7 +149,14 @@ def play_shard(cfg: RunConfig, first: int, count: int) -> dict:
     sids, params = seat_arrays(game, cfg.seats)
     rec = np.zeros((count, game.record_width), dtype=np.int32)
     opts = cfg.option_array
-    game.play_batch(cfg.seed, first, count, opts, sids, params, cfg.check, rec)
+    plug, pprm = seat_plugin(game, cfg.seats)
+    if plug is None:
+        game.play_batch(cfg.seed, first, count, opts, sids, params, cfg.check, rec)
+    else:
+        game.play_batch(cfg.seed, first, count, opts, sids, params, cfg.check, rec, plug, pprm)
+        bad = np.flatnonzero(rec[:, game.err_col] == game.plugin["error"])
+        if len(bad):
+            raise_plugin_error(cfg, first + int(bad[0]))
     if cfg.check:
         bad = np.flatnonzero(rec[:, game.err_col])
         if len(bad):
@@ -202,7 +209,18 @@ def raise_check_error(cfg: RunConfig, deal_id: int, code: int):
 def replay(cfg: RunConfig, deal_id: int):
     """(final state, trace array) of one deal, played alone by the batch's own kernels."""
     sids, params = seat_arrays(cfg.game, cfg.seats)
-    return cfg.game.replay(cfg.seed, deal_id, cfg.option_array, sids, params, cfg.check)
+    plug, pprm = seat_plugin(cfg.game, cfg.seats)
+    if plug is None:
+        return cfg.game.replay(cfg.seed, deal_id, cfg.option_array, sids, params, cfg.check)
+    return cfg.game.replay(cfg.seed, deal_id, cfg.option_array, sids, params, cfg.check, plug, pprm)
+
+
+def raise_plugin_error(cfg: RunConfig, deal_id: int):
+    """A plug-in's decide returned neither -1 nor a legal action's index: the deal was stopped."""
+    who = ", ".join(sorted({s.strategy.name for s in cfg.seats if s.plugin}))
+    raise UsageError(f"plug-in strategy {who} returned an illegal action in deal {deal_id} (seed {cfg.seed}): "
+                     "decide must return -1 or an index 0..n-1 of legal; the deal was stopped "
+                     f"(cardsim replay {cfg.game.name} --seed {cfg.seed} --deal {deal_id} ... shows it)")
 
 
 def _replayed(cfg: RunConfig, deal_id: int):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -47,6 +48,28 @@ def tuned(base: StrategySpec, label: str, source: str, name: str = "strong") -> 
                         f"(iterated best response: no {base.name} point beats a table of it at that budget)")
 
 
+def plugin_param(name: str, default: float, lo: float, hi: float, help: str = "", integer: bool = False) -> ParamSpec:
+    """One parameter of a plug-in: name, default, range [lo, hi], help (``integer``: whole numbers)."""
+    return ParamSpec(name, float(default), float(lo), float(hi), help, integer)
+
+
+@dataclass(frozen=True)
+class PluginStrategy:
+    """A plug-in strategy (``cardsim.plugin.Strategy``, ``sim.plugin``): the game it plays, a
+    numba ``decide(view, legal, n, prm) -> index or -1``, the built-in ``base`` label that takes
+    the decisions left to it, parameters (``plugin_param`` rows) and help."""
+    game: str
+    decide: Any
+    base: str = "greedy"
+    params: tuple = ()
+    help: str = ""
+    kinds: tuple = ()          # the decision kinds decide is asked (the game's K_* values); () = every kind
+
+    def __post_init__(self):
+        object.__setattr__(self, "params", tuple(self.params))
+        object.__setattr__(self, "kinds", tuple(int(k) for k in self.kinds))
+
+
 @dataclass(frozen=True)
 class Column:
     name: str          # "{p}" stands for the seat number
@@ -84,6 +107,10 @@ class GameSpec:
     record_check: Callable | None = None      # (cols, opts array, n) -> (row, problem) | None: --check's
                                               # checks of the record columns themselves
     derived_columns: Callable | None = None   # (cols, opts array, n) -> None: columns computed from deal_id
+    plugin: dict | None = None                # plug-in strategies: {"offset": sid of a plug-in seat over its
+                                              # base's, "n_params": its parameter slots (the row has one
+                                              # more: the kinds mask), "kinds": decision kinds, "error":
+                                              # the code of an illegal plug-in action}; None: not taken
 
 
 def kernel_fields(K, **over) -> dict:

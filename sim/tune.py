@@ -40,7 +40,7 @@ import numpy as np
 
 from sim.errors import UsageError
 from sim.options import build_options, options_dict
-from sim.registry import Seat, check_players, get_game, parse_seat
+from sim.registry import Seat, check_players, get_game, parse_seat, split_label
 from sim.stats import json_clean, mean_ci
 
 SAMPLERS = ("tpe", "cmaes", "random")
@@ -232,7 +232,7 @@ def make_tune(game: str, strategy: str, params: list[str], field: str | None = N
 
 
 def _given(strategy: str) -> dict:
-    _, _, rest = strategy.partition(":")
+    _, rest = split_label(strategy)
     return dict(x.strip().split("=", 1) for x in rest.split(",") if "=" in x)
 
 
@@ -305,7 +305,7 @@ class Evaluator:
 
 def _seat_of(cfg: TuneConfig, values: dict) -> Seat:
     spec = get_game(cfg.game_name)
-    name, _, _ = cfg.strategy.partition(":")
+    name, _ = split_label(cfg.strategy)
     kv = _given(cfg.strategy)
     kv.update({k: _num(v) for k, v in values.items()})
     return parse_seat(spec, name + ":" + ",".join(f"{k}={v}" for k, v in kv.items()))

@@ -335,9 +335,9 @@ def _record_check(cols: dict, opts: np.ndarray, n: int):
     return None
 
 
-def _replay(seed, deal_id, opts, sids, params, check):
+def _replay(seed, deal_id, opts, sids, params, check, plug=None, pprm=None):
     trace = np.zeros((64 + 8 * (int(opts[K.O_MAX_TURNS]) + 2), 4), dtype=np.int64)
-    st = K.replay_deal(seed, deal_id, opts, sids, params, check, trace)
+    st = K.replay_deal(seed, deal_id, opts, sids, params, check, trace, plug, pprm)
     return st, trace
 
 
@@ -362,6 +362,9 @@ GAME = GameSpec(
     format_trace=format_trace,
     trace_events=trace_events,
     **kernel_fields(K, err_col=K.R_COL_ERR),
+    plugin={"offset": K.PLUGIN, "n_params": K.N_PLUG_PARAMS, "error": K.E_PLUGIN,
+            "kinds": {K.K_START: "turn start: knock, draw from the stock, take the discard, end a dry hand",
+                      K.K_MELD: "lay a spread, hit, or discard"}},
     state_payouts=lambda st, n: [int(st[K.PAY + p]) for p in range(n)],
     zero_sum=True,
     record_check=_record_check,

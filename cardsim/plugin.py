@@ -1,0 +1,30 @@
+"""Write your own strategy: a ``Strategy`` is a game, a numba ``decide`` function, a built-in
+``base`` for everything ``decide`` leaves alone, and parameters.
+
+    import numba
+    from cardsim.plugin import Strategy, param
+    from cardsim import tonk as T
+
+    @numba.njit
+    def decide(view, legal, n, prm):
+        if view[T.V_KIND] == T.K_START and T.hand_count(view[T.V_HAND]) <= prm[0]:
+            for i in range(n):
+                if T.kind(legal[i]) == T.A_KNOCK:
+                    return i
+        return -1                        # anything else: the base strategy decides
+
+    low_knock = Strategy("tonk", decide, base="greedy", help="greedy that knocks low",
+                         params=[param("threshold", 3, 0, 50, "knock at this count or below")])
+
+``cardsim run tonk --strategy my_file.py:low_knock:threshold=5``. ``decide(view, legal, n, prm)``
+gets the seat's view (an int64 array in the game's ``V_*`` layout: what that seat may see,
+never a hidden card), the legal actions ``legal[:n]`` (a copy, in the game's action encoding),
+and ``prm``, the plug-in's parameter values in declaration order; it returns the index of
+the chosen action, or -1 to let ``base`` choose. Any other value stops the deal (reported with
+its id). The game modules (``cardsim.tonk``) give the layouts and numba helpers.
+"""
+from __future__ import annotations
+
+from sim.spec import PluginStrategy as Strategy, plugin_param as param
+
+__all__ = ["Strategy", "param"]

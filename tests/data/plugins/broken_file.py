@@ -1,0 +1,1 @@
+raise RuntimeError("this plug-in file fails on import")
