@@ -473,11 +473,63 @@ def strategies_section(args, cores: int) -> list[str]:
     return lines + [""]
 
 
+PLUGIN_MEASURE = """
+import statistics, sys, time
+sys.path.insert(0, {root!r})
+import numba, numpy as np
+from sim.registry import get_game, seat_arrays, seat_plugin, seat_table
+spec = get_game("tonk")
+numba.set_num_threads({threads})
+opts = spec.options_cls().to_array({players})
+rows = []
+for strategies in {tables!r}:
+    seats = seat_table(spec, strategies, {players})
+    sids, params = seat_arrays(spec, seats)
+    plug, pprm = seat_plugin(spec, seats)
+    extra = () if plug is None else (plug, pprm)
+    rec = np.zeros(({n}, spec.record_width), dtype=np.int32)
+    spec.play_batch(1, 0, 256, opts, sids, params, False, rec[:256], *extra)
+    rows.append((sids, params, extra, rec))
+ts = [[] for _ in rows]
+for _ in range({repeats}):              # interleaved: built-in and plug-in alike under the same load
+    for k, (sids, params, extra, rec) in enumerate(rows):
+        t = time.perf_counter()
+        spec.play_batch(1, 0, {n}, opts, sids, params, False, rec, *extra)
+        ts[k].append(time.perf_counter() - t)
+print(" ".join(str({n} / statistics.median(t)) for t in ts))
+"""
+
+
+def plugins_section(args, cores: int) -> list[str]:
+    """A plug-in that reimplements knocker (examples/tonk_low_knock.py) beside the built-in
+    knocker, interleaved in one process: deals/s and the ratio (issue 17: at most 1.5x)."""
+    plug = "examples/tonk_low_knock.py:low_knock:threshold=5"
+    cases = [("one seat of 3", [["knocker:threshold=5", "greedy", "greedy"], [plug, "greedy", "greedy"]], 3),
+             ("every seat of 3", [["knocker:threshold=5"], [plug]], 3)]
+    n = max(1000, int(args.deals * args.scale))
+    rows = []
+    for what, tables, players in cases:
+        for threads in (1, cores):
+            code = PLUGIN_MEASURE.format(root=str(ROOT), tables=tables, players=players, n=n, threads=threads,
+                                         repeats=args.repeats)
+            a, b = (float(x) for x in _child(code, ROOT).split())
+            rows.append((what, threads, a, b))
+            print(rows[-1], file=sys.stderr)
+    lines = ["## Plug-in strategies: a plug-in beside the built-in it reimplements", "",
+             f"Tonk, default rules, {n:,} deals, median of {args.repeats} interleaved runs in one process, compile "
+             f"excluded: `knocker:threshold=5` against `{plug}` (the same decisions: the records are "
+             "identical, `tests/test_plugins.py`). Target (issue 17): the plug-in within 1.5x of the built-in.", "",
+             "| seats | threads | built-in deals/s | plug-in deals/s | built-in / plug-in |",
+             "|---|---:|---:|---:|---:|"]
+    lines += [f"| {w} | {t} | {a:,.0f} | {b:,.0f} | {a / b:.2f}x |" for w, t, a, b in rows]
+    return lines + [""]
+
+
 def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
     """The file with the given game blocks replaced (others kept, in SECTIONS order)."""
     old = path.read_text() if path.exists() else ""
     parts = []
-    for game in [*SECTIONS, "strategies", "baseline"]:
+    for game in [*SECTIONS, "strategies", "plugins", "baseline"]:
         start, end = f"<!-- bench:{game} -->", f"<!-- /bench:{game} -->"
         if game in blocks:
             parts.append("\n".join([start, *blocks[game], end]))
@@ -488,8 +540,9 @@ def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=["all", *SECTIONS, "strategies"], default="all",
-                    help="one section; 'strategies': every registered strategy (not part of 'all')")
+    ap.add_argument("--game", choices=["all", *SECTIONS, "strategies", "plugins"], default="all",
+                    help="one section; 'strategies': every registered strategy, 'plugins': a plug-in beside "
+                         "its built-in (neither part of 'all')")
     ap.add_argument("--deals", type=int, default=400_000)
     ap.add_argument("--games", type=int, default=20_000)
     ap.add_argument("--repeats", type=int, default=5)
@@ -506,6 +559,8 @@ def main() -> None:
         games = [f"baseline {args.baseline}"]
     elif args.game == "strategies":
         blocks = {"strategies": strategies_section(args, cores)}
+    elif args.game == "plugins":
+        blocks = {"plugins": plugins_section(args, cores)}
     else:
         blocks = {g: SECTIONS[g](args, cores) for g in games}
     header = ["# Benchmarks", "", f"Written by `scripts/bench.py`; last run {time.strftime('%Y-%m-%d')} "
