@@ -1134,7 +1134,7 @@ def no_plugin(view, legal, n, prm):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def plugin_choose(st, opts, acts, n, sid, prm, gen, plug, pprm, view, legal):
     """A plug-in seat: its ``plug(view, legal, n, pprm)`` picks an index of the legal actions
     (a copy: the engine's own list cannot be changed), or -1 to leave the choice to its base
@@ -1220,6 +1220,7 @@ def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, 
     The loop works on ``unowned`` views of the arrays (they live as long as this call)."""
     st, opts, sids, params = unowned(st), unowned(opts), unowned(sids), unowned(params)
     trace, acts, gdeck, gplay = unowned(trace), unowned(acts), unowned(gdeck), unowned(gplay)
+    pprm, view, legal = unowned(pprm), unowned(view), unowned(legal)
     seed_stream(gdeck, seed, deal_id, np.int64(STREAM_DECK))
     seed_stream(gplay, seed, deal_id, np.int64(STREAM_PLAY))
     st[ERR] = 0
