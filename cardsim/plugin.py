@@ -13,7 +13,7 @@
                     return i
         return -1                        # anything else: the base strategy decides
 
-    low_knock = Strategy("tonk", decide, base="greedy", help="greedy that knocks low",
+    low_knock = Strategy("tonk", decide, base="greedy", help="greedy that knocks low", kinds=[T.K_START],
                          params=[param("threshold", 3, 0, 50, "knock at this count or below")])
 
 ``cardsim run tonk --strategy my_file.py:low_knock:threshold=5``. ``decide(view, legal, n, prm)``
@@ -21,7 +21,9 @@ gets the seat's view (an int64 array in the game's ``V_*`` layout: what that sea
 never a hidden card), the legal actions ``legal[:n]`` (a copy, in the game's action encoding),
 and ``prm``, the plug-in's parameter values in declaration order; it returns the index of
 the chosen action, or -1 to let ``base`` choose. Any other value stops the deal (reported with
-its id). The game modules (``cardsim.tonk``) give the layouts and numba helpers.
+its id). ``kinds`` (optional) lists the decision kinds ``decide`` is asked (the game's ``K_*``;
+the others go straight to ``base``). The game modules (``cardsim.tonk``) give the layouts and
+numba helpers. Games that take plug-ins so far: Tonk.
 """
 from __future__ import annotations
 
