@@ -138,3 +138,23 @@ def test_the_examples_run_as_their_first_line_says():
         args = cmd.split()[1:] + ["-n", "300", "-q"]
         r = invoke(*args, cwd=ROOT)
         assert r.exit_code == 0, (cmd, r.output)
+
+
+def test_an_installed_entry_point_is_seated_and_listed_by_its_name(monkeypatch):
+    from sim import plugin as P
+    from sim.registry import get_game, parse_seat
+
+    class FakeEntryPoint:                       # what importlib.metadata gives for the group
+        name = "low_knock_ep"
+
+        def load(self):
+            return P._module_of(EXAMPLE).low_knock
+
+    monkeypatch.setattr(P, "_entry_points", lambda: {"low_knock_ep": FakeEntryPoint()})
+    seat = parse_seat(get_game("tonk"), "low_knock_ep:threshold=3")
+    assert seat.plugin == ("", "low_knock_ep") and seat.label == "low_knock_ep:threshold=3"
+    lst = invoke("strategies", "tonk")
+    assert lst.exit_code == 0 and "low_knock_ep" in lst.output
+    a = records(["low_knock_ep:threshold=3", "greedy"], n=500, players=2)
+    b = records(["knocker:threshold=3", "greedy"], n=500, players=2)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
