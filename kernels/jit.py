@@ -5,7 +5,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 
 def njit(fn=None, **options):
@@ -127,3 +127,18 @@ def threaded_batch(play_chunk, seed, first, count, *args, least=1, align=1):
         play_chunk(seed, first, cuts[0], cuts[1], *args)
         for f in futures:
             f.result()
+
+
+def call_plug(plug, view, legal, n, prm):
+    """``plug(view, legal, n, prm)`` for a plug-in strategy's function; -1 (every choice to the
+    built-in) when ``plug`` is an integer, the built-in path's placeholder. The built-in path
+    then holds no function value, so its kernels stay cacheable on disk (a function argument
+    or global would make them "dynamic" and compile in every process)."""
+    return -1 if isinstance(plug, int) else plug(view, legal, n, prm)
+
+
+@overload(call_plug)
+def _call_plug(plug, view, legal, n, prm):
+    if isinstance(plug, types.Integer):
+        return lambda plug, view, legal, n, prm: -1
+    return lambda plug, view, legal, n, prm: plug(view, legal, n, prm)

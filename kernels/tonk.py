@@ -99,7 +99,7 @@ from kernels.cards import (
     ranks_present,
     run_neighbours,
 )
-from kernels.jit import njit, threaded_batch, trace_put, unowned
+from kernels.jit import call_plug, njit, threaded_batch, trace_put, unowned
 from kernels.rng import (
     STREAM_DECK,
     STREAM_PLAY,
@@ -1128,26 +1128,18 @@ def fill_view(st, view):
         view[V_RUNS + q] = st[RUN + q] if live else 0
 
 
-@njit(cache=True)
-def no_plugin(view, legal, n, prm):
-    """The plug-in slot when no plug-in is seated: every choice to the built-in."""
-    return -1
-
-
-@njit(cache=True, inline='always')
-def plugin_choose(st, opts, acts, n, sid, prm, gen, plug, pprm, view, legal):
-    """A plug-in seat: its ``plug(view, legal, n, pprm)`` picks an index of the legal actions
-    (a copy: the engine's own list cannot be changed), or -1 to leave the choice to its base
-    built-in ``sid - PLUGIN``; any other value is E_PLUGIN (-2 returned)."""
+@njit(cache=True, inline='always')   # inlined: a function argument would make a cache entry per process
+def plugin_pick(st, acts, n, plug, pprm, view, legal):
+    """A plug-in seat's choice: ``plug(view, legal, n, pprm)`` on its view and a copy of the
+    legal actions, for the decision kinds in its mask; -1 leaves the choice to its base
+    built-in (so does a kind it is not asked), -2 is an illegal answer (E_PLUGIN)."""
     kind = K_START if st[PHASE] == P_START else K_MELD
     if not (int(pprm[PLUG_KINDS]) >> kind) & 1:
-        return choose(st, opts, acts, n, sid - PLUGIN, prm, gen)
+        return -1
     fill_view(st, view)
     legal[:n] = acts[:n]
-    i = plug(view, legal[:n], n, pprm)
-    if i == -1:
-        return choose(st, opts, acts, n, sid - PLUGIN, prm, gen)
-    if 0 <= i < n:
+    i = call_plug(plug, view, legal[:n], n, pprm)
+    if i == -1 or 0 <= i < n:
         return i
     return -2
 
@@ -1232,13 +1224,15 @@ def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, 
             st[ERR] = E_NO_MOVES
             break
         p = st[CUR]
-        if sids[p] >= PLUGIN:
-            i = plugin_choose(st, opts, acts, n, sids[p], params[p], gplay, plug, pprm[p], view, legal)
-            if i < 0:
+        sid, i = sids[p], -1
+        if sid >= PLUGIN:
+            i = plugin_pick(st, acts, n, plug, pprm[p], view, legal)
+            if i == -2:
                 st[ERR] = E_PLUGIN
                 break
-        else:
-            i = choose(st, opts, acts, n, sids[p], params[p], gplay)
+            sid -= PLUGIN
+        if i < 0:
+            i = choose(st, opts, acts, n, sid, params[p], gplay)
         apply_action(st, opts, acts[i], trace)
         if check:
             st[ERR] = check_invariants(st, opts)
@@ -1267,8 +1261,27 @@ def write_record(st, row):
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
-    """Play deals first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers."""
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, pprm):
+    """Play deals first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers (built-in
+    strategies: 0 in the plug-in slot, ``jit.call_plug``, so the kernel is cached on disk)."""
+    st = new_state(opts)
+    acts = np.empty(MAX_ACTS, dtype=np.int64)
+    legal = np.empty(MAX_ACTS, dtype=np.int64)
+    view = np.empty(VIEW_SIZE, dtype=np.int64)
+    gdeck = np.empty(2, dtype=np.uint64)
+    gplay = np.empty(2, dtype=np.uint64)
+    trace = np.empty((0, 4), dtype=np.int64)
+    o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)   # shared by threads
+    pp = unowned(pprm)
+    for d in range(lo, hi):
+        play_deal(st, o, seed, first + d, s, p, check, trace, acts, gdeck, gplay, 0, pp, view, legal)
+        write_record(st, r[d])
+
+
+@njit(nogil=True)
+def play_chunk_plug(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
+    """``play_chunk`` with a plug-in ``plug`` for the seats whose sid is >= PLUGIN. Not cached:
+    a function argument makes a new cache entry in every process, so it compiles in each."""
     st = new_state(opts)
     acts = np.empty(MAX_ACTS, dtype=np.int64)
     legal = np.empty(MAX_ACTS, dtype=np.int64)
@@ -1291,13 +1304,27 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     """Play ``count`` deals starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``
     (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``). ``plug``: the
     plug-in seated at the seats whose sid is >= PLUGIN, with its parameters ``pprm``."""
-    plug = no_plugin if plug is None else plug
     pprm = no_plugin_params(sids) if pprm is None else pprm
-    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
+    if plug is None:
+        threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, pprm, least=CHUNK)
+    else:
+        threaded_batch(play_chunk_plug, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
 
 
 @njit(cache=True)
-def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
+def replay_kernel(seed, deal_id, opts, sids, params, check, trace, pprm):
+    st = new_state(opts)
+    acts = np.empty(MAX_ACTS, dtype=np.int64)
+    legal = np.empty(MAX_ACTS, dtype=np.int64)
+    view = np.empty(VIEW_SIZE, dtype=np.int64)
+    gdeck = np.empty(2, dtype=np.uint64)
+    gplay = np.empty(2, dtype=np.uint64)
+    play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, 0, pprm, view, legal)
+    return st
+
+
+@njit
+def replay_kernel_plug(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
     st = new_state(opts)
     acts = np.empty(MAX_ACTS, dtype=np.int64)
     legal = np.empty(MAX_ACTS, dtype=np.int64)
@@ -1310,8 +1337,10 @@ def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
 
 def replay_deal(seed, deal_id, opts, sids, params, check, trace, plug=None, pprm=None):
     """Play one deal alone with a trace buffer; returns the final state."""
-    return replay_kernel(seed, deal_id, opts, sids, params, check, trace, no_plugin if plug is None else plug,
-                         no_plugin_params(sids) if pprm is None else pprm)
+    pprm = no_plugin_params(sids) if pprm is None else pprm
+    if plug is None:
+        return replay_kernel(seed, deal_id, opts, sids, params, check, trace, pprm)
+    return replay_kernel_plug(seed, deal_id, opts, sids, params, check, trace, plug, pprm)
 
 
 @njit(cache=True, parallel=True)

@@ -6,7 +6,7 @@ a numba function ``decide(view, legal, n, prm) -> int`` and a built-in ``base`` 
 every decision ``decide`` leaves to it (by returning -1), plus parameters with defaults,
 ranges and help. ``--strategy path/to/file.py:NAME:param=value`` seats it; the registry
 parses it like a built-in (``sim.registry.parse_seat``), and the kernels call ``decide`` for
-that seat's decisions (``kernels.tonk.plugin_choose``), stopping a deal whose ``decide``
+that seat's decisions (``kernels.tonk.plugin_pick``), stopping a deal whose ``decide``
 returns anything but -1 or a legal action's index (reported with the deal's id).
 
 Everything that can be wrong with a plug-in is a UsageError of one line: a missing file, a
