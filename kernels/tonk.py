@@ -1260,28 +1260,9 @@ def write_record(st, row):
         row[R_COL_LEFT + p] = popcount(st[HAND + p])
 
 
-@njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, pprm):
-    """Play deals first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers (built-in
-    strategies: 0 in the plug-in slot, ``jit.call_plug``, so the kernel is cached on disk)."""
-    st = new_state(opts)
-    acts = np.empty(MAX_ACTS, dtype=np.int64)
-    legal = np.empty(MAX_ACTS, dtype=np.int64)
-    view = np.empty(VIEW_SIZE, dtype=np.int64)
-    gdeck = np.empty(2, dtype=np.uint64)
-    gplay = np.empty(2, dtype=np.uint64)
-    trace = np.empty((0, 4), dtype=np.int64)
-    o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)   # shared by threads
-    pp = unowned(pprm)
-    for d in range(lo, hi):
-        play_deal(st, o, seed, first + d, s, p, check, trace, acts, gdeck, gplay, 0, pp, view, legal)
-        write_record(st, r[d])
-
-
-@njit(nogil=True)
-def play_chunk_plug(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
-    """``play_chunk`` with a plug-in ``plug`` for the seats whose sid is >= PLUGIN. Not cached:
-    a function argument makes a new cache entry in every process, so it compiles in each."""
+def _play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
+    """Play deals first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug`` is
+    the plug-in for the seats whose sid is >= PLUGIN (0: none, ``jit.call_plug``)."""
     st = new_state(opts)
     acts = np.empty(MAX_ACTS, dtype=np.int64)
     legal = np.empty(MAX_ACTS, dtype=np.int64)
@@ -1296,6 +1277,13 @@ def play_chunk_plug(seed, first, lo, hi, opts, sids, params, check, rec, plug, p
         write_record(st, r[d])
 
 
+# Two compilations of one kernel: built-in strategies only (plug = 0), cached on disk; and with a
+# plug-in's function, not cached (a function argument makes a new cache entry in every process,
+# so that one compiles in each).
+play_chunk = njit(cache=True, nogil=True)(_play_chunk)
+play_chunk_plug = njit(nogil=True)(_play_chunk)
+
+
 def no_plugin_params(sids):
     return np.zeros((len(sids), N_PLUG_PARAMS + 1), dtype=np.float64)
 
@@ -1306,25 +1294,12 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     plug-in seated at the seats whose sid is >= PLUGIN, with its parameters ``pprm``."""
     pprm = no_plugin_params(sids) if pprm is None else pprm
     if plug is None:
-        threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, pprm, least=CHUNK)
+        threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, 0, pprm, least=CHUNK)
     else:
         threaded_batch(play_chunk_plug, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
 
 
-@njit(cache=True)
-def replay_kernel(seed, deal_id, opts, sids, params, check, trace, pprm):
-    st = new_state(opts)
-    acts = np.empty(MAX_ACTS, dtype=np.int64)
-    legal = np.empty(MAX_ACTS, dtype=np.int64)
-    view = np.empty(VIEW_SIZE, dtype=np.int64)
-    gdeck = np.empty(2, dtype=np.uint64)
-    gplay = np.empty(2, dtype=np.uint64)
-    play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, 0, pprm, view, legal)
-    return st
-
-
-@njit
-def replay_kernel_plug(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
+def _replay(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
     st = new_state(opts)
     acts = np.empty(MAX_ACTS, dtype=np.int64)
     legal = np.empty(MAX_ACTS, dtype=np.int64)
@@ -1335,11 +1310,15 @@ def replay_kernel_plug(seed, deal_id, opts, sids, params, check, trace, plug, pp
     return st
 
 
+replay_kernel = njit(cache=True)(_replay)          # as play_chunk / play_chunk_plug
+replay_kernel_plug = njit(_replay)
+
+
 def replay_deal(seed, deal_id, opts, sids, params, check, trace, plug=None, pprm=None):
     """Play one deal alone with a trace buffer; returns the final state."""
     pprm = no_plugin_params(sids) if pprm is None else pprm
     if plug is None:
-        return replay_kernel(seed, deal_id, opts, sids, params, check, trace, pprm)
+        return replay_kernel(seed, deal_id, opts, sids, params, check, trace, 0, pprm)
     return replay_kernel_plug(seed, deal_id, opts, sids, params, check, trace, plug, pprm)
 
 

@@ -287,18 +287,16 @@ class Evaluator:
         return m
 
     def play(self, seat: Seat, first: int, count: int) -> tuple[np.ndarray, int]:
-        from sim.runner import RunConfig, play_shard
+        """X(d) of deals first..first+count-1 (the seat's payout averaged over the seats it held
+        against the field) and the seat-deals a cap stopped, from the experiments' own player."""
+        from sim.experiment import Experiment, Point, field_lineups, play_experiment_shard
         n = self.cfg.n_players
-        x = np.zeros(count)
-        trunc = 0
-        for s in range(n):
-            seats = [seat if p == s else self.field for p in range(n)]
-            rc = RunConfig(self.cfg.game_name, n, self.cfg.options, self.cfg.preset, seats, self.seed, count, first,
-                           self.cfg.check, self.cfg.workers)
-            cols = play_shard(rc, first, count)
-            x += cols[f"payout_{s}"]
-            trunc += int(np.count_nonzero(cols["truncated"]))
-        return x / n, trunc
+        point = Point(seat.label, self.cfg.options, field_lineups(seat, self.field, n))
+        exp = Experiment("tune", self.cfg.game_name, n, self.seed, (point,), self.cfg.preset, self.field.label,
+                         0, self.cfg.check, self.cfg.workers)
+        cols = play_experiment_shard(exp, first, count)
+        x = cols["payout"].astype(np.float64).reshape(n, count).mean(axis=0)
+        return x, int(np.count_nonzero(cols["truncated"]))
 
 
 # ---- one round ---------------------------------------------------------------------------
