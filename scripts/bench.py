@@ -478,7 +478,7 @@ import statistics, sys, time
 sys.path.insert(0, {root!r})
 import numba, numpy as np
 from sim.registry import get_game, seat_arrays, seat_plugin, seat_table
-spec = get_game("tonk")
+spec = get_game({game!r})
 numba.set_num_threads({threads})
 opts = spec.options_cls().to_array({players})
 rows = []
@@ -501,27 +501,37 @@ print(" ".join(str({n} / statistics.median(t)) for t in ts))
 
 
 def plugins_section(args, cores: int) -> list[str]:
-    """A plug-in that reimplements knocker (examples/tonk_low_knock.py) beside the built-in
-    knocker, interleaved in one process: deals/s and the ratio (issue 17: at most 1.5x)."""
-    plug = "examples/tonk_low_knock.py:low_knock:threshold=5"
-    cases = [("one seat of 3", [["knocker:threshold=5", "greedy", "greedy"], [plug, "greedy", "greedy"]], 3),
-             ("every seat of 3", [["knocker:threshold=5"], [plug]], 3)]
+    """Per game that takes plug-ins, a plug-in that reimplements a built-in's decision (its
+    spec's ``plugin["bench"]``: the built-in label, the plug-in label, players and the other
+    seats) beside that built-in, interleaved in one process: deals/s and the ratio (issue 17: at
+    most 1.5x)."""
+    from sim.registry import games
     n = max(1000, int(args.deals * args.scale))
     rows = []
-    for what, tables, players in cases:
-        for threads in (1, cores):
-            code = PLUGIN_MEASURE.format(root=str(ROOT), tables=tables, players=players, n=n, threads=threads,
-                                         repeats=args.repeats)
-            a, b = (float(x) for x in _child(code, ROOT).split())
-            rows.append((what, threads, a, b))
-            print(rows[-1], file=sys.stderr)
+    for game, spec in games().items():
+        bench = (spec.plugin or {}).get("bench")
+        if not bench:
+            continue
+        builtin, plug, players, other = bench["builtin"], bench["plugin"], bench["players"], bench["other"]
+        cases = [("one seat", [[builtin] + [other] * (players - 1), [plug] + [other] * (players - 1)])]
+        if bench.get("every_seat", True):
+            cases.append(("every seat", [[builtin], [plug]]))
+        m = max(100, int(n * bench.get("scale", 1.0)))
+        for what, tables in cases:
+            for threads in (1, cores):
+                code = PLUGIN_MEASURE.format(root=str(ROOT), game=game, tables=tables, players=players, n=m,
+                                             threads=threads, repeats=args.repeats)
+                a, b = (float(x) for x in _child(code, ROOT).split())
+                rows.append((game, f"{what} of {players}", f"`{builtin}` / `{plug}`", m, threads, a, b))
+                print(rows[-1], file=sys.stderr)
     lines = ["## Plug-in strategies: a plug-in beside the built-in it reimplements", "",
-             f"Tonk, default rules, {n:,} deals, median of {args.repeats} interleaved runs in one process, compile "
-             f"excluded: `knocker:threshold=5` against `{plug}` (the same decisions: the records are "
-             "identical, `tests/test_plugins.py`). Target (issue 17): the plug-in within 1.5x of the built-in.", "",
-             "| seats | threads | built-in deals/s | plug-in deals/s | built-in / plug-in |",
-             "|---|---:|---:|---:|---:|"]
-    lines += [f"| {w} | {t} | {a:,.0f} | {b:,.0f} | {a / b:.2f}x |" for w, t, a, b in rows]
+             f"Default rules, median of {args.repeats} interleaved runs in one process, compile excluded: each "
+             "plug-in makes the same decisions as the built-in beside it (their records are identical, "
+             "`tests/test_plugins*.py`). Target (issue 17): the plug-in within 1.5x of the built-in.", "",
+             "| game | seats | built-in / plug-in | deals | threads | built-in deals/s | plug-in deals/s | ratio |",
+             "|---|---|---|---:|---:|---:|---:|---:|"]
+    lines += [f"| {g} | {w} | {lab} | {m:,} | {t} | {a:,.0f} | {b:,.0f} | {a / b:.2f}x |"
+              for g, w, lab, m, t, a, b in rows]
     return lines + [""]
 
 

@@ -110,7 +110,9 @@ class GameSpec:
     plugin: dict | None = None                # plug-in strategies: {"offset": sid of a plug-in seat over its
                                               # base's, "n_params": its parameter slots (the row has one
                                               # more: the kinds mask), "kinds": decision kinds, "error":
-                                              # the code of an illegal plug-in action}; None: not taken
+                                              # the code of an illegal plug-in action, optional "bench":
+                                              # {"builtin", "plugin", "players", "other"} labels for
+                                              # scripts/bench.py --game plugins}; None: not taken
 
 
 def kernel_fields(K, **over) -> dict:
