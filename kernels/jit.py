@@ -5,7 +5,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic, overload
+from numba.extending import intrinsic
 
 
 def njit(fn=None, **options):
@@ -129,16 +129,20 @@ def threaded_batch(play_chunk, seed, first, count, *args, least=1, align=1):
             f.result()
 
 
-def call_plug(plug, view, legal, n, prm):
-    """``plug(view, legal, n, prm)`` for a plug-in strategy's function; -1 (every choice to the
-    built-in) when ``plug`` is an integer, the built-in path's placeholder. The built-in path
-    then holds no function value, so its kernels stay cacheable on disk (a function argument
-    or global would make them "dynamic" and compile in every process)."""
-    return -1 if isinstance(plug, int) else plug(view, legal, n, prm)
+# A plug-in strategy's decide(view, legal, n, prm) -> index of the chosen legal action, or -1.
+PLUG_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64, types.float64[::1])
 
 
-@overload(call_plug)
-def _call_plug(plug, view, legal, n, prm):
-    if isinstance(plug, types.Integer):
-        return lambda plug, view, legal, n, prm: -1
-    return lambda plug, view, legal, n, prm: plug(view, legal, n, prm)
+def plug_cfunc(fn):
+    """``fn`` (a numba function of PLUG_SIG's arguments) compiled as a C callback. A kernel
+    takes it as a first-class function of type PLUG_SIG, the same type for every plug-in, so
+    one compiled kernel (cached on disk) serves the built-in strategies and any plug-in: a new
+    plug-in costs only its own compile. (A dispatcher argument would be typed by its identity:
+    a new kernel compile, and a new cache entry, in every process.)"""
+    return numba.cfunc(PLUG_SIG)(fn)
+
+
+@numba.cfunc(PLUG_SIG, cache=True)
+def no_plugin(view, legal, n, prm):
+    """The plug-in argument of a table without one: leaves every choice to the built-in."""
+    return -1

@@ -99,7 +99,7 @@ from kernels.cards import (
     ranks_present,
     run_neighbours,
 )
-from kernels.jit import call_plug, njit, threaded_batch, trace_put, unowned
+from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
 from kernels.rng import (
     STREAM_DECK,
     STREAM_PLAY,
@@ -1128,7 +1128,7 @@ def fill_view(st, view):
         view[V_RUNS + q] = st[RUN + q] if live else 0
 
 
-@njit(cache=True, inline='always')   # inlined: a function argument would make a cache entry per process
+@njit(cache=True, inline='always')
 def plugin_pick(st, acts, n, plug, pprm, view, legal):
     """A plug-in seat's choice: ``plug(view, legal, n, pprm)`` on its view and a copy of the
     legal actions, for the decision kinds in its mask; -1 leaves the choice to its base
@@ -1138,7 +1138,7 @@ def plugin_pick(st, acts, n, plug, pprm, view, legal):
         return -1
     fill_view(st, view)
     legal[:n] = acts[:n]
-    i = call_plug(plug, view, legal[:n], n, pprm)
+    i = plug(view, legal[:n], n, pprm)
     if i == -1 or 0 <= i < n:
         return i
     return -2
@@ -1260,9 +1260,10 @@ def write_record(st, row):
         row[R_COL_LEFT + p] = popcount(st[HAND + p])
 
 
-def _play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
+@njit(cache=True, nogil=True)
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
     """Play deals first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug`` is
-    the plug-in for the seats whose sid is >= PLUGIN (0: none, ``jit.call_plug``)."""
+    the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN."""
     st = new_state(opts)
     acts = np.empty(MAX_ACTS, dtype=np.int64)
     legal = np.empty(MAX_ACTS, dtype=np.int64)
@@ -1277,13 +1278,6 @@ def _play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm)
         write_record(st, r[d])
 
 
-# Two compilations of one kernel: built-in strategies only (plug = 0), cached on disk; and with a
-# plug-in's function, not cached (a function argument makes a new cache entry in every process,
-# so that one compiles in each).
-play_chunk = njit(cache=True, nogil=True)(_play_chunk)
-play_chunk_plug = njit(nogil=True)(_play_chunk)
-
-
 def no_plugin_params(sids):
     return np.zeros((len(sids), N_PLUG_PARAMS + 1), dtype=np.float64)
 
@@ -1291,15 +1285,15 @@ def no_plugin_params(sids):
 def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
     """Play ``count`` deals starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``
     (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``). ``plug``: the
-    plug-in seated at the seats whose sid is >= PLUGIN, with its parameters ``pprm``."""
+    plug-in (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN, with its parameters
+    ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
     pprm = no_plugin_params(sids) if pprm is None else pprm
-    if plug is None:
-        threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, 0, pprm, least=CHUNK)
-    else:
-        threaded_batch(play_chunk_plug, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
+    plug = no_plugin if plug is None else plug
+    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
 
 
-def _replay(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
+@njit(cache=True)
+def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
     st = new_state(opts)
     acts = np.empty(MAX_ACTS, dtype=np.int64)
     legal = np.empty(MAX_ACTS, dtype=np.int64)
@@ -1310,16 +1304,10 @@ def _replay(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
     return st
 
 
-replay_kernel = njit(cache=True)(_replay)          # as play_chunk / play_chunk_plug
-replay_kernel_plug = njit(_replay)
-
-
 def replay_deal(seed, deal_id, opts, sids, params, check, trace, plug=None, pprm=None):
     """Play one deal alone with a trace buffer; returns the final state."""
     pprm = no_plugin_params(sids) if pprm is None else pprm
-    if plug is None:
-        return replay_kernel(seed, deal_id, opts, sids, params, check, trace, 0, pprm)
-    return replay_kernel_plug(seed, deal_id, opts, sids, params, check, trace, plug, pprm)
+    return replay_kernel(seed, deal_id, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)
 
 
 @njit(cache=True, parallel=True)

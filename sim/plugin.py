@@ -103,6 +103,12 @@ def load(source: str, name: str, game):
 _COMPILED: dict = {}
 
 
+def compiled(obj):
+    """The C callback (``kernels.jit.plug_cfunc``) of a loaded plug-in's ``decide``: what the
+    kernels call."""
+    return _COMPILED[id(obj.decide)][1]
+
+
 def _compile(obj, where: str, game) -> None:
     """Check decide's signature and compile it for the kernels' argument types, once."""
     key = id(obj.decide)
@@ -114,10 +120,11 @@ def _compile(obj, where: str, game) -> None:
     params = list(inspect.signature(d.py_func).parameters)
     if len(params) != 4:
         raise UsageError(f"{where}: decide must take (view, legal, n, prm); it takes ({', '.join(params)})")
+    from kernels.jit import plug_cfunc
     try:
-        d.compile("int64(int64[::1], int64[::1], int64, float64[::1])")
+        fn = plug_cfunc(d)
     except Exception as exc:  # noqa: BLE001 - numba's typing / lowering errors: their first line
         lines = [ln for ln in str(exc).splitlines() if ln.strip()]
         first = lines[0] if lines else type(exc).__name__
         raise UsageError(f"{where}: numba cannot compile decide: {first}") from None
-    _COMPILED[key] = True
+    _COMPILED[key] = (d, fn)          # d kept: the id stays its own

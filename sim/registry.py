@@ -178,7 +178,7 @@ def seat_plugin(game: GameSpec, seats: list[Seat]):
         if s.plugin:
             pprm[i, : len(s.values)] = s.values
             pprm[i, k] = mask
-    return strat.decide, pprm
+    return P.compiled(strat), pprm
 
 
 def check_players(game: GameSpec, n: int | None) -> int:
