@@ -168,19 +168,6 @@ def _progress(total: int, quiet: bool, always: bool = False):
     return bar, update
 
 
-def _precision(until_ci: float | None, max_deals: int | None, deals: int) -> int | None:
-    if until_ci is None:
-        if max_deals is not None:
-            raise UsageError("--max-deals caps --until-ci; without --until-ci give the number of deals with --deals")
-        return None
-    if not math.isfinite(until_ci) or until_ci <= 0:
-        raise UsageError(f"--until-ci must be a number > 0 (got {until_ci})")
-    cap = max_deals if max_deals is not None else 100 * deals
-    if cap < 1:
-        raise UsageError(f"--max-deals must be >= 1 (got {cap})")
-    return cap
-
-
 UntilCiOpt = Annotated[Optional[float], typer.Option(
     "--until-ci", help="play until the headline 95% half-width is at most this (alpha-spending rule)")]
 MaxDealsOpt = Annotated[Optional[int], typer.Option("--max-deals", help="cap for --until-ci (default 100 x --deals)")]
@@ -196,16 +183,6 @@ ShardOpt = Annotated[Optional[int], typer.Option(
     "--shard-size", help="deals per shard (memory, resume and cluster granularity; results do not depend on it)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the summary as JSON")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
-
-
-@contextlib.contextmanager
-def _executor(scheduler: str | None, cluster: str | None):
-    from sim.executor import make_executor
-    ex = make_executor(scheduler, cluster)
-    try:
-        yield ex
-    finally:
-        ex.close()
 
 
 @app.command()
@@ -231,16 +208,13 @@ def run(game: GameArg,
         as_json: JsonOpt = False,
         quiet: QuietOpt = False):
     """Play DEALS deals and print win rates and payouts with 95% intervals."""
-    from sim.io import check_output_path
-    from sim.runner import DEFAULT_SHARD, make_config, run as run_batch
-    from sim.store import check_output
-    cfg = make_config(game, players, deals, seed, strategy, option, preset, workers, check, first_deal,
-                      DEFAULT_SHARD if shard_size is None else shard_size)
-    if out_file:
-        check_output_path(out_file)
-        check_output(out_file, "run", overwrite)      # refused before anything is played
-    _execute(lambda *args: run_batch(cfg, *args, overwrite=overwrite), print_summary, deals, out_file, until_ci,
-             max_deals, resume, scheduler, cluster, as_json, quiet, overwrite, cfg.game.name)
+    from cardsim import api
+    _show(lambda **ui: api.run(game, players=players, deals=deals, strategies=strategy or [], options=option or [],
+                               preset=preset, seed=seed, workers=workers, check=check, first_deal=first_deal,
+                               until_ci=until_ci, max_deals=max_deals, out=out_file, overwrite=overwrite,
+                               keep_records=False, resume=resume, shard_size=shard_size, scheduler=scheduler,
+                               cluster=cluster, **ui),
+          print_summary, deals, until_ci, max_deals, as_json, quiet)
 
 
 def _print_sequential(summary: dict) -> None:
@@ -292,62 +266,27 @@ def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
               markup=False)
 
 
-def _compile_notice(game: str, entry: str, quiet: bool) -> None:
-    """One line on stderr (a terminal: logs and pipes stay as they were) while a game's kernels
-    compile for the first time here."""
-    from sim.warm import notice
-    line = None if quiet or not err.is_terminal else notice(game, entry)
-    if line:
-        err.print(line, markup=False)
+def _notice(quiet: bool):
+    """The API's first-compile notice as one line on stderr (a terminal only: logs and pipes stay
+    as they were); None when quiet."""
+    return None if quiet or not err.is_terminal else (lambda line: err.print(line, markup=False))
 
 
-def _execute(play, printer, deals, out_path, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet,
-             overwrite=False, game=None):
-    """Shared tail of run/compare/sweep: precision cap, progress bar, executor, output."""
-    cap = _precision(until_ci, max_deals, deals)
-    if out_path is not None and not str(out_path).strip():
-        raise UsageError("--out is empty; give a file or directory name")
-    if resume and not out_path:
-        raise UsageError("--resume needs --out (the run to continue)")
-    if overwrite and not out_path:
-        raise UsageError("--overwrite needs --out (the output to replace)")
-    _check_cluster(cluster)
-    local = scheduler is None and cluster is None
-    if game and local:
-        _compile_notice(game, "play", quiet or as_json)
+def _show(call, printer, deals, until_ci, max_deals, as_json, quiet):
+    """run / compare / sweep: the progress bar round the API call, then its result printed."""
+    from cardsim.api import precision_cap
+    cap = precision_cap(until_ci, max_deals, deals)
     bar, update = _progress(cap or deals, quiet or as_json, always=until_ci is not None)
-    with _executor(scheduler, cluster) as ex, bar:
-        result = play(out_path, update, until_ci, cap, resume, ex)
-    if game and local:
-        from sim.warm import mark_compiled
-        mark_compiled(game, "play")
+    with bar:
+        result = call(progress=update, notice=_notice(quiet or as_json))
     if as_json:
-        print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing,
+        print(_json_dump({"summary": result.raw, "meta": result.meta, "timing": result.timing,
                           "path": result.path}))
     else:
-        printer(result.summary, result.meta, result.timing)
-        _print_sequential(result.summary)
+        printer(result.raw, result.meta, result.timing)
+        _print_sequential(result.raw)
         if result.path:
             out.print(f"wrote {result.path}", markup=False)
-
-
-def _check_cluster(cluster: str | None) -> None:
-    """``--cluster local:N`` starts N worker processes here: at most one per core."""
-    from sim.executor import host_cores
-    kind, _, n = (cluster or "").partition(":")
-    if kind == "local" and n.isascii() and n.isdigit() and int(n) > host_cores():
-        raise UsageError(f"--cluster local:{n} asks for {n} worker processes but this machine has "
-                         f"{host_cores()} cores; give local:1..{host_cores()} (or local)")
-
-
-def _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet,
-                    overwrite=False):
-    from sim.experiment import run_experiment
-    from sim.store import check_output
-    if out_dir:
-        check_output(out_dir, exp.kind, overwrite)    # refused before anything is played
-    _execute(lambda *args: run_experiment(exp, deals, *args, overwrite=overwrite), print_points, deals, out_dir,
-             until_ci, max_deals, resume, scheduler, cluster, as_json, quiet, overwrite, exp.game_name)
 
 
 @app.command()
@@ -377,10 +316,13 @@ def compare(game: GameArg,
 
     Each strategy sits at every seat against the field on the very same cards (or, with one
     strategy per seat and no --field, they rotate round the table)."""
-    from sim.experiment import EXPERIMENT_SHARD, make_compare
-    exp = make_compare(game, strategy or [], players, field, seed, deals, option, preset, workers, check, first_deal,
-                       EXPERIMENT_SHARD if shard_size is None else shard_size)
-    _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet, overwrite)
+    from cardsim import api
+    _show(lambda **ui: api.compare(game, strategy or [], field=field, players=players, deals=deals, options=option or [],
+                                   preset=preset, seed=seed, workers=workers, check=check, first_deal=first_deal,
+                                   until_ci=until_ci, max_deals=max_deals, out=out_dir, overwrite=overwrite,
+                                   keep_records=False, resume=resume, shard_size=shard_size, scheduler=scheduler,
+                                   cluster=cluster, **ui),
+          print_points, deals, until_ci, max_deals, as_json, quiet)
 
 
 @app.command()
@@ -411,10 +353,13 @@ def sweep(game: GameArg,
     """Sweep a grid of strategy parameters (and rule options) on duplicate deals.
 
     Every point plays the same deals against the same field, seats rotated."""
-    from sim.experiment import EXPERIMENT_SHARD, make_sweep
-    exp = make_sweep(game, strategy, param or [], option_grid or [], players, field, seed, deals, option, preset,
-                     workers, check, first_deal, EXPERIMENT_SHARD if shard_size is None else shard_size)
-    _run_experiment(exp, deals, out_dir, until_ci, max_deals, resume, scheduler, cluster, as_json, quiet, overwrite)
+    from cardsim import api
+    _show(lambda **ui: api.sweep(game, strategy, param or [], option_grid=option_grid or [], field=field,
+                                 players=players, deals=deals, options=option or [], preset=preset, seed=seed,
+                                 workers=workers, check=check, first_deal=first_deal, until_ci=until_ci,
+                                 max_deals=max_deals, out=out_dir, overwrite=overwrite, keep_records=False,
+                                 resume=resume, shard_size=shard_size, scheduler=scheduler, cluster=cluster, **ui),
+          print_points, deals, until_ci, max_deals, as_json, quiet)
 
 
 @app.command()
@@ -462,28 +407,23 @@ def tune(game: GameArg,
     duplicate deals, seats rotated; the best points are re-measured on fresh deals, and the
     interval printed is the re-measurement's. --self repeats the search against each round's
     winner until nobody in the family beats the field (or a cycle, or --rounds)."""
-    from sim.tune import make_tune, run_tune, write_tune
-    from sim.store import check_output
-    cfg = make_tune(game, strategy, param or [], field, players, budget, seed, option, preset, sampler, rung, eta,
-                    rungs, top, remeasure, self_play, rounds, max_trials, workers, check, step)
-    if out_dir is not None and not out_dir.strip():
-        raise UsageError("--out is empty; give a directory name")
-    if out_dir:
-        check_output(out_dir, "tune", overwrite)      # refused before anything is played
+    from cardsim import api
     from sim.registry import get_game
+    from sim.tune import make_tune
+    cfg = make_tune(game, strategy, param or [], field, players, budget, seed, option, preset, sampler, rung, eta,
+                    rungs, top, remeasure, self_play, rounds, max_trials, workers, check, step)   # the bar's total
     unit = get_game(cfg.game_name).payout_unit
-    _compile_notice(cfg.game_name, "play", quiet or as_json)
     total = cfg.budget * (cfg.rounds if cfg.self_play else 1)
     bar, update = _progress(total, quiet or as_json, always=True)
     t0 = time.perf_counter()
     say = None if as_json else (lambda line: out.print(term(line), markup=False))
     with bar:
-        result = run_tune(cfg, (lambda done: update(done, total)) if update else None, say)
-    from sim.warm import mark_compiled
-    mark_compiled(cfg.game_name, "play")
-    if out_dir:
-        result.path = write_tune(result, out_dir, overwrite)
-    s = result.summary
+        result = api.tune(game, strategy, param or [], field=field, players=players, budget=budget, seed=seed,
+                          self_play=self_play, rounds=rounds, step=step, sampler=sampler, rung=rung, eta=eta,
+                          rungs=rungs, top=top, remeasure=remeasure, max_trials=max_trials, options=option or [],
+                          preset=preset, workers=workers, check=check, out=out_dir, overwrite=overwrite,
+                          keep_records=False, say=say, progress=update, notice=_notice(quiet or as_json))
+    s = result.raw
     if as_json:
         print(_json_dump({"summary": s, "meta": result.meta, "path": result.path}))
         return
@@ -530,16 +470,8 @@ def odds(game: GameArg,
     exactly 3 and a run of 7+ (going out is not needed). Contract Rummy (``--deal D --players
     N --preset P``): the pack of that preset and player count, K = the deal's hand size; deal 7
     of contract/liverpool means three runs of all K cards."""
-    import numba
-    from sim.odds import contract_odds
-    from sim.runner import max_workers
-    w = max_workers() if workers is None else workers
-    if not 1 <= w <= max_workers():
-        raise UsageError(f"--workers must be 1..{max_workers()} on this machine (got {w})")
-    numba.set_num_threads(w)
-    if hand is None:
-        raise UsageError("--hand (or --deal) is required")
-    r = contract_odds(game, hand, cards, samples, seed, players, preset)
+    from cardsim import api
+    r = api.odds(game, hand, cards=cards, samples=samples, seed=seed, players=players, preset=preset, workers=workers)
     if as_json:
         print(_json_dump(r))
     else:
@@ -585,23 +517,6 @@ ReplaySourceArg = Annotated[str, typer.Argument(
          "(cardsim run --out) or a compare/sweep --out directory")]
 
 
-def _replay_output(arg: str):
-    """None when ``arg`` names a game; else the path of the output to replay from (UsageError,
-    naming the games, when it is neither)."""
-    from pathlib import Path
-    from sim.registry import GAME_NAMES, get_game
-    if arg.strip().lower() in GAME_NAMES:
-        return None
-    if Path(arg).exists():
-        return arg
-    if "/" in arg or "\\" in arg or arg.lower().endswith((".parquet", ".pq")):
-        raise UsageError(f"no such file: {arg!r} (replay takes a game name or an existing run file)")
-    try:
-        get_game(arg)
-    except UsageError as exc:
-        raise UsageError(f"{exc}; or give an existing run file or compare/sweep dataset") from None
-
-
 @app.command()
 @handle_errors
 def replay(game: ReplaySourceArg,
@@ -627,48 +542,12 @@ def replay(game: ReplaySourceArg,
     replay GAME --seed S --deal N [--players, --strategy, --option, --preset] chooses the table.
 
     replay FILE --deal N takes it from the metadata of a run file (or, with --point K --lineup L, of a compare/sweep dataset), so the replayed deal is that row; a file written under another rules version is refused unless --force. A name that is both a game and a file is the game (write ./tonk for the file)."""
-    from sim.runner import (make_config, open_replay_source, raise_check_error, replay as replay_state,
-                            replay_document, replay_lines)
-    from sim.runner import DEAL_LIMIT
-    if deal is not None and not 0 <= deal < DEAL_LIMIT:
-        raise UsageError(f"--deal must be >= 0 and <= 2**63-2 (got {deal})")
-    path = _replay_output(game)
-    source = None
-    if path is not None:
-        given = [flag for flag, v in (("--seed", seed is not None), ("--players", players is not None),
-                                      ("--strategy", bool(strategy)), ("--option", bool(option)),
-                                      ("--preset", preset is not None)) if v]
-        if given:
-            raise UsageError(f"{', '.join(given)} cannot be given with a file: replay FILE takes the table from "
-                             "the file's metadata (replay GAME ... chooses it yourself)")
-        source = open_replay_source(path, point, lineup, force, check)
-        cfg = source.cfg
-        deal = cfg.first_deal if deal is None else deal
-        source.check_deal(deal)
-        if source.warning:
-            err.print(f"Warning: {source.warning}", markup=False)
-    else:
-        given = [flag for flag, v in (("--point", point is not None), ("--lineup", lineup is not None),
-                                      ("--force", force)) if v]
-        if given:
-            raise UsageError(f"{', '.join(given)}: only for replaying a deal of a file (replay FILE --deal N)")
-        deal = 0 if deal is None else deal
-        cfg = make_config(game, players, 1, 0 if seed is None else seed, strategy, option, preset, None, check, deal)
-    _compile_notice(cfg.game.name, "replay", False)
-    if check:
-        st, _ = replay_state(cfg, deal)
-        code = cfg.game.state_error(st)
-        if code:
-            raise_check_error(cfg, deal, code)
-    if as_json:
-        lines = [_json_dump(replay_document(cfg, deal, source))]
-    else:
-        lines = replay_lines(cfg, deal)
-        if source is not None and source.kind != "run":
-            lines.insert(1, f"{source.kind} point {source.point} ({source.point_label}), lineup {source.lineup}: "
-                            f"the point's result is seat {source.counted_seat}'s")
-    from sim.warm import mark_compiled
-    mark_compiled(cfg.game.name, "replay")
+    from cardsim import api
+    doc = api.replay(game, deal, seed=seed, players=players, strategies=strategy or [], options=option or [],
+                     preset=preset, check=check, point=point, lineup=lineup, force=force,
+                     warn=lambda w: err.print(f"Warning: {w}", markup=False), notice=_notice(False))
+    text = doc.pop("text")
+    lines = [_json_dump(doc)] if as_json else text.split("\n")
     for line in lines:
         print(line)          # plain text: long lines are not wrapped at the terminal width
 
@@ -701,13 +580,13 @@ def warmup(game: Annotated[str, typer.Argument(help="a game name, or all")] = "a
 @handle_errors
 def games():
     """The games, their player counts and their rules documents (docs/rules/, in the repository)."""
-    from sim.registry import games as all_games
+    from cardsim import api
     t = Table()
     for col in ("game", "title", "players", "rules", "rules version"):
         t.add_column(col)
-    for g in all_games().values():
-        lo, hi, default = g.players
-        t.add_row(g.name, g.title, f"{lo}-{hi} (default {default})", g.rules, str(g.rules_version))
+    for g in api.games().itertuples():
+        t.add_row(g.game, g.title, f"{g.players_min}-{g.players_max} (default {g.players_default})", g.rules,
+                  str(g.rules_version))
     out.print(t)
 
 
@@ -718,16 +597,11 @@ def strategies(game: GameArg,
                    "--plugin", help="also list a plug-in strategy FILE.py:NAME (repeatable; installed entry "
                                     "points of group cardsim.strategies are listed by themselves)")] = None):
     """Strategies of GAME with their parameters, defaults, ranges and help."""
-    from sim.plugin import entry_point_names
-    from sim.registry import get_game, parse_seat
-    g = get_game(game)
+    from cardsim import api
     t = Table()
     for col in ("strategy", "parameters", "help"):
         t.add_column(col, overflow="fold")
-    specs = list(g.strategies.values())
-    for label in list(plugin or []) + (entry_point_names() if g.plugin else []):
-        specs.append(parse_seat(g, label).strategy)
-    for s in specs:
+    for s in api.strategy_specs(game, plugin or []):
         params = "\n".join(f"{p.name}={p.default:g} [{p.lo:g}..{p.hi:g}]{' (whole number)' if p.integer else ''}: "
                            f"{p.help}" for p in s.params) or "-"
         t.add_row(s.name, params, s.help)
@@ -741,24 +615,21 @@ def options(game: GameArg):
 
     The rules they change are in the game's rules document (docs/rules/GAME.md in the
     repository); the section numbers and IDs in the help (3.1, §9.2, A14, C7) refer to it."""
-    import dataclasses
-    from sim.registry import get_game
-    g = get_game(game)
-    out.print(f"Rules: {g.rules} (the section numbers and IDs in the help, such as 3.1, §9.2 or A14, "
+    from cardsim import api
+    out.print(f"Rules: {api.rules(game)} (the section numbers and IDs in the help, such as 3.1, §9.2 or A14, "
               "refer to it)", markup=False)
     t = Table()
     for col in ("option", "default", "help"):
         t.add_column(col, overflow="fold")
-    for f in dataclasses.fields(g.options_cls):
-        choices, span = f.metadata.get("choices"), f.metadata.get("range")
-        help_text = f.metadata.get("help", "") + (f" ({' | '.join(choices)})" if choices else "") + (
-            f" [{span[0]}..{span[1]}]" if span else "")
-        t.add_row(f.name, _fmt_value(f.default), help_text)
+    for f in api.options(game).itertuples():
+        help_text = f.help + (f" ({' | '.join(f.choices)})" if f.choices else "") + (
+            f" [{f.range[0]}..{f.range[1]}]" if f.range else "")
+        t.add_row(f.option, _fmt_value(f.default), help_text)
     out.print(t)
     p = Table(title="presets")
     p.add_column("preset")
     p.add_column("options")
-    for name, values in g.presets.items():
+    for name, values in api.presets(game).items():
         p.add_row(name, ", ".join(f"{k}={_fmt_value(v)}" for k, v in values.items()) or "(all defaults)")
     out.print(p)
 

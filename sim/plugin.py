@@ -89,9 +89,7 @@ def load(source: str, name: str, game):
     if obj.game != game.name:
         raise UsageError(f"{where} is a strategy for {obj.game}, not {game.name}")
     if game.plugin is None:
-        from sim.registry import games
-        takes = [g for g, s in games().items() if s.plugin is not None]
-        raise UsageError(f"{game.name} does not take plug-in strategies yet ({', '.join(takes)} do)")
+        raise UsageError(f"{game.name} does not take plug-in strategies yet")
     bad = [k for k in obj.kinds if k not in game.plugin["kinds"]]
     if bad:
         raise UsageError(f"{where}: kinds {bad} are not {game.name} decision kinds "
