@@ -1510,7 +1510,7 @@ def fill_view(st, opts, view):
         known = w
     else:
         known = w & pay
-        m = w
+        m = w if st[PLAYED] else 0            # stops happen in Phase 3 only
         while m:
             c = lowbit(m)
             m &= m - 1
