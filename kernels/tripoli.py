@@ -44,6 +44,13 @@ Choices this module adds where the spec leaves room
   folds, bets); the heuristic's parameters are listed in ``sim.games.tripoli``. ``random``
   picks a uniform legal action; ``fuzz`` a uniform action KIND, then a uniform action of it
   (its auctions end after a few bids, so it reaches every end without the bid guard).
+* Plug-in strategies (issue 17, ``cardsim.tripoli``): a seat with sid ``PLUGIN + b`` asks the
+  plug-in's ``decide`` first for every decision of the kinds in its mask (K_*: the widow
+  options, a hand auction's bid, the pay-suit bid and naming, each poker card picked, Phase-2
+  and clearing-round betting, the Michigan lead), on its ``fill_view`` and a copy of the legal
+  actions; -1 leaves the choice to the built-in b, anything but -1 or a legal index stops the
+  deal with E_PLUGIN (every mode). ``OLD_HAND`` (the dealer's hand before his swap) is kept only
+  for the dealer's view; records and traces of built-in play are unchanged.
 * The heuristic's defaults changed in issue 15 (a defect fix): the old thresholds (bet two
   pair, raise a straight, call a pair, never bluff) lost ~12 chips a deal to one tighter seat
   and ``swap_below=1.5`` was worse than never swapping. The defaults now come from a
@@ -86,7 +93,7 @@ import numpy as np
 
 from kernels import poker as PK
 from kernels.cards import FULL_DECK, lowbit, popcount
-from kernels.jit import njit, threaded_batch, trace_put, unowned
+from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
 from kernels.rng import (
     STREAM_DECK,
     STREAM_PLAY,
@@ -195,6 +202,7 @@ CL_FIRST = 54    # dealer of the first clearing round
 CL_RESERVE = 55  # pooled chips of the clearing prizes not yet played for
 P2_RAISES = 56   # raises in the Phase-2 betting round
 P2_FOLDED = 57   # bit mask of the seats that folded in Phase 2
+OLD_HAND = 58    # the dealer's hand before his swap (0: no swap); only his plug-in view shows it
 HAND = 64        # HAND + p: seat p's hand
 PICK = 73        # PICK + p: seat p's 5 poker cards (clearing rounds: its 5 dealt cards)
 CONTRIB = 82     # CONTRIB + p: seat p's total bet this betting round
@@ -268,9 +276,10 @@ E_CAP = 4
 E_BOARD = 5
 E_BET = 6
 E_PICK = 7
+E_PLUGIN = 8       # a plug-in strategy returned no legal action's index (checked in every mode)
 ERROR_NAMES = ("", "cards not conserved", "chips not conserved", "no legal action",
                "step cap exceeded", "negative board space", "bet outside the limits",
-               "poker hand not 5 cards of the hand")
+               "poker hand not 5 cards of the hand", "a plug-in strategy returned an illegal action")
 
 # strategies: id + parameter row
 S_RANDOM = 0
@@ -281,6 +290,73 @@ PR_BET_AT, PR_RAISE_AT, PR_CALL_AT, PR_BET_SIZE, PR_RUN_WEIGHT, PR_STOP_BONUS = 
 PR_BID_OLD_MAX, PR_BLUFF, PR_BLUFF_SIZE, PR_SIZE_SHIFT, PR_OPP_SHIFT, PR_ODDS_WEIGHT = range(12, 18)
 PR_HIDE_MARGIN, PR_POS_SHIFT = 18, 19
 N_PARAMS = 20
+PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
+N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
+PLUG_KINDS = N_PLUG_PARAMS  # pprm slot: bit k set = the plug-in decides decisions of kind k
+
+# ---- plug-in decision kinds (the legal actions of each are the kernel's A_* actions) ------
+K_WIDOW = 0        # dealer: keep | swap | auction widow; after a swap: done | auction old hand;
+                   # after an unsold widow auction: keep | swap (V_PHASE tells which)
+K_BID = 1          # a widow auction (V_AUCTION: AU_WIDOW the unseen widow, AU_OLD the dealer's old
+                   # hand): pass | bid x (the new high bid)
+K_SUIT_BID = 2     # the pay-suit auction: pass | bid x
+K_SUIT = 3         # the pay-suit auction's winner names the pay suit (suit 0..3)
+K_PICK = 4         # choose the poker hand, one card per decision (five decisions): pick c
+K_BET = 5          # Phase-2 betting: check | bet x, or fold | call | raise x (x = the increment)
+K_CLEAR_BET = 6    # a clearing round's betting (same actions)
+K_LEAD = 7         # Phase 3: the suit to lead (its lowest card is led; following is forced)
+N_KINDS = 8
+KIND_NAMES = ("widow", "bid", "suit_bid", "suit", "pick", "bet", "clear_bet", "lead")
+
+# ---- what a plug-in's decide(view, legal, n, prm) sees: its seat's view (``fill_view``) ---
+V_SEAT = 0         # the deciding seat
+V_KIND = 1         # decision kind K_*
+V_PHASE = 2        # the kernel's phase P_* (P_WIDOW, P_AFTER_SWAP, P_AFTER_UNSOLD, P_AUCTION, ...)
+V_PLAYERS = 3      # players at the table
+V_DEALER = 4       # dealer of the deal (of the betting round in a clearing round: V_BET_DEALER)
+V_DEAL_NO = 5      # deal number inside the session (0-based)
+V_DEALS = 6        # deals per session (the last one ends with the clearing rounds)
+V_HAND = 7         # own hand (card mask: bit 13 * suit + rank, rank 0 = ace; suits C D H S)
+V_PICK = 8         # own poker cards picked so far (mask; its five once chosen)
+V_BET_HAND = 9     # the cards this seat bets on: its poker hand, or its 5 cards in a clearing round
+V_BET_CLASS = 10   # their poker class (kernels.poker.eval5; higher is better), -1 before chosen
+V_WIDOW = 11       # widow cards this seat knows: the whole widow if it has seen it, else the public
+                   # ones (pay cards nobody claimed in Phase 1, cards a Phase-3 stop revealed)
+V_OLD_HAND = 12    # the dealer only, after his swap: his hand before it (whoever holds it now)
+V_W_ACT = 13       # the dealer's widow decisions so far (W_* flags)
+V_W_BUYER = 14     # buyer of a hand in a widow auction, -1
+V_W_PRICE = 15     # its price
+V_AUCTION = 16     # what the open auction sells: AU_WIDOW, AU_OLD, AU_SUIT; -1 no auction open
+V_HIGH = 17        # the auction's high bid (0 none)
+V_HIGH_BY = 18     # its bidder, -1
+V_ACTIVE = 19      # bit mask of the bidders who have not passed
+V_PAY_SUIT = 20    # pay suit of the deal (0 C, 1 D, 2 H, 3 S)
+V_SEQ = 21         # sequence start, ace-high rank index (2 -> 0 .. Q -> 10)
+V_SUIT_BY = 22     # winner of the pay-suit auction, -1
+V_SUIT_PRICE = 23  # its price
+V_CUR_BET = 24     # highest total bet of the betting round
+V_OWE = 25         # chips this seat must put in to call
+V_RAISES = 26      # raises made in the betting round
+V_POT = 27         # chips in the pot bet for (the Pot space; in a clearing round the clearing pot)
+V_FOLDED = 28      # bit mask of the folded seats (this betting round)
+V_ACTED = 29       # bit mask of the seats that acted since the last bet or raise
+V_MAX_AMOUNT = 30  # largest bet or raise increment allowed now
+V_MAX_RAISES = 31  # raises allowed per betting round (option; the guard when unlimited)
+V_PLAYED = 32      # cards played in Phase 3 (mask)
+V_BANNED = 33      # suit just stopped (may not be led), -1
+V_COLOR = 34       # colour alternation: required colour 0 black 1 red, -1 off
+V_FIRST_LEAD = 35  # 1 before the first lead of Phase 3
+V_LEADS = 36       # leads made in Phase 3
+V_POT_WIN = 37     # bit mask of the Phase-2 pot winners (0 before the showdown)
+V_TIMING = 38      # payout timing: 0 Phase 1, 1 when played (Rummoli)
+V_CLEARING = 39    # clearing round in play (0-based), -1 outside the clearing rounds
+V_BOARD = 40       # V_BOARD + i: chips on board space i (SP_*)
+V_HELD = 49        # V_HELD + p: cards seat p holds
+V_CHIPS = 58       # V_CHIPS + p: seat p's balance change in this deal so far (antes included)
+V_CONTRIB = 67     # V_CONTRIB + p: seat p's total bet in this betting round
+V_SHOWN = 76       # V_SHOWN + p: cards of seat p's hand everybody has seen (its Phase-1 pay cards,
+                   # its poker hand at a showdown)
+VIEW_SIZE = 85
 # mean poker strength (``strength``: category + place in it) of the best 5 of h random cards,
 # h = 0..18 (h < 5 as 5); 100,000 random holdings per size. The heuristic's betting thresholds
 # are set for opponents holding 9 cards and move with this curve (``PR_SIZE_SHIFT``).
@@ -587,6 +663,7 @@ def widow_action(st, opts, a, trace):
     if kind == A_KEEP or kind == A_DONE:
         after_widow(st, opts, trace)
     elif kind == A_SWAP:
+        st[OLD_HAND] = st[HAND + st[DEALER]]
         swap_with_widow(st, st[DEALER])
         st[W_ACT] |= W_SWAP
         st[PHASE] = P_AFTER_SWAP
@@ -1374,6 +1451,132 @@ def choose(st, opts, acts, n, sid, prm, gplay):
 
 
 # =============================================================================
+# plug-in strategies: the decision kind, the seat's view, the plug-in's choice
+# =============================================================================
+@njit(cache=True, inline='always')
+def decision_kind(st):
+    """The K_* kind of the decision to take now."""
+    ph = st[PHASE]
+    if ph <= P_AFTER_UNSOLD:
+        return K_WIDOW
+    if ph == P_AUCTION:
+        return K_SUIT_BID if st[AU_KIND] == AU_SUIT else K_BID
+    if ph == P_SUIT:
+        return K_SUIT
+    if ph == P_SELECT:
+        return K_PICK
+    if ph == P_BET:
+        return K_CLEAR_BET if st[BET_CTX] else K_BET
+    return K_LEAD
+
+
+@njit(cache=True)
+def public_cards(st, opts):
+    """(pay cards shown by Phase 1, 1 if the Phase-2 showdown has shown the live seats' poker
+    hands): what every seat has seen of the other hands."""
+    pay = 0
+    if opts[O_TIMING] == 0 and st[PHASE] >= P_SELECT:
+        for i in range(5):
+            pay |= np.int64(1) << pay_card(st, i)
+    shown = st[POKER_END] == 0 and (st[PHASE] == P_LEAD or (st[PHASE] == P_BET and st[BET_CTX] == 1))
+    return pay, shown
+
+
+@njit(cache=True)
+def fill_view(st, opts, view):
+    """What the seat to decide may see, into ``view`` (the V_* layout): its own hand and poker
+    cards, the widow only if it has seen it (else its public cards), the dealer's old hand to
+    the dealer, and public facts (board, chips, auctions, bets, folds, played cards, hand sizes,
+    cards shown); never another hand, an unseen widow card or another seat's unshown picks."""
+    p = st[CUR]
+    n = st[N]
+    view[V_SEAT] = p
+    view[V_KIND] = decision_kind(st)
+    view[V_PHASE] = st[PHASE]
+    view[V_PLAYERS] = n
+    view[V_DEALER] = st[DEALER]
+    view[V_DEAL_NO] = st[DEAL_NO]
+    view[V_DEALS] = opts[O_DEALS]
+    view[V_HAND] = st[HAND + p]
+    view[V_PICK] = st[PICK + p]
+    cards, cls = bet_hand(st, p)
+    if st[BET_CTX] == 0 and popcount(cards) < 5:
+        cards, cls = 0, -1
+    view[V_BET_HAND] = cards
+    view[V_BET_CLASS] = cls
+    pay, shown = public_cards(st, opts)
+    w = st[WIDOW]
+    if st[W_SEEN] == p:
+        known = w
+    else:
+        known = w & pay
+        m = w if st[PLAYED] else 0            # stops happen in Phase 3 only
+        while m:
+            c = lowbit(m)
+            m &= m - 1
+            if ah_rank(c) > 0 and (st[PLAYED] >> card_at(c // 13, ah_rank(c) - 1)) & 1:
+                known |= np.int64(1) << c      # its lower neighbour was played: a stop showed it
+    view[V_WIDOW] = known
+    view[V_OLD_HAND] = st[OLD_HAND] if p == st[DEALER] else 0
+    view[V_W_ACT] = st[W_ACT]
+    view[V_W_BUYER] = st[W_BUYER]
+    view[V_W_PRICE] = st[W_PRICE]
+    view[V_AUCTION] = st[AU_KIND] if st[PHASE] == P_AUCTION else -1
+    view[V_HIGH] = st[HIGH]
+    view[V_HIGH_BY] = st[HIGH_BY]
+    view[V_ACTIVE] = st[ACTIVE]
+    view[V_PAY_SUIT] = st[PAY_SUIT]
+    view[V_SEQ] = st[SEQ]
+    view[V_SUIT_BY] = st[SUIT_BY]
+    view[V_SUIT_PRICE] = st[SUIT_PRICE]
+    view[V_CUR_BET] = st[CUR_BET]
+    view[V_OWE] = st[CUR_BET] - st[CONTRIB + p]
+    view[V_RAISES] = st[RAISES]
+    view[V_POT] = st[BOARD + SP_POT] if st[BET_CTX] == 0 else st[CL_POT]
+    view[V_FOLDED] = st[FOLDED]
+    view[V_ACTED] = st[ACTED]
+    view[V_MAX_AMOUNT] = max_amount(st, opts)
+    view[V_MAX_RAISES] = opts[O_MAX_RAISES]
+    view[V_PLAYED] = st[PLAYED]
+    view[V_BANNED] = st[BANNED]
+    view[V_COLOR] = st[COLOR]
+    view[V_FIRST_LEAD] = st[FIRST_LEAD]
+    view[V_LEADS] = st[LEADS]
+    view[V_POT_WIN] = st[POT_WIN]
+    view[V_TIMING] = opts[O_TIMING]
+    view[V_CLEARING] = st[CL_INDEX] if st[BET_CTX] == 1 else -1
+    if st[BET_CTX] == 1:
+        view[V_DEALER] = st[BET_DEALER]
+    for i in range(9):
+        view[V_BOARD + i] = st[BOARD + i]
+    for q in range(MAX_PLAYERS):            # seats beyond the table: 0
+        live = q < n
+        h = st[HAND + q] if live else 0
+        view[V_HELD + q] = popcount(h)
+        view[V_CHIPS + q] = st[CHIPS + q] if live else 0
+        view[V_CONTRIB + q] = st[CONTRIB + q] if live else 0
+        s = h & pay
+        if shown and not (st[P2_FOLDED] >> q) & 1:
+            s |= h & st[PICK + q]
+        view[V_SHOWN + q] = s
+
+
+@njit(cache=True, inline='always')
+def plugin_pick(st, opts, acts, n, plug, pprm, view, legal):
+    """A plug-in seat's choice: ``plug(view, legal, n, pprm)`` on its view and a copy of the
+    legal actions, for the decision kinds in its mask; -1 leaves the choice to its base
+    built-in (so does a kind it is not asked), -2 is an illegal answer (E_PLUGIN)."""
+    if not (int(pprm[PLUG_KINDS]) >> decision_kind(st)) & 1:
+        return -1
+    fill_view(st, opts, view)
+    legal[:n] = acts[:n]
+    i = plug(view, legal[:n], n, pprm)
+    if i == -1 or 0 <= i < n:
+        return i
+    return -2
+
+
+# =============================================================================
 # check mode
 # =============================================================================
 @njit(cache=True)
@@ -1442,10 +1645,13 @@ def dealer_of(opts, seed, session, k):
 
 
 @njit(cache=True, inline='always')
-def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, deck):
-    """Play deal ``deal_id`` on the board carried in ``st``; returns the check error."""
+def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, deck, plug, pprm, view,
+              legal):
+    """Play deal ``deal_id`` on the board carried in ``st``; returns the check error. Seats with
+    sid >= PLUGIN are decided by ``plug`` (their row of ``pprm``)."""
     st, opts, sids, params = unowned(st), unowned(opts), unowned(sids), unowned(params)
     trace, acts, gdeck, gplay, deck = unowned(trace), unowned(acts), unowned(gdeck), unowned(gplay), unowned(deck)
+    pprm, view, legal = unowned(pprm), unowned(view), unowned(legal)
     D = opts[O_DEALS]
     reset_deal(st, opts, dealer_of(opts, seed, deal_id // D, deal_id % D))
     st[SESSION] = deal_id // D
@@ -1456,10 +1662,12 @@ def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, 
     seed_stream(gdeck, seed, deal_id, np.int64(STREAM_DECK))
     seed_stream(gplay, seed, deal_id, np.int64(STREAM_PLAY))
     start_deal(st, opts, gdeck, deck, trace)
-    run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck)
-    if st[ERR] == 0 and st[LAST_DEAL] and opts[O_CLEARING] and st[REASON] != R_STEP_CAP:
-        clearing_start(st, opts, gdeck, deck, trace)
-        run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck)
+    for stage in range(2):                # the deal, then a session's clearing rounds (one inlined loop)
+        if stage == 1:
+            if not (st[ERR] == 0 and st[LAST_DEAL] and opts[O_CLEARING] and st[REASON] != R_STEP_CAP):
+                break
+            clearing_start(st, opts, gdeck, deck, trace)
+        run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck, plug, pprm, view, legal)
     if check and st[ERR] == 0:
         st[ERR] = check_invariants(st, opts)
     log(st, trace, T_END, st[MWIN], st[REASON], st[MWIN])
@@ -1467,7 +1675,7 @@ def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, 
 
 
 @njit(cache=True, inline='always')
-def run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck):
+def run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck, plug, pprm, view, legal):
     """Ask and apply decisions until the deal (or the clearing) is over or capped."""
     while st[PHASE] != P_OVER:
         if st[STEPS] >= opts[O_MAX_STEPS]:
@@ -1480,7 +1688,15 @@ def run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck
             st[ERR] = E_NO_MOVES
             break
         p = st[CUR]
-        i = choose(st, opts, acts, n, sids[p], params[p], gplay)
+        sid, i = sids[p], -1
+        if sid >= PLUGIN:
+            i = plugin_pick(st, opts, acts, n, plug, pprm[p], view, legal)
+            if i == -2:
+                st[ERR] = E_PLUGIN
+                break
+            sid -= PLUGIN
+        if i < 0:
+            i = choose(st, opts, acts, n, sid, params[p], gplay)
         apply_action(st, opts, acts[i], gdeck, deck, trace)
         if check:
             st[ERR] = check_invariants(st, opts)
@@ -1556,37 +1772,56 @@ def buffers(opts):
 
 
 @njit(cache=True, nogil=True)
-def play_range(seed, first, lo, hi, opts, sids, params, check, rec):
+def play_range(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
     """Play deals first+lo .. first+hi-1 into rec[lo:hi], replaying the session prefix
-    of deal first+lo (its board) without writing it."""
+    of deal first+lo (its board) without writing it; ``plug`` is the plug-in (a
+    ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN."""
     st, acts, gdeck, gplay, deck = buffers(opts)
     trace = np.zeros((0, 4), np.int64)
+    legal = np.empty(MAX_ACTS, np.int64)
+    view = np.empty(VIEW_SIZE, np.int64)
     D = opts[O_DEALS]
     start = (first + lo) // D * D
     for d in range(start, first + hi):
         if d % D == 0:
             for i in range(9):
                 st[BOARD + i] = 0
-        play_deal(st, opts, seed, d, sids, params, check, trace, acts, gdeck, gplay, deck)
+        play_deal(st, opts, seed, d, sids, params, check, trace, acts, gdeck, gplay, deck, plug, pprm, view, legal)
         if d >= first + lo:
             write_record(st, rec[d - first])
 
 
-def play_batch(seed, first, count, opts, sids, params, check, rec):
+def no_plugin_params(sids):
+    return np.zeros((len(sids), N_PLUG_PARAMS + 1), dtype=np.float64)
+
+
+def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
     """Play deals first .. first+count-1 into ``rec`` on ``numba.get_num_threads()`` threads
     (Python threads over the ``nogil`` ``play_range``: ``jit.threaded_batch``), cut at whole
-    sessions, so a session's board never crosses threads."""
-    threaded_batch(play_range, seed, first, count, opts, sids, params, check, rec,
+    sessions, so a session's board never crosses threads. ``plug``: the plug-in
+    (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN, with its parameters
+    ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
+    pprm = no_plugin_params(sids) if pprm is None else pprm
+    plug = no_plugin if plug is None else plug
+    threaded_batch(play_range, seed, first, count, opts, sids, params, check, rec, plug, pprm,
                    least=int(opts[O_DEALS]) * SESSIONS_PER_CHUNK, align=int(opts[O_DEALS]))
 
 
 @njit(cache=True)
-def replay_deal(seed, deal_id, opts, sids, params, check, trace):
-    """Play one deal alone (after its session's earlier deals) with a trace; final state."""
+def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
     st, acts, gdeck, gplay, deck = buffers(opts)
+    legal = np.empty(MAX_ACTS, np.int64)
+    view = np.empty(VIEW_SIZE, np.int64)
     none = np.zeros((0, 4), np.int64)
     D = opts[O_DEALS]
-    for d in range(deal_id // D * D, deal_id):
-        play_deal(st, opts, seed, d, sids, params, np.bool_(False), none, acts, gdeck, gplay, deck)
-    play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, deck)
+    for d in range(deal_id // D * D, deal_id + 1):   # the session's earlier deals unchecked, untraced
+        last = d == deal_id                           # (one inlined copy of play_deal: half the compile)
+        play_deal(st, opts, seed, d, sids, params, check and last, trace if last else none, acts, gdeck, gplay,
+                  deck, plug, pprm, view, legal)
     return st
+
+
+def replay_deal(seed, deal_id, opts, sids, params, check, trace, plug=None, pprm=None):
+    """Play one deal alone (after its session's earlier deals) with a trace; final state."""
+    pprm = no_plugin_params(sids) if pprm is None else pprm
+    return replay_kernel(seed, deal_id, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)

@@ -1,6 +1,9 @@
 """Tripoli on the Python side: options, presets, strategies, records and replay events.
 
 Rules source ``docs/rules/tripoli.md``; the kernel and its choices: ``kernels/tripoli.py``.
+Plug-in strategies (``cardsim.plugin``) decide any of the kinds in ``GAME.plugin["kinds"]``
+(every decision of the game) on the seat's view; ``cardsim.tripoli`` documents the view, the
+kinds and the actions of each, ``examples/tripoli_widow_stops.py`` is a worked example.
 """
 from __future__ import annotations
 
@@ -475,11 +478,11 @@ def _record_check(cols: dict, opts: np.ndarray, n: int):
     return None
 
 
-def _replay(seed, deal_id, opts, sids, params, check):
+def _replay(seed, deal_id, opts, sids, params, check, plug=None, pprm=None):
     # a decision writes at most an action and a stake row; the deal, board, plays, claims and
     # payments add a few hundred
     trace = np.zeros((2048 + 2 * int(opts[K.O_MAX_STEPS]), 4), dtype=np.int64)
-    st = K.replay_deal(seed, deal_id, opts, sids, params, check, trace)
+    st = K.replay_deal(seed, deal_id, opts, sids, params, check, trace, plug, pprm)
     return st, trace
 
 
@@ -511,4 +514,16 @@ GAME = GameSpec(
                  ("widow", "widow_{p}"), ("clear", "clear_{p}")),
     derived_columns=lambda cols, opts, n: _derived_columns(cols, opts, n),
     record_check=lambda cols, opts, n: _record_check(cols, opts, n),
+    plugin={"offset": K.PLUGIN, "n_params": K.N_PLUG_PARAMS, "error": K.E_PLUGIN,
+            "kinds": {K.K_WIDOW: "dealer's widow options: keep, swap or auction the widow; after a swap: done or "
+                                 "auction the old hand; after an unsold auction: keep or swap",
+                      K.K_BID: "a bid or a pass in an auction of the unseen widow or of the dealer's old hand",
+                      K.K_SUIT_BID: "a bid or a pass in the pay-suit auction (pay_suit_auction)",
+                      K.K_SUIT: "the pay-suit auction's winner names the pay suit",
+                      K.K_PICK: "one card of the poker hand (five decisions choose the five cards shown)",
+                      K.K_BET: "Phase-2 betting: check or bet a size; facing a bet: fold, call or raise a size",
+                      K.K_CLEAR_BET: "a clearing round's betting (the same actions)",
+                      K.K_LEAD: "Michigan: the suit to lead (its lowest card; following is forced)"},
+            "bench": {"builtin": "heuristic", "plugin": "examples/tripoli_widow_stops.py:widow_stops:widow_stops=0",
+                      "players": 5, "other": "heuristic"}},
 )
