@@ -111,6 +111,12 @@ def test_every_decision_kind_is_asked(tmp_path, kind):
     assert sorted(os.listdir(tmp_path)) == ["mine.txt"]
 
 
+def _low(mask):
+    """The lowest natural of a mask, a joker for an empty one."""
+    m = int(mask)
+    return (m & -m).bit_length() - 1 if m else K.JK
+
+
 def _view(st, opts, tab, seat, kind=K.K_DISCARD):
     view = np.zeros(K.VIEW_SIZE, np.int64)
     K.fill_view(st, opts, tab, seat, kind, view)
@@ -134,8 +140,8 @@ def test_the_view_shows_only_what_the_seat_may_see(preset, over):
         other = next((q for q in range(n) if q != seat and K.held(st0, q) > 0), None)
         if other is not None and K.held(st0, seat) > 0:
             st2 = st0.copy()
-            mine = int(K.lowbit(st2[K.H1 + seat])) if st2[K.H1 + seat] else K.JK
-            theirs = int(K.lowbit(st2[K.H1 + other])) if st2[K.H1 + other] else K.JK
+            mine = _low(st2[K.H1 + seat])
+            theirs = _low(st2[K.H1 + other])
             if mine != theirs:
                 K.take(st2, seat, mine), K.give(st2, other, mine)
                 K.take(st2, other, theirs), K.give(st2, seat, theirs)
