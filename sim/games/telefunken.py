@@ -1085,7 +1085,7 @@ GAME = GameSpec(
                       K.K_KEEP: "cut_joker_keep=optional: how many inspected jokers the cutter keeps"},
             "bench": {"builtin": "planner:down_left=4,down_turn=40",
                       "plugin": "examples/telefunken_hold_back.py:hold_back:left=4,turn=40",
-                      "players": 4, "other": "greedy"}},
+                      "players": 4, "other": "greedy", "scale": 0.1}},     # games of seven hands
     state_payouts=lambda st, n: [-int(st[K.TOTAL + p]) for p in range(n)],
     payout_label="score (minus penalty points)",
     payout_unit="points",
