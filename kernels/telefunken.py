@@ -53,6 +53,15 @@ Choices this module adds where the spec leaves room
   fourth suit; under ``any_natural`` it keeps taking every natural of its rank.
 * ``max_turns_per_hand`` caps each hand (turns started); a capped hand ends like a blocked
   one (everybody scores) and sets ``truncated``.
+* Plug-in strategies (issue 17): a seat with sid ``PLUGIN + b`` asks a plug-in's ``decide``
+  (a ``jit.PLUG_SIG`` C callback) its decisions of the kinds ``K_*`` in its mask, with its view
+  (``fill_view``: V_*) and a copy of the legal actions; -1 leaves a decision to the built-in b,
+  an answer that is no legal index stops the game with E_PLUGIN (every mode). A turn's table
+  step is asked as K_GO_DOWN / K_GO_OUT / K_LAY with A_HOLD (none of these) last, then the
+  discard (K_DISCARD); the cut's aim and the jokers kept at an optional keep are K_CUT and
+  K_KEEP (plugin_cut). The engine keeps deciding, for every strategy: the melds of a go-down
+  (the most points laid), the Hand-7 partition and its discard, which wild card (a joker or a
+  two) a go-down or an extra meld lays, and the buy window's order.
 
 Strategies (ids S_*, parameters in ``sim.games.telefunken``): random; greedy and its
 variants chip_saver and patient (purchase limits); planner, greedy with every §18 choice as a
@@ -81,7 +90,7 @@ import numpy as np
 
 from kernels import melds as M
 from kernels.cards import lowbit, popcount, rank_mask
-from kernels.jit import njit, threaded_batch, trace_put, unowned
+from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
 
 RULES_VERSION = 3          # 2: the Ecuador exchange is offered only when needed; 3: a pure trio closes
@@ -206,6 +215,7 @@ HT = 95          # HT + p: wild twos held, 2 bits per suit (count of 2C at bit 0
 LASTPEN = 100    # LASTPEN + p: penalty of the hand before (exact_cut_bonus erase_previous)
 CUT_AIMED = 105  # the cutter's strategy aims the cut at this bottom portion (0: cut_aim)
 CUT_KEEPS = 106  # the cutter's strategy keeps at most this many inspected jokers (optional keep)
+KEEP_SET = 107   # 1: a plug-in cutter chose CUT_KEEPS this hand (K_KEEP)
 STOCK = 110      # STOCK .. +108: the stock (top at STOCK_LO)
 PILE = STOCK + DECK_SIZE      # discard pile, bottom first
 POOL = PILE + DECK_SIZE       # exchange pool
@@ -271,10 +281,11 @@ E_NO_MOVES = 5
 E_TOTALS = 6
 E_CAP = 7
 E_ACTIONS = 8
+E_PLUGIN = 9      # a plug-in strategy returned no legal action's index (checked in every mode)
 ERROR_NAMES = ("", "cards not conserved (108)", "invalid meld on the table",
                "negative chips", "a player bought after going down", "no legal action",
                "totals differ from the sum of hand penalties", "turn cap exceeded",
-               "too many table actions in one turn")
+               "too many table actions in one turn", "a plug-in strategy returned an illegal action")
 
 # ---- strategies ---------------------------------------------------------------------------
 S_RANDOM = 0
@@ -298,6 +309,79 @@ Q_DENY = 8            # buy a discarded wild card to deny it while holding more 
 Q_STALL = 9           # turns of a hand after which a standoff is broken (0: never)
 Q_ALT = 10            # alternative contract to go down with (0: the most points laid; k: the k-th)
 Q_H7_GROWTH = 11      # a purchase in a hand laid at once is counted to add this many cards to lay (-1: all it adds)
+PLUGIN = 64           # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
+N_PLUG_PARAMS = 8     # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
+PLUG_KINDS = N_PLUG_PARAMS  # pprm slot: bit k set = the plug-in decides decisions of kind k
+
+# ---- plug-in decision kinds (what ``decide`` is asked; legal[:n] as described) -----------------
+K_BUY = 0        # the buy window: legal = [A_BUY, A_PASS]
+K_UPCARD = 1     # take the upcard (or, take_discard, the top discard) free: legal = [A_TAKE_UPCARD, A_DRAW]
+K_GO_DOWN = 2    # not down, first table action of the turn: the A_GO_DOWN actions (one per alternative
+#                  contract held, or per Ecuador exchange), then A_HOLD (do not go down: on to the discard)
+K_GO_OUT = 3     # a hand laid at once (Hand 7): legal = [A_GO_OUT7, A_HOLD]
+K_LAY = 4        # down: the extra melds (A_MELD), lay-offs (A_LAYOFF), joker operations (A_SHIFT,
+#                  A_RETRIEVE, A_TAKE_WILD), then A_HOLD (lay nothing more: on to the discard); no A_HOLD
+#                  while a retrieved joker must still be laid
+K_DISCARD = 5    # step C (and the dealer's opening discard): the A_DISCARD actions
+K_EXCHANGE = 6   # the Hand-6 exchange, one card at a time: the A_EX_CARD actions, then A_EX_DONE
+K_CHOOSE = 7     # dealer_chooses_contract: the A_CHOOSE actions (a = an unused contract)
+K_CUT = 8        # the cutter's aim (aimed cut model): legal[i] = i + 1, the bottom portion aimed at
+K_KEEP = 9       # cut_joker_keep=optional, jokers among the three inspected cards: legal[i] = i, how many to keep
+N_KINDS = 10
+A_HOLD = 0       # legal code of K_GO_DOWN / K_GO_OUT / K_LAY: none of these actions, go on to the discard
+
+# ---- a plug-in's view (int64, VIEW_SIZE): what the deciding seat may see ------------------------
+V_SEAT = 0           # the deciding seat
+V_KIND = 1           # the decision kind (K_*)
+V_HNO = 2            # hand number (1 ..)
+V_HANDS = 3          # hands in the game
+V_DEALER = 4         # dealer of this hand
+V_PLAYERS = 5        # players at the table
+V_TURN = 6           # turns started in this hand
+V_CONTRACT = 7       # contracts-table row of this hand's contract (the hand number until chosen)
+V_AT_ONCE = 8        # 1: this hand must be laid in one go (Hand 7)
+V_C_GROUPS = 9       # the contract (its first row): groups ..
+V_C_GROUP_SIZE = 10  # .. of this size ..
+V_C_PURE = 11        # .. pure groups among them ..
+V_C_RUNS = 12        # .. runs ..
+V_C_RUN_MIN = 13     # .. of at least this length
+V_C_NEXT = 14        # the contract's alternative row (0: none)
+V_H1 = 15            # own holding: naturals held at least once (mask, bit 13 * suit + rank, rank 0 = ace)
+V_H2 = 16            # own naturals held twice (mask)
+V_JOKERS = 17        # own jokers
+V_TWOS = 18          # own wild twos (2 bits per suit: count of 2C at bit 0, 2D at 2, ..)
+V_WILD_TWOS = 19     # 1: twos are wild
+V_OFFER = 20         # the card offered in the buy window (52 = joker), -1 none
+V_DISCARDER = 21     # the seat that discarded it (the dealer for the upcard)
+V_TOP = 22           # top card of the discard pile, -1 if empty
+V_PILE_LEN = 23      # cards in the discard pile
+V_PILE1 = 24         # discard pile: cards there at least once (mask) ..
+V_PILE2 = 25         # .. twice (mask) ..
+V_PILE_JOKERS = 26   # .. and its jokers
+V_STOCK = 27         # cards left in the stock
+V_TABLE_ACTS = 28    # table actions of the seat to act this turn
+V_JOKER_DUE = 29     # retrieved jokers it must still lay this turn
+V_TAKEN = 30         # card taken from the pile this turn (may not be discarded again), -1
+V_UP_OFFER = 31      # K_UPCARD: 1 = the hand's upcard, 0 = a discard (take_discard)
+V_RESHUF = 32        # reshuffles this hand
+V_EX_ROUND = 33      # exchange rounds left before play
+V_USED = 34          # bit k: contract k was played (dealer_chooses_contract)
+V_CUT_KEPT = 35      # jokers the cutter kept this hand
+V_CUT_EXACT = 36     # 1: this hand's cut was exact
+V_RULE_CUT_AIM = 37  # the rules' cut_aim ..
+V_RULE_CUT_SPREAD = 38  # .. and cut_spread
+V_NMELDS = 39        # melds on the table
+V_HELD = 40          # V_HELD + p: cards seat p holds
+V_DOWN = 45          # V_DOWN + p: 1 once seat p went down this hand
+V_DOWN_TURN = 50     # V_DOWN_TURN + p: the turn it went down
+V_CHIPS = 55         # V_CHIPS + p: chips left
+V_TOTAL = 60         # V_TOTAL + p: penalty total so far
+V_BUYS = 65          # V_BUYS + p: purchases this hand
+V_EXK = 70           # V_EXK + p: cards passed in this exchange round
+V_GBUYS = 75         # V_GBUYS + p: purchases in the game
+V_TABLE = 80         # table meld i: view[V_TABLE + i * TW + f], f = the melds M_* fields, T_TWOS,
+#                      T_OWNER, T_TURN, T_CONTRACT (rows from V_NMELDS on: 0)
+VIEW_SIZE = V_TABLE + MAX_MELDS * TW
 
 # ---- trace rows: [code, seat, a, b, c, d] ----------------------------------------------------
 T_HAND = 1       # a = hand number, b = dealer, c = contract
@@ -589,9 +673,14 @@ def cut_bottom(opts, gdeck, st_aim):
 @njit(cache=True)
 def keeps_joker(st, opts, sid, kept, gplay):
     """The cutter keeps an inspected joker (A11): optional keep, random: a coin; planner:
-    while it kept fewer than CUT_KEEPS (its keep_jokers); the others keep every one."""
+    while it kept fewer than CUT_KEEPS (its keep_jokers); a plug-in that chose (K_KEEP): as
+    many as it said; the others keep every one."""
     if opts[O_CUT_JOKERS] == 2:
         return False
+    if opts[O_CUT_JOKERS] == 1 and sid >= PLUGIN:
+        if st[KEEP_SET]:                    # the plug-in chose (K_KEEP): at most CUT_KEEPS
+            return kept < st[CUT_KEEPS]
+        sid -= PLUGIN                       # else its base
     if opts[O_CUT_JOKERS] == 1 and sid == S_RANDOM:
         return below(gplay, 2) == 1
     if opts[O_CUT_JOKERS] == 1 and sid == S_PLANNER:
@@ -2070,6 +2159,175 @@ def greedy_choose(st, opts, acts, n):
 
 
 # =============================================================================
+# plug-in strategies: the view, the decisions asked
+# =============================================================================
+@njit(cache=True)
+def fill_view(st, opts, tab, p, kind, view):
+    """What seat p may see, into ``view`` (the V_* layout) for a decision of ``kind``: its own
+    holding, the table, the discard pile (face up since the last reshuffle), counts, chips,
+    totals, the contract; never another holding, the stock's order or the exchange pool."""
+    n = st[N]
+    view[V_SEAT] = p
+    view[V_KIND] = kind
+    view[V_HNO] = st[HNO]
+    view[V_HANDS] = opts[O_HANDS]
+    view[V_DEALER] = st[DEALER]
+    view[V_PLAYERS] = n
+    view[V_TURN] = st[TURN]
+    view[V_CONTRACT] = st[CONTRACT]
+    view[V_AT_ONCE] = 1 if hand7_at_once(st, opts) else 0
+    spec = spec_of(opts, st[CONTRACT])
+    view[V_C_GROUPS] = spec[M.C_GROUPS]
+    view[V_C_GROUP_SIZE] = spec[M.C_GROUP_SIZE]
+    view[V_C_PURE] = spec[M.C_PURE]
+    view[V_C_RUNS] = spec[M.C_RUNS]
+    view[V_C_RUN_MIN] = spec[M.C_RUN_MIN]
+    view[V_C_NEXT] = spec[M.C_NEXT]
+    view[V_H1] = st[H1 + p]
+    view[V_H2] = st[H2 + p]
+    view[V_JOKERS] = st[HJ + p]
+    view[V_TWOS] = st[HT + p]
+    view[V_WILD_TWOS] = st[WILD2]
+    view[V_OFFER] = st[DISCARD]
+    view[V_DISCARDER] = st[DISCARDER]
+    view[V_TOP] = st[PILE + st[PILE_LEN] - 1] if st[PILE_LEN] > 0 else -1
+    view[V_PILE_LEN] = st[PILE_LEN]
+    q1, q2, qj = np.int64(0), np.int64(0), 0
+    for i in range(st[PILE_LEN]):
+        c = st[PILE + i]
+        if c == JK:
+            qj += 1
+        else:
+            b = np.int64(1) << c
+            if q1 & b:
+                q2 |= b
+            else:
+                q1 |= b
+    view[V_PILE1] = q1
+    view[V_PILE2] = q2
+    view[V_PILE_JOKERS] = qj
+    view[V_STOCK] = st[STOCK_HI] - st[STOCK_LO]
+    view[V_TABLE_ACTS] = st[TABLE_ACTS]
+    view[V_JOKER_DUE] = st[JOKER_DUE]
+    view[V_TAKEN] = st[TAKEN]
+    view[V_UP_OFFER] = st[UP_OFFER]
+    view[V_RESHUF] = st[RESHUF]
+    view[V_EX_ROUND] = st[EX_ROUND]
+    view[V_USED] = st[USED]
+    view[V_CUT_KEPT] = st[CUT_KEPT]
+    view[V_CUT_EXACT] = st[CUT_EXACT]
+    view[V_RULE_CUT_AIM] = opts[O_CUT_AIM]
+    view[V_RULE_CUT_SPREAD] = opts[O_CUT_SPREAD]
+    view[V_NMELDS] = st[NMELDS]
+    for q in range(MAX_PLAYERS):            # seats beyond the table: 0
+        live = q < n
+        view[V_HELD + q] = held(st, q) if live else 0
+        view[V_DOWN + q] = st[DOWN + q] if live else 0
+        view[V_DOWN_TURN + q] = st[DOWN_TURN + q] if live else 0
+        view[V_CHIPS + q] = st[CHIPS + q] if live else 0
+        view[V_TOTAL + q] = st[TOTAL + q] if live else 0
+        view[V_BUYS + q] = st[BUYS + q] if live else 0
+        view[V_EXK + q] = st[EXK + q] if live else 0
+        view[V_GBUYS + q] = st[GBUYS + q] if live else 0
+    k = st[NMELDS]
+    for i in range(MAX_MELDS):
+        for f in range(TW):
+            view[V_TABLE + i * TW + f] = tab[i, f] if i < k else 0
+
+
+@njit(cache=True)
+def plugin_ask(st, opts, tab, p, kind, legal, m, plug, pprm, view):
+    """Ask the plug-in of seat p a decision of ``kind`` among legal[:m] (if its mask takes the
+    kind): the index chosen, -1 (its base decides) or -2 (an illegal answer: E_PLUGIN)."""
+    if not (int(pprm[PLUG_KINDS]) >> kind) & 1:
+        return -1
+    fill_view(st, opts, tab, p, kind, view)
+    i = plug(view, legal[:m], m, pprm)
+    if i == -1 or 0 <= i < m:
+        return i
+    return -2
+
+
+@njit(cache=True, inline='always')
+def plugin_pick(st, opts, tab, acts, n, p, plug, pprm, view, legal):
+    """A plug-in seat's choice among acts[:n]: (n, i), i the index chosen, -1 for its base
+    built-in, -2 for an illegal answer. A step of a turn asks first about its table actions
+    (K_GO_DOWN, K_GO_OUT or K_LAY, with A_HOLD last); A_HOLD drops them from acts (n shrinks)
+    and the discard (K_DISCARD) is asked next."""
+    ph = st[PHASE]
+    kind = K_DISCARD
+    if ph == P_ACT:
+        t = 0                                   # table actions come first, the discards after
+        while t < n and acts[t] & 15 != A_DISCARD:
+            t += 1
+        if t > 0:
+            a0 = acts[0] & 15
+            k = K_GO_DOWN if a0 == A_GO_DOWN else (K_GO_OUT if a0 == A_GO_OUT7 else K_LAY)
+            legal[:t] = acts[:t]
+            m = t
+            if t < n:
+                legal[t] = A_HOLD
+                m = t + 1
+            i = plugin_ask(st, opts, tab, p, k, legal, m, plug, pprm, view)
+            if i < t:
+                return n, i
+            for j in range(t, n):               # A_HOLD: the discards alone
+                acts[j - t] = acts[j]
+            n -= t
+    elif ph == P_BUY:
+        kind = K_BUY
+    elif ph == P_UPCARD:
+        kind = K_UPCARD
+    elif ph == P_EXCHANGE:
+        kind = K_EXCHANGE
+    elif ph == P_CHOOSE:
+        kind = K_CHOOSE
+    legal[:n] = acts[:n]
+    return n, plugin_ask(st, opts, tab, p, kind, legal, n, plug, pprm, view)
+
+
+@njit(cache=True)
+def plugin_cut(st, opts, tab, h, dealer, cutter, gdeck, plug, pprm, view, legal):
+    """A plug-in cutter's choices before hand h is dealt: the aim of the cut (K_CUT, the aimed
+    model) and, under cut_joker_keep=optional, how many of the jokers among the three
+    inspected cards it keeps (K_KEEP: the deck is shuffled ahead on a copy of the hand's
+    stream, so deal_hand deals the same cards). Returns E_PLUGIN on an illegal answer."""
+    mask = int(pprm[PLUG_KINDS])
+    if not (mask >> K_CUT) & 1 and not (mask >> K_KEEP) & 1:
+        return 0
+    reset_hand(st, h, dealer)                   # the view shows the new hand (nothing dealt yet)
+    if opts[O_CUT_MODEL] == 0:
+        m = DECK_SIZE - 3
+        for i in range(m):
+            legal[i] = i + 1
+        i = plugin_ask(st, opts, tab, cutter, K_CUT, legal, m, plug, pprm, view)
+        if i == -2:
+            return E_PLUGIN
+        if i >= 0:
+            st[CUT_AIMED] = i + 1
+    if opts[O_CUT_JOKERS] == 1 and (mask >> K_KEEP) & 1:
+        g = gdeck.copy()
+        for i in range(DECK_SIZE):
+            st[STOCK + i] = i // 2 if i < 104 else JK
+        shuffle(g, st, STOCK, STOCK + DECK_SIZE)
+        t = DECK_SIZE - cut_bottom(opts, g, st[CUT_AIMED])
+        j = 0
+        for i in range(t - 3, t):
+            if st[STOCK + i] == JK:
+                j += 1
+        if j > 0:
+            for i in range(j + 1):
+                legal[i] = i
+            i = plugin_ask(st, opts, tab, cutter, K_KEEP, legal, j + 1, plug, pprm, view)
+            if i == -2:
+                return E_PLUGIN
+            if i >= 0:
+                st[CUT_KEEPS] = i
+                st[KEEP_SET] = 1
+    return 0
+
+
+# =============================================================================
 # invariants (check mode)
 # =============================================================================
 @njit(cache=True)
@@ -2212,20 +2470,37 @@ def totals_ok(st, opts, row):
 
 
 @njit(cache=True, inline='always')
-def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo, gdeck, gplay):
-    """Deal and play hand h to its end; returns the check error (0 = none)."""
+def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo, gdeck, gplay,
+              plug, pprm, view, legal):
+    """Deal and play hand h to its end; returns the check error (0 = none). Seats with sid >=
+    PLUGIN are decided by ``plug`` (their row of ``pprm``) where it answers, by their base
+    built-in (sid - PLUGIN) elsewhere."""
     cutter = (dealer + st[N] - 1) % st[N]
-    st[CUT_AIMED], st[CUT_KEEPS] = 0, 3
-    if sids[cutter] == S_PLANNER:
+    st[CUT_AIMED], st[CUT_KEEPS], st[KEEP_SET] = 0, 3, 0
+    csid = sids[cutter]
+    if csid >= PLUGIN:
+        csid -= PLUGIN
+    if csid == S_PLANNER:
         st[CUT_AIMED] = int(params[cutter, Q_CUT_AIM])
         st[CUT_KEEPS] = int(params[cutter, Q_KEEP_JOKERS])
+    if sids[cutter] >= PLUGIN:
+        if plugin_cut(st, opts, tab, h, dealer, cutter, gdeck, plug, pprm[cutter], view, legal) != 0:
+            return E_PLUGIN
     start_hand(st, opts, h, dealer, sids, gdeck, gplay, trace)
     while st[PHASE] != P_OVER:
         n = legal_actions(st, opts, tab, sc, mo, acts)
         if n == 0:
             return E_NO_MOVES
         p = st[ASK] if st[PHASE] == P_BUY else st[CUR]
-        x = acts[choose(st, opts, tab, sc, mo, acts, n, sids[p], params[p], gplay)]
+        sid, i = sids[p], -1
+        if sid >= PLUGIN:
+            n, i = plugin_pick(st, opts, tab, acts, n, p, plug, pprm[p], view, legal)
+            if i == -2:
+                return E_PLUGIN
+            sid -= PLUGIN
+        if i < 0:
+            i = choose(st, opts, tab, sc, mo, acts, n, sid, params[p], gplay)
+        x = acts[i]
         if check and check_buy(st, opts, x):
             return E_BUY_DOWN
         apply_action(st, opts, tab, mo, x, gplay, trace)
@@ -2250,7 +2525,7 @@ def first_dealer(opts, seed, game, gdeck):
 
 @njit(cache=True, inline='always')
 def play_game(st, opts, tab, seed, game, sids, params, check, trace, acts, sc, mo, gdeck,
-              gplay, row):
+              gplay, row, plug, pprm, view, legal):
     """Play game ``game`` of run ``seed`` (O_HANDS hands) into the record ``row``."""
     st[:] = 0
     row[:] = 0
@@ -2265,7 +2540,7 @@ def play_game(st, opts, tab, seed, game, sids, params, check, trace, acts, sc, m
     for h in range(1, opts[O_HANDS] + 1):
         seed_stream(gdeck, seed, game, np.int64(STREAM_HAND + h))
         st[ERR] = play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc,
-                            mo, gdeck, gplay)
+                            mo, gdeck, gplay, plug, pprm, view, legal)
         write_hand(st, row)
         if st[ERR]:
             break
@@ -2287,29 +2562,50 @@ def buffers():
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
-    """Play games first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers. The loop
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
+    """Play games first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug`` is
+    the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN. The loop
     works on ``unowned`` views of the inputs all threads share and of this thread's buffers
     (no reference counting, an atomic operation per array handed on; the arrays outlive the
     loop)."""
     st, tab, acts, sc, mo, gdeck, gplay = buffers()
     trace = np.zeros((0, TRACE_WIDTH), np.int64)
+    view = np.zeros(VIEW_SIZE, np.int64)
+    legal = np.zeros(MAX_ACTS, np.int64)
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)
+    pp = unowned(pprm)
     for d in range(lo, hi):
         play_game(unowned(st), o, unowned(tab), seed, first + d, s, p, check, unowned(trace),
-                  unowned(acts), unowned(sc), unowned(mo), unowned(gdeck), unowned(gplay), r[d])
+                  unowned(acts), unowned(sc), unowned(mo), unowned(gdeck), unowned(gplay), r[d],
+                  plug, pp, unowned(view), unowned(legal))
 
 
-def play_batch(seed, first, count, opts, sids, params, check, rec):
-    """Play ``count`` games starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``. (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``)"""
-    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, least=CHUNK)
+def no_plugin_params(sids):
+    return np.zeros((len(sids), N_PLUG_PARAMS + 1), dtype=np.float64)
+
+
+def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
+    """Play ``count`` games starting at ``first`` on ``numba.get_num_threads()`` threads into
+    ``rec`` (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``).
+    ``plug``: the plug-in (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN, with
+    its parameters ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
+    pprm = no_plugin_params(sids) if pprm is None else pprm
+    plug = no_plugin if plug is None else plug
+    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
 
 
 @njit(cache=True)
-def replay_game(seed, game, opts, sids, params, check, trace):
-    """Play one game alone with a trace buffer; returns the final state."""
+def replay_kernel(seed, game, opts, sids, params, check, trace, plug, pprm):
     st, tab, acts, sc, mo, gdeck, gplay = buffers()
     row = np.zeros(RECORD_COLS, np.int64)
+    view = np.zeros(VIEW_SIZE, np.int64)
+    legal = np.zeros(MAX_ACTS, np.int64)
     play_game(st, opts, tab, seed, game, sids, params, check, trace, acts, sc, mo, gdeck,
-              gplay, row)
+              gplay, row, plug, pprm, view, legal)
     return st
+
+
+def replay_game(seed, game, opts, sids, params, check, trace, plug=None, pprm=None):
+    """Play one game alone with a trace buffer; returns the final state."""
+    pprm = no_plugin_params(sids) if pprm is None else pprm
+    return replay_kernel(seed, game, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)

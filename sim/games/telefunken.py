@@ -22,6 +22,11 @@ Text forms of the structured options (``--option NAME=VALUE``):
   value = no entries (``contract_joker_limit=none``: no limit beyond one joker per meld).
 
 The ``;`` and ``=`` spellings contain neither ``,`` nor ``:`` and so fit ``--option-grid`` values.
+
+Plug-in strategies (``--strategy file.py:NAME``, ``cardsim.plugin``): ``cardsim.telefunken`` gives
+the view layout, the decision kinds (buy, the free upcard, go down, go out in Hand 7, lay, discard,
+the Hand-6 exchange, the dealer's contract, the cut and the jokers kept at it) and the action
+encoding; ``examples/telefunken_hold_back.py`` is the planner's hold-back rule as a plug-in.
 """
 from __future__ import annotations
 
@@ -1040,9 +1045,9 @@ def _record_check(cols: dict, opts: np.ndarray, n: int):
     return None
 
 
-def _replay(seed, game_id, opts, sids, params, check):
+def _replay(seed, game_id, opts, sids, params, check, plug=None, pprm=None):
     trace = np.zeros((trace_rows(opts), K.TRACE_WIDTH), dtype=np.int64)
-    st = K.replay_game(seed, game_id, opts, sids, params, check, trace)
+    st = K.replay_game(seed, game_id, opts, sids, params, check, trace, plug, pprm)
     return st, trace
 
 
@@ -1067,6 +1072,20 @@ GAME = GameSpec(
     format_trace=format_trace,
     trace_events=trace_events,
     **kernel_fields(K),
+    plugin={"offset": K.PLUGIN, "n_params": K.N_PLUG_PARAMS, "error": K.E_PLUGIN,
+            "kinds": {K.K_BUY: "buy the discard on offer, or pass",
+                      K.K_UPCARD: "take the upcard (take_discard: the top discard) free, or draw",
+                      K.K_GO_DOWN: "go down (with which alternative contract / Ecuador exchange), or hold back",
+                      K.K_GO_OUT: "a hand laid at once (Hand 7): go out now, or hold back",
+                      K.K_LAY: "once down: an extra meld, a lay-off, a joker operation, or lay nothing more",
+                      K.K_DISCARD: "the discard that ends the turn (and the dealer's opening discard)",
+                      K.K_EXCHANGE: "the Hand-6 exchange: pass one more card, or be done",
+                      K.K_CHOOSE: "dealer_chooses_contract: the contract this hand plays",
+                      K.K_CUT: "the cutter's aim: the bottom portion of the cut (aimed cut model)",
+                      K.K_KEEP: "cut_joker_keep=optional: how many inspected jokers the cutter keeps"},
+            "bench": {"builtin": "planner:down_left=4,down_turn=40",
+                      "plugin": "examples/telefunken_hold_back.py:hold_back:left=4,turn=40",
+                      "players": 4, "other": "greedy", "scale": 0.1}},     # games of seven hands
     state_payouts=lambda st, n: [-int(st[K.TOTAL + p]) for p in range(n)],
     payout_label="score (minus penalty points)",
     payout_unit="points",
