@@ -36,6 +36,8 @@ Decision kinds (``K_*``) and their legal codes (``legal[:n]``; ``decide`` return
   more jokers go into the meld; V_INFO = cards held after the meld without them.
 * K_SWAP: swap natural V_CARD for the joker of table run V_MELD: 0 no, 1 yes (V_INFO 1: before
   the contract meld, the joker goes into it; a swap whose joker has nowhere to go is undone).
+  After the meld, swaps are offered only where the base swaps (its ``swap`` parameter, 1 by
+  default), in table and card order.
 * K_JOKER: the joker a swap freed from run V_MELD: 0 keep it for this turn's discard, 1 + t
   lay it on meld t (``target(code)``).
 * K_LAYOFF: card V_CARD (offered card by card, naturals then jokers, repeated while cards go):
@@ -43,8 +45,11 @@ Decision kinds (``K_*``) and their legal codes (``legal[:n]``; ``decide`` return
 * K_DISCARD: the card types that may be discarded (V_INFO 1: the out-of-turn discard).
 
 Left to the engine: which contract meld the search finds (K_MELD offers the engine's and the
-plain best one), where extra meld jokers go, the order cards are offered for swaps and
-lay-offs, reshuffles and scoring.
+plain best one; the melds are not enumerated), where extra meld jokers go, which card a
+go_out_requires_discard meld leaves out, the order cards are offered for swaps and lay-offs
+(swaps and lay-offs alternate while they shed cards), the out-of-turn player's draw (always
+the stock), reshuffles and scoring. The view shows the discard pile's contents, not its order,
+nor which discards each seat took.
 """
 from kernels.contract_rummy import (K_BUY, K_DISCARD, K_DRAW, K_JOKER, K_LAYOFF, K_MELD,  # noqa: F401
                                     K_MELD_JOKERS, K_SWAP, K_VOLUNTEER, N_KINDS, N_PLUG_PARAMS, T_OWNER,
