@@ -615,7 +615,7 @@ GAME = GameSpec(
                       K.K_DISCARD: "the card discarded (in turn or out of turn)"},
             "bench": {"builtin": "mayi:max_mayi=2,near=99",
                       "plugin": "examples/contract_rummy_mayi_limit.py:limited:limit=2",
-                      "players": 4, "other": "greedy", "scale": 0.25}},
+                      "players": 4, "other": "greedy"}},
     state_payouts=lambda st, n: [-int(st[K.TOTAL + p]) for p in range(n)],
     payout_label="score (minus penalty points)",
     payout_unit="points",
