@@ -31,7 +31,9 @@ Decision kinds (``K_*``) and their legal codes (``legal[:n]``; ``decide`` return
   0 no, 1 play out of turn (draw from the stock, discard any card).
 * K_MELD (not down, a contract meld exists): 0 not now, 1 the engine's meld (the built-ins'),
   2 the plain best meld (most natural points, fewest jokers) where the engine preferred one
-  that goes out or leaves one card; V_INFO / V_INFO2 = cards held after meld 1 / 2 (-1).
+  that goes out or leaves one card, 3 + c a meld of every card but one copy of c (c is kept:
+  discard it to go out; ``kept(code)``; not in CONTRACT's deal 7, which goes out whole);
+  V_INFO / V_INFO2 = cards held after meld 1 / 2 (-1). Codes may name the same meld.
 * K_MELD_JOKERS (going down, a non-exact contract, jokers left in the hand): code j = 0..m
   more jokers go into the meld; V_INFO = cards held after the meld without them.
 * K_SWAP: swap natural V_CARD for the joker of table run V_MELD: 0 no, 1 yes (V_INFO 1: before
@@ -44,9 +46,9 @@ Decision kinds (``K_*``) and their legal codes (``legal[:n]``; ``decide`` return
   0 keep it, 1 + t lay it on meld t.
 * K_DISCARD: the card types that may be discarded (V_INFO 1: the out-of-turn discard).
 
-Left to the engine: which contract meld the search finds (K_MELD offers the engine's and the
-plain best one; the melds are not enumerated), where extra meld jokers go, which card a
-go_out_requires_discard meld leaves out, the order cards are offered for swaps and lay-offs
+Left to the engine: which contract meld the search finds (K_MELD offers the engine's, the
+plain best one and one per card kept back; the melds are not enumerated), where extra meld
+jokers go, the order cards are offered for swaps and lay-offs
 (swaps and lay-offs alternate while they shed cards), the out-of-turn player's draw (always
 the stock), reshuffles and scoring. The view shows the discard pile's contents, not its order,
 nor which discards each seat took.
@@ -71,6 +73,12 @@ KEEP = 0     # K_LAYOFF / K_JOKER: keep the card
 def target(code):
     """The table meld a K_LAYOFF / K_JOKER code lays the card on (-1: kept)."""
     return code - 1
+
+
+@njit(cache=True)
+def kept(code):
+    """The card a K_MELD code 3 + c keeps back (-1 for codes 0..2)."""
+    return code - 3 if code >= 3 else -1
 
 
 @njit(cache=True)

@@ -268,8 +268,9 @@ K_BUY = 1           # may_i_model = buy, another seat (not the discarder, limits
 K_VOLUNTEER = 2     # out_of_turn_discard: the turn player takes the discard; a seat asked in
                     # order: 0 no, 1 discard out of turn (draw from the stock, then discard)
 K_MELD = 3          # not down, a contract meld exists: 0 not now, 1 the engine's meld (what
-                    # the built-ins lay), 2 the plain best meld where it differs (V_INFO /
-                    # V_INFO2: cards held after meld 1 / 2, -1 when 2 is not offered)
+                    # the built-ins lay), 2 the plain best meld where it differs, 3 + c a
+                    # meld of every card but one c (V_INFO / V_INFO2: cards held after
+                    # meld 1 / 2, -1 when 2 is not offered)
 K_MELD_JOKERS = 4   # going down with a non-exact contract and jokers left in the hand: j =
                     # 0..m, how many more jokers go into the meld (V_INFO: cards held after
                     # the meld without them)
@@ -1063,8 +1064,9 @@ def rows_len(rows, nm):
 def plug_meld(st, opts, tab, p, mo, plug, pprm, vb):
     """K_MELD (the engine's meld in mo): 0 not now, 1 the engine's meld, 2 the plain best
     meld (most natural points, fewest jokers) where the engine preferred a meld that goes
-    out or leaves one card and the plain one is legal; copied into mo when chosen. Returns
-    the code, or -1 (the base decides)."""
+    out or leaves one card and the plain one is legal, 3 + c a meld of every card but one
+    c (kept to discard: going out next); the meld chosen is left in mo. Returns the code, or
+    -1 (the base decides)."""
     if not asks(st, p, K_MELD, pprm):
         return -1
     spec, rules, h = spec_of(opts, st[DEAL]), rules_of(opts), hand_of(st, p)
@@ -1083,12 +1085,37 @@ def plug_meld(st, opts, tab, p, mo, plug, pprm, vb):
         if not same and (l2 > 0 or opts[O_GO_OUT_DISCARD] == 0 or special7(st, opts)):
             left2 = l2
     m = VIEW_SIZE + MAX_LEGAL
-    for j in range(3):
-        vb[m + j] = j
-    a = ask(st, opts, tab, p, K_MELD, 3 if left2 >= 0 else 2, -1, -1, left1, left2, plug, pprm, vb)
-    if a == 2:
+    vb[m] = 0
+    vb[m + 1] = 1
+    n = 2
+    if left2 >= 0:
+        vb[m + 2] = 2
+        n = 3
+    every = mo[2 * F.MAX_CM + 1, :F.CF_SIZE]
+    every[:] = spec
+    every[F.CF_ALL] = 1
+    ws = mo[2 * F.MAX_CM + 2:]
+    if not special7(st, opts) and held >= 2:
+        for c in range(HOLD):
+            if h[c] > 0:
+                h[c] -= 1
+                if F.solve_contract_ws(h, every, rules, trial, True, ws) >= 0:
+                    vb[m + n] = 3 + c
+                    n += 1
+                h[c] += 1
+    a = ask(st, opts, tab, p, K_MELD, n, -1, -1, left1, left2, plug, pprm, vb)
+    if a < 0:
+        return -1
+    code = vb[m + a]
+    if code == 2:
+        F.solve_contract_ws(h, spec, rules, trial, False, ws)
         mo[:nm, :M.M_SIZE] = trial[:nm]
-    return a
+    elif code >= 3:
+        h[code - 3] -= 1
+        F.solve_contract_ws(h, every, rules, trial, False, ws)
+        h[code - 3] += 1
+        mo[:nm, :M.M_SIZE] = trial[:nm]
+    return code
 
 
 @njit(cache=True)
@@ -1342,7 +1369,9 @@ def meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb)
     """choose_meld: lay the contract (deal 7 special: only all cards, going out). With
     ``joker_swap_requires_prior_meld = false`` a player who cannot meld may first swap a
     natural for a table joker that completes his meld (``swap_into_meld``). With larger
-    first melds (MAY_I) and ``meld_jokers`` every joker held goes into the meld."""
+    first melds (MAY_I) and ``meld_jokers`` every joker held goes into the meld. A plug-in
+    seat is asked K_MELD (which meld, or none) and K_MELD_JOKERS; a swap into the meld is its
+    K_SWAP (V_INFO 1)."""
     if best_meld(st, opts, p, mo) < 0:
         if opts[O_SWAP] == 0 or opts[O_SWAP_PRIOR] == 1:
             return

@@ -91,8 +91,17 @@ def test_every_kind_is_asked(kind):
         records([f"{DATA}:bad_{kind}"] * 4, n=40, preset=preset, options=options)
 
 
+@pytest.mark.parametrize("code,options", [(2, ["go_out_requires_discard=true"]), (3, None)])
+def test_the_meld_alternatives_are_offered(code, options):
+    # K_MELD's codes 2 (the plain best meld) and 3 + c (a card kept back) do come up (MAY_I)
+    with pytest.raises(UsageError, match="returned an illegal action in deal"):
+        records([f"{DATA}:meld_offers:code={code}"] * 4, n=120, preset="may_i", options=options)
+
+
 def test_a_plugin_deciding_everything_plays_legal_games():
-    for preset, options in [("contract", None), ("may_i", None), ("contract", ["may_i_model=buy"])]:
+    for preset, options in [("contract", None), ("may_i", None), ("contract", ["may_i_model=buy"]),
+                            ("contract", ["go_out_requires_discard=true", "swapped_joker_may_be_discarded=true",
+                                          "joker_swap_requires_prior_meld=false"])]:
         cfg = make_config("contract_rummy", 4, 30, 5, [f"{DATA}:last", f"{DATA}:last:low=1", "greedy", "fuzz"],
                           options=options, preset=preset, workers=1, check=True)
         cols = play_shard(cfg, 0, 30)

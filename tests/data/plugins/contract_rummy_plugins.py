@@ -19,8 +19,8 @@ def illegal(view, legal, n, prm):
 
 @numba.njit
 def last_code(view, legal, n, prm):
-    # every kind decided here: the last legal code (take, volunteer, buy, the plain meld, every
-    # joker, swap, the last meld a card fits, the highest card type)
+    # every kind decided here: the last legal code (take, volunteer, buy, a meld keeping the
+    # highest card back, every joker, swap, the last meld a card fits, the highest card type)
     if view[C.V_KIND] == C.K_DISCARD and prm[0] > 0:
         return 0
     return n - 1
@@ -34,3 +34,16 @@ last = Strategy("contract_rummy", last_code, base="greedy",
                 params=[param("low", 0, 0, 1, "1: discard the lowest card type instead", integer=True)])
 for _k in range(C.N_KINDS):
     globals()[f"bad_{_k}"] = Strategy("contract_rummy", illegal, base="greedy", kinds=[_k])
+
+
+@numba.njit
+def illegal_if_offered(view, legal, n, prm):
+    # an illegal answer only when K_MELD offers code prm[0] (3: any code 3 + c): shows it is offered
+    for i in range(n):
+        if legal[i] == prm[0] or (prm[0] == 3 and legal[i] >= 3):
+            return n
+    return -1
+
+
+meld_offers = Strategy("contract_rummy", illegal_if_offered, base="greedy", kinds=[C.K_MELD],
+                       params=[param("code", 2, 0, 60, "the K_MELD code looked for", integer=True)])
