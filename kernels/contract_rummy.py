@@ -27,6 +27,11 @@ Choices this module adds where the spec leaves room
   help in the discard choice (the ``may_i_model = none`` stall), ``cautious`` defends only
   while ``far`` cards short. ``fuzz`` is greedy with each decision random with probability
   ``noise``.
+* Plug-in seats (issue 17, sid ``PLUGIN + base``): every decision above is a ``K_*`` kind
+  with its own legal list built where it is taken (``ask``; the codes are listed at the
+  ``K_*`` constants and in ``cardsim.contract_rummy``), the seat's view is ``fill_view``;
+  -1 leaves the decision to the base built-in, an answer that is no index of the list stops
+  the deal (``E_PLUGIN``, in every mode). Built-in seats never build the lists.
 * The card taken from the pile (A9, §7.1.3): its **type** may not be discarded that turn, a
   twin included. Copies are indistinguishable, so discarding the twin puts the same card back
   on the pile: the "take D, discard D" pass the rule forbids. The exception is a holding of
@@ -94,7 +99,7 @@ import numpy as np
 from kernels import melds as M
 from kernels import melds_float as F
 from kernels.cards import popcount
-from kernels.jit import njit, threaded_batch, trace_put, unowned
+from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 
 RULES_VERSION = 2
@@ -175,6 +180,7 @@ CUT_OK = 20      # this deal's LIVERPOOL cut succeeded
 JOKER_DUE = 21   # swapped jokers kept for this turn's discard
 TOP_FROM = 22    # seat that discarded the top card (-1: the up-card)
 XFER = 23        # this turn's discard is transferred to an out-of-turn player
+PERR = 24        # 1 once a plug-in answered an illegal index (the deal stops: E_PLUGIN)
 DOWN = 30        # DOWN + p: melded this deal
 MELD_TURN = 35   # MELD_TURN + p: personal turn of the meld
 PTURN = 40       # PTURN + p: personal turn counter
@@ -204,6 +210,7 @@ TW = M.M_SIZE + 2
 D_OUT = 0
 D_DEAD_STOCK = 1
 D_TURN_CAP = 2
+D_STOPPED = 3    # a plug-in's illegal answer stopped the deal (never recorded: E_PLUGIN)
 DEAL_REASONS = ("out", "dead_stock", "turn_cap")
 REASON_NAMES = ("complete", "truncated")
 
@@ -216,9 +223,11 @@ E_CAP = 5
 E_NO_MOVES = 6
 E_TOTALS = 7
 E_ILLEGAL = 8
+E_PLUGIN = 9        # a plug-in strategy returned no legal action's index (checked in every mode)
 ERROR_NAMES = ("", "cards not conserved", "invalid meld on the table", "hand size inconsistent",
                "May-I count inconsistent or over the limit", "turn cap exceeded",
-               "no legal discard", "totals do not add up", "illegal action chosen")
+               "no legal discard", "totals do not add up", "illegal action chosen",
+               "a plug-in strategy returned an illegal action")
 
 # strategies
 S_RANDOM = 0
@@ -245,6 +254,70 @@ UNLIMITED = 99
 JT_FIRST = 0
 JT_HELP = 1
 JT_RUN = 2
+PLUGIN = 64         # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
+N_PLUG_PARAMS = 8   # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
+PLUG_KINDS = N_PLUG_PARAMS  # pprm slot: bit k set = the plug-in decides decisions of kind k
+
+# ---- plug-in decisions (kind: legal codes; the plug-in returns an index into legal[:n]) ----
+K_DRAW = 0          # turn start, the pile not empty (and, May-I model, the limits allow it):
+                    # 0 draw from the stock, 1 take the top discard (V_INFO: 0 free, 1 with a
+                    # penalty card, 2 with one only if a seat volunteers: take_discard_penalty
+                    # = if_claimed)
+K_BUY = 1           # may_i_model = buy, another seat (not the discarder, limits allowing)
+                    # before the turn player draws: 0 pass, 1 buy the top discard (+ penalty)
+K_VOLUNTEER = 2     # out_of_turn_discard: the turn player takes the discard; a seat asked in
+                    # order: 0 no, 1 discard out of turn (draw from the stock, then discard)
+K_MELD = 3          # not down, a contract meld exists: 0 not now, 1 the engine's meld (what
+                    # the built-ins lay), 2 the plain best meld where it differs, 3 + c a
+                    # meld of every card but one c (V_INFO / V_INFO2: cards held after
+                    # meld 1 / 2, -1 when 2 is not offered)
+K_MELD_JOKERS = 4   # going down with a non-exact contract and jokers left in the hand: j =
+                    # 0..m, how many more jokers go into the meld (V_INFO: cards held after
+                    # the meld without them)
+K_SWAP = 5          # a joker swap: natural V_CARD for the joker of run V_MELD; 0 no, 1 swap
+                    # (V_INFO 1: before the contract meld, the joker goes into it)
+K_JOKER = 6         # the joker freed by a swap (V_MELD: its run): 0 keep it for this turn's
+                    # discard (swapped_joker_may_be_discarded), 1 + t lay it on meld t
+K_LAYOFF = 7        # lay-off of card V_CARD (offered card by card, repeated to a fixed
+                    # point): 0 keep it, 1 + t lay it on meld t
+K_DISCARD = 8       # the discard: the card types allowed (V_INFO 1: out of turn)
+N_KINDS = 9
+
+# ---- what a plug-in's decide(view, legal, n, prm) sees: its seat's view --------------
+V_SEAT = 0          # the deciding seat
+V_KIND = 1          # the decision kind (K_*)
+V_PLAYERS = 2
+V_DEAL = 3          # deal number 1..7
+V_DEALER = 4
+V_CUR = 5           # the turn player
+V_TURN = 6          # normal turns started this deal
+V_STOCK = 7         # cards in the stock
+V_PILE_LEN = 8      # cards in the discard pile
+V_TOP = 9           # top discard, -1 if none
+V_TAKEN = 10        # card type taken from the pile this turn that may not be discarded, -1
+V_MODEL = 11        # may_i_model: 0 out_of_turn_discard, 1 buy, 2 none
+V_JOKER_DUE = 12    # swapped jokers kept for this turn's discard
+V_XFER = 13         # 1: this turn's discard goes to an out-of-turn player (no discard)
+V_CARD = 14         # the card the decision is about (kind notes), -1
+V_MELD = 15         # the table meld the decision is about (kind notes), -1
+V_INFO = 16         # per kind (kind notes)
+V_INFO2 = 17
+V_C_SETS = 18       # this deal's contract: sets, runs, exact sizes (1), every card (1)
+V_C_RUNS = 19
+V_C_EXACT = 20
+V_C_ALL = 21
+V_NMELDS = 22       # melds on the table
+V_HELD = 24         # V_HELD + q: cards seat q holds
+V_DOWN = 29         # V_DOWN + q: 1 once seat q melded this deal
+V_MAYI = 34         # V_MAYI + q: penalty cards seat q took this deal
+V_OOT = 39          # V_OOT + q: out-of-turn plays of seat q this deal
+V_TOTAL = 44        # V_TOTAL + q: seat q's penalty total before this deal
+V_HAND = 49         # V_HAND + c: copies of card c held (c = 13 * suit + rank, 52 = joker)
+V_PILE = 102        # V_PILE + c: copies of card c in the discard pile
+V_TAB = 155         # V_TAB + TW * i + f: field f of table meld i (melds_float row, owner, turn)
+VIEW_SIZE = V_TAB + MAX_MELDS * (M.M_SIZE + 2)
+MAX_LEGAL = 64
+VB_SIZE = VIEW_SIZE + 2 * MAX_LEGAL   # view, the plug-in's copy of legal, the engine's legal
 
 # trace rows (replay only): code, seat (-1: the table), a, b, c, d. d is the sizes after
 # the event: cards held by the seat + 256 * stock size + 65536 * discard pile size (see
@@ -850,6 +923,226 @@ def choose_discard(st, opts, tab, p, free, sid, prm, gplay, sc):
 
 
 # =============================================================================
+# plug-in seats (issue 17): the view, the question, the legal lists
+# =============================================================================
+@njit(cache=True, inline='always')
+def base_of(sid):
+    """The built-in strategy of a seat (a plug-in seat's base)."""
+    return sid - PLUGIN if sid >= PLUGIN else sid
+
+
+@njit(cache=True)
+def fill_view(st, opts, tab, p, kind, card, meld, info, info2, view):
+    """What seat p may see, into ``view`` (the V_* layout): its own hand, the table, the
+    discard pile, the counts and scores, the decision's details; never another hand, a
+    penalty card or the stock."""
+    n = st[N]
+    view[:] = 0
+    view[V_SEAT] = p
+    view[V_KIND] = kind
+    view[V_PLAYERS] = n
+    view[V_DEAL] = st[DEAL]
+    view[V_DEALER] = st[DEALER]
+    view[V_CUR] = st[CUR]
+    view[V_TURN] = st[TURN]
+    view[V_STOCK] = st[STOCK_HI] - st[STOCK_LO]
+    view[V_PILE_LEN] = st[PILE_LEN]
+    view[V_TOP] = top_card(st) if st[PILE_LEN] > 0 else -1
+    view[V_TAKEN] = st[TAKEN]
+    view[V_MODEL] = opts[O_MAYI_MODEL]
+    view[V_JOKER_DUE] = st[JOKER_DUE]
+    view[V_XFER] = st[XFER]
+    view[V_CARD] = card
+    view[V_MELD] = meld
+    view[V_INFO] = info
+    view[V_INFO2] = info2
+    spec = spec_of(opts, st[DEAL])
+    view[V_C_SETS] = spec[M.C_GROUPS]
+    view[V_C_RUNS] = spec[M.C_RUNS]
+    view[V_C_EXACT] = spec[M.C_GROUP_EXACT]
+    view[V_C_ALL] = spec[F.CF_ALL]
+    view[V_NMELDS] = st[NMELDS]
+    for q in range(n):
+        view[V_HELD + q] = st[HSIZE + q]
+        view[V_DOWN + q] = st[DOWN + q]
+        view[V_MAYI + q] = st[MAYI + q]
+        view[V_OOT + q] = st[OOT + q]
+        view[V_TOTAL + q] = st[TOTAL + q]
+    for c in range(HOLD):
+        view[V_HAND + c] = st[HAND + HOLD * p + c]
+    for i in range(st[PILE_LEN]):
+        view[V_PILE + (st[PILE + i] & 63)] += 1
+    for i in range(st[NMELDS]):
+        for f in range(TW):
+            view[V_TAB + TW * i + f] = tab[i, f]
+
+
+@njit(cache=True, inline='always')
+def asks(st, p, kind, pprm):
+    """Plug-in seat p is asked decisions of this kind (its mask), and no answer stopped the deal."""
+    return st[PERR] == 0 and (int(pprm[p, PLUG_KINDS]) >> kind) & 1 == 1
+
+
+@njit(cache=True)
+def ask(st, opts, tab, p, kind, n, card, meld, info, info2, plug, pprm, vb):
+    """Plug-in seat p's choice among the n legal codes the caller wrote at
+    ``vb[VIEW_SIZE + MAX_LEGAL:]``: ``plug(view, legal, n, prm)`` on its view and a copy of
+    them, for the kinds in its mask. Returns the index, or -1: the base built-in decides (a
+    kind not asked, or the answer -1). Any other answer stops the deal (PERR, the deal
+    over: E_PLUGIN) and returns -1, so the turn winds down legally."""
+    if not asks(st, p, kind, pprm):
+        return -1
+    view = vb[:VIEW_SIZE]
+    fill_view(st, opts, tab, p, kind, card, meld, info, info2, view)
+    legal = vb[VIEW_SIZE:VIEW_SIZE + n]
+    legal[:] = vb[VIEW_SIZE + MAX_LEGAL:VIEW_SIZE + MAX_LEGAL + n]
+    i = plug(view, legal, n, pprm[p])
+    if i == -1 or 0 <= i < n:
+        return i
+    st[PERR] = 1
+    st[DREASON] = D_STOPPED
+    return -1
+
+
+@njit(cache=True)
+def ask_yes(st, opts, tab, p, kind, card, meld, info, plug, pprm, vb):
+    """A yes/no decision (legal 0 no, 1 yes): 1, 0, or -1 (the base decides)."""
+    vb[VIEW_SIZE + MAX_LEGAL] = 0
+    vb[VIEW_SIZE + MAX_LEGAL + 1] = 1
+    return ask(st, opts, tab, p, kind, 2, card, meld, info, 0, plug, pprm, vb)
+
+
+@njit(cache=True)
+def plug_discard(st, opts, tab, p, free, plug, pprm, vb):
+    """K_DISCARD: the card a plug-in seat discards, -1 (the base decides)."""
+    if not asks(st, p, K_DISCARD, pprm):
+        return -1
+    m = VIEW_SIZE + MAX_LEGAL
+    n = 0
+    for c in range(HOLD):
+        if discard_ok(st, p, c, free):
+            vb[m + n] = c
+            n += 1
+    if n == 0:
+        return -1
+    a = ask(st, opts, tab, p, K_DISCARD, n, -1, -1, 1 if free else 0, 0, plug, pprm, vb)
+    return vb[m + a] if a >= 0 else -1
+
+
+@njit(cache=True)
+def plug_target(st, opts, tab, p, kind, c, meld, keep, on_table, plug, pprm, vb):
+    """K_LAYOFF / K_JOKER: 0 keep (``keep``: allowed), 1 + t on meld t (``on_table``: the
+    melds that take c); -1: the base decides (or no choice to ask about)."""
+    if not asks(st, p, kind, pprm):
+        return -1
+    m = VIEW_SIZE + MAX_LEGAL
+    n = 0
+    if keep:
+        vb[m] = 0
+        n = 1
+    if on_table:
+        rules = rules_of(opts)
+        for t in range(st[NMELDS]):
+            if F.can_lay(tab[t], c, rules):
+                vb[m + n] = 1 + t
+                n += 1
+    if n == 0:
+        return -1
+    a = ask(st, opts, tab, p, kind, n, c, meld, 1 if keep else 0, 0, plug, pprm, vb)
+    return vb[m + a] if a >= 0 else -1
+
+
+@njit(cache=True)
+def rows_len(rows, nm):
+    k = 0
+    for i in range(nm):
+        k += F.row_len(rows[i])
+    return k
+
+
+@njit(cache=True)
+def plug_meld(st, opts, tab, p, mo, plug, pprm, vb):
+    """K_MELD (the engine's meld in mo): 0 not now, 1 the engine's meld, 2 the plain best
+    meld (most natural points, fewest jokers) where the engine preferred a meld that goes
+    out or leaves one card and the plain one is legal, 3 + c a meld of every card but one
+    c (kept to discard: going out next); the meld chosen is left in mo. Returns the code, or
+    -1 (the base decides)."""
+    if not asks(st, p, K_MELD, pprm):
+        return -1
+    spec, rules, h = spec_of(opts, st[DEAL]), rules_of(opts), hand_of(st, p)
+    nm = spec[M.C_GROUPS] + spec[M.C_RUNS]
+    held = st[HSIZE + p]
+    left1 = held - rows_len(mo, nm)
+    trial = mo[F.MAX_CM:2 * F.MAX_CM, :M.M_SIZE]
+    left2 = -1
+    if F.solve_contract_ws(h, spec, rules, trial, False, mo[2 * F.MAX_CM + 2:]) >= 0:
+        l2 = held - rows_len(trial, nm)
+        same = True
+        for k in range(nm):
+            for f in range(M.M_SIZE):
+                if trial[k, f] != mo[k, f]:
+                    same = False
+        if not same and (l2 > 0 or opts[O_GO_OUT_DISCARD] == 0 or special7(st, opts)):
+            left2 = l2
+    m = VIEW_SIZE + MAX_LEGAL
+    vb[m] = 0
+    vb[m + 1] = 1
+    n = 2
+    if left2 >= 0:
+        vb[m + 2] = 2
+        n = 3
+    every = mo[2 * F.MAX_CM + 1, :F.CF_SIZE]
+    every[:] = spec
+    every[F.CF_ALL] = 1
+    ws = mo[2 * F.MAX_CM + 2:]
+    if not special7(st, opts) and held >= 2:
+        for c in range(HOLD):
+            if h[c] > 0:
+                h[c] -= 1
+                if F.solve_contract_ws(h, every, rules, trial, True, ws) >= 0:
+                    vb[m + n] = 3 + c
+                    n += 1
+                h[c] += 1
+    a = ask(st, opts, tab, p, K_MELD, n, -1, -1, left1, left2, plug, pprm, vb)
+    if a < 0:
+        return -1
+    code = vb[m + a]
+    if code == 2:
+        F.solve_contract_ws(h, spec, rules, trial, False, ws)
+        mo[:nm, :M.M_SIZE] = trial[:nm]
+    elif code >= 3:
+        h[code - 3] -= 1
+        F.solve_contract_ws(h, every, rules, trial, False, ws)
+        h[code - 3] += 1
+        mo[:nm, :M.M_SIZE] = trial[:nm]
+    return code
+
+
+@njit(cache=True)
+def plug_meld_jokers(st, opts, tab, p, mo, nm, keep, plug, pprm, vb):
+    """K_MELD_JOKERS: how many of the held jokers the meld takes (0..m, m what ``add_jokers``
+    can place), -1: the base decides (or none to place)."""
+    if not asks(st, p, K_MELD_JOKERS, pprm):
+        return -1
+    trial = mo[F.MAX_CM:2 * F.MAX_CM, :M.M_SIZE]
+    trial[:nm] = mo[:nm, :M.M_SIZE]
+    held = st[HSIZE + p]
+    k = add_jokers(trial, nm, hand_of(st, p), held, rules_of(opts), keep, BIG)
+    if k == 0:
+        return -1
+    m = VIEW_SIZE + MAX_LEGAL
+    for j in range(k + 1):
+        vb[m + j] = j
+    return ask(st, opts, tab, p, K_MELD_JOKERS, k + 1, -1, -1, held - rows_len(mo, nm), 0, plug, pprm, vb)
+
+
+def no_plug(seats):
+    """(plug, pprm, vb) of a table without a plug-in, for callers of ``play_turn`` and the
+    phases outside a batch (tests)."""
+    return no_plugin, np.zeros((seats, N_PLUG_PARAMS + 1), np.float64), np.zeros(VB_SIZE, np.int64)
+
+
+# =============================================================================
 # the May-I procedure (§7.2-7.4)
 # =============================================================================
 @njit(cache=True)
@@ -886,7 +1179,7 @@ def take_top(st, opts, p, code, trace):
 
 
 @njit(cache=True)
-def offer_oot(st, opts, p, sids, params, gplay, trace):
+def offer_oot(st, opts, tab, p, sids, params, gplay, trace, plug, pprm, vb):
     """Ask next(P) .. prev(P) in order whether to discard out of turn: the first is Q (none
     in deal 7 under deal7_discard_mode = never)."""
     if opts[O_D7_NO_DISCARD] and st[DEAL] == 7:
@@ -896,14 +1189,15 @@ def offer_oot(st, opts, p, sids, params, gplay, trace):
         q = (p + i) % n
         if opts[O_COOLDOWN] and st[COOL + q] != 0:
             continue
-        if volunteers(st, opts, q, sids[q], params[q], gplay):
+        a = ask_yes(st, opts, tab, q, K_VOLUNTEER, top_card(st), -1, 0, plug, pprm, vb) if sids[q] >= PLUGIN else -1
+        if volunteers(st, opts, q, base_of(sids[q]), params[q], gplay) if a < 0 else a == 1:
             log(st, trace, T_VOLUNTEER, q, 0, 0, 0, sizes(st, q))
             return q
     return -1
 
 
 @njit(cache=True)
-def offer_buy(st, opts, tab, p, sids, params, gplay, trace, sc):
+def offer_buy(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm, vb):
     """model buy: before P draws, the others (not the discarder) may buy the top discard."""
     if st[PILE_LEN] == 0:
         return True
@@ -913,7 +1207,8 @@ def offer_buy(st, opts, tab, p, sids, params, gplay, trace, sc):
         b = (p + i) % n
         if b == st[TOP_FROM] or not may_take_paid(st, opts, b):
             continue
-        if wants_card(st, opts, tab, b, c, True, sids[b], params[b], gplay, sc):
+        a = ask_yes(st, opts, tab, b, K_BUY, c, -1, 1, plug, pprm, vb) if sids[b] >= PLUGIN else -1
+        if wants_card(st, opts, tab, b, c, True, base_of(sids[b]), params[b], gplay, sc) if a < 0 else a == 1:
             k = take_top(st, opts, b, T_BUY, trace)
             st[LASTK + b] = k
             return penalty_card(st, opts, b, gplay, trace)
@@ -921,11 +1216,11 @@ def offer_buy(st, opts, tab, p, sids, params, gplay, trace, sc):
 
 
 @njit(cache=True)
-def draw_oot_model(st, opts, tab, p, sids, params, gplay, trace, sc):
+def draw_oot_model(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm, vb):
     """Step 1 under out_of_turn_discard; returns Q (-1 none) or -2 if the deal ended."""
     if st[PILE_LEN] > 0 and may_take_paid(st, opts, p) and \
-            wants_card(st, opts, tab, p, top_card(st), True, sids[p], params[p], gplay, sc):
-        q = offer_oot(st, opts, p, sids, params, gplay, trace)
+            want_top(st, opts, tab, p, True, sids, params, gplay, sc, plug, pprm, vb):
+        q = offer_oot(st, opts, tab, p, sids, params, gplay, trace, plug, pprm, vb)
         k = take_top(st, opts, p, T_TAKE, trace)
         if opts[O_PENALTY] == 0 or q >= 0:
             st[LASTK + p] = k
@@ -936,29 +1231,42 @@ def draw_oot_model(st, opts, tab, p, sids, params, gplay, trace, sc):
 
 
 @njit(cache=True)
-def draw_phase(st, opts, tab, p, sids, params, gplay, trace, sc):
+def want_top(st, opts, tab, p, paid, sids, params, gplay, sc, plug, pprm, vb):
+    """choose_draw: the turn player takes the top discard (K_DRAW for a plug-in seat)."""
+    a = -1
+    if sids[p] >= PLUGIN:
+        info = 0 if not paid else (1 if opts[O_PENALTY] == 0 else 2)
+        a = ask_yes(st, opts, tab, p, K_DRAW, top_card(st), -1, info, plug, pprm, vb)
+    if a >= 0:
+        return a == 1
+    return wants_card(st, opts, tab, p, top_card(st), paid, base_of(sids[p]), params[p], gplay, sc)
+
+
+@njit(cache=True)
+def draw_phase(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm, vb):
     """Step 1 (§7.1): returns Q of an out-of-turn play (-1 none), -2 if the deal ended."""
     model = opts[O_MAYI_MODEL]
     if model == MODEL_OOT:
-        return draw_oot_model(st, opts, tab, p, sids, params, gplay, trace, sc)
-    if st[PILE_LEN] > 0 and wants_card(st, opts, tab, p, top_card(st), False, sids[p],
-                                       params[p], gplay, sc):
+        return draw_oot_model(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm, vb)
+    if st[PILE_LEN] > 0 and want_top(st, opts, tab, p, False, sids, params, gplay, sc, plug, pprm, vb):
         take_top(st, opts, p, T_TAKE, trace)
         return -1
-    if model == MODEL_BUY and not offer_buy(st, opts, tab, p, sids, params, gplay, trace, sc):
+    if model == MODEL_BUY and not offer_buy(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm, vb):
         return -2
     return -1 if draw(st, opts, p, gplay, trace) else -2
 
 
 @njit(cache=True)
-def oot_play(st, opts, tab, q, sids, params, gplay, trace, sc):
+def oot_play(st, opts, tab, q, sids, params, gplay, trace, sc, plug, pprm, vb):
     """Q draws from the stock and discards any card (§7.2 step 4)."""
     c = stock_card(st, opts, gplay, trace)
     if c < 0:
         return
     give(st, q, c)
     log(st, trace, T_OOT, q, c, 0, 0, sizes(st, q))
-    x = choose_discard(st, opts, tab, q, True, sids[q], params[q], gplay, sc)
+    x = plug_discard(st, opts, tab, q, True, plug, pprm, vb) if sids[q] >= PLUGIN else -1
+    if x < 0:
+        x = choose_discard(st, opts, tab, q, True, base_of(sids[q]), params[q], gplay, sc)
     discard(st, q, x, 1, trace)
     st[OOT + q] += 1
     if opts[O_COOLDOWN]:
@@ -1057,38 +1365,49 @@ def lay_meld(st, opts, tab, p, mo, trace):
 
 
 @njit(cache=True)
-def meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace):
+def meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb):
     """choose_meld: lay the contract (deal 7 special: only all cards, going out). With
     ``joker_swap_requires_prior_meld = false`` a player who cannot meld may first swap a
     natural for a table joker that completes his meld (``swap_into_meld``). With larger
-    first melds (MAY_I) and ``meld_jokers`` every joker held goes into the meld."""
+    first melds (MAY_I) and ``meld_jokers`` every joker held goes into the meld. A plug-in
+    seat is asked K_MELD (which meld, or none) and K_MELD_JOKERS; a swap into the meld is its
+    K_SWAP (V_INFO 1)."""
     if best_meld(st, opts, p, mo) < 0:
         if opts[O_SWAP] == 0 or opts[O_SWAP_PRIOR] == 1:
             return
-        if not swap_into_meld(st, opts, tab, p, sid, prm, gplay, mo, trace):
+        if not swap_into_meld(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb):
             return
-    elif not yes(sid, prm, gplay):
-        return
+    else:
+        a = plug_meld(st, opts, tab, p, mo, plug, pprm, vb) if pl else -1
+        if a == 0 or (a < 0 and not yes(sid, prm, gplay)):
+            return
     spec = spec_of(opts, st[DEAL])
-    if sid != S_RANDOM and prm[P_MELD_JK] > 0.5 and spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0:
+    if spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0:
         keep = 1 if opts[O_GO_OUT_DISCARD] else 0
-        add_jokers(mo, spec[M.C_GROUPS] + spec[M.C_RUNS], hand_of(st, p), st[HSIZE + p], rules_of(opts), keep)
+        nm = spec[M.C_GROUPS] + spec[M.C_RUNS]
+        j = plug_meld_jokers(st, opts, tab, p, mo, nm, keep, plug, pprm, vb) if pl else -1
+        if j < 0 and sid != S_RANDOM and prm[P_MELD_JK] > 0.5:
+            j = BIG
+        if j > 0:
+            add_jokers(mo, nm, hand_of(st, p), st[HSIZE + p], rules_of(opts), keep, j)
     lay_meld(st, opts, tab, p, mo, trace)
     if st[HSIZE + p] == 0:
         end_deal(st, D_OUT, p)
 
 
 @njit(cache=True)
-def add_jokers(mo, nm, h, held, rules, keep):
+def add_jokers(mo, nm, h, held, rules, keep, limit):
     """Larger first melds (MAY_I): the jokers the meld rows mo[:nm] leave in the holding h
-    (``held`` cards) go into the meld, each on a run where it fits (it floats: the run then
-    takes cards two places off its ends), else on a set; at least ``keep`` cards stay held.
-    Under forbid_contiguous_runs only sets take them (a longer run might touch another)."""
+    (``held`` cards) go into the meld (at most ``limit``), each on a run where it fits (it
+    floats: the run then takes cards two places off its ends), else on a set; at least
+    ``keep`` cards stay held. Under forbid_contiguous_runs only sets take them (a longer run
+    might touch another). Returns the jokers added."""
     used = 0
     for k in range(nm):
         used += F.row_len(mo[k])
     extra = h[JK] - meld_jokers(mo, nm)
-    while extra > 0 and held - used > keep:
+    added = 0
+    while extra > 0 and held - used > keep and added < limit:
         t = -1
         for k in range(nm):
             if t < 0 and mo[k, M.M_KIND] == M.K_RUN and rules[F.RF_NO_TOUCH] == 0 and F.can_lay(mo[k], JK, rules):
@@ -1097,10 +1416,12 @@ def add_jokers(mo, nm, h, held, rules, keep):
             if t < 0 and mo[k, M.M_KIND] == M.K_GROUP:
                 t = k
         if t < 0:
-            return
+            return added
         F.lay(mo[t], JK)
         used += 1
         extra -= 1
+        added += 1
+    return added
 
 
 @njit(cache=True)
@@ -1112,7 +1433,7 @@ def meld_jokers(mo, n):
 
 
 @njit(cache=True)
-def swap_into_meld(st, opts, tab, p, sid, prm, gplay, mo, trace):
+def swap_into_meld(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb):
     """A swap on the meld turn, before the meld: the natural goes into a table run and the
     freed joker into the contract meld laid next (it is used this turn, §11, and not laid
     off, §8). Tried only when the player cannot meld without it; the first (run, natural)
@@ -1129,7 +1450,8 @@ def swap_into_meld(st, opts, tab, p, sid, prm, gplay, mo, trace):
                 ok = best_meld(st, opts, p, mo) >= 0 and meld_jokers(mo, nm) >= 1
                 h[c] += 1
                 h[JK] -= 1
-                if ok and yes(sid, prm, gplay):
+                a = ask_yes(st, opts, tab, p, K_SWAP, c, i, 1, plug, pprm, vb) if ok and pl else -1
+                if ok and (yes(sid, prm, gplay) if a < 0 else a == 1):
                     F.swap(tab[i], c)
                     take(st, p, c)
                     give(st, p, JK)
@@ -1216,7 +1538,7 @@ def unswap(row, c, lo, hi):
 
 
 @njit(cache=True)
-def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok):
+def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok, pl, plug, pprm, vb):
     """choose_joker_swap, repeated: natural from hand into a run, freed joker laid off where
     ``joker_target`` says (``table_ok``: not on the meld turn, where lay-offs are barred, §8:
     there the joker can only be kept for the discard, with ``swapped_joker_may_be_discarded``).
@@ -1227,8 +1549,10 @@ def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok):
     last = table_ok and opts[O_GO_OUT_DISCARD] == 0
     for i in range(st[NMELDS]):
         for c in range(52):
-            while h[c] > 0 and F.can_swap(tab[i], c, rules) and (st[HSIZE + p] > 1 or last) and \
-                    yes(sid, prm, gplay):
+            while h[c] > 0 and F.can_swap(tab[i], c, rules) and (st[HSIZE + p] > 1 or last):
+                a = ask_yes(st, opts, tab, p, K_SWAP, c, i, 0, plug, pprm, vb) if pl else -1
+                if not (yes(sid, prm, gplay) if a < 0 else a == 1):
+                    break
                 lo, hi = tab[i, M.M_LO], tab[i, M.M_HI]
                 F.swap(tab[i], c)
                 wrun = window(tab[i])
@@ -1240,7 +1564,10 @@ def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok):
                     unswap(tab[i], c, lo, hi)
                     break
                 take(st, p, c)
-                if keep and (t < 0 or sid == S_RANDOM and below(gplay, 2) == 1):
+                j = plug_target(st, opts, tab, p, K_JOKER, JK, i, keep, table_ok, plug, pprm, vb) if pl else -1
+                if j > 0:
+                    t = j - 1
+                if j == 0 or (j < 0 and keep and (t < 0 or sid == S_RANDOM and below(gplay, 2) == 1)):
                     give(st, p, JK)
                     st[JOKER_DUE] += 1
                     t = SWAP_KEPT
@@ -1250,7 +1577,7 @@ def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok):
 
 
 @njit(cache=True)
-def layoff_phase(st, opts, tab, p, sid, prm, gplay, trace):
+def layoff_phase(st, opts, tab, p, sid, prm, gplay, trace, pl, plug, pprm, vb):
     """choose_layoff, repeated to a fixed point: passes over the held cards (naturals, then
     jokers) until a pass lays nothing, so a card that fits only after another (``3S`` after
     ``4S`` on ``5S-8S``) goes too; targets as ``layoff_target`` / ``joker_target`` say."""
@@ -1269,7 +1596,12 @@ def layoff_phase(st, opts, tab, p, sid, prm, gplay, trace):
                 h[c] -= 1
                 t = place_target(tab, st[NMELDS], c, h, rules, jmode if c == JK else lmode)
                 h[c] += 1
-                if t < 0 or not yes(sid, prm, gplay):
+                j = plug_target(st, opts, tab, p, K_LAYOFF, c, -1, True, True, plug, pprm, vb) if pl and t >= 0 else -1
+                if j == 0:
+                    break
+                if j > 0:
+                    t = j - 1
+                elif t < 0 or not yes(sid, prm, gplay):
                     break
                 F.lay(tab[t], c)
                 take(st, p, c)
@@ -1280,11 +1612,11 @@ def layoff_phase(st, opts, tab, p, sid, prm, gplay, trace):
 
 
 @njit(cache=True)
-def act_phase(st, opts, tab, p, sid, prm, gplay, mo, trace):
+def act_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb):
     """Step 2: meld if not down; after an earlier turn's meld: swaps and lay-offs, repeated
     while they shed cards (a swap can open a lay-off and a lay-off a swap)."""
     if not st[DOWN + p]:
-        meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace)
+        meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb)
         if over(st) or not st[DOWN + p]:
             return
     earlier = st[PTURN + p] > st[MELD_TURN + p]
@@ -1293,10 +1625,10 @@ def act_phase(st, opts, tab, p, sid, prm, gplay, mo, trace):
     for _ in range(HOLD):
         before = st[HSIZE + p]
         if swaps:
-            swap_phase(st, opts, tab, p, sid, prm, gplay, trace, earlier)
+            swap_phase(st, opts, tab, p, sid, prm, gplay, trace, earlier, pl, plug, pprm, vb)
         if not earlier:
             return
-        layoff_phase(st, opts, tab, p, sid, prm, gplay, trace)
+        layoff_phase(st, opts, tab, p, sid, prm, gplay, trace, pl, plug, pprm, vb)
         if over(st) or st[HSIZE + p] == before or not swaps:
             return
 
@@ -1315,11 +1647,13 @@ def begin_turn(st, p):
 
 
 @njit(cache=True)
-def discard_phase(st, opts, tab, p, sid, prm, gplay, trace, sc):
+def discard_phase(st, opts, tab, p, sid, prm, gplay, trace, sc, pl, plug, pprm, vb):
     """Step 3: one discard (none in deal 7 under deal7_discard_mode = never)."""
     if opts[O_D7_NO_DISCARD] and st[DEAL] == 7:
         return 0
-    c = choose_discard(st, opts, tab, p, False, sid, prm, gplay, sc)
+    c = plug_discard(st, opts, tab, p, False, plug, pprm, vb) if pl else -1
+    if c < 0:
+        c = choose_discard(st, opts, tab, p, False, sid, prm, gplay, sc)
     if c < 0:
         return E_NO_MOVES
     discard(st, p, c, 0, trace)
@@ -1329,25 +1663,29 @@ def discard_phase(st, opts, tab, p, sid, prm, gplay, trace, sc):
 
 
 @njit(cache=True, inline='always')
-def play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo):
-    """One normal turn of CUR and any out-of-turn play it causes; returns a check error."""
+def play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb):
+    """One normal turn of CUR and any out-of-turn play it causes; returns a check error.
+    Seats with sid >= PLUGIN ask ``plug`` first (their row of ``pprm``; ``vb``: the view and
+    legal buffer, VB_SIZE)."""
     p = st[CUR]
+    pl = sids[p] >= PLUGIN
+    sid = base_of(sids[p])
     begin_turn(st, p)
-    q = draw_phase(st, opts, tab, p, sids, params, gplay, trace, sc)
+    q = draw_phase(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm, vb)
     if q == -2 or over(st):
         return 0
     st[XFER] = 1 if q >= 0 else 0
-    act_phase(st, opts, tab, p, sids[p], params[p], gplay, mo, trace)
+    act_phase(st, opts, tab, p, sid, params[p], gplay, mo, trace, pl, plug, pprm, vb)
     if over(st):
         return 0
     if q < 0:
-        e = discard_phase(st, opts, tab, p, sids[p], params[p], gplay, trace, sc)
+        e = discard_phase(st, opts, tab, p, sid, params[p], gplay, trace, sc, pl, plug, pprm, vb)
         if e or over(st):
             return e
     elif st[JOKER_DUE] > 0:
         return E_ILLEGAL
     if q >= 0:
-        oot_play(st, opts, tab, q, sids, params, gplay, trace, sc)
+        oot_play(st, opts, tab, q, sids, params, gplay, trace, sc, plug, pprm, vb)
     st[CUR] = (p + 1) % st[N]
     return 0
 
@@ -1444,15 +1782,18 @@ def check_invariants(st, opts, tab):
 # deals, games, batches
 # =============================================================================
 @njit(cache=True, inline='always')
-def play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo, gdeck, gplay):
-    """Deal and play deal d to its end and score it; returns the check error (0 = none)."""
+def play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo, gdeck, gplay, plug, pprm, vb):
+    """Deal and play deal d to its end and score it; returns the check error (0 = none),
+    E_PLUGIN when a plug-in's answer stopped it."""
     start_deal(st, opts, d, dealer, gdeck, trace)
     while not over(st):
         if st[TURN] >= opts[O_MAX_TURNS]:
             end_deal(st, D_TURN_CAP, -1)
             st[TRUNC] = 1
             break
-        e = play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo)
+        e = play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb)
+        if st[PERR]:
+            return E_PLUGIN
         if e == 0 and check:
             e = check_invariants(st, opts, tab)
         if e:
@@ -1536,7 +1877,7 @@ def first_dealer(opts, seed, game, gdeck):
 
 
 @njit(cache=True, inline='always')
-def play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gdeck, gplay, row):
+def play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gdeck, gplay, row, plug, pprm, vb):
     """Play game ``game`` of run ``seed`` (seven deals) into the record ``row``."""
     st[:] = 0
     row[:] = 0
@@ -1548,7 +1889,7 @@ def play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gde
     for d in range(1, DEALS + 1):
         seed_stream(gdeck, seed, game, np.int64(STREAM_DEAL + d))
         st[ERR] = play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo,
-                            gdeck, gplay)
+                            gdeck, gplay, plug, pprm, vb)
         write_deal(st, row)
         if st[ERR]:
             break
@@ -1562,44 +1903,62 @@ def play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gde
 
 @njit(cache=True)
 def buffers():
-    """Working arrays of one thread: state, table, scratch, meld rows, streams."""
+    """Working arrays of one thread: state, table, scratch, meld rows, streams, the
+    plug-in's view and legal buffer."""
     return (np.zeros(ST_SIZE, np.int64), np.zeros((MAX_MELDS, TW), np.int64),
             np.zeros(16, np.int64), np.zeros((MO_ROWS, HOLD), np.int64),
-            np.zeros(2, np.uint64), np.zeros(2, np.uint64))
+            np.zeros(2, np.uint64), np.zeros(2, np.uint64), np.zeros(VB_SIZE, np.int64))
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
-    """Games first+lo .. first+hi-1 into rec[lo:hi]. The loop works on ``unowned`` views of
-    the inputs all threads share and of this thread's buffers (no reference counting, an
-    atomic operation per array handed on; the arrays outlive this call)."""
-    st, tab, sc, mo, gdeck, gplay = buffers()
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
+    """Games first+lo .. first+hi-1 into rec[lo:hi]; ``plug`` is the plug-in (a
+    ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN. The loop works on
+    ``unowned`` views of the inputs all threads share and of this thread's buffers (no
+    reference counting, an atomic operation per array handed on; the arrays outlive this
+    call)."""
+    st, tab, sc, mo, gdeck, gplay, vb = buffers()
     trace = np.zeros((0, 6), np.int64)
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)
+    pp = unowned(pprm)
     for g in range(lo, hi):
         play_game(unowned(st), o, unowned(tab), seed, first + g, s, p, check, unowned(trace),
-                  unowned(sc), unowned(mo), unowned(gdeck), unowned(gplay), r[g])
+                  unowned(sc), unowned(mo), unowned(gdeck), unowned(gplay), r[g], plug, pp, unowned(vb))
 
 
-def play_batch(seed, first, count, opts, sids, params, check, rec):
-    """Play ``count`` games starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``. (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``)"""
-    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, least=CHUNK)
+def no_plugin_params(sids):
+    return np.zeros((len(sids), N_PLUG_PARAMS + 1), dtype=np.float64)
+
+
+def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
+    """Play ``count`` games starting at ``first`` on ``numba.get_num_threads()`` threads into
+    ``rec`` (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``).
+    ``plug``: the plug-in (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN,
+    with its parameters ``pprm``; one compiled kernel serves every table."""
+    pprm = no_plugin_params(sids) if pprm is None else pprm
+    plug = no_plugin if plug is None else plug
+    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
 
 
 @njit(cache=True)
-def replay_game(seed, game, opts, sids, params, check, trace):
-    """Play one game alone with a trace buffer; returns the final state."""
-    st, tab, sc, mo, gdeck, gplay = buffers()
+def replay_kernel(seed, game, opts, sids, params, check, trace, plug, pprm):
+    st, tab, sc, mo, gdeck, gplay, vb = buffers()
     row = np.zeros(RECORD_COLS, np.int64)
-    play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gdeck, gplay, row)
+    play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gdeck, gplay, row, plug, pprm, vb)
     return st
 
 
+def replay_game(seed, game, opts, sids, params, check, trace, plug=None, pprm=None):
+    """Play one game alone with a trace buffer; returns the final state."""
+    pprm = no_plugin_params(sids) if pprm is None else pprm
+    return replay_kernel(seed, game, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)
+
+
 @njit(cache=True)
-def deal_batch(seed, first, count, d, opts, sids, params, rec):
-    """Benchmark helper: play deal d alone for games first..first+count-1 (greedy etc.);
-    rec[g] = turns of the deal."""
-    st, tab, sc, mo, gdeck, gplay = buffers()
+def deal_batch(seed, first, count, d, opts, sids, params, rec, plug, pprm):
+    """Benchmark helper: play deal d alone for games first..first+count-1 (greedy etc.;
+    ``plug`` / ``pprm`` as ``play_chunk``'s); rec[g] = turns of the deal."""
+    st, tab, sc, mo, gdeck, gplay, vb = buffers()
     trace = np.zeros((0, 6), np.int64)
     n = opts[O_PLAYERS]
     for g in range(count):
@@ -1607,5 +1966,5 @@ def deal_batch(seed, first, count, d, opts, sids, params, rec):
         st[N] = n
         seed_stream(gplay, seed, first + g, np.int64(STREAM_PLAY))
         seed_stream(gdeck, seed, first + g, np.int64(STREAM_DEAL + d))
-        play_deal(st, opts, tab, d, g % n, sids, params, False, trace, sc, mo, gdeck, gplay)
+        play_deal(st, opts, tab, d, g % n, sids, params, False, trace, sc, mo, gdeck, gplay, plug, pprm, vb)
         rec[g] = st[TURN]

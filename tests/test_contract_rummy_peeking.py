@@ -33,7 +33,7 @@ def mid_deal_states(preset, count, seed, **over):
     g = 0
     while len(out) < count:
         g += 1
-        st, tab, sc, mo, gdeck, gplay = K.buffers()
+        st, tab, sc, mo, gdeck, gplay, vb = K.buffers()
         st[:] = 0
         st[K.N] = 4
         seed_stream(gplay, seed, g, np.int64(STREAM_PLAY))
@@ -43,7 +43,7 @@ def mid_deal_states(preset, count, seed, **over):
         for _ in range(int(rng.integers(0, 70))):
             if K.over(st):
                 break
-            K.play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo)
+            K.play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, *K.no_plug(4))
         if not K.over(st):
             out.append((st, tab, opts))
     return out
@@ -89,7 +89,7 @@ def decisions(st, tab, opts, p, sid, prm, gplay):
     s, t = st.copy(), tab.copy()
     mo = np.zeros((K.MO_ROWS, K.HOLD), np.int64)
     trace = np.zeros((0, 6), np.int64)
-    K.act_phase(s, opts, t, p, sid, prm, g(), mo, trace)
+    K.act_phase(s, opts, t, p, sid, prm, g(), mo, trace, False, *K.no_plug(4))
     res.append(("act: hand", tuple(K.hand_of(s, p))))
     res.append(("act: table", tuple(t[: s[K.NMELDS], :K.M.M_SIZE].ravel())))
     res.append(("act: out", int(s[K.OUT])))

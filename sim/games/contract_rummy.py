@@ -32,6 +32,10 @@ cut_success_prob (none = 1/(N-1) for a pack of N), max_turns_per_deal (1000), ti
 (shared; the only choice), first_dealer (random or a seat). How the engine reads each
 option where the spec leaves room is in the docstring of ``kernels/contract_rummy.py``.
 
+Plug-in strategies (issue 17): ``--strategy file.py:NAME`` seats a ``cardsim.plugin.Strategy``;
+its decision kinds, view and legal codes are ``cardsim.contract_rummy``'s (example:
+``examples/contract_rummy_mayi_limit.py``).
+
 Replays: ``trace_events`` gives the game as ``sim.trace`` events (its docstring lists the
 actions, fields and ``state`` keys); ``format_trace`` is their text.
 """
@@ -570,10 +574,10 @@ def _record_check(cols: dict, opts: np.ndarray, n: int):
     return None
 
 
-def _replay(seed, game_id, opts, sids, params, check):
+def _replay(seed, game_id, opts, sids, params, check, plug=None, pprm=None):
     rows = min(TRACE_ROWS_CAP, DEALS * (int(opts[K.O_MAX_TURNS]) * 12 + 600))
     trace = np.zeros((rows, 6), dtype=np.int64)
-    st = K.replay_game(seed, game_id, opts, sids, params, check, trace)
+    st = K.replay_game(seed, game_id, opts, sids, params, check, trace, plug, pprm)
     return st, trace
 
 
@@ -598,6 +602,20 @@ GAME = GameSpec(
     format_trace=format_trace,
     trace_events=trace_events,
     **kernel_fields(K),
+    plugin={"offset": K.PLUGIN, "n_params": K.N_PLUG_PARAMS, "error": K.E_PLUGIN,
+            "kinds": {K.K_DRAW: "turn start: draw from the stock or take the top discard (a May-I where it costs "
+                                "a penalty card)",
+                      K.K_BUY: "may_i_model = buy: another seat buys the top discard or not",
+                      K.K_VOLUNTEER: "out_of_turn_discard: play out of turn (draw, discard) or not",
+                      K.K_MELD: "go down now or not, and with the engine's meld or the plain best one",
+                      K.K_MELD_JOKERS: "non-exact contracts: how many more held jokers go into the meld",
+                      K.K_SWAP: "swap a natural for a table run's joker or not",
+                      K.K_JOKER: "the freed joker: keep it for the discard or the meld it goes on",
+                      K.K_LAYOFF: "a card that can be laid off: keep it or the meld it goes on",
+                      K.K_DISCARD: "the card discarded (in turn or out of turn)"},
+            "bench": {"builtin": "mayi:max_mayi=2,near=99",
+                      "plugin": "examples/contract_rummy_mayi_limit.py:limited:limit=2",
+                      "players": 4, "other": "greedy"}},
     state_payouts=lambda st, n: [-int(st[K.TOTAL + p]) for p in range(n)],
     payout_label="score (minus penalty points)",
     payout_unit="points",
