@@ -26,6 +26,14 @@ Choices this module adds where the spec leaves room
   ``claim_due`` claims at a window where the side's exact count has reached the target
   (correct claims); with both 0 it never claims.
 * ``allow_lead_signals`` is reserved by the spec without semantics: only ``False`` exists.
+* Plug-in strategies (issue 17): a seat with sid ``PLUGIN + b`` asks a user's ``decide`` (a
+  ``jit.PLUG_SIG`` function) first for the decision kinds of its mask: K_TRUMP (legal: the
+  suits 0..3), K_DECLARE (an optional marafona: 0 no, 1 yes), K_CLAIM (a claim window: 0 no,
+  1 claim) and K_CARD (the playable cards' ids); -1 leaves the decision to the built-in b,
+  anything else but an index of the legal list stops the match with E_PLUGIN. Its view
+  (``fill_view``, the V_* layout) holds only what that seat may see. Left to the engine: the
+  automatic declaration (``marafona_auto_declare``, the default), the order of the claim
+  windows, declaring every cricca at once; no lead signals exist to decide.
 
 Options (int array built by ``sim.games.marafon.MarafonOptions.to_array``):
 
@@ -61,7 +69,7 @@ other two (0 for both sides when a capped game ends level).
 import numpy as np
 
 from kernels.cards import nth_card, popcount
-from kernels.jit import njit, threaded_batch, trace_put, unowned
+from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 from kernels.tricks import (
     FULL40,
@@ -145,7 +153,8 @@ HAND = 40        # HAND + p: cards held by seat p
 WON = 44         # WON + side: cards in the side's tricks this hand
 TRICK = 46       # TRICK + i: i-th card of the current trick (play order)
 DECK = 50        # DECK .. DECK+39: the shuffled deck of this hand
-ST_SIZE = 90
+DECL = 90        # DECL + p: suit mask of the cricche seat p declared this hand (public; a plug-in's view)
+ST_SIZE = 94
 
 # ---- end reasons -----------------------------------------------------------------
 R_TARGET = 0
@@ -163,9 +172,10 @@ E_ILLEGAL = 3
 E_POINTS = 4
 E_BOUND = 5
 E_CAP = 6
+E_PLUGIN = 7       # a plug-in strategy returned no legal action's index (checked in every mode)
 ERROR_NAMES = ("", "cards not conserved", "no legal card", "illegal card chosen",
                "hand points differ from 11 + bonuses (or thirds from 35)",
-               "score out of bounds", "hand cap exceeded")
+               "score out of bounds", "hand cap exceeded", "a plug-in strategy returned an illegal action")
 
 # ---- strategies ----------------------------------------------------------------
 S_RANDOM = 0       # params: claim_prob, claim_due
@@ -173,6 +183,48 @@ S_GREEDY = 1       # no params
 S_HEURISTIC = 2    # params: claim_margin, memory_noise, honour_min, marafona_weight
 N_PARAMS = 4
 GREEDY_MARAFONA_WEIGHT = 1000.0   # greedy always names the suit of its marafona
+PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
+N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
+PLUG_KINDS = N_PLUG_PARAMS  # pprm slot: bit k set = the plug-in decides decisions of kind k
+
+# ---- plug-in decision kinds and their legal actions (``legal[i]``) ----------------
+K_TRUMP = 0        # the battitore names trump: legal = the suits 0, 1, 2, 3
+K_DECLARE = 1      # declare the marafona (only when marafona_auto_declare is false): 0 no, 1 yes
+K_CLAIM = 2        # a claim window: 0 no claim, 1 claim the game (asked of every seat in turn)
+K_CARD = 3         # play a card: the legal cards' 40-card ids, lowest first
+
+# ---- what a plug-in's decide(view, legal, n, prm) sees: its seat's view ----------
+V_SEAT = 0         # the deciding seat
+V_KIND = 1         # decision kind (K_*)
+V_SIDE = 2         # the seat's side: 0 = seats 0+2, 1 = seats 1+3
+V_HAND = 3         # own cards (40-card mask)
+V_TRUMP = 4        # trump suit, -1 before it is named
+V_BATT = 5         # the battitore of this hand
+V_DEALER = 6       # the dealer of this hand
+V_LEADER = 7       # leader of the current trick (the battitore before trick 1)
+V_TRICK_NO = 8     # tricks completed in this hand (0..9)
+V_NCARDS = 9       # cards in the current trick
+V_LED = 10         # suit led in the current trick, -1 before the lead
+V_TRICK = 11       # V_TRICK + i: i-th card of the current trick (play order), -1 beyond V_NCARDS
+V_PLAYED = 15      # every card played this hand (mask)
+V_WON = 16         # V_WON + side: cards in the side's tricks this hand (mask)
+V_THIRDS = 18      # V_THIRDS + side: thirds won this hand (the last trick's 3 included)
+V_TRICKS_WON = 20  # V_TRICKS_WON + side: tricks won this hand
+V_MARAF = 22       # V_MARAF + side: marafone declared this hand
+V_SCORE = 24       # V_SCORE + side: game score before this hand (whole points)
+V_GAMES = 26       # V_GAMES + side: games won in the match
+V_COUNT = 28       # V_COUNT + side: the side's claim count in thirds (score, thirds won, marafone)
+V_TARGET = 30      # the target in thirds (a claim is correct when the count reaches it)
+V_MARAF_POINTS = 31  # points of a marafona
+V_HAND_NO = 32     # hand number in the game (1-based)
+V_GAME_NO = 33     # game number in the match (0-based)
+V_EXTRA = 34       # 1 in an extra hand (both sides reached the target; no claims)
+V_DECLARABLE = 35  # K_DECLARE: suit mask of the cricche the seat would declare (else 0)
+V_DECLARED = 36    # V_DECLARED + p: suit mask of the cricche seat p declared this hand
+V_HELD = 40        # V_HELD + p: cards seat p holds
+V_LAST_WINNER = 44  # winner of the last completed trick, -1
+V_TRUMP_ONLY = 45  # 1: only the 3-2-A of trump is a marafona (marafona_trump_only); 0: any suit's
+VIEW_SIZE = 46
 
 # ---- trace rows: [code, seat, a, b, c, d] --------------------------------------
 T_GAME = 1       # a = game number in the match
@@ -356,16 +408,29 @@ def resolve_claim(st, opts, p, trace):
 
 
 @njit(cache=True, inline='always')
-def claim_window(st, opts, first, sids, params, gplay, trace):
-    """Ask the seats from ``first`` anticlockwise; the first claim ends the game."""
+def claim_window(st, opts, first, sids, params, gplay, trace, plug, pprm, view, legal):
+    """Ask the seats from ``first`` anticlockwise; the first claim ends the game. Returns
+    E_PLUGIN for a plug-in's illegal answer, else 0."""
     st[ASKED] = 1
     if opts[O_CLAIMS] == 0 or st[EXTRA]:
-        return
+        return 0
     for k in range(N_PLAYERS):
         p = (first + k) & 3
-        if wants_claim(st, opts, p, sids[p], params[p], gplay):
+        sid, i = sids[p], -1
+        if sid >= PLUGIN:
+            sid -= PLUGIN
+            if asks(pprm[p], K_CLAIM):
+                legal[0] = 0
+                legal[1] = 1
+                i = plugin_pick(st, opts, p, K_CLAIM, 2, plug, pprm[p], view, legal)
+                if i == -2:
+                    return E_PLUGIN
+        if i < 0:
+            i = 1 if wants_claim(st, opts, p, sid, params[p], gplay) else 0
+        if i:
             resolve_claim(st, opts, p, trace)
-            return
+            return 0
+    return 0
 
 
 # =============================================================================
@@ -391,15 +456,90 @@ def wants_declare(sid, gen):
 
 
 @njit(cache=True, inline='always')
-def declare_step(st, opts, p, sids, params, gplay, trace):
+def declare_step(st, opts, p, sids, params, gplay, trace, plug, pprm, view, legal):
+    """Seat p's marafona (trick 1, its turn), then a claim window; returns E_PLUGIN or 0."""
     c = declarable(st, opts, p)
     if c == 0:
-        return
-    if opts[O_AUTO_DECLARE] == 0 and not wants_declare(sids[p], gplay):
-        return
+        return 0
+    if opts[O_AUTO_DECLARE] == 0:
+        sid, i = sids[p], -1
+        if sid >= PLUGIN:
+            sid -= PLUGIN
+            if asks(pprm[p], K_DECLARE):
+                legal[0] = 0
+                legal[1] = 1
+                i = plugin_pick(st, opts, p, K_DECLARE, 2, plug, pprm[p], view, legal)
+                if i == -2:
+                    return E_PLUGIN
+        if i < 0:
+            i = 1 if wants_declare(sid, gplay) else 0
+        if i == 0:
+            return 0
     st[MARAF + (p & 1)] += popcount(c)
+    st[DECL + p] |= c
     log(st, trace, T_DECLARE, p, c, 0, 0, 0)
-    claim_window(st, opts, p, sids, params, gplay, trace)
+    return claim_window(st, opts, p, sids, params, gplay, trace, plug, pprm, view, legal)
+
+
+# =============================================================================
+# plug-in strategies: the view and the call
+# =============================================================================
+@njit(cache=True)
+def fill_view(st, opts, p, kind, view):
+    """What seat p may see when it decides a ``kind`` decision, into ``view`` (the V_*
+    layout): its own hand, the table, the public history of the hand (cards played, tricks
+    won, declarations), scores; never another hand, the deck, or who holds an undeclared
+    cricca."""
+    view[V_SEAT] = p
+    view[V_KIND] = kind
+    view[V_SIDE] = p & 1
+    view[V_HAND] = st[HAND + p]
+    view[V_TRUMP] = st[TRUMP]
+    view[V_BATT] = st[BATT]
+    view[V_DEALER] = st[DEALER]
+    view[V_LEADER] = st[LEADER] if st[TRUMP] >= 0 else st[BATT]
+    view[V_TRICK_NO] = st[TRICK_NO]
+    view[V_NCARDS] = st[NCARDS]
+    view[V_LED] = st[LED]
+    for i in range(4):
+        view[V_TRICK + i] = st[TRICK + i] if i < st[NCARDS] else -1
+    view[V_PLAYED] = st[PLAYED]
+    for s in range(2):
+        view[V_WON + s] = st[WON + s]
+        view[V_THIRDS + s] = st[THIRDS + s]
+        view[V_TRICKS_WON + s] = st[TRICKS_WON + s]
+        view[V_MARAF + s] = st[MARAF + s]
+        view[V_SCORE + s] = st[SCORE + s]
+        view[V_GAMES + s] = st[GAMES + s]
+        view[V_COUNT + s] = side_count(st, opts, s)
+    view[V_TARGET] = opts[O_TARGET]
+    view[V_MARAF_POINTS] = opts[O_MARAF_POINTS]
+    view[V_HAND_NO] = st[HAND_NO]
+    view[V_GAME_NO] = st[GAME_NO]
+    view[V_EXTRA] = st[EXTRA]
+    view[V_DECLARABLE] = declarable(st, opts, p) if kind == K_DECLARE else 0
+    for q in range(N_PLAYERS):
+        view[V_DECLARED + q] = st[DECL + q]
+        view[V_HELD + q] = popcount(st[HAND + q])
+    view[V_LAST_WINNER] = st[LAST_WINNER]
+    view[V_TRUMP_ONLY] = opts[O_TRUMP_ONLY]
+
+
+@njit(cache=True, inline='always')
+def asks(prm, kind):
+    """The plug-in (its ``pprm`` row) decides decisions of this kind."""
+    return (np.int64(prm[PLUG_KINDS]) >> kind) & 1
+
+
+@njit(cache=True, inline='always')
+def plugin_pick(st, opts, p, kind, n, plug, prm, view, legal):
+    """Seat p's plug-in choice among ``legal[:n]`` (filled by the caller): the index it
+    returns, -1 to leave the choice to its base built-in, -2 for an illegal answer."""
+    fill_view(st, opts, p, kind, view)
+    i = plug(view, legal[:n], n, prm)
+    if i == -1 or 0 <= i < n:
+        return i
+    return -2
 
 
 # =============================================================================
@@ -462,12 +602,27 @@ def put_card(st, p, card, trace):
 
 
 @njit(cache=True, inline='always')
-def play_turn(st, opts, p, sid, prm, check, gplay, trace):
+def play_turn(st, opts, p, sid, prm, check, gplay, trace, plug, pprm, view, acts):
     """Seat p plays one card; returns a check error (0 = none)."""
     legal = legal_cards(st[HAND + p], st[LED])
     if legal == 0:
         return E_NO_MOVES
-    card = choose_card(st, p, legal, sid, prm, gplay)
+    card = -1
+    if sid >= PLUGIN:
+        sid -= PLUGIN
+        if asks(pprm, K_CARD):
+            n = 0
+            for c in range(40):
+                if (legal >> c) & 1:
+                    acts[n] = c
+                    n += 1
+            i = plugin_pick(st, opts, p, K_CARD, n, plug, pprm, view, acts)
+            if i == -2:
+                return E_PLUGIN
+            if i >= 0:
+                card = acts[i]
+    if card < 0:
+        card = choose_card(st, p, legal, sid, prm, gplay)
     if check and not (legal >> card) & 1:
         return E_ILLEGAL
     put_card(st, p, card, trace)
@@ -497,25 +652,28 @@ def finish_trick(st, trace):
 
 
 @njit(cache=True, inline='always')
-def play_trick(st, opts, sids, params, check, gplay, trace):
+def play_trick(st, opts, sids, params, check, gplay, trace, plug, pprm, view, legal):
     """One trick with its declarations and claim windows; returns a check error."""
     leader = st[LEADER]
     for k in range(N_PLAYERS):
         p = (leader + k) & 3
         if st[TRICK_NO] == 0:
-            declare_step(st, opts, p, sids, params, gplay, trace)
+            e = declare_step(st, opts, p, sids, params, gplay, trace, plug, pprm, view, legal)
+            if e:
+                return e
         if opts[O_CLAIM_TIMING] == 1 and st[ASKED] == 0 and st[OVER] == 0:
-            claim_window(st, opts, p, sids, params, gplay, trace)
+            e = claim_window(st, opts, p, sids, params, gplay, trace, plug, pprm, view, legal)
+            if e:
+                return e
         if st[OVER]:
             return 0
-        e = play_turn(st, opts, p, sids[p], params[p], check, gplay, trace)
+        e = play_turn(st, opts, p, sids[p], params[p], check, gplay, trace, plug, pprm[p], view, legal)
         if e == 0 and check:
             e = check_cards(st)
         if e:
             return e
     finish_trick(st, trace)
-    claim_window(st, opts, st[LAST_WINNER], sids, params, gplay, trace)
-    return 0
+    return claim_window(st, opts, st[LAST_WINNER], sids, params, gplay, trace, plug, pprm, view, legal)
 
 
 # =============================================================================
@@ -622,12 +780,12 @@ def write_hand(st, row, extra):
 
 
 @njit(cache=True)
-def play_out(st, opts, sids, params, check, gplay, trace):
+def play_out(st, opts, sids, params, check, gplay, trace, plug, pprm, view, legal):
     """Play the ten tricks of a dealt hand whose trump is named, score it and decide the
     game; returns a check error."""
     e = 0
     for t in range(TRICKS):
-        e = play_trick(st, opts, sids, params, check, gplay, trace)
+        e = play_trick(st, opts, sids, params, check, gplay, trace, plug, pprm, view, legal)
         if e or st[OVER]:
             break
     if e == 0 and st[OVER] == 0:
@@ -640,15 +798,26 @@ def play_out(st, opts, sids, params, check, gplay, trace):
 
 
 @njit(cache=True, inline='always')
-def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row):
+def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, pprm, view, legal):
     """Deal, name trump and play hand ``HAND_NO`` to its end; returns a check error."""
     seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[MATCH_HANDS])
     begin_hand(st, gdeck, trace)
     b = st[BATT]
-    set_trump(st, choose_trump(st[HAND + b], sids[b], params[b], opts, gplay), trace)
+    sid, suit = sids[b], -1
+    if sid >= PLUGIN:
+        sid -= PLUGIN
+        if asks(pprm[b], K_TRUMP):
+            for s in range(4):
+                legal[s] = s
+            suit = plugin_pick(st, opts, b, K_TRUMP, 4, plug, pprm[b], view, legal)
+            if suit == -2:
+                return E_PLUGIN
+    if suit < 0:
+        suit = choose_trump(st[HAND + b], sid, params[b], opts, gplay)
+    set_trump(st, suit, trace)
     extra = st[EXTRA]
     st[EXTRA_HANDS] += extra
-    e = play_out(st, opts, sids, params, check, gplay, trace)
+    e = play_out(st, opts, sids, params, check, gplay, trace, plug, pprm, view, legal)
     write_hand(st, row, extra)
     return e
 
@@ -662,7 +831,7 @@ def cap_game(st, trace):
 
 
 @njit(cache=True, inline='always')
-def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row):
+def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, pprm, view, legal):
     """One game to the target (or a claim); returns a check error."""
     st[SCORE] = 0
     st[SCORE + 1] = 0
@@ -678,7 +847,7 @@ def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, ro
             break
         st[HAND_NO] += 1
         st[MATCH_HANDS] += 1
-        e = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row)
+        e = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, pprm, view, legal)
         if e:
             return e
         next_dealer(st, opts)
@@ -715,8 +884,9 @@ def write_match(st, row, game):
 
 
 @njit(cache=True, inline='always')
-def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row):
-    """Play match ``game`` of run ``seed`` into ``row``; returns the check error."""
+def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row, plug, pprm, view, legal):
+    """Play match ``game`` of run ``seed`` into ``row``; returns the check error. Seats with
+    sid >= PLUGIN are decided by ``plug`` (their row of ``pprm``) where its kinds ask."""
     st[:] = 0
     row[:] = 0
     st[N] = N_PLAYERS
@@ -726,7 +896,8 @@ def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, r
     need = opts[O_GAMES] // 2 + 1
     for g in range(opts[O_GAMES]):
         st[GAME_NO] = g
-        st[ERR] = play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row)
+        st[ERR] = play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, pprm, view,
+                            legal)
         if st[ERR] or st[WIN_SIDE] < 0 or st[GAMES] >= need or st[GAMES + 1] >= need:
             break
     write_match(st, row, game)
@@ -734,28 +905,46 @@ def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, r
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
-    """Play matches first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers."""
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
+    """Play matches first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug`` is
+    the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN."""
     st = np.zeros(ST_SIZE, np.int64)
     gdeck = np.zeros(2, np.uint64)
     gplay = np.zeros(2, np.uint64)
     trace = np.zeros((0, TRACE_W), np.int64)
+    view = np.zeros(VIEW_SIZE, np.int64)
+    legal = np.zeros(40, np.int64)
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)   # shared by threads
+    pp = unowned(pprm)
     for d in range(lo, hi):
         play_match(unowned(st), o, seed, first + d, s, p, check, unowned(trace), unowned(gdeck),
-                   unowned(gplay), r[d])
+                   unowned(gplay), r[d], plug, pp, unowned(view), unowned(legal))
 
 
-def play_batch(seed, first, count, opts, sids, params, check, rec):
-    """Play ``count`` matches starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``. (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``)"""
-    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, least=CHUNK)
+def no_plugin_params(sids):
+    return np.zeros((len(sids), N_PLUG_PARAMS + 1), dtype=np.float64)
+
+
+def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
+    """Play ``count`` matches starting at ``first`` on ``numba.get_num_threads()`` threads into
+    ``rec`` (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``).
+    ``plug``: the plug-in (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN, with
+    its parameters ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
+    pprm = no_plugin_params(sids) if pprm is None else pprm
+    plug = no_plugin if plug is None else plug
+    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
 
 
 @njit(cache=True)
-def replay_match(seed, game, opts, sids, params, check, trace):
-    """Play one match alone with a trace buffer; returns the final state."""
+def replay_kernel(seed, game, opts, sids, params, check, trace, plug, pprm):
     st = np.zeros(ST_SIZE, np.int64)
     row = np.zeros(RECORD_COLS, np.int64)
     play_match(st, opts, seed, game, sids, params, check, trace, np.zeros(2, np.uint64),
-               np.zeros(2, np.uint64), row)
+               np.zeros(2, np.uint64), row, plug, pprm, np.zeros(VIEW_SIZE, np.int64), np.zeros(40, np.int64))
     return st
+
+
+def replay_match(seed, game, opts, sids, params, check, trace, plug=None, pprm=None):
+    """Play one match alone with a trace buffer; returns the final state."""
+    pprm = no_plugin_params(sids) if pprm is None else pprm
+    return replay_kernel(seed, game, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)
