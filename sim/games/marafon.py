@@ -353,7 +353,7 @@ GAME = GameSpec(
                       K.K_CLAIM: "a claim window (legal: 0 no claim, 1 claim the game)",
                       K.K_CARD: "play a card (legal: the playable cards' 40-card ids)"},
             "bench": {"builtin": "greedy", "plugin": "examples/marafon_save_trumps.py:save_trumps:min_thirds=0",
-                      "players": 4, "other": "heuristic", "scale": 0.25}},
+                      "players": 4, "other": "heuristic"}},
     state_payouts=_payouts,
     payout_label="match result (+1 won, -1 lost)",
     payout_unit="result points",
