@@ -4,7 +4,6 @@ greedy's records byte for byte; the view shows only what the deciding seat may s
 illegal answer is one ``Error:`` line naming the deal."""
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
