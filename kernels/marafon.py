@@ -154,7 +154,10 @@ WON = 44         # WON + side: cards in the side's tricks this hand
 TRICK = 46       # TRICK + i: i-th card of the current trick (play order)
 DECK = 50        # DECK .. DECK+39: the shuffled deck of this hand
 DECL = 90        # DECL + p: suit mask of the cricche seat p declared this hand (public; a plug-in's view)
-ST_SIZE = 94
+PVIEW = 94       # PVIEW .. +VIEW_SIZE: a plug-in's view (scratch, written before each plug-in decision)
+PLEGAL = 140     # PLEGAL .. +40: a plug-in decision's legal actions (scratch)
+PLUGGED = 180    # 1 when a seat of the table is a plug-in (sid >= PLUGIN)
+ST_SIZE = 181
 
 # ---- end reasons -----------------------------------------------------------------
 R_TARGET = 0
@@ -186,6 +189,10 @@ GREEDY_MARAFONA_WEIGHT = 1000.0   # greedy always names the suit of its marafona
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
 N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
 PLUG_KINDS = N_PLUG_PARAMS  # pprm slot: bit k set = the plug-in decides decisions of kind k
+# The kernels take a plug-in seat's ``pprm`` row appended to its ``params`` row (columns
+# N_PARAMS ..), and the view and legal buffers inside the state (PVIEW, PLEGAL): the play loop
+# then hands ``plugin_decide`` nothing the built-in path does not hold already (measured: four
+# more arrays at its call sites cost the built-in strategies 20-30 % of their speed).
 
 # ---- plug-in decision kinds and their legal actions (``legal[i]``) ----------------
 K_TRUMP = 0        # the battitore names trump: legal = the suits 0, 1, 2, 3
@@ -295,7 +302,7 @@ def owner_of(st, card):
 # =============================================================================
 @njit(cache=True)
 def reset_hand(st):
-    for i in range(BATT, ST_SIZE):
+    for i in range(BATT, PVIEW):
         st[i] = 0
     st[TRUMP] = -1
     st[LED] = -1
@@ -408,23 +415,21 @@ def resolve_claim(st, opts, p, trace):
 
 
 @njit(cache=True, inline='always')
-def claim_window(st, opts, first, sids, params, gplay, trace, plug, pprm, view, legal):
+def claim_window(st, opts, first, sids, params, gplay, trace, plug, plugged):
     """Ask the seats from ``first`` anticlockwise; the first claim ends the game. Returns
-    E_PLUGIN for a plug-in's illegal answer, else 0."""
+    E_PLUGIN for a plug-in's illegal answer, else 0. ``plugged``: a constant, False when no
+    seat at the table is a plug-in (``play_out``: the plug-in branches compile away)."""
     st[ASKED] = 1
     if opts[O_CLAIMS] == 0 or st[EXTRA]:
         return 0
     for k in range(N_PLAYERS):
         p = (first + k) & 3
         sid, i = sids[p], -1
-        if sid >= PLUGIN:
+        if plugged and sid >= PLUGIN:
             sid -= PLUGIN
-            if asks(pprm[p], K_CLAIM):
-                legal[0] = 0
-                legal[1] = 1
-                i = plugin_pick(st, opts, p, K_CLAIM, 2, plug, pprm[p], view, legal)
-                if i == -2:
-                    return E_PLUGIN
+            i = plugin_decide(st, opts, p, K_CLAIM, 0, plug, params)
+            if i == -2:
+                return E_PLUGIN
         if i < 0:
             i = 1 if wants_claim(st, opts, p, sid, params[p], gplay) else 0
         if i:
@@ -456,21 +461,18 @@ def wants_declare(sid, gen):
 
 
 @njit(cache=True, inline='always')
-def declare_step(st, opts, p, sids, params, gplay, trace, plug, pprm, view, legal):
+def declare_step(st, opts, p, sids, params, gplay, trace, plug, plugged):
     """Seat p's marafona (trick 1, its turn), then a claim window; returns E_PLUGIN or 0."""
     c = declarable(st, opts, p)
     if c == 0:
         return 0
     if opts[O_AUTO_DECLARE] == 0:
         sid, i = sids[p], -1
-        if sid >= PLUGIN:
+        if plugged and sid >= PLUGIN:
             sid -= PLUGIN
-            if asks(pprm[p], K_DECLARE):
-                legal[0] = 0
-                legal[1] = 1
-                i = plugin_pick(st, opts, p, K_DECLARE, 2, plug, pprm[p], view, legal)
-                if i == -2:
-                    return E_PLUGIN
+            i = plugin_decide(st, opts, p, K_DECLARE, 0, plug, params)
+            if i == -2:
+                return E_PLUGIN
         if i < 0:
             i = 1 if wants_declare(sid, gplay) else 0
         if i == 0:
@@ -478,7 +480,7 @@ def declare_step(st, opts, p, sids, params, gplay, trace, plug, pprm, view, lega
     st[MARAF + (p & 1)] += popcount(c)
     st[DECL + p] |= c
     log(st, trace, T_DECLARE, p, c, 0, 0, 0)
-    return claim_window(st, opts, p, sids, params, gplay, trace, plug, pprm, view, legal)
+    return claim_window(st, opts, p, sids, params, gplay, trace, plug, plugged)
 
 
 # =============================================================================
@@ -525,20 +527,40 @@ def fill_view(st, opts, p, kind, view):
     view[V_TRUMP_ONLY] = opts[O_TRUMP_ONLY]
 
 
-@njit(cache=True, inline='always')
-def asks(prm, kind):
-    """The plug-in (its ``pprm`` row) decides decisions of this kind."""
-    return (np.int64(prm[PLUG_KINDS]) >> kind) & 1
-
-
-@njit(cache=True, inline='always')
-def plugin_pick(st, opts, p, kind, n, plug, prm, view, legal):
-    """Seat p's plug-in choice among ``legal[:n]`` (filled by the caller): the index it
-    returns, -1 to leave the choice to its base built-in, -2 for an illegal answer."""
+@njit(cache=True)
+def plugin_decide(st, opts, p, kind, cards, plug, params):
+    """Plug-in seat p's decision of ``kind``, when its kinds mask asks (its plug-in
+    parameters ``prm`` are row p of ``params`` from column N_PARAMS on): the legal list into
+    ``legal`` (st[PLEGAL:]: K_TRUMP the suits, K_DECLARE / K_CLAIM 0 and 1, K_CARD the cards
+    of the mask ``cards``), then ``plug(view, legal, n, prm)`` on the seat's view (st[PVIEW:]).
+    Returns the chosen action (a suit, 0 / 1, a card), -1 to leave the decision to the
+    seat's base built-in (or a kind not asked), -2 for an illegal answer. One plain
+    function for every call site, so the inlined play loop holds only the call."""
+    prm = params[p][N_PARAMS:]
+    view = st[PVIEW:PVIEW + VIEW_SIZE]
+    legal = st[PLEGAL:PLEGAL + 40]
+    if not (np.int64(prm[PLUG_KINDS]) >> kind) & 1:
+        return -1
+    n = 0
+    if kind == K_TRUMP:
+        for s in range(4):
+            legal[s] = s
+        n = 4
+    elif kind == K_CARD:
+        for c in range(40):
+            if (cards >> c) & 1:
+                legal[n] = c
+                n += 1
+    else:
+        legal[0] = 0
+        legal[1] = 1
+        n = 2
     fill_view(st, opts, p, kind, view)
     i = plug(view, legal[:n], n, prm)
-    if i == -1 or 0 <= i < n:
-        return i
+    if i == -1:
+        return -1
+    if 0 <= i < n:
+        return legal[i]
     return -2
 
 
@@ -602,25 +624,17 @@ def put_card(st, p, card, trace):
 
 
 @njit(cache=True, inline='always')
-def play_turn(st, opts, p, sid, prm, check, gplay, trace, plug, pprm, view, acts):
+def play_turn(st, opts, p, sid, prm, check, gplay, trace, plug, params, plugged):
     """Seat p plays one card; returns a check error (0 = none)."""
     legal = legal_cards(st[HAND + p], st[LED])
     if legal == 0:
         return E_NO_MOVES
     card = -1
-    if sid >= PLUGIN:
+    if plugged and sid >= PLUGIN:
         sid -= PLUGIN
-        if asks(pprm, K_CARD):
-            n = 0
-            for c in range(40):
-                if (legal >> c) & 1:
-                    acts[n] = c
-                    n += 1
-            i = plugin_pick(st, opts, p, K_CARD, n, plug, pprm, view, acts)
-            if i == -2:
-                return E_PLUGIN
-            if i >= 0:
-                card = acts[i]
+        card = plugin_decide(st, opts, p, K_CARD, legal, plug, params)
+        if card == -2:
+            return E_PLUGIN
     if card < 0:
         card = choose_card(st, p, legal, sid, prm, gplay)
     if check and not (legal >> card) & 1:
@@ -652,28 +666,28 @@ def finish_trick(st, trace):
 
 
 @njit(cache=True, inline='always')
-def play_trick(st, opts, sids, params, check, gplay, trace, plug, pprm, view, legal):
+def play_trick(st, opts, sids, params, check, gplay, trace, plug, plugged):
     """One trick with its declarations and claim windows; returns a check error."""
     leader = st[LEADER]
     for k in range(N_PLAYERS):
         p = (leader + k) & 3
         if st[TRICK_NO] == 0:
-            e = declare_step(st, opts, p, sids, params, gplay, trace, plug, pprm, view, legal)
+            e = declare_step(st, opts, p, sids, params, gplay, trace, plug, plugged)
             if e:
                 return e
         if opts[O_CLAIM_TIMING] == 1 and st[ASKED] == 0 and st[OVER] == 0:
-            e = claim_window(st, opts, p, sids, params, gplay, trace, plug, pprm, view, legal)
+            e = claim_window(st, opts, p, sids, params, gplay, trace, plug, plugged)
             if e:
                 return e
         if st[OVER]:
             return 0
-        e = play_turn(st, opts, p, sids[p], params[p], check, gplay, trace, plug, pprm[p], view, legal)
+        e = play_turn(st, opts, p, sids[p], params[p], check, gplay, trace, plug, params, plugged)
         if e == 0 and check:
             e = check_cards(st)
         if e:
             return e
     finish_trick(st, trace)
-    return claim_window(st, opts, st[LAST_WINNER], sids, params, gplay, trace, plug, pprm, view, legal)
+    return claim_window(st, opts, st[LAST_WINNER], sids, params, gplay, trace, plug, plugged)
 
 
 # =============================================================================
@@ -780,12 +794,25 @@ def write_hand(st, row, extra):
 
 
 @njit(cache=True)
-def play_out(st, opts, sids, params, check, gplay, trace, plug, pprm, view, legal):
+def play_out(st, opts, sids, params, check, gplay, trace, plug):
     """Play the ten tricks of a dealt hand whose trump is named, score it and decide the
-    game; returns a check error."""
+    game; returns a check error. A table without a plug-in seat (no plug-in branches)."""
+    return play_tricks(st, opts, sids, params, check, gplay, trace, plug, False)
+
+
+@njit(cache=True)
+def play_out_plugged(st, opts, sids, params, check, gplay, trace, plug):
+    """``play_out`` for a table with a plug-in seat. Two copies of the play loop: the call
+    sites of ``plugin_decide`` alone cost the built-in strategies 15-25 % of their speed
+    (measured), so the built-in tables play a loop without them."""
+    return play_tricks(st, opts, sids, params, check, gplay, trace, plug, True)
+
+
+@njit(cache=True, inline='always')
+def play_tricks(st, opts, sids, params, check, gplay, trace, plug, plugged):
     e = 0
     for t in range(TRICKS):
-        e = play_trick(st, opts, sids, params, check, gplay, trace, plug, pprm, view, legal)
+        e = play_trick(st, opts, sids, params, check, gplay, trace, plug, plugged)
         if e or st[OVER]:
             break
     if e == 0 and st[OVER] == 0:
@@ -798,7 +825,7 @@ def play_out(st, opts, sids, params, check, gplay, trace, plug, pprm, view, lega
 
 
 @njit(cache=True, inline='always')
-def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, pprm, view, legal):
+def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug):
     """Deal, name trump and play hand ``HAND_NO`` to its end; returns a check error."""
     seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[MATCH_HANDS])
     begin_hand(st, gdeck, trace)
@@ -806,18 +833,18 @@ def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, ro
     sid, suit = sids[b], -1
     if sid >= PLUGIN:
         sid -= PLUGIN
-        if asks(pprm[b], K_TRUMP):
-            for s in range(4):
-                legal[s] = s
-            suit = plugin_pick(st, opts, b, K_TRUMP, 4, plug, pprm[b], view, legal)
-            if suit == -2:
-                return E_PLUGIN
+        suit = plugin_decide(st, opts, b, K_TRUMP, 0, plug, params)
+        if suit == -2:
+            return E_PLUGIN
     if suit < 0:
         suit = choose_trump(st[HAND + b], sid, params[b], opts, gplay)
     set_trump(st, suit, trace)
     extra = st[EXTRA]
     st[EXTRA_HANDS] += extra
-    e = play_out(st, opts, sids, params, check, gplay, trace, plug, pprm, view, legal)
+    if st[PLUGGED]:
+        e = play_out_plugged(st, opts, sids, params, check, gplay, trace, plug)
+    else:
+        e = play_out(st, opts, sids, params, check, gplay, trace, plug)
     write_hand(st, row, extra)
     return e
 
@@ -831,7 +858,7 @@ def cap_game(st, trace):
 
 
 @njit(cache=True, inline='always')
-def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, pprm, view, legal):
+def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug):
     """One game to the target (or a claim); returns a check error."""
     st[SCORE] = 0
     st[SCORE + 1] = 0
@@ -847,7 +874,7 @@ def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, ro
             break
         st[HAND_NO] += 1
         st[MATCH_HANDS] += 1
-        e = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, pprm, view, legal)
+        e = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug)
         if e:
             return e
         next_dealer(st, opts)
@@ -884,20 +911,22 @@ def write_match(st, row, game):
 
 
 @njit(cache=True, inline='always')
-def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row, plug, pprm, view, legal):
+def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row, plug):
     """Play match ``game`` of run ``seed`` into ``row``; returns the check error. Seats with
-    sid >= PLUGIN are decided by ``plug`` (their row of ``pprm``) where its kinds ask."""
+    sid >= PLUGIN are decided by ``plug`` where its kinds ask (``plugin_decide``)."""
     st[:] = 0
     row[:] = 0
     st[N] = N_PLAYERS
+    for p in range(N_PLAYERS):
+        if sids[p] >= PLUGIN:
+            st[PLUGGED] = 1
     st[DEALER] = first_dealer(opts, seed, game, gdeck)
     st[FIRST_DEALER] = st[DEALER]
     seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
     need = opts[O_GAMES] // 2 + 1
     for g in range(opts[O_GAMES]):
         st[GAME_NO] = g
-        st[ERR] = play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, pprm, view,
-                            legal)
+        st[ERR] = play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug)
         if st[ERR] or st[WIN_SIDE] < 0 or st[GAMES] >= need or st[GAMES + 1] >= need:
             break
     write_match(st, row, game)
@@ -905,24 +934,27 @@ def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, r
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug):
     """Play matches first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug`` is
-    the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN."""
+    the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN, its
+    parameters in ``params`` from column N_PARAMS on (``with_plugin_params``)."""
     st = np.zeros(ST_SIZE, np.int64)
     gdeck = np.zeros(2, np.uint64)
     gplay = np.zeros(2, np.uint64)
     trace = np.zeros((0, TRACE_W), np.int64)
-    view = np.zeros(VIEW_SIZE, np.int64)
-    legal = np.zeros(40, np.int64)
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)   # shared by threads
-    pp = unowned(pprm)
     for d in range(lo, hi):
         play_match(unowned(st), o, seed, first + d, s, p, check, unowned(trace), unowned(gdeck),
-                   unowned(gplay), r[d], plug, pp, unowned(view), unowned(legal))
+                   unowned(gplay), r[d], plug)
 
 
-def no_plugin_params(sids):
-    return np.zeros((len(sids), N_PLUG_PARAMS + 1), dtype=np.float64)
+def with_plugin_params(params, pprm):
+    """The seats' built-in parameters with the plug-in's rows (``pprm``; zeros: no plug-in)
+    appended, columns N_PARAMS ..: what the kernels take."""
+    params = np.asarray(params, dtype=np.float64)
+    if pprm is None:
+        pprm = np.zeros((len(params), N_PLUG_PARAMS + 1), dtype=np.float64)
+    return np.ascontiguousarray(np.hstack([params, pprm]))
 
 
 def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
@@ -930,21 +962,20 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     ``rec`` (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``).
     ``plug``: the plug-in (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN, with
     its parameters ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
-    pprm = no_plugin_params(sids) if pprm is None else pprm
-    plug = no_plugin if plug is None else plug
-    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
+    threaded_batch(play_chunk, seed, first, count, opts, sids, with_plugin_params(params, pprm), check, rec,
+                   no_plugin if plug is None else plug, least=CHUNK)
 
 
 @njit(cache=True)
-def replay_kernel(seed, game, opts, sids, params, check, trace, plug, pprm):
+def replay_kernel(seed, game, opts, sids, params, check, trace, plug):
     st = np.zeros(ST_SIZE, np.int64)
     row = np.zeros(RECORD_COLS, np.int64)
     play_match(st, opts, seed, game, sids, params, check, trace, np.zeros(2, np.uint64),
-               np.zeros(2, np.uint64), row, plug, pprm, np.zeros(VIEW_SIZE, np.int64), np.zeros(40, np.int64))
+               np.zeros(2, np.uint64), row, plug)
     return st
 
 
 def replay_match(seed, game, opts, sids, params, check, trace, plug=None, pprm=None):
     """Play one match alone with a trace buffer; returns the final state."""
-    pprm = no_plugin_params(sids) if pprm is None else pprm
-    return replay_kernel(seed, game, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)
+    return replay_kernel(seed, game, opts, sids, with_plugin_params(params, pprm), check, trace,
+                         no_plugin if plug is None else plug)

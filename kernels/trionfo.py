@@ -152,7 +152,9 @@ HMONEY = 45      # HMONEY + p: money of seat p in this hand
 BID = 50         # BID + p: highest level seat p bid in this auction (0 = none)
 TRICK = 55       # TRICK + i: i-th card of the current trick
 DECK = 60        # DECK .. DECK+39: the shuffled deck
-ST_SIZE = 100
+PVIEW = 100      # PVIEW .. +VIEW_SIZE: a plug-in's view (scratch, written before each plug-in decision)
+PLEGAL = 157     # PLEGAL .. +40: a plug-in decision's legal actions (scratch)
+ST_SIZE = 197
 
 # ---- end reasons of a session ----------------------------------------------------
 R_COMPLETE = 0
@@ -181,6 +183,10 @@ GREEDY_THRESHOLDS = (9.0, 13.0, 15.0, 17.0)
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
 N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
 PLUG_KINDS = N_PLUG_PARAMS  # pprm slot: bit k set = the plug-in decides decisions of kind k
+# The kernels take a plug-in seat's ``pprm`` row appended to its ``params`` row (columns
+# N_PARAMS ..), and the view and legal buffers inside the state (PVIEW, PLEGAL): the play loop
+# then hands ``plugin_decide`` nothing the built-in path does not hold already (as in
+# ``kernels.marafon``, where four more arrays at its call sites cost the built-ins 20-30 %).
 
 # ---- plug-in decision kinds and their legal actions (``legal[i]``) ----------------
 K_BID = 0          # speak in the auction: 0 pass, then the levels V_HIGH_LEVEL + 1 .. 4
@@ -315,7 +321,7 @@ def is_solo(st, opts):
 def reset_deal(st):
     for i in range(FIRST_SPEAKER, MONEY):
         st[i] = 0
-    for i in range(HMONEY, ST_SIZE):
+    for i in range(HMONEY, PVIEW):
         st[i] = 0
     st[HIGH_BIDDER] = -1
     st[FIRST_BIDDER] = -1
@@ -393,7 +399,7 @@ def auction_over(st, opts, spoken):
 
 
 @njit(cache=True)
-def auction(st, opts, sids, params, check, gplay, trace, plug, pprm, view, legal):
+def auction(st, opts, sids, params, check, gplay, trace, plug):
     """Run the auction; returns a check error (the winner is HIGH_BIDDER, -1 if all passed)."""
     p = st[FIRST_SPEAKER]
     spoken = 0
@@ -404,16 +410,9 @@ def auction(st, opts, sids, params, check, gplay, trace, plug, pprm, view, legal
             sid, level = sids[p], -1
             if sid >= PLUGIN:
                 sid -= PLUGIN
-                if asks(pprm[p], K_BID):
-                    high = st[HIGH_LEVEL]
-                    legal[0] = 0
-                    for k in range(high + 1, LEVELS + 1):
-                        legal[k - high] = k
-                    i = plugin_pick(st, opts, p, K_BID, LEVELS - high + 1, plug, pprm[p], view, legal)
-                    if i == -2:
-                        return E_PLUGIN
-                    if i >= 0:
-                        level = legal[i]
+                level = plugin_decide(st, opts, p, K_BID, st[HIGH_LEVEL], plug, params)
+                if level == -2:
+                    return E_PLUGIN
             if level < 0:
                 level = choose_bid(st, p, st[HIGH_LEVEL], sid, params[p], gplay)
             if check and level != 0 and not (st[HIGH_LEVEL] < level <= LEVELS):
@@ -472,7 +471,7 @@ def choose_named(st, d, sid, gen):
 
 
 @njit(cache=True)
-def make_contract(st, opts, sids, params, gplay, trace, plug, pprm, view, legal):
+def make_contract(st, opts, sids, params, gplay, trace, plug):
     """Declarer, trump, partner and the leader of trick 1; returns E_PLUGIN for a plug-in's
     illegal answer, else 0."""
     d = st[HIGH_BIDDER]
@@ -483,10 +482,8 @@ def make_contract(st, opts, sids, params, gplay, trace, plug, pprm, view, legal)
     if plugged:
         sid -= PLUGIN
     trump = -1
-    if plugged and asks(pprm[d], K_TRUMP):
-        for s in range(4):
-            legal[s] = s
-        trump = plugin_pick(st, opts, d, K_TRUMP, 4, plug, pprm[d], view, legal)
+    if plugged:
+        trump = plugin_decide(st, opts, d, K_TRUMP, 0, plug, params)
         if trump == -2:
             return E_PLUGIN
     if trump < 0:
@@ -495,31 +492,20 @@ def make_contract(st, opts, sids, params, gplay, trace, plug, pprm, view, legal)
     if not is_solo(st, opts):
         if opts[O_PARTNER_METHOD] == 1:
             q = -1
-            if plugged and asks(pprm[d], K_NAME):
-                for k in range(1, N_PLAYERS):
-                    legal[k - 1] = (d + k) % N_PLAYERS
-                i = plugin_pick(st, opts, d, K_NAME, N_PLAYERS - 1, plug, pprm[d], view, legal)
-                if i == -2:
+            if plugged:
+                q = plugin_decide(st, opts, d, K_NAME, 0, plug, params)
+                if q == -2:
                     return E_PLUGIN
-                if i >= 0:
-                    q = legal[i]
             st[PARTNER] = choose_named(st, d, sid, gplay) if q < 0 else q
             st[REVEALED] = 1
         else:
             self_ok = opts[O_SELF_CALL] != 0
             c = -1
-            if plugged and asks(pprm[d], K_CALL):
-                allowed = FULL40 if self_ok else FULL40 & ~st[HAND + d]
-                n = 0
-                for x in range(40):
-                    if (allowed >> x) & 1:
-                        legal[n] = x
-                        n += 1
-                i = plugin_pick(st, opts, d, K_CALL, n, plug, pprm[d], view, legal)
-                if i == -2:
+            if plugged:
+                c = plugin_decide(st, opts, d, K_CALL, FULL40 if self_ok else FULL40 & ~st[HAND + d], plug,
+                                  params)
+                if c == -2:
                     return E_PLUGIN
-                if i >= 0:
-                    c = legal[i]
             st[CALLED] = choose_called(st, d, st[TRUMP], sid, params[d], gplay, self_ok) if c < 0 else c
             st[PARTNER] = owner_of(st, st[CALLED])
     fl = opts[O_FIRST_LEADER]
@@ -581,20 +567,47 @@ def fill_view(st, opts, p, kind, view):
     view[V_LAST_WINNER] = st[LAST_WINNER]
 
 
-@njit(cache=True, inline='always')
-def asks(prm, kind):
-    """The plug-in (its ``pprm`` row) decides decisions of this kind."""
-    return (np.int64(prm[PLUG_KINDS]) >> kind) & 1
-
-
-@njit(cache=True, inline='always')
-def plugin_pick(st, opts, p, kind, n, plug, prm, view, legal):
-    """Seat p's plug-in choice among ``legal[:n]`` (filled by the caller): the index it
-    returns, -1 to leave the choice to its base built-in, -2 for an illegal answer."""
+@njit(cache=True)
+def plugin_decide(st, opts, p, kind, arg, plug, params):
+    """Plug-in seat p's decision of ``kind``, when its kinds mask asks (its plug-in
+    parameters ``prm`` are row p of ``params`` from column N_PARAMS on): the legal list into
+    ``legal`` (st[PLEGAL:]; K_BID: pass and the levels above ``arg``, the highest bid;
+    K_TRUMP: the suits; K_CALL / K_CARD: the cards of the mask ``arg``; K_NAME: the other
+    seats from p's right), then ``plug(view, legal, n, prm)`` on the seat's view (st[PVIEW:]).
+    Returns the chosen action (a level, a suit, a card, a seat), -1 to leave the decision to
+    the seat's base built-in (or a kind not asked), -2 for an illegal answer. One plain
+    function for every call site, so the inlined play loop holds only the call."""
+    prm = params[p][N_PARAMS:]
+    view = st[PVIEW:PVIEW + VIEW_SIZE]
+    legal = st[PLEGAL:PLEGAL + 40]
+    if not (np.int64(prm[PLUG_KINDS]) >> kind) & 1:
+        return -1
+    n = 0
+    if kind == K_BID:
+        legal[0] = 0
+        n = 1
+        for k in range(arg + 1, LEVELS + 1):
+            legal[n] = k
+            n += 1
+    elif kind == K_TRUMP:
+        for s in range(4):
+            legal[s] = s
+        n = 4
+    elif kind == K_NAME:
+        for k in range(1, N_PLAYERS):
+            legal[n] = (p + k) % N_PLAYERS
+            n += 1
+    else:
+        for c in range(40):
+            if (arg >> c) & 1:
+                legal[n] = c
+                n += 1
     fill_view(st, opts, p, kind, view)
     i = plug(view, legal[:n], n, prm)
-    if i == -1 or 0 <= i < n:
-        return i
+    if i == -1:
+        return -1
+    if 0 <= i < n:
+        return legal[i]
     return -2
 
 
@@ -657,24 +670,16 @@ def choose_card(st, opts, p, legal, sid, gen):
 
 
 @njit(cache=True, inline='always')
-def play_turn(st, opts, p, sid, check, gplay, trace, plug, pprm, view, acts):
+def play_turn(st, opts, p, sid, check, gplay, trace, plug, params):
     legal = legal_cards(st[HAND + p], st[LED])
     if legal == 0:
         return E_NO_MOVES
     card = -1
     if sid >= PLUGIN:
         sid -= PLUGIN
-        if asks(pprm, K_CARD):
-            n = 0
-            for c in range(40):
-                if (legal >> c) & 1:
-                    acts[n] = c
-                    n += 1
-            i = plugin_pick(st, opts, p, K_CARD, n, plug, pprm, view, acts)
-            if i == -2:
-                return E_PLUGIN
-            if i >= 0:
-                card = acts[i]
+        card = plugin_decide(st, opts, p, K_CARD, legal, plug, params)
+        if card == -2:
+            return E_PLUGIN
     if card < 0:
         card = choose_card(st, opts, p, legal, sid, gplay)
     if check and not (legal >> card) & 1:
@@ -709,12 +714,12 @@ def finish_trick(st, trace):
 
 
 @njit(cache=True)
-def play_tricks(st, opts, sids, check, gplay, trace, plug, pprm, view, legal):
+def play_tricks(st, opts, sids, params, check, gplay, trace, plug):
     for t in range(TRICKS):
         leader = st[LEADER]
         for k in range(N_PLAYERS):
             p = (leader + k) % N_PLAYERS
-            e = play_turn(st, opts, p, sids[p], check, gplay, trace, plug, pprm[p], view, legal)
+            e = play_turn(st, opts, p, sids[p], check, gplay, trace, plug, params)
             if e == 0 and check:
                 e = check_cards(st)
             if e:
@@ -816,12 +821,12 @@ def write_hand(st, row):
 
 
 @njit(cache=True)
-def deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace, plug, pprm, view, legal):
+def deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace, plug):
     """Deal and auction, redealing while all pass (up to MAX_REDEALS); returns a check error."""
     st[REDEALS] = 0
     for attempt in range(MAX_REDEALS + 1):
         deal(st, gdeck, trace)
-        e = auction(st, opts, sids, params, check, gplay, trace, plug, pprm, view, legal)
+        e = auction(st, opts, sids, params, check, gplay, trace, plug)
         if e or st[HIGH_BIDDER] >= 0:
             return e
         if attempt < MAX_REDEALS:
@@ -836,14 +841,14 @@ def deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace, plug, ppr
 
 
 @njit(cache=True, inline='always')
-def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, pprm, view, legal):
+def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug):
     """One hand of the session (its deals, auction, contract, tricks, money)."""
     seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[HAND_IDX])
-    e = deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace, plug, pprm, view, legal)
+    e = deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace, plug)
     if e == 0 and st[VOID_HAND] == 0:
-        e = make_contract(st, opts, sids, params, gplay, trace, plug, pprm, view, legal)
+        e = make_contract(st, opts, sids, params, gplay, trace, plug)
         if e == 0:
-            e = play_tricks(st, opts, sids, check, gplay, trace, plug, pprm, view, legal)
+            e = play_tricks(st, opts, sids, params, check, gplay, trace, plug)
         if e == 0:
             settle(st, opts, trace)
             if check:
@@ -874,9 +879,9 @@ def write_session(st, row):
 
 
 @njit(cache=True, inline='always')
-def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row, plug, pprm, view, legal):
+def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row, plug):
     """Play session ``game`` of run ``seed`` (trionfo_hands hands) into ``row``. Seats with
-    sid >= PLUGIN are decided by ``plug`` (their row of ``pprm``) where its kinds ask."""
+    sid >= PLUGIN are decided by ``plug`` where its kinds ask (``plugin_decide``)."""
     st[:] = 0
     row[:] = 0
     st[N] = N_PLAYERS
@@ -889,8 +894,7 @@ def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay,
     seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
     for h in range(opts[O_HANDS]):
         st[HAND_IDX] = h
-        st[ERR] = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, pprm, view,
-                            legal)
+        st[ERR] = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug)
         if st[ERR]:
             break
         st[DEALER] = nxt(st[DEALER])
@@ -905,24 +909,27 @@ def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay,
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug):
     """Play sessions first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug``
-    is the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN."""
+    is the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN, its
+    parameters in ``params`` from column N_PARAMS on (``with_plugin_params``)."""
     st = np.zeros(ST_SIZE, np.int64)
     gdeck = np.zeros(2, np.uint64)
     gplay = np.zeros(2, np.uint64)
     trace = np.zeros((0, TRACE_W), np.int64)
-    view = np.zeros(VIEW_SIZE, np.int64)
-    legal = np.zeros(40, np.int64)
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)
-    pp = unowned(pprm)
     for d in range(lo, hi):
         play_session(unowned(st), o, seed, first + d, s, p, check, unowned(trace), unowned(gdeck),
-                     unowned(gplay), r[d], plug, pp, unowned(view), unowned(legal))
+                     unowned(gplay), r[d], plug)
 
 
-def no_plugin_params(sids):
-    return np.zeros((len(sids), N_PLUG_PARAMS + 1), dtype=np.float64)
+def with_plugin_params(params, pprm):
+    """The seats' built-in parameters with the plug-in's rows (``pprm``; zeros: no plug-in)
+    appended, columns N_PARAMS ..: what the kernels take."""
+    params = np.asarray(params, dtype=np.float64)
+    if pprm is None:
+        pprm = np.zeros((len(params), N_PLUG_PARAMS + 1), dtype=np.float64)
+    return np.ascontiguousarray(np.hstack([params, pprm]))
 
 
 def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
@@ -930,21 +937,20 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     ``rec`` (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``).
     ``plug``: the plug-in (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN, with
     its parameters ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
-    pprm = no_plugin_params(sids) if pprm is None else pprm
-    plug = no_plugin if plug is None else plug
-    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
+    threaded_batch(play_chunk, seed, first, count, opts, sids, with_plugin_params(params, pprm), check, rec,
+                   no_plugin if plug is None else plug, least=CHUNK)
 
 
 @njit(cache=True)
-def replay_kernel(seed, game, opts, sids, params, check, trace, plug, pprm):
+def replay_kernel(seed, game, opts, sids, params, check, trace, plug):
     st = np.zeros(ST_SIZE, np.int64)
     row = np.zeros(RECORD_COLS, np.int64)
     play_session(st, opts, seed, game, sids, params, check, trace, np.zeros(2, np.uint64),
-                 np.zeros(2, np.uint64), row, plug, pprm, np.zeros(VIEW_SIZE, np.int64), np.zeros(40, np.int64))
+                 np.zeros(2, np.uint64), row, plug)
     return st
 
 
 def replay_session(seed, game, opts, sids, params, check, trace, plug=None, pprm=None):
     """Play one session alone with a trace buffer; returns the final state."""
-    pprm = no_plugin_params(sids) if pprm is None else pprm
-    return replay_kernel(seed, game, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)
+    return replay_kernel(seed, game, opts, sids, with_plugin_params(params, pprm), check, trace,
+                         no_plugin if plug is None else plug)

@@ -12,8 +12,8 @@ from sim.registry import seat_arrays, seat_table
 
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
 GREEDY = seat_arrays(GAME, seat_table(GAME, ["greedy"], 4))
-# no plug-in: the function, its parameter rows, the view and legal buffers the kernels take
-NO_PLUG = (no_plugin, np.zeros((4, K.N_PLUG_PARAMS + 1)), np.zeros(K.VIEW_SIZE, np.int64), np.zeros(40, np.int64))
+# no plug-in: the function the kernels take
+NO_PLUG = (no_plugin,)
 
 
 def options(**kw):
@@ -180,7 +180,7 @@ def test_claim_window_asks_from_the_seat_that_opened_it():
     sids, params = GREEDY
     for first, side in ((1, 1), (2, 0), (3, 1), (0, 0)):
         st = stacked(scores=(41, 41))
-        K.claim_window(st, opts, first, sids, params, gen(), NO_TRACE, *NO_PLUG)
+        K.claim_window(st, opts, first, sids, params, gen(), NO_TRACE, *NO_PLUG, False)
         assert st[K.WIN_SIDE] == side and st[K.REASON] == K.R_CLAIM_CORRECT
 
 
@@ -188,10 +188,10 @@ def test_no_claims_in_extra_hands_or_when_disabled():
     sids, params = GREEDY
     st = stacked(scores=(41, 44))
     st[K.EXTRA] = 1
-    K.claim_window(st, options(), 0, sids, params, gen(), NO_TRACE, *NO_PLUG)
+    K.claim_window(st, options(), 0, sids, params, gen(), NO_TRACE, *NO_PLUG, False)
     assert st[K.OVER] == 0
     st = stacked(scores=(41, 44))
-    K.claim_window(st, options(claims_enabled=False), 0, sids, params, gen(), NO_TRACE, *NO_PLUG)
+    K.claim_window(st, options(claims_enabled=False), 0, sids, params, gen(), NO_TRACE, *NO_PLUG, False)
     assert st[K.OVER] == 0
 
 

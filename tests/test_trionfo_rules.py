@@ -12,8 +12,8 @@ from sim.games.trionfo import GAME, TrionfoOptions
 from sim.registry import seat_arrays, seat_table
 
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
-# no plug-in: the function, its parameter rows, the view and legal buffers the kernels take
-NO_PLUG = (no_plugin, np.zeros((5, K.N_PLUG_PARAMS + 1)), np.zeros(K.VIEW_SIZE, np.int64), np.zeros(40, np.int64))
+# no plug-in: the function the kernels take
+NO_PLUG = (no_plugin,)
 GREEDY = seat_arrays(GAME, seat_table(GAME, ["greedy"], 5))
 
 

@@ -104,8 +104,8 @@ def test_secret_solos_happen_in_play(spec):
 BUILT_IN = ["random", "random:pass_bias=3", "greedy", "greedy:self_call=9", "heuristic",
             "heuristic:t1=5,t2=12,t3=14,t4=16,self_call=8", "heuristic:explore=0.3"]
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
-# no plug-in: the function, its parameter rows, the view and legal buffers the kernels take
-NO_PLUG = (no_plugin, np.zeros((5, K.N_PLUG_PARAMS + 1)), np.zeros(K.VIEW_SIZE, np.int64), np.zeros(40, np.int64))
+# no plug-in: the function the kernels take
+NO_PLUG = (no_plugin,)
 
 
 def redeal_hidden(st, p, voids, fixed, rng, self_ok, swaps=200):
@@ -195,7 +195,7 @@ def test_no_peeking():
                 same(p, lambda s_, sid, prm, gg: K.choose_card(s_, opts, p, legal, sid, gg))
                 counts["card"] += 1
                 before, led = int(st[K.HAND + p]), int(st[K.LED])
-                assert K.play_turn(st, opts, p, K.S_RANDOM, True, g, NO_TRACE, NO_PLUG[0], NO_PLUG[1][p], *NO_PLUG[2:]) == 0
+                assert K.play_turn(st, opts, p, K.S_RANDOM, True, g, NO_TRACE, *NO_PLUG, params) == 0
                 card = (before & ~int(st[K.HAND + p])).bit_length() - 1
                 if led >= 0 and card // 10 != led:
                     voids[p] |= 1 << led
