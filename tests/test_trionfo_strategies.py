@@ -195,7 +195,7 @@ def test_no_peeking():
                 same(p, lambda s_, sid, prm, gg: K.choose_card(s_, opts, p, legal, sid, gg))
                 counts["card"] += 1
                 before, led = int(st[K.HAND + p]), int(st[K.LED])
-                assert K.play_turn(st, opts, p, K.S_RANDOM, True, g, NO_TRACE, *NO_PLUG, params) == 0
+                assert K.play_turn(st, opts, p, K.S_RANDOM, True, g, NO_TRACE, *NO_PLUG, params, False) == 0
                 card = (before & ~int(st[K.HAND + p])).bit_length() - 1
                 if led >= 0 and card // 10 != led:
                     voids[p] |= 1 << led
