@@ -68,7 +68,7 @@ other two (0 for both sides when a capped game ends level).
 """
 import numpy as np
 
-from kernels.cards import nth_card, popcount
+from kernels.cards import lowbit, nth_card, popcount
 from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 from kernels.tricks import (
@@ -547,10 +547,11 @@ def plugin_decide(st, opts, p, kind, cards, plug, params):
             legal[s] = s
         n = 4
     elif kind == K_CARD:
-        for c in range(40):
-            if (cards >> c) & 1:
-                legal[n] = c
-                n += 1
+        m = cards
+        while m:                                 # the cards of the mask, lowest first
+            legal[n] = lowbit(m)
+            m &= m - 1
+            n += 1
     else:
         legal[0] = 0
         legal[1] = 1

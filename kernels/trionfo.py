@@ -68,7 +68,7 @@ the contract; the hand and the session are zero-sum; |money of a hand| <= 4 x ma
 """
 import numpy as np
 
-from kernels.cards import nth_card, popcount
+from kernels.cards import lowbit, nth_card, popcount
 from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 from kernels.tricks import (
@@ -599,10 +599,11 @@ def plugin_decide(st, opts, p, kind, arg, plug, params):
             legal[n] = (p + k) % N_PLAYERS
             n += 1
     else:
-        for c in range(40):
-            if (arg >> c) & 1:
-                legal[n] = c
-                n += 1
+        m = arg
+        while m:                                 # the cards of the mask, lowest first
+            legal[n] = lowbit(m)
+            m &= m - 1
+            n += 1
     fill_view(st, opts, p, kind, view)
     i = plug(view, legal[:n], n, prm)
     if i == -1:
