@@ -26,6 +26,14 @@ Choices this module adds where the spec leaves room
   ``claim_due`` claims at a window where the side's exact count has reached the target
   (correct claims); with both 0 it never claims.
 * ``allow_lead_signals`` is reserved by the spec without semantics: only ``False`` exists.
+* Plug-in strategies (issue 17): a seat with sid ``PLUGIN + b`` asks a user's ``decide`` (a
+  ``jit.PLUG_SIG`` function) first for the decision kinds of its mask: K_TRUMP (legal: the
+  suits 0..3), K_DECLARE (an optional marafona: 0 no, 1 yes), K_CLAIM (a claim window: 0 no,
+  1 claim) and K_CARD (the playable cards' ids); -1 leaves the decision to the built-in b,
+  anything else but an index of the legal list stops the match with E_PLUGIN. Its view
+  (``fill_view``, the V_* layout) holds only what that seat may see. Left to the engine: the
+  automatic declaration (``marafona_auto_declare``, the default), the order of the claim
+  windows, declaring every cricca at once; no lead signals exist to decide.
 
 Options (int array built by ``sim.games.marafon.MarafonOptions.to_array``):
 
@@ -60,8 +68,8 @@ other two (0 for both sides when a capped game ends level).
 """
 import numpy as np
 
-from kernels.cards import nth_card, popcount
-from kernels.jit import njit, threaded_batch, trace_put, unowned
+from kernels.cards import lowbit, nth_card, popcount
+from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 from kernels.tricks import (
     FULL40,
@@ -145,7 +153,11 @@ HAND = 40        # HAND + p: cards held by seat p
 WON = 44         # WON + side: cards in the side's tricks this hand
 TRICK = 46       # TRICK + i: i-th card of the current trick (play order)
 DECK = 50        # DECK .. DECK+39: the shuffled deck of this hand
-ST_SIZE = 90
+DECL = 90        # DECL + p: suit mask of the cricche seat p declared this hand (public; a plug-in's view)
+PVIEW = 94       # PVIEW .. +VIEW_SIZE: a plug-in's view (scratch, written before each plug-in decision)
+PLEGAL = 140     # PLEGAL .. +40: a plug-in decision's legal actions (scratch)
+PLUGGED = 180    # 1 when a seat of the table is a plug-in (sid >= PLUGIN)
+ST_SIZE = 181
 
 # ---- end reasons -----------------------------------------------------------------
 R_TARGET = 0
@@ -163,9 +175,10 @@ E_ILLEGAL = 3
 E_POINTS = 4
 E_BOUND = 5
 E_CAP = 6
+E_PLUGIN = 7       # a plug-in strategy returned no legal action's index (checked in every mode)
 ERROR_NAMES = ("", "cards not conserved", "no legal card", "illegal card chosen",
                "hand points differ from 11 + bonuses (or thirds from 35)",
-               "score out of bounds", "hand cap exceeded")
+               "score out of bounds", "hand cap exceeded", "a plug-in strategy returned an illegal action")
 
 # ---- strategies ----------------------------------------------------------------
 S_RANDOM = 0       # params: claim_prob, claim_due
@@ -173,6 +186,52 @@ S_GREEDY = 1       # no params
 S_HEURISTIC = 2    # params: claim_margin, memory_noise, honour_min, marafona_weight
 N_PARAMS = 4
 GREEDY_MARAFONA_WEIGHT = 1000.0   # greedy always names the suit of its marafona
+PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
+N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
+PLUG_KINDS = N_PLUG_PARAMS  # pprm slot: bit k set = the plug-in decides decisions of kind k
+# The kernels take a plug-in seat's ``pprm`` row appended to its ``params`` row (columns
+# N_PARAMS ..), and the view and legal buffers inside the state (PVIEW, PLEGAL): the play loop
+# then hands ``plugin_decide`` nothing the built-in path does not hold already (measured: four
+# more arrays at its call sites cost the built-in strategies 20-30 % of their speed).
+
+# ---- plug-in decision kinds and their legal actions (``legal[i]``) ----------------
+K_TRUMP = 0        # the battitore names trump: legal = the suits 0, 1, 2, 3
+K_DECLARE = 1      # declare the marafona (only when marafona_auto_declare is false): 0 no, 1 yes
+K_CLAIM = 2        # a claim window: 0 no claim, 1 claim the game (asked of every seat in turn)
+K_CARD = 3         # play a card: the legal cards' 40-card ids, lowest first
+
+# ---- what a plug-in's decide(view, legal, n, prm) sees: its seat's view ----------
+V_SEAT = 0         # the deciding seat
+V_KIND = 1         # decision kind (K_*)
+V_SIDE = 2         # the seat's side: 0 = seats 0+2, 1 = seats 1+3
+V_HAND = 3         # own cards (40-card mask)
+V_TRUMP = 4        # trump suit, -1 before it is named
+V_BATT = 5         # the battitore of this hand
+V_DEALER = 6       # the dealer of this hand
+V_LEADER = 7       # leader of the current trick (the battitore before trick 1)
+V_TRICK_NO = 8     # tricks completed in this hand (0..9)
+V_NCARDS = 9       # cards in the current trick
+V_LED = 10         # suit led in the current trick, -1 before the lead
+V_TRICK = 11       # V_TRICK + i: i-th card of the current trick (play order), -1 beyond V_NCARDS
+V_PLAYED = 15      # every card played this hand (mask)
+V_WON = 16         # V_WON + side: cards in the side's tricks this hand (mask)
+V_THIRDS = 18      # V_THIRDS + side: thirds won this hand (the last trick's 3 included)
+V_TRICKS_WON = 20  # V_TRICKS_WON + side: tricks won this hand
+V_MARAF = 22       # V_MARAF + side: marafone declared this hand
+V_SCORE = 24       # V_SCORE + side: game score before this hand (whole points)
+V_GAMES = 26       # V_GAMES + side: games won in the match
+V_COUNT = 28       # V_COUNT + side: the side's claim count in thirds (score, thirds won, marafone)
+V_TARGET = 30      # the target in thirds (a claim is correct when the count reaches it)
+V_MARAF_POINTS = 31  # points of a marafona
+V_HAND_NO = 32     # hand number in the game (1-based)
+V_GAME_NO = 33     # game number in the match (0-based)
+V_EXTRA = 34       # 1 in an extra hand (both sides reached the target; no claims)
+V_DECLARABLE = 35  # K_DECLARE: suit mask of the cricche the seat would declare (else 0)
+V_DECLARED = 36    # V_DECLARED + p: suit mask of the cricche seat p declared this hand
+V_HELD = 40        # V_HELD + p: cards seat p holds
+V_LAST_WINNER = 44  # winner of the last completed trick, -1
+V_TRUMP_ONLY = 45  # 1: only the 3-2-A of trump is a marafona (marafona_trump_only); 0: any suit's
+VIEW_SIZE = 46
 
 # ---- trace rows: [code, seat, a, b, c, d] --------------------------------------
 T_GAME = 1       # a = game number in the match
@@ -243,7 +302,7 @@ def owner_of(st, card):
 # =============================================================================
 @njit(cache=True)
 def reset_hand(st):
-    for i in range(BATT, ST_SIZE):
+    for i in range(BATT, PVIEW):
         st[i] = 0
     st[TRUMP] = -1
     st[LED] = -1
@@ -356,16 +415,27 @@ def resolve_claim(st, opts, p, trace):
 
 
 @njit(cache=True, inline='always')
-def claim_window(st, opts, first, sids, params, gplay, trace):
-    """Ask the seats from ``first`` anticlockwise; the first claim ends the game."""
+def claim_window(st, opts, first, sids, params, gplay, trace, plug, plugged):
+    """Ask the seats from ``first`` anticlockwise; the first claim ends the game. Returns
+    E_PLUGIN for a plug-in's illegal answer, else 0. ``plugged``: a constant, False when no
+    seat at the table is a plug-in (``play_out``: the plug-in branches compile away)."""
     st[ASKED] = 1
     if opts[O_CLAIMS] == 0 or st[EXTRA]:
-        return
+        return 0
     for k in range(N_PLAYERS):
         p = (first + k) & 3
-        if wants_claim(st, opts, p, sids[p], params[p], gplay):
+        sid, i = sids[p], -1
+        if plugged and sid >= PLUGIN:
+            sid -= PLUGIN
+            i = plugin_decide(st, opts, p, K_CLAIM, 0, plug, params)
+            if i == -2:
+                return E_PLUGIN
+        if i < 0:
+            i = 1 if wants_claim(st, opts, p, sid, params[p], gplay) else 0
+        if i:
             resolve_claim(st, opts, p, trace)
-            return
+            return 0
+    return 0
 
 
 # =============================================================================
@@ -391,15 +461,108 @@ def wants_declare(sid, gen):
 
 
 @njit(cache=True, inline='always')
-def declare_step(st, opts, p, sids, params, gplay, trace):
+def declare_step(st, opts, p, sids, params, gplay, trace, plug, plugged):
+    """Seat p's marafona (trick 1, its turn), then a claim window; returns E_PLUGIN or 0."""
     c = declarable(st, opts, p)
     if c == 0:
-        return
-    if opts[O_AUTO_DECLARE] == 0 and not wants_declare(sids[p], gplay):
-        return
+        return 0
+    if opts[O_AUTO_DECLARE] == 0:
+        sid, i = sids[p], -1
+        if plugged and sid >= PLUGIN:
+            sid -= PLUGIN
+            i = plugin_decide(st, opts, p, K_DECLARE, 0, plug, params)
+            if i == -2:
+                return E_PLUGIN
+        if i < 0:
+            i = 1 if wants_declare(sid, gplay) else 0
+        if i == 0:
+            return 0
     st[MARAF + (p & 1)] += popcount(c)
+    st[DECL + p] |= c
     log(st, trace, T_DECLARE, p, c, 0, 0, 0)
-    claim_window(st, opts, p, sids, params, gplay, trace)
+    return claim_window(st, opts, p, sids, params, gplay, trace, plug, plugged)
+
+
+# =============================================================================
+# plug-in strategies: the view and the call
+# =============================================================================
+@njit(cache=True)
+def fill_view(st, opts, p, kind, view):
+    """What seat p may see when it decides a ``kind`` decision, into ``view`` (the V_*
+    layout): its own hand, the table, the public history of the hand (cards played, tricks
+    won, declarations), scores; never another hand, the deck, or who holds an undeclared
+    cricca."""
+    view[V_SEAT] = p
+    view[V_KIND] = kind
+    view[V_SIDE] = p & 1
+    view[V_HAND] = st[HAND + p]
+    view[V_TRUMP] = st[TRUMP]
+    view[V_BATT] = st[BATT]
+    view[V_DEALER] = st[DEALER]
+    view[V_LEADER] = st[LEADER] if st[TRUMP] >= 0 else st[BATT]
+    view[V_TRICK_NO] = st[TRICK_NO]
+    view[V_NCARDS] = st[NCARDS]
+    view[V_LED] = st[LED]
+    for i in range(4):
+        view[V_TRICK + i] = st[TRICK + i] if i < st[NCARDS] else -1
+    view[V_PLAYED] = st[PLAYED]
+    for s in range(2):
+        view[V_WON + s] = st[WON + s]
+        view[V_THIRDS + s] = st[THIRDS + s]
+        view[V_TRICKS_WON + s] = st[TRICKS_WON + s]
+        view[V_MARAF + s] = st[MARAF + s]
+        view[V_SCORE + s] = st[SCORE + s]
+        view[V_GAMES + s] = st[GAMES + s]
+        view[V_COUNT + s] = side_count(st, opts, s)
+    view[V_TARGET] = opts[O_TARGET]
+    view[V_MARAF_POINTS] = opts[O_MARAF_POINTS]
+    view[V_HAND_NO] = st[HAND_NO]
+    view[V_GAME_NO] = st[GAME_NO]
+    view[V_EXTRA] = st[EXTRA]
+    view[V_DECLARABLE] = declarable(st, opts, p) if kind == K_DECLARE else 0
+    for q in range(N_PLAYERS):
+        view[V_DECLARED + q] = st[DECL + q]
+        view[V_HELD + q] = popcount(st[HAND + q])
+    view[V_LAST_WINNER] = st[LAST_WINNER]
+    view[V_TRUMP_ONLY] = opts[O_TRUMP_ONLY]
+
+
+@njit(cache=True)
+def plugin_decide(st, opts, p, kind, cards, plug, params):
+    """Plug-in seat p's decision of ``kind``, when its kinds mask asks (its plug-in
+    parameters ``prm`` are row p of ``params`` from column N_PARAMS on): the legal list into
+    ``legal`` (st[PLEGAL:]: K_TRUMP the suits, K_DECLARE / K_CLAIM 0 and 1, K_CARD the cards
+    of the mask ``cards``), then ``plug(view, legal, n, prm)`` on the seat's view (st[PVIEW:]).
+    Returns the chosen action (a suit, 0 / 1, a card), -1 to leave the decision to the
+    seat's base built-in (or a kind not asked), -2 for an illegal answer. One plain
+    function for every call site, so the inlined play loop holds only the call."""
+    prm = params[p][N_PARAMS:]
+    view = st[PVIEW:PVIEW + VIEW_SIZE]
+    legal = st[PLEGAL:PLEGAL + 40]
+    if not (np.int64(prm[PLUG_KINDS]) >> kind) & 1:
+        return -1
+    n = 0
+    if kind == K_TRUMP:
+        for s in range(4):
+            legal[s] = s
+        n = 4
+    elif kind == K_CARD:
+        m = cards
+        while m:                                 # the cards of the mask, lowest first
+            legal[n] = lowbit(m)
+            m &= m - 1
+            n += 1
+    else:
+        legal[0] = 0
+        legal[1] = 1
+        n = 2
+    fill_view(st, opts, p, kind, view)
+    i = plug(view, legal[:n], n, prm)
+    if i == -1:
+        return -1
+    if 0 <= i < n:
+        return legal[i]
+    return -2
 
 
 # =============================================================================
@@ -462,12 +625,19 @@ def put_card(st, p, card, trace):
 
 
 @njit(cache=True, inline='always')
-def play_turn(st, opts, p, sid, prm, check, gplay, trace):
+def play_turn(st, opts, p, sid, prm, check, gplay, trace, plug, params, plugged):
     """Seat p plays one card; returns a check error (0 = none)."""
     legal = legal_cards(st[HAND + p], st[LED])
     if legal == 0:
         return E_NO_MOVES
-    card = choose_card(st, p, legal, sid, prm, gplay)
+    card = -1
+    if plugged and sid >= PLUGIN:
+        sid -= PLUGIN
+        card = plugin_decide(st, opts, p, K_CARD, legal, plug, params)
+        if card == -2:
+            return E_PLUGIN
+    if card < 0:
+        card = choose_card(st, p, legal, sid, prm, gplay)
     if check and not (legal >> card) & 1:
         return E_ILLEGAL
     put_card(st, p, card, trace)
@@ -497,25 +667,28 @@ def finish_trick(st, trace):
 
 
 @njit(cache=True, inline='always')
-def play_trick(st, opts, sids, params, check, gplay, trace):
+def play_trick(st, opts, sids, params, check, gplay, trace, plug, plugged):
     """One trick with its declarations and claim windows; returns a check error."""
     leader = st[LEADER]
     for k in range(N_PLAYERS):
         p = (leader + k) & 3
         if st[TRICK_NO] == 0:
-            declare_step(st, opts, p, sids, params, gplay, trace)
+            e = declare_step(st, opts, p, sids, params, gplay, trace, plug, plugged)
+            if e:
+                return e
         if opts[O_CLAIM_TIMING] == 1 and st[ASKED] == 0 and st[OVER] == 0:
-            claim_window(st, opts, p, sids, params, gplay, trace)
+            e = claim_window(st, opts, p, sids, params, gplay, trace, plug, plugged)
+            if e:
+                return e
         if st[OVER]:
             return 0
-        e = play_turn(st, opts, p, sids[p], params[p], check, gplay, trace)
+        e = play_turn(st, opts, p, sids[p], params[p], check, gplay, trace, plug, params, plugged)
         if e == 0 and check:
             e = check_cards(st)
         if e:
             return e
     finish_trick(st, trace)
-    claim_window(st, opts, st[LAST_WINNER], sids, params, gplay, trace)
-    return 0
+    return claim_window(st, opts, st[LAST_WINNER], sids, params, gplay, trace, plug, plugged)
 
 
 # =============================================================================
@@ -622,12 +795,25 @@ def write_hand(st, row, extra):
 
 
 @njit(cache=True)
-def play_out(st, opts, sids, params, check, gplay, trace):
+def play_out(st, opts, sids, params, check, gplay, trace, plug):
     """Play the ten tricks of a dealt hand whose trump is named, score it and decide the
-    game; returns a check error."""
+    game; returns a check error. A table without a plug-in seat (no plug-in branches)."""
+    return play_tricks(st, opts, sids, params, check, gplay, trace, plug, False)
+
+
+@njit(cache=True)
+def play_out_plugged(st, opts, sids, params, check, gplay, trace, plug):
+    """``play_out`` for a table with a plug-in seat. Two copies of the play loop: the call
+    sites of ``plugin_decide`` alone cost the built-in strategies 15-25 % of their speed
+    (measured), so the built-in tables play a loop without them."""
+    return play_tricks(st, opts, sids, params, check, gplay, trace, plug, True)
+
+
+@njit(cache=True, inline='always')
+def play_tricks(st, opts, sids, params, check, gplay, trace, plug, plugged):
     e = 0
     for t in range(TRICKS):
-        e = play_trick(st, opts, sids, params, check, gplay, trace)
+        e = play_trick(st, opts, sids, params, check, gplay, trace, plug, plugged)
         if e or st[OVER]:
             break
     if e == 0 and st[OVER] == 0:
@@ -640,15 +826,26 @@ def play_out(st, opts, sids, params, check, gplay, trace):
 
 
 @njit(cache=True, inline='always')
-def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row):
+def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug):
     """Deal, name trump and play hand ``HAND_NO`` to its end; returns a check error."""
     seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[MATCH_HANDS])
     begin_hand(st, gdeck, trace)
     b = st[BATT]
-    set_trump(st, choose_trump(st[HAND + b], sids[b], params[b], opts, gplay), trace)
+    sid, suit = sids[b], -1
+    if sid >= PLUGIN:
+        sid -= PLUGIN
+        suit = plugin_decide(st, opts, b, K_TRUMP, 0, plug, params)
+        if suit == -2:
+            return E_PLUGIN
+    if suit < 0:
+        suit = choose_trump(st[HAND + b], sid, params[b], opts, gplay)
+    set_trump(st, suit, trace)
     extra = st[EXTRA]
     st[EXTRA_HANDS] += extra
-    e = play_out(st, opts, sids, params, check, gplay, trace)
+    if st[PLUGGED]:
+        e = play_out_plugged(st, opts, sids, params, check, gplay, trace, plug)
+    else:
+        e = play_out(st, opts, sids, params, check, gplay, trace, plug)
     write_hand(st, row, extra)
     return e
 
@@ -662,7 +859,7 @@ def cap_game(st, trace):
 
 
 @njit(cache=True, inline='always')
-def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row):
+def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug):
     """One game to the target (or a claim); returns a check error."""
     st[SCORE] = 0
     st[SCORE + 1] = 0
@@ -678,7 +875,7 @@ def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, ro
             break
         st[HAND_NO] += 1
         st[MATCH_HANDS] += 1
-        e = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row)
+        e = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug)
         if e:
             return e
         next_dealer(st, opts)
@@ -715,18 +912,22 @@ def write_match(st, row, game):
 
 
 @njit(cache=True, inline='always')
-def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row):
-    """Play match ``game`` of run ``seed`` into ``row``; returns the check error."""
+def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row, plug):
+    """Play match ``game`` of run ``seed`` into ``row``; returns the check error. Seats with
+    sid >= PLUGIN are decided by ``plug`` where its kinds ask (``plugin_decide``)."""
     st[:] = 0
     row[:] = 0
     st[N] = N_PLAYERS
+    for p in range(N_PLAYERS):
+        if sids[p] >= PLUGIN:
+            st[PLUGGED] = 1
     st[DEALER] = first_dealer(opts, seed, game, gdeck)
     st[FIRST_DEALER] = st[DEALER]
     seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
     need = opts[O_GAMES] // 2 + 1
     for g in range(opts[O_GAMES]):
         st[GAME_NO] = g
-        st[ERR] = play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row)
+        st[ERR] = play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug)
         if st[ERR] or st[WIN_SIDE] < 0 or st[GAMES] >= need or st[GAMES + 1] >= need:
             break
     write_match(st, row, game)
@@ -734,8 +935,10 @@ def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, r
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
-    """Play matches first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers."""
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug):
+    """Play matches first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug`` is
+    the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN, its
+    parameters in ``params`` from column N_PARAMS on (``with_plugin_params``)."""
     st = np.zeros(ST_SIZE, np.int64)
     gdeck = np.zeros(2, np.uint64)
     gplay = np.zeros(2, np.uint64)
@@ -743,19 +946,37 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)   # shared by threads
     for d in range(lo, hi):
         play_match(unowned(st), o, seed, first + d, s, p, check, unowned(trace), unowned(gdeck),
-                   unowned(gplay), r[d])
+                   unowned(gplay), r[d], plug)
 
 
-def play_batch(seed, first, count, opts, sids, params, check, rec):
-    """Play ``count`` matches starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``. (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``)"""
-    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, least=CHUNK)
+def with_plugin_params(params, pprm):
+    """The seats' built-in parameters with the plug-in's rows (``pprm``; zeros: no plug-in)
+    appended, columns N_PARAMS ..: what the kernels take."""
+    params = np.asarray(params, dtype=np.float64)
+    if pprm is None:
+        pprm = np.zeros((len(params), N_PLUG_PARAMS + 1), dtype=np.float64)
+    return np.ascontiguousarray(np.hstack([params, pprm]))
+
+
+def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
+    """Play ``count`` matches starting at ``first`` on ``numba.get_num_threads()`` threads into
+    ``rec`` (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``).
+    ``plug``: the plug-in (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN, with
+    its parameters ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
+    threaded_batch(play_chunk, seed, first, count, opts, sids, with_plugin_params(params, pprm), check, rec,
+                   no_plugin if plug is None else plug, least=CHUNK)
 
 
 @njit(cache=True)
-def replay_match(seed, game, opts, sids, params, check, trace):
-    """Play one match alone with a trace buffer; returns the final state."""
+def replay_kernel(seed, game, opts, sids, params, check, trace, plug):
     st = np.zeros(ST_SIZE, np.int64)
     row = np.zeros(RECORD_COLS, np.int64)
     play_match(st, opts, seed, game, sids, params, check, trace, np.zeros(2, np.uint64),
-               np.zeros(2, np.uint64), row)
+               np.zeros(2, np.uint64), row, plug)
     return st
+
+
+def replay_match(seed, game, opts, sids, params, check, trace, plug=None, pprm=None):
+    """Play one match alone with a trace buffer; returns the final state."""
+    return replay_kernel(seed, game, opts, sids, with_plugin_params(params, pprm), check, trace,
+                         no_plugin if plug is None else plug)

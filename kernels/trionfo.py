@@ -33,6 +33,15 @@ Choices this module adds where the spec leaves room
   bid).
 * Redeal cap ``MAX_REDEALS`` (100, not in the spec): a hand still thrown in after that many
   deals is void (no money) and the session is flagged ``truncated``.
+* Plug-in strategies (issue 17): a seat with sid ``PLUGIN + b`` asks a user's ``decide`` (a
+  ``jit.PLUG_SIG`` function) first for the decision kinds of its mask: K_BID (legal: 0 pass,
+  then the levels above the highest bid), K_TRUMP (the suits 0..3), K_CALL (the cards it
+  may call: any card not in its hand, every card under self-call), K_NAME (the other seats,
+  from its right) and K_CARD (the playable cards); -1 leaves the decision to the built-in b,
+  anything else but an index of the legal list stops the session with E_PLUGIN. Its view
+  (``fill_view``, the V_* layout) holds only what that seat may see: never another hand,
+  nor a secret partner before the called card is played. Left to the engine: redeals after
+  an all-pass auction and the leader of trick 1 (both set by the rules).
 
 Options (int array built by ``sim.games.trionfo.TrionfoOptions.to_array``):
 
@@ -59,8 +68,8 @@ the contract; the hand and the session are zero-sum; |money of a hand| <= 4 x ma
 """
 import numpy as np
 
-from kernels.cards import nth_card, popcount
-from kernels.jit import njit, threaded_batch, trace_put, unowned
+from kernels.cards import lowbit, nth_card, popcount
+from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
 from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 from kernels.tricks import (
     FULL40,
@@ -143,7 +152,10 @@ HMONEY = 45      # HMONEY + p: money of seat p in this hand
 BID = 50         # BID + p: highest level seat p bid in this auction (0 = none)
 TRICK = 55       # TRICK + i: i-th card of the current trick
 DECK = 60        # DECK .. DECK+39: the shuffled deck
-ST_SIZE = 100
+PVIEW = 100      # PVIEW .. +VIEW_SIZE: a plug-in's view (scratch, written before each plug-in decision)
+PLEGAL = 157     # PLEGAL .. +40: a plug-in decision's legal actions (scratch)
+PLUGGED = 197    # 1 when a seat of the table is a plug-in (sid >= PLUGIN)
+ST_SIZE = 198
 
 # ---- end reasons of a session ----------------------------------------------------
 R_COMPLETE = 0
@@ -158,9 +170,10 @@ E_POINTS = 4
 E_ZERO_SUM = 5
 E_BOUND = 6
 E_AUCTION = 7
+E_PLUGIN = 8       # a plug-in strategy returned no legal action's index (checked in every mode)
 ERROR_NAMES = ("", "cards not conserved", "no legal card", "illegal card or bid chosen",
                "thirds differ from 35 or points from 11", "money not zero-sum",
-               "money out of bounds", "auction guard exceeded")
+               "money out of bounds", "auction guard exceeded", "a plug-in strategy returned an illegal action")
 
 # ---- strategies ----------------------------------------------------------------
 S_RANDOM = 0       # params: pass_bias
@@ -168,6 +181,57 @@ S_GREEDY = 1       # params: self_call (bids by GREEDY_THRESHOLDS)
 S_HEURISTIC = 2    # params: t1..t4 (strength for each level), explore, self_call
 N_PARAMS = 6
 GREEDY_THRESHOLDS = (9.0, 13.0, 15.0, 17.0)
+PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
+N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
+PLUG_KINDS = N_PLUG_PARAMS  # pprm slot: bit k set = the plug-in decides decisions of kind k
+# The kernels take a plug-in seat's ``pprm`` row appended to its ``params`` row (columns
+# N_PARAMS ..), and the view and legal buffers inside the state (PVIEW, PLEGAL): the play loop
+# then hands ``plugin_decide`` nothing the built-in path does not hold already (as in
+# ``kernels.marafon``, where four more arrays at its call sites cost the built-ins 20-30 %).
+
+# ---- plug-in decision kinds and their legal actions (``legal[i]``) ----------------
+K_BID = 0          # speak in the auction: 0 pass, then the levels V_HIGH_LEVEL + 1 .. 4
+K_TRUMP = 1        # the declarer names trump: the suits 0, 1, 2, 3
+K_CALL = 2         # call the partner's card (call_card): the callable cards' ids, lowest first
+K_NAME = 3         # name the partner (name_player): the other seats, from the declarer's right
+K_CARD = 4         # play a card: the legal cards' 40-card ids, lowest first
+
+# ---- what a plug-in's decide(view, legal, n, prm) sees: its seat's view ----------
+V_SEAT = 0         # the deciding seat
+V_KIND = 1         # decision kind (K_*)
+V_HAND = 2         # own cards (40-card mask)
+V_DEALER = 3       # dealer of this deal
+V_FIRST_SPEAKER = 4  # first to speak in the auction
+V_HIGH_LEVEL = 5   # highest bid so far (the contract's level once the auction is over), 0 none
+V_HIGH_BIDDER = 6  # seat of the highest bid, -1
+V_FIRST_BIDDER = 7  # first seat that bid, -1
+V_PASSED = 8       # bit p: seat p has passed
+V_BID = 9          # V_BID + p: highest level seat p bid in this auction (0 none)
+V_DECLARER = 14    # the declarer, -1 during the auction
+V_TRUMP = 15       # trump suit, -1 before it is named
+V_CALLED = 16      # the called card (call_card), -1
+V_PARTNER = 17     # the partner as this seat knows it: a seat, -1 none (solo, or no contract yet), -2 unknown
+V_REVEALED = 18    # 1 once the partner is public (called card played, or named openly)
+V_LEADER = 19      # leader of the current trick
+V_TRICK_NO = 20    # tricks completed this hand (0..7)
+V_NCARDS = 21      # cards in the current trick
+V_LED = 22         # suit led, -1 before the lead
+V_TRICK = 23       # V_TRICK + i: i-th card of the current trick (play order), -1 beyond V_NCARDS
+V_PLAYED = 28      # every card played this hand (mask)
+V_THIRDS = 29      # V_THIRDS + p: thirds seat p won this hand
+V_MONEY = 34       # V_MONEY + p: seat p's session money before this hand
+V_HELD = 39        # V_HELD + p: cards seat p holds
+V_HAND_IDX = 44    # hand of the session (0-based)
+V_HANDS = 45       # hands in the session (trionfo_hands)
+V_REDEALS = 46     # thrown-in deals of this hand so far
+V_PARTNER_LEVELS = 47  # levels with a partner (1 or 2); higher levels are solos
+V_STAKE = 48       # V_STAKE + k: stake of level k + 1
+V_PARTNER_METHOD = 52  # 0 call_card, 1 name_player
+V_SELF_CALL = 53   # 1: the declarer may call his own card
+V_AUCTION = 54     # 0 open_ascending, 1 single_round
+V_WIN_POINTS = 55  # points the declarer's side needs
+V_LAST_WINNER = 56  # winner of the last completed trick, -1
+VIEW_SIZE = 57
 
 # ---- trace rows: [code, seat, a, b, c, d] --------------------------------------
 T_HAND = 1       # a = hand number (1-based), b = dealer, c = first speaker
@@ -258,7 +322,7 @@ def is_solo(st, opts):
 def reset_deal(st):
     for i in range(FIRST_SPEAKER, MONEY):
         st[i] = 0
-    for i in range(HMONEY, ST_SIZE):
+    for i in range(HMONEY, PVIEW):
         st[i] = 0
     st[HIGH_BIDDER] = -1
     st[FIRST_BIDDER] = -1
@@ -336,7 +400,7 @@ def auction_over(st, opts, spoken):
 
 
 @njit(cache=True)
-def auction(st, opts, sids, params, check, gplay, trace):
+def auction(st, opts, sids, params, check, gplay, trace, plug):
     """Run the auction; returns a check error (the winner is HIGH_BIDDER, -1 if all passed)."""
     p = st[FIRST_SPEAKER]
     spoken = 0
@@ -344,7 +408,14 @@ def auction(st, opts, sids, params, check, gplay, trace):
         if spoken >= MAX_SPEECHES:
             return E_AUCTION
         if not (st[PASSED] >> p) & 1:
-            level = choose_bid(st, p, st[HIGH_LEVEL], sids[p], params[p], gplay)
+            sid, level = sids[p], -1
+            if sid >= PLUGIN:
+                sid -= PLUGIN
+                level = plugin_decide(st, opts, p, K_BID, st[HIGH_LEVEL], plug, params)
+                if level == -2:
+                    return E_PLUGIN
+            if level < 0:
+                level = choose_bid(st, p, st[HIGH_LEVEL], sid, params[p], gplay)
             if check and level != 0 and not (st[HIGH_LEVEL] < level <= LEVELS):
                 return E_ILLEGAL
             speak(st, p, level, trace)
@@ -401,22 +472,145 @@ def choose_named(st, d, sid, gen):
 
 
 @njit(cache=True)
-def make_contract(st, opts, sids, params, gplay, trace):
-    """Declarer, trump, partner and the leader of trick 1."""
+def make_contract(st, opts, sids, params, gplay, trace, plug):
+    """Declarer, trump, partner and the leader of trick 1; returns E_PLUGIN for a plug-in's
+    illegal answer, else 0."""
     d = st[HIGH_BIDDER]
     st[DECLARER] = d
     st[STRENGTH] = hand_strength(st[HAND + d])
-    st[TRUMP] = below(gplay, 4) if sids[d] == S_RANDOM else best_trump(st[HAND + d])
+    sid = sids[d]
+    plugged = sid >= PLUGIN
+    if plugged:
+        sid -= PLUGIN
+    trump = -1
+    if plugged:
+        trump = plugin_decide(st, opts, d, K_TRUMP, 0, plug, params)
+        if trump == -2:
+            return E_PLUGIN
+    if trump < 0:
+        trump = below(gplay, 4) if sid == S_RANDOM else best_trump(st[HAND + d])
+    st[TRUMP] = trump
     if not is_solo(st, opts):
         if opts[O_PARTNER_METHOD] == 1:
-            st[PARTNER] = choose_named(st, d, sids[d], gplay)
+            q = -1
+            if plugged:
+                q = plugin_decide(st, opts, d, K_NAME, 0, plug, params)
+                if q == -2:
+                    return E_PLUGIN
+            st[PARTNER] = choose_named(st, d, sid, gplay) if q < 0 else q
             st[REVEALED] = 1
         else:
-            st[CALLED] = choose_called(st, d, st[TRUMP], sids[d], params[d], gplay, opts[O_SELF_CALL] != 0)
+            self_ok = opts[O_SELF_CALL] != 0
+            c = -1
+            if plugged:
+                c = plugin_decide(st, opts, d, K_CALL, FULL40 if self_ok else FULL40 & ~st[HAND + d], plug,
+                                  params)
+                if c == -2:
+                    return E_PLUGIN
+            st[CALLED] = choose_called(st, d, st[TRUMP], sid, params[d], gplay, self_ok) if c < 0 else c
             st[PARTNER] = owner_of(st, st[CALLED])
     fl = opts[O_FIRST_LEADER]
     st[LEADER] = st[FIRST_BIDDER] if fl == 0 else (st[FIRST_SPEAKER] if fl == 1 else d)
     log(st, trace, T_CONTRACT, d, st[HIGH_LEVEL], st[TRUMP], st[CALLED], st[PARTNER])
+    return 0
+
+
+# =============================================================================
+# plug-in strategies: the view and the call
+# =============================================================================
+@njit(cache=True)
+def fill_view(st, opts, p, kind, view):
+    """What seat p may see when it decides a ``kind`` decision, into ``view`` (the V_*
+    layout): its own hand, the auction, the contract, the table and the public history of
+    the hand; never another hand, the deck, or a secret partner (V_PARTNER is -2 until the
+    seat knows: it holds the called card, called itself, or the card is played)."""
+    view[V_SEAT] = p
+    view[V_KIND] = kind
+    view[V_HAND] = st[HAND + p]
+    view[V_DEALER] = st[DEALER]
+    view[V_FIRST_SPEAKER] = st[FIRST_SPEAKER]
+    view[V_HIGH_LEVEL] = st[HIGH_LEVEL]
+    view[V_HIGH_BIDDER] = st[HIGH_BIDDER]
+    view[V_FIRST_BIDDER] = st[FIRST_BIDDER]
+    view[V_PASSED] = st[PASSED]
+    d = st[DECLARER]
+    partner = st[PARTNER]
+    view[V_DECLARER] = d
+    view[V_TRUMP] = st[TRUMP]
+    view[V_CALLED] = st[CALLED]
+    if partner < 0 or st[REVEALED] == 1 or p == partner or (p == d and partner == d):
+        view[V_PARTNER] = partner
+    else:
+        view[V_PARTNER] = -2
+    view[V_REVEALED] = st[REVEALED]
+    view[V_LEADER] = st[LEADER]
+    view[V_TRICK_NO] = st[TRICK_NO]
+    view[V_NCARDS] = st[NCARDS]
+    view[V_LED] = st[LED]
+    for i in range(N_PLAYERS):
+        view[V_TRICK + i] = st[TRICK + i] if i < st[NCARDS] else -1
+    view[V_PLAYED] = st[PLAYED]
+    for q in range(N_PLAYERS):
+        view[V_BID + q] = st[BID + q]
+        view[V_THIRDS + q] = st[THIRDS + q]
+        view[V_MONEY + q] = st[MONEY + q]
+        view[V_HELD + q] = popcount(st[HAND + q])
+    view[V_HAND_IDX] = st[HAND_IDX]
+    view[V_HANDS] = opts[O_HANDS]
+    view[V_REDEALS] = st[REDEALS]
+    view[V_PARTNER_LEVELS] = opts[O_PARTNER_LEVELS]
+    for k in range(LEVELS):
+        view[V_STAKE + k] = opts[O_STAKE + k]
+    view[V_PARTNER_METHOD] = opts[O_PARTNER_METHOD]
+    view[V_SELF_CALL] = opts[O_SELF_CALL]
+    view[V_AUCTION] = opts[O_AUCTION]
+    view[V_WIN_POINTS] = opts[O_WIN_POINTS]
+    view[V_LAST_WINNER] = st[LAST_WINNER]
+
+
+@njit(cache=True)
+def plugin_decide(st, opts, p, kind, arg, plug, params):
+    """Plug-in seat p's decision of ``kind``, when its kinds mask asks (its plug-in
+    parameters ``prm`` are row p of ``params`` from column N_PARAMS on): the legal list into
+    ``legal`` (st[PLEGAL:]; K_BID: pass and the levels above ``arg``, the highest bid;
+    K_TRUMP: the suits; K_CALL / K_CARD: the cards of the mask ``arg``; K_NAME: the other
+    seats from p's right), then ``plug(view, legal, n, prm)`` on the seat's view (st[PVIEW:]).
+    Returns the chosen action (a level, a suit, a card, a seat), -1 to leave the decision to
+    the seat's base built-in (or a kind not asked), -2 for an illegal answer. One plain
+    function for every call site, so the inlined play loop holds only the call."""
+    prm = params[p][N_PARAMS:]
+    view = st[PVIEW:PVIEW + VIEW_SIZE]
+    legal = st[PLEGAL:PLEGAL + 40]
+    if not (np.int64(prm[PLUG_KINDS]) >> kind) & 1:
+        return -1
+    n = 0
+    if kind == K_BID:
+        legal[0] = 0
+        n = 1
+        for k in range(arg + 1, LEVELS + 1):
+            legal[n] = k
+            n += 1
+    elif kind == K_TRUMP:
+        for s in range(4):
+            legal[s] = s
+        n = 4
+    elif kind == K_NAME:
+        for k in range(1, N_PLAYERS):
+            legal[n] = (p + k) % N_PLAYERS
+            n += 1
+    else:
+        m = arg
+        while m:                                 # the cards of the mask, lowest first
+            legal[n] = lowbit(m)
+            m &= m - 1
+            n += 1
+    fill_view(st, opts, p, kind, view)
+    i = plug(view, legal[:n], n, prm)
+    if i == -1:
+        return -1
+    if 0 <= i < n:
+        return legal[i]
+    return -2
 
 
 # =============================================================================
@@ -478,11 +672,18 @@ def choose_card(st, opts, p, legal, sid, gen):
 
 
 @njit(cache=True, inline='always')
-def play_turn(st, opts, p, sid, check, gplay, trace):
+def play_turn(st, opts, p, sid, check, gplay, trace, plug, params, plugged):
     legal = legal_cards(st[HAND + p], st[LED])
     if legal == 0:
         return E_NO_MOVES
-    card = choose_card(st, opts, p, legal, sid, gplay)
+    card = -1
+    if plugged and sid >= PLUGIN:
+        sid -= PLUGIN
+        card = plugin_decide(st, opts, p, K_CARD, legal, plug, params)
+        if card == -2:
+            return E_PLUGIN
+    if card < 0:
+        card = choose_card(st, opts, p, legal, sid, gplay)
     if check and not (legal >> card) & 1:
         return E_ILLEGAL
     st[HAND + p] &= ~(np.int64(1) << card)
@@ -515,12 +716,26 @@ def finish_trick(st, trace):
 
 
 @njit(cache=True)
-def play_tricks(st, opts, sids, check, gplay, trace):
+def play_tricks(st, opts, sids, params, check, gplay, trace, plug):
+    """The eight tricks at a table without a plug-in seat (no plug-in branches)."""
+    return tricks_loop(st, opts, sids, params, check, gplay, trace, plug, False)
+
+
+@njit(cache=True)
+def play_tricks_plugged(st, opts, sids, params, check, gplay, trace, plug):
+    """``play_tricks`` for a table with a plug-in seat. Two copies of the card loop: the
+    call site of ``plugin_decide`` alone cost the built-in strategies about 15 % of their
+    speed (measured), so the built-in tables play a loop without it."""
+    return tricks_loop(st, opts, sids, params, check, gplay, trace, plug, True)
+
+
+@njit(cache=True, inline='always')
+def tricks_loop(st, opts, sids, params, check, gplay, trace, plug, plugged):
     for t in range(TRICKS):
         leader = st[LEADER]
         for k in range(N_PLAYERS):
             p = (leader + k) % N_PLAYERS
-            e = play_turn(st, opts, p, sids[p], check, gplay, trace)
+            e = play_turn(st, opts, p, sids[p], check, gplay, trace, plug, params, plugged)
             if e == 0 and check:
                 e = check_cards(st)
             if e:
@@ -622,12 +837,12 @@ def write_hand(st, row):
 
 
 @njit(cache=True)
-def deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace):
+def deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace, plug):
     """Deal and auction, redealing while all pass (up to MAX_REDEALS); returns a check error."""
     st[REDEALS] = 0
     for attempt in range(MAX_REDEALS + 1):
         deal(st, gdeck, trace)
-        e = auction(st, opts, sids, params, check, gplay, trace)
+        e = auction(st, opts, sids, params, check, gplay, trace, plug)
         if e or st[HIGH_BIDDER] >= 0:
             return e
         if attempt < MAX_REDEALS:
@@ -642,13 +857,17 @@ def deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace):
 
 
 @njit(cache=True, inline='always')
-def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row):
+def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug):
     """One hand of the session (its deals, auction, contract, tricks, money)."""
     seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[HAND_IDX])
-    e = deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace)
+    e = deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace, plug)
     if e == 0 and st[VOID_HAND] == 0:
-        make_contract(st, opts, sids, params, gplay, trace)
-        e = play_tricks(st, opts, sids, check, gplay, trace)
+        e = make_contract(st, opts, sids, params, gplay, trace, plug)
+        if e == 0:
+            if st[PLUGGED]:
+                e = play_tricks_plugged(st, opts, sids, params, check, gplay, trace, plug)
+            else:
+                e = play_tricks(st, opts, sids, params, check, gplay, trace, plug)
         if e == 0:
             settle(st, opts, trace)
             if check:
@@ -679,11 +898,15 @@ def write_session(st, row):
 
 
 @njit(cache=True, inline='always')
-def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row):
-    """Play session ``game`` of run ``seed`` (trionfo_hands hands) into ``row``."""
+def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row, plug):
+    """Play session ``game`` of run ``seed`` (trionfo_hands hands) into ``row``. Seats with
+    sid >= PLUGIN are decided by ``plug`` where its kinds ask (``plugin_decide``)."""
     st[:] = 0
     row[:] = 0
     st[N] = N_PLAYERS
+    for p in range(N_PLAYERS):
+        if sids[p] >= PLUGIN:
+            st[PLUGGED] = 1
     if opts[O_FIRST_DEALER] >= 0:
         st[DEALER] = opts[O_FIRST_DEALER]
     else:
@@ -693,7 +916,7 @@ def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay,
     seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
     for h in range(opts[O_HANDS]):
         st[HAND_IDX] = h
-        st[ERR] = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row)
+        st[ERR] = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug)
         if st[ERR]:
             break
         st[DEALER] = nxt(st[DEALER])
@@ -708,7 +931,10 @@ def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay,
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug):
+    """Play sessions first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug``
+    is the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN, its
+    parameters in ``params`` from column N_PARAMS on (``with_plugin_params``)."""
     st = np.zeros(ST_SIZE, np.int64)
     gdeck = np.zeros(2, np.uint64)
     gplay = np.zeros(2, np.uint64)
@@ -716,18 +942,37 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec):
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)
     for d in range(lo, hi):
         play_session(unowned(st), o, seed, first + d, s, p, check, unowned(trace), unowned(gdeck),
-                     unowned(gplay), r[d])
+                     unowned(gplay), r[d], plug)
 
 
-def play_batch(seed, first, count, opts, sids, params, check, rec):
-    """Play ``count`` sessions starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``. (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``)"""
-    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, least=CHUNK)
+def with_plugin_params(params, pprm):
+    """The seats' built-in parameters with the plug-in's rows (``pprm``; zeros: no plug-in)
+    appended, columns N_PARAMS ..: what the kernels take."""
+    params = np.asarray(params, dtype=np.float64)
+    if pprm is None:
+        pprm = np.zeros((len(params), N_PLUG_PARAMS + 1), dtype=np.float64)
+    return np.ascontiguousarray(np.hstack([params, pprm]))
+
+
+def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
+    """Play ``count`` sessions starting at ``first`` on ``numba.get_num_threads()`` threads into
+    ``rec`` (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``).
+    ``plug``: the plug-in (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN, with
+    its parameters ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
+    threaded_batch(play_chunk, seed, first, count, opts, sids, with_plugin_params(params, pprm), check, rec,
+                   no_plugin if plug is None else plug, least=CHUNK)
 
 
 @njit(cache=True)
-def replay_session(seed, game, opts, sids, params, check, trace):
+def replay_kernel(seed, game, opts, sids, params, check, trace, plug):
     st = np.zeros(ST_SIZE, np.int64)
     row = np.zeros(RECORD_COLS, np.int64)
     play_session(st, opts, seed, game, sids, params, check, trace, np.zeros(2, np.uint64),
-                 np.zeros(2, np.uint64), row)
+                 np.zeros(2, np.uint64), row, plug)
     return st
+
+
+def replay_session(seed, game, opts, sids, params, check, trace, plug=None, pprm=None):
+    """Play one session alone with a trace buffer; returns the final state."""
+    return replay_kernel(seed, game, opts, sids, with_plugin_params(params, pprm), check, trace,
+                         no_plugin if plug is None else plug)

@@ -5,12 +5,15 @@ import numpy as np
 import pytest
 
 from kernels import marafon as K
+from kernels.jit import no_plugin
 from kernels.rng import seed_stream
 from sim.games.marafon import GAME, MarafonOptions, mask40, parse40
 from sim.registry import seat_arrays, seat_table
 
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
 GREEDY = seat_arrays(GAME, seat_table(GAME, ["greedy"], 4))
+# no plug-in: the function the kernels take
+NO_PLUG = (no_plugin,)
 
 
 def options(**kw):
@@ -58,7 +61,7 @@ def stacked(fixed=None, trump="H", battitore=0, scores=(0, 0), hand_no=2):
 def play_out(st, opts, sids=None, seed=1):
     trace = np.zeros((400, K.TRACE_W), np.int64)
     sids, params = sids if sids is not None else GREEDY
-    e = K.play_out(st, opts, sids, params, True, gen(seed, 1), trace)
+    e = K.play_out(st, opts, sids, params, True, gen(seed, 1), trace, *NO_PLUG)
     assert e == 0, K.ERROR_NAMES[e]
     return trace[: st[K.TR_LEN]]
 
@@ -177,7 +180,7 @@ def test_claim_window_asks_from_the_seat_that_opened_it():
     sids, params = GREEDY
     for first, side in ((1, 1), (2, 0), (3, 1), (0, 0)):
         st = stacked(scores=(41, 41))
-        K.claim_window(st, opts, first, sids, params, gen(), NO_TRACE)
+        K.claim_window(st, opts, first, sids, params, gen(), NO_TRACE, *NO_PLUG, False)
         assert st[K.WIN_SIDE] == side and st[K.REASON] == K.R_CLAIM_CORRECT
 
 
@@ -185,10 +188,10 @@ def test_no_claims_in_extra_hands_or_when_disabled():
     sids, params = GREEDY
     st = stacked(scores=(41, 44))
     st[K.EXTRA] = 1
-    K.claim_window(st, options(), 0, sids, params, gen(), NO_TRACE)
+    K.claim_window(st, options(), 0, sids, params, gen(), NO_TRACE, *NO_PLUG, False)
     assert st[K.OVER] == 0
     st = stacked(scores=(41, 44))
-    K.claim_window(st, options(claims_enabled=False), 0, sids, params, gen(), NO_TRACE)
+    K.claim_window(st, options(claims_enabled=False), 0, sids, params, gen(), NO_TRACE, *NO_PLUG, False)
     assert st[K.OVER] == 0
 
 

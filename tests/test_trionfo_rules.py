@@ -5,12 +5,15 @@ import numpy as np
 import pytest
 
 from kernels import trionfo as K
+from kernels.jit import no_plugin
 from kernels.rng import seed_stream
 from sim.games.marafon import mask40, parse40
 from sim.games.trionfo import GAME, TrionfoOptions
 from sim.registry import seat_arrays, seat_table
 
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
+# no plug-in: the function the kernels take
+NO_PLUG = (no_plugin,)
 GREEDY = seat_arrays(GAME, seat_table(GAME, ["greedy"], 5))
 
 
@@ -47,7 +50,7 @@ def example1(**kw):
     assert not K.auction_over(st, opts, 5)                    # seat 2 is still in
     K.speak(st, 2, 0, NO_TRACE)
     assert K.auction_over(st, opts, 6)
-    K.make_contract(st, opts, GREEDY[0], GREEDY[1], gen(), NO_TRACE)
+    K.make_contract(st, opts, GREEDY[0], GREEDY[1], gen(), NO_TRACE, *NO_PLUG)
     return st
 
 
@@ -113,7 +116,7 @@ def test_example2_all_pass_redeal(rule, step):
     st[K.DEALER] = 2
     st[K.HAND_IDX] = 3
     trace = np.zeros((20_000, K.TRACE_W), np.int64)
-    e = K.deal_until_bid(st, opts, never[0], never[1], True, gen(), gen(2), trace)
+    e = K.deal_until_bid(st, opts, never[0], never[1], True, gen(), gen(2), trace, *NO_PLUG)
     assert e == 0 and st[K.VOID_HAND] == 1 and st[K.TRUNC] == 1
     assert st[K.REDEALS] == K.MAX_REDEALS and st[K.HAND_IDX] == 3     # the hand count does not advance
     hands = trace[: st[K.TR_LEN]]
@@ -185,7 +188,7 @@ def test_name_player_picks_the_other_highest_bidder_openly():
     for seat, level in ((1, 1), (2, 0), (3, 0), (4, 0), (0, 0)):
         K.speak(st, seat, level, NO_TRACE)
     assert K.auction_over(st, opts, 5) and st[K.HIGH_BIDDER] == 1
-    K.make_contract(st, opts, GREEDY[0], GREEDY[1], gen(), NO_TRACE)
+    K.make_contract(st, opts, GREEDY[0], GREEDY[1], gen(), NO_TRACE, *NO_PLUG)
     assert st[K.PARTNER] == 2 and st[K.REVEALED] == 1 and st[K.CALLED] == -1
     st[K.BID + 3] = 1
     assert K.choose_named(st, 1, K.S_GREEDY, gen()) == 3

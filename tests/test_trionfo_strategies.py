@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from kernels import trionfo as K
+from kernels.jit import no_plugin
 from kernels.rng import seed_stream
 from sim.games.marafon import mask40, parse40
 from sim.games.trionfo import GAME, TrionfoOptions
@@ -103,6 +104,8 @@ def test_secret_solos_happen_in_play(spec):
 BUILT_IN = ["random", "random:pass_bias=3", "greedy", "greedy:self_call=9", "heuristic",
             "heuristic:t1=5,t2=12,t3=14,t4=16,self_call=8", "heuristic:explore=0.3"]
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
+# no plug-in: the function the kernels take
+NO_PLUG = (no_plugin,)
 
 
 def redeal_hidden(st, p, voids, fixed, rng, self_ok, swaps=200):
@@ -184,7 +187,7 @@ def test_no_peeking():
             counts["call"] += 1
         sids = np.full(5, K.S_HEURISTIC, np.int64)
         params = np.array([seats[5][1]] * 5)        # self_call=8: secret solos under self_call
-        K.make_contract(st, opts, sids, params, g, NO_TRACE)
+        K.make_contract(st, opts, sids, params, g, NO_TRACE, *NO_PLUG)
         for t in range(K.TRICKS):
             for k in range(5):
                 p = (int(st[K.LEADER]) + k) % 5
@@ -192,7 +195,7 @@ def test_no_peeking():
                 same(p, lambda s_, sid, prm, gg: K.choose_card(s_, opts, p, legal, sid, gg))
                 counts["card"] += 1
                 before, led = int(st[K.HAND + p]), int(st[K.LED])
-                assert K.play_turn(st, opts, p, K.S_RANDOM, True, g, NO_TRACE) == 0
+                assert K.play_turn(st, opts, p, K.S_RANDOM, True, g, NO_TRACE, *NO_PLUG, params, False) == 0
                 card = (before & ~int(st[K.HAND + p])).bit_length() - 1
                 if led >= 0 and card // 10 != led:
                     voids[p] |= 1 << led

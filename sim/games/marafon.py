@@ -14,6 +14,11 @@ half its side's win rate and the paired comparisons of ``cardsim compare`` stay 
 
 Cards use the 40-card ids of ``kernels.tricks``; ``parse40`` and ``fmt40`` translate the
 usual notation (``3C 2C AC KD QH JS 7D 4D``) through ``sim.notation``.
+
+Plug-in strategies (issue 17, ``cardsim.plugin``): a user's numba ``decide`` may take a seat's
+trump naming, optional marafona declarations, claims and card play (``cardsim.marafon`` gives
+the view layout, the kinds and the legal-action encodings; ``examples/marafon_save_trumps.py``
+is a worked example).
 """
 from __future__ import annotations
 
@@ -315,9 +320,9 @@ def trace_rows(opts: np.ndarray) -> int:
     return min(TRACE_ROWS_CAP, int(opts[K.O_GAMES]) * (int(opts[K.O_MAX_HANDS]) * 80 + 4) + 16)
 
 
-def _replay(seed, game_id, opts, sids, params, check):
+def _replay(seed, game_id, opts, sids, params, check, plug=None, pprm=None):
     trace = np.zeros((trace_rows(opts), K.TRACE_W), dtype=np.int64)
-    st = K.replay_match(seed, game_id, opts, sids, params, check, trace)
+    st = K.replay_match(seed, game_id, opts, sids, params, check, trace, plug, pprm)
     return st, trace
 
 
@@ -342,6 +347,13 @@ GAME = GameSpec(
     format_trace=format_trace,
     trace_events=trace_events,
     **kernel_fields(K),
+    plugin={"offset": K.PLUGIN, "n_params": K.N_PLUG_PARAMS, "error": K.E_PLUGIN,
+            "kinds": {K.K_TRUMP: "the battitore names trump (legal: the suits 0..3)",
+                      K.K_DECLARE: "declare a marafona when declaring is optional (legal: 0 no, 1 yes)",
+                      K.K_CLAIM: "a claim window (legal: 0 no claim, 1 claim the game)",
+                      K.K_CARD: "play a card (legal: the playable cards' 40-card ids)"},
+            "bench": {"builtin": "greedy", "plugin": "examples/marafon_save_trumps.py:save_trumps:min_thirds=0",
+                      "players": 4, "other": "heuristic"}},
     state_payouts=_payouts,
     payout_label="match result (+1 won, -1 lost)",
     payout_unit="result points",

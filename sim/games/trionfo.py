@@ -7,6 +7,11 @@ One record row is one **session** of ``trionfo_hands`` hands (default 10). ``pay
 seat p's net money over the session (zero-sum); ``winner`` is the seat with the unique
 highest money, -1 on a tie. Per hand (the first 20): declarer, bid level, trump, partner,
 called card, the declarer's hand strength, the declarer side's points, won, money per seat.
+
+Plug-in strategies (issue 17, ``cardsim.plugin``): a user's numba ``decide`` may take a seat's
+bids, the trump, the call of the partner's card (self-call included), the naming of a
+partner and card play (``cardsim.trionfo`` gives the view layout, the kinds and the
+legal-action encodings; ``examples/trionfo_long_trumps.py`` is a worked example).
 """
 from __future__ import annotations
 
@@ -264,10 +269,10 @@ def _record_check(cols: dict, opts: np.ndarray, n: int):
     return None
 
 
-def _replay(seed, game_id, opts, sids, params, check):
+def _replay(seed, game_id, opts, sids, params, check, plug=None, pprm=None):
     rows = int(opts[K.O_HANDS]) * ((K.MAX_REDEALS + 1) * 32 + 80) + 16
     trace = np.zeros((min(rows, 2_000_000), K.TRACE_W), dtype=np.int64)
-    st = K.replay_session(seed, game_id, opts, sids, params, check, trace)
+    st = K.replay_session(seed, game_id, opts, sids, params, check, trace, plug, pprm)
     return st, trace
 
 
@@ -292,6 +297,14 @@ GAME = GameSpec(
     format_trace=format_trace,
     trace_events=trace_events,
     **kernel_fields(K),
+    plugin={"offset": K.PLUGIN, "n_params": K.N_PLUG_PARAMS, "error": K.E_PLUGIN,
+            "kinds": {K.K_BID: "speak in the auction (legal: 0 pass, then the levels above the highest bid)",
+                      K.K_TRUMP: "the declarer names trump (legal: the suits 0..3)",
+                      K.K_CALL: "call the partner's card (legal: the callable cards' ids; own cards under self-call)",
+                      K.K_NAME: "name the partner openly (legal: the other seats, from the declarer's right)",
+                      K.K_CARD: "play a card (legal: the playable cards' 40-card ids)"},
+            "bench": {"builtin": "greedy", "plugin": "examples/trionfo_long_trumps.py:long_trumps:min_trumps=0",
+                      "players": 5, "other": "heuristic"}},
     state_payouts=lambda st, n: [int(st[K.MONEY + p]) for p in range(n)],
     payout_label="money (stake units)",
     payout_unit="stakes",
