@@ -23,7 +23,8 @@ and ``prm``, the plug-in's parameter values in declaration order; it returns the
 the chosen action, or -1 to let ``base`` choose. Any other value stops the deal (reported with
 its id). ``kinds`` (optional) lists the decision kinds ``decide`` is asked (the game's ``K_*``;
 the others go straight to ``base``). The game modules (``cardsim.tonk``) give the layouts and
-numba helpers. Games that take plug-ins so far: Tonk.
+numba helpers; every game takes plug-ins (``cardsim.tonk``, ``cardsim.telefunken``,
+``cardsim.contract_rummy``, ``cardsim.marafon``, ``cardsim.trionfo``, ``cardsim.tripoli``).
 """
 from __future__ import annotations
 
