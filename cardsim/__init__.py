@@ -11,11 +11,21 @@ Tripoli — the Python API.
     t = cardsim.tune("tonk", "knocker", {"threshold": (0, 20)}, players=2)   # the tune extra
     t.raw["best"]
 
-Everything here is what the ``cardsim`` command runs (``sim.runner``, ``sim.experiment``,
-``sim.tune``); see ``cardsim.api`` for the arguments.
+Everything here is what the ``cardsim`` command runs (``cardsim.sim.runner``, ``.experiment``,
+``.tune``); see ``cardsim.api`` for the arguments.
+
+The engine is ``cardsim.sim`` (Python side) and ``cardsim.kernels`` (numba), kept in the
+repository as the top-level folders ``sim/`` and ``kernels/``: the wheel installs them inside
+this package (``pyproject.toml``: package-dir), so nothing but ``cardsim`` is installed at the top
+level; run from a checkout, this package's path also takes the folder above it.
 """
+from pathlib import Path as _Path
+
+if not (_Path(__file__).resolve().parent / "sim").is_dir():      # a checkout: sim/ and kernels/ beside us
+    __path__.append(str(_Path(__file__).resolve().parent.parent))   # noqa: F821 - a package's own __path__
+
 from cardsim.api import Result, compare, games, odds, options, replay, run, strategies, sweep, tune
-from sim.errors import CheckError, UsageError
+from cardsim.sim.errors import CheckError, UsageError
 
 __all__ = ["Result", "run", "compare", "sweep", "tune", "odds", "replay", "games", "strategies", "options",
            "UsageError", "CheckError"]

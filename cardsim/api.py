@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import pandas as pd
 
-from sim.errors import UsageError
+from cardsim.sim.errors import UsageError
 
 __all__ = ["Result", "run", "compare", "sweep", "tune", "odds", "replay", "games", "strategies", "options",
            "presets", "rules"]
@@ -96,7 +96,7 @@ class Result:
 
     def report(self, out_dir: str, overwrite: bool = False) -> Path:
         """Write the Markdown report and its PNG plots into ``out_dir``; returns report.md."""
-        from sim.report import write_report
+        from cardsim.sim.report import write_report
         if self.path is None:
             raise ValueError("this result kept no records to report on")
         return write_report(self.path, str(out_dir), overwrite)
@@ -133,7 +133,7 @@ def precision_cap(until_ci: float | None, max_deals: int | None, deals: int) -> 
 
 def _check_cluster(cluster: str | None) -> None:
     """``cluster="local:N"`` starts N worker processes here: at most one per core."""
-    from sim.executor import host_cores
+    from cardsim.sim.executor import host_cores
     kind, _, n = (cluster or "").partition(":")
     if kind == "local" and n.isascii() and n.isdigit() and int(n) > host_cores():
         raise UsageError(f"--cluster local:{n} asks for {n} worker processes but this machine has "
@@ -141,7 +141,7 @@ def _check_cluster(cluster: str | None) -> None:
 
 
 def _compile_notice(game: str, entry: str, notice: Notice | None) -> None:
-    from sim.warm import notice as line_of
+    from cardsim.sim.warm import notice as line_of
     line = line_of(game, entry) if notice is not None else None
     if line:
         notice(line)
@@ -151,9 +151,9 @@ def _play(play, kind: str, game: str, deals: int, out: str | None, keep_records:
           resume: bool, overwrite: bool, scheduler, cluster, progress: Progress | None, notice: Notice | None):
     """The common part of run / compare / sweep: checks, output place, executor, the
     first-compile notice; ``play(path, update, until_ci, cap, resume, executor)`` plays."""
-    from sim.executor import make_executor
-    from sim.store import check_output
-    from sim.warm import mark_compiled
+    from cardsim.sim.executor import make_executor
+    from cardsim.sim.store import check_output
+    from cardsim.sim.warm import mark_compiled
     cap = precision_cap(until_ci, max_deals, deals)
     if out is not None and not str(out).strip():
         raise UsageError("--out is empty; give a file or directory name")
@@ -163,7 +163,7 @@ def _play(play, kind: str, game: str, deals: int, out: str | None, keep_records:
         raise UsageError("--overwrite needs --out (the output to replace)")
     if out:
         if kind == "run":
-            from sim.io import check_output_path
+            from cardsim.sim.io import check_output_path
             check_output_path(out)
         check_output(out, kind, overwrite)              # refused before anything is played
     _check_cluster(cluster)
@@ -192,7 +192,7 @@ def run(game: str, *, players: int | None = None, deals: int = 10_000, strategie
     (``cardsim run``). ``strategies``: one label for all seats or one per seat. ``scheduler``
     (``tcp://HOST:PORT``) or ``cluster`` (``local:N``) play on Dask; ``resume`` continues an
     interrupted ``out``; ``progress(done, total, note)`` is called as deals finish."""
-    from sim.runner import DEFAULT_SHARD, make_config, run as run_batch
+    from cardsim.sim.runner import DEFAULT_SHARD, make_config, run as run_batch
     cfg = make_config(game, players, deals, seed, list(strategies or []), _option_texts(options), preset, workers,
                       check, first_deal, DEFAULT_SHARD if shard_size is None else shard_size)
     res, keep = _play(lambda *args: run_batch(cfg, *args, overwrite=overwrite), "run", cfg.game.name, deals, out,
@@ -203,7 +203,7 @@ def run(game: str, *, players: int | None = None, deals: int = 10_000, strategie
 
 def _experiment(exp, deals, out, overwrite, until_ci, max_deals, keep_records, resume, scheduler, cluster,
                 progress, notice) -> Result:
-    from sim.experiment import run_experiment
+    from cardsim.sim.experiment import run_experiment
     res, keep = _play(lambda *args: run_experiment(exp, deals, *args, overwrite=overwrite), exp.kind, exp.game_name,
                       deals, out, keep_records, until_ci, max_deals, resume, overwrite, scheduler, cluster, progress,
                       notice)
@@ -221,7 +221,7 @@ def compare(game: str, strategies: Sequence[str], *, field: str | None = None, p
     """Strategies on duplicate deals, each at every seat against ``field`` (default greedy), or
     rotating round the table with one strategy per seat and no field (``cardsim compare``).
     ``.summary``: one row per point, with the paired difference to the first."""
-    from sim.experiment import EXPERIMENT_SHARD, make_compare
+    from cardsim.sim.experiment import EXPERIMENT_SHARD, make_compare
     exp = make_compare(game, list(strategies), players, field, seed, deals, _option_texts(options), preset, workers,
                        check, first_deal, EXPERIMENT_SHARD if shard_size is None else shard_size)
     return _experiment(exp, deals, out, overwrite, until_ci, max_deals, keep_records, resume, scheduler, cluster,
@@ -239,7 +239,7 @@ def sweep(game: str, strategy: str, params: Mapping[str, Any] | Sequence[str] | 
           notice: Notice | None = None) -> Result:
     """A grid of strategy parameters (and rule options) on duplicate deals (``cardsim sweep``).
     ``params``: ``{"threshold": range(0, 21, 2)}``, ``{"threshold": "0:20:2"}`` or texts."""
-    from sim.experiment import EXPERIMENT_SHARD, make_sweep
+    from cardsim.sim.experiment import EXPERIMENT_SHARD, make_sweep
     exp = make_sweep(game, strategy, _grid_texts(params), _grid_texts(option_grid), players, field, seed, deals,
                      _option_texts(options), preset, workers, check, first_deal,
                      EXPERIMENT_SHARD if shard_size is None else shard_size)
@@ -260,9 +260,9 @@ def tune(game: str, strategy: str, params: Mapping[str, Any] | Sequence[str], *,
     ``["threshold=0:20"]`` texts. ``.summary``: one row per round; ``.raw["best"]`` is the
     point to seat (``strategies=[...]`` or ``field=...``). ``say(line)`` gets each round's
     line (``verbose``: print them)."""
-    from sim.store import check_output
-    from sim.tune import make_tune, run_tune, write_tune
-    from sim.warm import mark_compiled
+    from cardsim.sim.store import check_output
+    from cardsim.sim.tune import make_tune, run_tune, write_tune
+    from cardsim.sim.warm import mark_compiled
     cfg = make_tune(game, strategy, _grid_texts(params), field, players, budget, seed, _option_texts(options),
                     preset, sampler, rung, eta, rungs, top, remeasure, self_play, rounds, max_trials, workers, check,
                     step)
@@ -289,8 +289,8 @@ def odds(game: str, hand: int | None, *, cards: int | None = None, samples: int 
          players: int | None = None, preset: str | None = None, workers: int | None = None) -> dict:
     """P(random cards hold a hand's contract) with a 95 % interval (``cardsim odds``)."""
     import numba
-    from sim.odds import contract_odds
-    from sim.runner import max_workers
+    from cardsim.sim.odds import contract_odds
+    from cardsim.sim.runner import max_workers
     w = max_workers() if workers is None else workers
     if not 1 <= w <= max_workers():
         raise UsageError(f"--workers must be 1..{max_workers()} on this machine (got {w})")
@@ -303,7 +303,7 @@ def odds(game: str, hand: int | None, *, cards: int | None = None, samples: int 
 def _replay_output(arg: str):
     """None when ``arg`` names a game; else the path of the output to replay from (UsageError,
     naming the games, when it is neither)."""
-    from sim.registry import GAME_NAMES, get_game
+    from cardsim.sim.registry import GAME_NAMES, get_game
     if arg.strip().lower() in GAME_NAMES:
         return None
     if Path(arg).exists():
@@ -326,9 +326,9 @@ def replay(game: str, deal: int | None = None, *, seed: int | None = None, playe
     of (a run file; a compare/sweep dataset with ``point`` and ``lineup``), whose metadata
     gives the table; ``force`` replays a file of another rules version (``warn`` gets the
     warning)."""
-    from sim.runner import (DEAL_LIMIT, make_config, open_replay_source, raise_check_error, replay as replay_state,
+    from cardsim.sim.runner import (DEAL_LIMIT, make_config, open_replay_source, raise_check_error, replay as replay_state,
                             replay_document, replay_lines)
-    from sim.warm import mark_compiled
+    from cardsim.sim.warm import mark_compiled
     if deal is not None and not 0 <= deal < DEAL_LIMIT:
         raise UsageError(f"--deal must be >= 0 and <= 2**63-2 (got {deal})")
     path = _replay_output(game)
@@ -372,7 +372,7 @@ def replay(game: str, deal: int | None = None, *, seed: int | None = None, playe
 
 def games() -> pd.DataFrame:
     """The games, their player counts and rules documents (``cardsim games``)."""
-    from sim.registry import games as all_games
+    from cardsim.sim.registry import games as all_games
     return pd.DataFrame([{"game": g.name, "title": g.title, "players_min": g.players[0], "players_max": g.players[1],
                           "players_default": g.players[2], "rules": g.rules, "rules_version": g.rules_version}
                          for g in all_games().values()])
@@ -381,8 +381,8 @@ def games() -> pd.DataFrame:
 def strategy_specs(game: str, plugins: Sequence[str] = ()) -> list:
     """The strategies of ``game`` (``StrategySpec``: name, parameters, help): the built-in ones,
     the plug-ins named (``FILE.py:NAME``) and the installed entry points."""
-    from sim.plugin import entry_point_names
-    from sim.registry import get_game, parse_seat
+    from cardsim.sim.plugin import entry_point_names
+    from cardsim.sim.registry import get_game, parse_seat
     g = get_game(game)
     specs = list(g.strategies.values())
     for label in list(plugins) + (entry_point_names() if g.plugin else []):
@@ -407,7 +407,7 @@ def options(game: str) -> pd.DataFrame:
     """The rule options of ``game`` with their defaults, help, choices and ranges
     (``cardsim options``; the presets: ``presets``)."""
     import dataclasses
-    from sim.registry import get_game
+    from cardsim.sim.registry import get_game
     return pd.DataFrame([{"option": f.name, "default": f.default, "help": f.metadata.get("help", ""),
                           "choices": f.metadata.get("choices"), "range": f.metadata.get("range")}
                          for f in dataclasses.fields(get_game(game).options_cls)], dtype=object)
@@ -415,11 +415,11 @@ def options(game: str) -> pd.DataFrame:
 
 def presets(game: str) -> dict[str, dict]:
     """The named option sets of ``game``: preset -> {option: value}."""
-    from sim.registry import get_game
+    from cardsim.sim.registry import get_game
     return {name: dict(values) for name, values in get_game(game).presets.items()}
 
 
 def rules(game: str) -> str:
     """Where ``game``'s rules document is (``docs/rules/GAME.md`` in the repository)."""
-    from sim.registry import get_game
+    from cardsim.sim.registry import get_game
     return get_game(game).rules

@@ -28,6 +28,6 @@ numba helpers; every game takes plug-ins (``cardsim.tonk``, ``cardsim.telefunken
 """
 from __future__ import annotations
 
-from sim.spec import PluginStrategy as Strategy, plugin_param as param
+from cardsim.sim.spec import PluginStrategy as Strategy, plugin_param as param
 
 __all__ = ["Strategy", "param"]

@@ -42,16 +42,16 @@ Helpers: ``legal_mask(legal, n)``, ``index_of(legal, n, x)``, ``winning_index(vi
 """
 import numpy as np
 
-from kernels.cards import popcount  # noqa: F401
-from kernels.jit import njit
-from kernels.trionfo import (GREEDY_THRESHOLDS, K_BID, K_CALL, K_CARD, K_NAME, K_TRUMP, N_PLUG_PARAMS,  # noqa: F401
+from cardsim.kernels.cards import popcount  # noqa: F401
+from cardsim.kernels.jit import njit
+from cardsim.kernels.trionfo import (GREEDY_THRESHOLDS, K_BID, K_CALL, K_CARD, K_NAME, K_TRUMP, N_PLUG_PARAMS,  # noqa: F401
                              V_AUCTION, V_BID, V_CALLED, V_DEALER, V_DECLARER, V_FIRST_BIDDER, V_FIRST_SPEAKER,
                              V_HAND, V_HAND_IDX, V_HANDS, V_HELD, V_HIGH_BIDDER, V_HIGH_LEVEL, V_KIND,
                              V_LAST_WINNER, V_LEADER, V_LED, V_MONEY, V_NCARDS, V_PARTNER, V_PARTNER_LEVELS,
                              V_PARTNER_METHOD, V_PASSED, V_PLAYED, V_REDEALS, V_REVEALED, V_SEAT, V_SELF_CALL,
                              V_STAKE, V_THIRDS, V_TRICK, V_TRICK_NO, V_TRUMP, V_WIN_POINTS, VIEW_SIZE,
                              hand_strength)
-from kernels.tricks import (beating_cards, best_trump, card_thirds, cheapest, is_master, lead_card,  # noqa: F401
+from cardsim.kernels.tricks import (beating_cards, best_trump, card_thirds, cheapest, is_master, lead_card,  # noqa: F401
                             mask_thirds, richest, strength_of, suit_of40, trick_winner, trump_score)
 
 

@@ -43,10 +43,10 @@ its hand everybody has seen: Phase-1 pay cards, its poker hand at a showdown).
 """
 import numpy as np
 
-from kernels.cards import popcount as hand_count  # noqa: F401  (cards in a mask)
-from kernels.jit import njit
-from kernels.poker import best5, category, eval5  # noqa: F401
-from kernels.tripoli import (A_AUCTION_OLD, A_AUCTION_WIDOW, A_BET, A_BID, A_CALL, A_CHECK, A_DONE,  # noqa: F401
+from cardsim.kernels.cards import popcount as hand_count  # noqa: F401  (cards in a mask)
+from cardsim.kernels.jit import njit
+from cardsim.kernels.poker import best5, category, eval5  # noqa: F401
+from cardsim.kernels.tripoli import (A_AUCTION_OLD, A_AUCTION_WIDOW, A_BET, A_BID, A_CALL, A_CHECK, A_DONE,  # noqa: F401
                              A_FOLD, A_KEEP, A_LEAD, A_PASS, A_PICK, A_RAISE, A_SUIT, A_SWAP, AU_OLD, AU_SUIT,
                              AU_WIDOW, K_BET, K_BID, K_CLEAR_BET, K_LEAD, K_PICK, K_SUIT, K_SUIT_BID, K_WIDOW,
                              KIND_NAMES, N_KINDS, N_PLUG_PARAMS, P_AFTER_SWAP, P_AFTER_UNSOLD, P_AUCTION, P_BET,

@@ -17,7 +17,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from kernels.jit import njit
+from cardsim.kernels.jit import njit
 
 N_RANKS = 13
 N_SUITS = 4

@@ -96,11 +96,11 @@ RULES_VERSION 2 (issue 12): see the note at ``RULES_VERSION``.
 """
 import numpy as np
 
-from kernels import melds as M
-from kernels import melds_float as F
-from kernels.cards import popcount
-from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
-from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
+from cardsim.kernels import melds as M
+from cardsim.kernels import melds_float as F
+from cardsim.kernels.cards import popcount
+from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
+from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 
 RULES_VERSION = 2
 # 2 (issue 12): go_out_requires_discard melds all but one card instead of not melding; the

@@ -89,8 +89,8 @@ Updating the holding (``kernels.cards.dd_remove``) is the caller's job.
 """
 import numpy as np
 
-from kernels.cards import lowbit, popcount, rank_mask, suit_mask
-from kernels.jit import njit
+from cardsim.kernels.cards import lowbit, popcount, rank_mask, suit_mask
+from cardsim.kernels.jit import njit
 
 # ---- rules array ---------------------------------------------------------------
 R_MAX_JOKERS = 0

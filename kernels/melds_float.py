@@ -58,10 +58,10 @@ options: ``tests/test_melds_float_options.py``).
 """
 import numpy as np
 
-from kernels import melds as M
-from kernels.cards import lowbit, popcount
-from kernels.jit import njit
-from kernels.melds import (
+from cardsim.kernels import melds as M
+from cardsim.kernels.cards import lowbit, popcount
+from cardsim.kernels.jit import njit
+from cardsim.kernels.melds import (
     C_GROUP_EXACT,
     C_GROUP_SIZE,
     C_GROUPS,

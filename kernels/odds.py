@@ -10,11 +10,11 @@ shuffle keyed by (seed, s), so results do not depend on the number of threads.
 import numpy as np
 from numba import prange
 
-from kernels.cards import dd_add
-from kernels.jit import njit
-from kernels.melds import M_SIZE, MAX_CONTRACT_MELDS, find_contract
-from kernels.melds_float import HOLD, MAX_CM, solve_contract
-from kernels.rng import STREAM_DECK, below, seed_stream
+from cardsim.kernels.cards import dd_add
+from cardsim.kernels.jit import njit
+from cardsim.kernels.melds import M_SIZE, MAX_CONTRACT_MELDS, find_contract
+from cardsim.kernels.melds_float import HOLD, MAX_CM, solve_contract
+from cardsim.kernels.rng import STREAM_DECK, below, seed_stream
 
 DOUBLE_DECK = 108
 NATURAL_IDS = 104

@@ -23,8 +23,8 @@ card ids follow ``kernels.cards`` (suit * 13 + rank, rank 0 = ace).
 import numpy as np
 from numba import prange
 
-from kernels.cards import lowbit, popcount
-from kernels.jit import njit
+from cardsim.kernels.cards import lowbit, popcount
+from cardsim.kernels.jit import njit
 
 N_CLASSES = 7462
 C_HIGH, C_PAIR, C_TWO_PAIR, C_TRIPS, C_STRAIGHT, C_FLUSH, C_FULL_HOUSE, C_QUADS, C_STRAIGHT_FLUSH = range(9)

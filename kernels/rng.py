@@ -11,7 +11,7 @@ A generator is a ``uint64[2]`` array: ``[key, counter]``.
 """
 import numpy as np
 
-from kernels.jit import njit
+from cardsim.kernels.jit import njit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 STREAM_DECK = 0

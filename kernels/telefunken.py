@@ -88,10 +88,10 @@ leftover-chip points). Chips: 0 .. chips_per_player + 7 (one exact-cut chip per 
 """
 import numpy as np
 
-from kernels import melds as M
-from kernels.cards import lowbit, popcount, rank_mask
-from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
-from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
+from cardsim.kernels import melds as M
+from cardsim.kernels.cards import lowbit, popcount, rank_mask
+from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
+from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
 
 RULES_VERSION = 3          # 2: the Ecuador exchange is offered only when needed; 3: a pure trio closes
 #                            only under fourth_suit_only (A14); final_discard_required holds in Hand 7;
@@ -153,7 +153,7 @@ O_CONTRACTS = O_RULES + RULES_ROOM   # contracts table: CONTRACT_ROWS rows of C_
 C_STRIDE = 16
 CONTRACT_ROWS = 16
 O_SIZE = O_CONTRACTS + CONTRACT_ROWS * C_STRIDE
-# Fixed offsets, not computed from kernels.melds sizes: numba's cache does not notice a change
+# Fixed offsets, not computed from cardsim.kernels.melds sizes: numba's cache does not notice a change
 # of another module's constants, so layouts shared with Python stay literal.
 assert M.R_SIZE <= RULES_ROOM and M.C_SIZE <= C_STRIDE and M.CONTRACT_ROWS == CONTRACT_ROWS
 assert M.MAX_HANDS == MAX_HANDS

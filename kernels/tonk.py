@@ -87,7 +87,7 @@ Speed (the batch loop plays a few hundred thousand deals a second per thread):
 import numpy as np
 from numba import prange
 
-from kernels.cards import (
+from cardsim.kernels.cards import (
     ACES,
     FULL_DECK,
     POINTS_TEN_CAP,
@@ -99,8 +99,8 @@ from kernels.cards import (
     ranks_present,
     run_neighbours,
 )
-from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
-from kernels.rng import (
+from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
+from cardsim.kernels.rng import (
     STREAM_DECK,
     STREAM_PLAY,
     STREAM_RUN,

@@ -26,8 +26,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from kernels.cards import lowbit, popcount
-from kernels.jit import njit
+from cardsim.kernels.cards import lowbit, popcount
+from cardsim.kernels.jit import njit
 
 N_CARDS40 = 40
 SUIT40 = 0x3FF                                   # the ten cards of suit 0

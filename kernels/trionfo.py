@@ -68,10 +68,10 @@ the contract; the hand and the session are zero-sum; |money of a hand| <= 4 x ma
 """
 import numpy as np
 
-from kernels.cards import lowbit, nth_card, popcount
-from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
-from kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
-from kernels.tricks import (
+from cardsim.kernels.cards import lowbit, nth_card, popcount
+from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
+from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
+from cardsim.kernels.tricks import (
     FULL40,
     LAST_TRICK_THIRDS,
     S_ACE,

@@ -91,10 +91,10 @@ mode asserts chip conservation exactly, never a range.
 """
 import numpy as np
 
-from kernels import poker as PK
-from kernels.cards import FULL_DECK, lowbit, popcount
-from kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
-from kernels.rng import (
+from cardsim.kernels import poker as PK
+from cardsim.kernels.cards import FULL_DECK, lowbit, popcount
+from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
+from cardsim.kernels.rng import (
     STREAM_DECK,
     STREAM_PLAY,
     STREAM_RUN,

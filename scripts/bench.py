@@ -36,15 +36,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kernels import telefunken as TK  # noqa: E402
-from kernels import tonk as K  # noqa: E402
-from sim.games.telefunken import TelefunkenOptions  # noqa: E402
-from sim.games.tonk import TonkOptions  # noqa: E402
+from cardsim.kernels import telefunken as TK  # noqa: E402
+from cardsim.kernels import tonk as K  # noqa: E402
+from cardsim.sim.games.telefunken import TelefunkenOptions  # noqa: E402
+from cardsim.sim.games.tonk import TonkOptions  # noqa: E402
 
 FIRST_DEAL = """
 import time; t0 = time.perf_counter()
 import numpy as np
-from sim.runner import make_config, play_shard
+from cardsim.sim.runner import make_config, play_shard
 cfg = make_config('{game}', players={players}, deals=1, seed=1, strategies=['greedy'])
 play_shard(cfg, 0, 1)
 print(time.perf_counter() - t0)
@@ -154,7 +154,7 @@ def tonk_section(args, cores: int) -> list[str]:
 
 def bench_telefunken(preset: dict, strategy: str, games: int, threads: int, repeats: int) -> float:
     """Games per second, 4 players, every seat the same strategy."""
-    from sim.registry import get_game, seat_arrays, seat_table
+    from cardsim.sim.registry import get_game, seat_arrays, seat_table
     spec = get_game("telefunken")
     numba.set_num_threads(threads)
     opts = TelefunkenOptions(**preset).to_array(4)
@@ -169,7 +169,7 @@ VARIANTS = {"peru1": 1, "peru2": 20, "farmers": 1}      # the §17 variant prese
 
 
 def telefunken_section(args, cores: int) -> list[str]:
-    from sim.games.telefunken import PRESETS
+    from cardsim.sim.games.telefunken import PRESETS
     times = startup("telefunken", 4, args.compile_repeats)
     rows = []
     for preset in ("venezuela", "ecuador", "bolivia", "peru1", "peru2", "farmers"):
@@ -197,7 +197,7 @@ def telefunken_section(args, cores: int) -> list[str]:
 
 def bench_tricks(name: str, preset: str, strategy: str, games: int, threads: int, repeats: int) -> tuple[float, float]:
     """(games/s, hands/s) of Marafon or Trionfo records, every seat the same strategy."""
-    from sim.registry import get_game, seat_arrays, seat_table
+    from cardsim.sim.registry import get_game, seat_arrays, seat_table
     spec = get_game(name)
     n = spec.players[2]
     numba.set_num_threads(threads)
@@ -247,7 +247,7 @@ def marafon_section(args, cores: int) -> list[str]:
 
 def bench_tripoli(preset: str, strategy: str, n: int, deals: int, threads: int, repeats: int) -> float:
     """Deals per second of Tripoli (all seats one strategy), compile excluded."""
-    from sim.registry import get_game, seat_arrays, seat_table
+    from cardsim.sim.registry import get_game, seat_arrays, seat_table
     spec = get_game("tripoli")
     numba.set_num_threads(threads)
     opts = spec.options_cls(**spec.presets[preset]).to_array(n)
@@ -286,9 +286,9 @@ def poker_section(args, cores: int) -> list[str]:
 
 def bench_contract_rummy(preset: str, strategy: str, n: int, games: int, threads: int, repeats: int) -> float:
     """Games (7 deals each) per second, every seat the same strategy, compile excluded."""
-    from kernels import contract_rummy as CK
-    from sim.games.contract_rummy import PRESETS as CR_PRESETS, ContractRummyOptions
-    from sim.registry import get_game, seat_arrays, seat_table
+    from cardsim.kernels import contract_rummy as CK
+    from cardsim.sim.games.contract_rummy import PRESETS as CR_PRESETS, ContractRummyOptions
+    from cardsim.sim.registry import get_game, seat_arrays, seat_table
     spec = get_game("contract_rummy")
     numba.set_num_threads(threads)
     opts = ContractRummyOptions(**CR_PRESETS[preset]).to_array(n)
@@ -350,7 +350,7 @@ MEASURE = """
 import statistics, sys, time
 sys.path.insert(0, {root!r})
 import numba, numpy as np
-from sim.registry import get_game, seat_arrays, seat_table
+from cardsim.sim.registry import get_game, seat_arrays, seat_table
 spec = get_game({game!r})
 numba.set_num_threads({threads})
 opts = spec.options_cls(**spec.presets[{preset!r}]).to_array({players})
@@ -449,7 +449,7 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
 def strategies_section(args, cores: int) -> list[str]:
     """Every registered strategy of every game at its default parameters, this tree only
     (rows for strategies the older sections do not list), records per second."""
-    from sim.registry import get_game
+    from cardsim.sim.registry import get_game
     rows = []
     for g, players in FIRST_PLAYERS.items():
         preset, _, _, n = BASELINE_CASES[g][0]
@@ -477,7 +477,7 @@ PLUGIN_MEASURE = """
 import statistics, sys, time
 sys.path.insert(0, {root!r})
 import numba, numpy as np
-from sim.registry import get_game, seat_arrays, seat_plugin, seat_table
+from cardsim.sim.registry import get_game, seat_arrays, seat_plugin, seat_table
 spec = get_game({game!r})
 numba.set_num_threads({threads})
 opts = spec.options_cls().to_array({players})
@@ -505,7 +505,7 @@ def plugins_section(args, cores: int) -> list[str]:
     spec's ``plugin["bench"]``: the built-in label, the plug-in label, players and the other
     seats) beside that built-in, interleaved in one process: deals/s and the ratio (issue 17: at
     most 1.5x)."""
-    from sim.registry import games
+    from cardsim.sim.registry import games
     n = max(1000, int(args.deals * args.scale))
     rows = []
     for game, spec in games().items():

@@ -26,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kernels import poker as P  # noqa: E402
+from cardsim.kernels import poker as P  # noqa: E402
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"

@@ -48,7 +48,7 @@ listener = L()
 event.register("numba:compile", listener)
 event.register("numba:llvm_lock", Lock())
 t = time.perf_counter()
-from sim.runner import make_config, play_shard
+from cardsim.sim.runner import make_config, play_shard
 cfg = make_config(GAME, players=PLAYERS, deals=1, seed=1, strategies=["greedy"])
 t_import = time.perf_counter() - t
 play_shard(cfg, 0, 1)
@@ -65,7 +65,7 @@ def main() -> None:
     ap.add_argument("--dups", action="store_true", help="also list the functions compiled for several signatures")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from sim.registry import get_game
+    from cardsim.sim.registry import get_game
     players = args.players or get_game(args.game).players[2]
     code = CHILD.replace("GAME", repr(args.game)).replace("PLAYERS", str(players))
     import json

@@ -20,8 +20,8 @@ sys.path.insert(0, str(ROOT))
 
 def field_table(game: str, field: str, deals: int, players=None, preset=None, seed: int = 15) -> tuple[list, dict]:
     """(rows, summary) of every strategy of ``game`` against ``field``; rows sorted by payout."""
-    from sim.experiment import make_compare, run_experiment
-    from sim.registry import get_game
+    from cardsim.sim.experiment import make_compare, run_experiment
+    from cardsim.sim.registry import get_game
     names = [field] + [s for s in get_game(game).strategies if s != field.partition(":")[0]]
     exp = make_compare(game, names, players=players, field=field, seed=seed, deals=deals, preset=preset)
     res = run_experiment(exp, deals)
@@ -51,7 +51,7 @@ def main() -> None:
     ap.add_argument("--preset", default=None)
     ap.add_argument("--seed", type=int, default=15)
     a = ap.parse_args()
-    from sim.registry import get_game
+    from cardsim.sim.registry import get_game
     players = a.players or get_game(a.game).players[2]
     fields = [a.field] if a.field else ["greedy"]
     done = []

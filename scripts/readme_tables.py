@@ -25,7 +25,7 @@ def _num(v: float) -> str:
 
 def table(game: str) -> str:
     """Markdown table of ``game``'s strategies."""
-    from sim.registry import get_game
+    from cardsim.sim.registry import get_game
     rows = ["| name | parameters: default [range] | play |", "|---|---|---|"]
     for s in get_game(game).strategies.values():
         params = "<br>".join(f"`{p.name}` {_num(p.default)} [{_num(p.lo)}..{_num(p.hi)}]: {p.help}"

@@ -27,7 +27,7 @@ SLOW = {("telefunken", "peru2"): 4}
 
 def configs():
     """(game, preset, players, strategies, deals) of every fixed run."""
-    from sim.registry import games
+    from cardsim.sim.registry import games
     for g in games().values():
         default = g.players[2]
         # every strategy but ``strong``: its parameters follow the committed tune runs (issue 16),
@@ -43,8 +43,8 @@ def configs():
 
 def records(game, preset, players, strategies, deals, seed=5):
     """The kernel's int32 record buffer of the run (check off)."""
-    from sim.registry import seat_arrays
-    from sim.runner import make_config
+    from cardsim.sim.registry import seat_arrays
+    from cardsim.sim.runner import make_config
     cfg = make_config(game, players, deals, seed, strategies, [], preset, 1, False)
     sids, params = seat_arrays(cfg.game, cfg.seats)
     rec = np.zeros((deals, cfg.game.record_width), dtype=np.int32)

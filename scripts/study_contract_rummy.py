@@ -39,9 +39,9 @@ import pyarrow.dataset as ds
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sim.experiment import make_sweep, run_experiment
-from sim.registry import get_game, seat_arrays, seat_table
-from sim.stats import mean_ci
+from cardsim.sim.experiment import make_sweep, run_experiment
+from cardsim.sim.registry import get_game, seat_arrays, seat_table
+from cardsim.sim.stats import mean_ci
 
 GRID = [0, 1, 2, 3, 4, 6, 99]
 FREE = 99                     # max_mayi's "no limit" value, the end of its range
@@ -131,7 +131,7 @@ def deal_points(game, K, rec: np.ndarray, opts: np.ndarray, n: int) -> np.ndarra
 
 
 def seat_part(field: str, games: int, seed: int) -> pd.DataFrame:
-    from kernels import contract_rummy as K
+    from cardsim.kernels import contract_rummy as K
     game = get_game("contract_rummy")
     rows = []
     for n in PLAYERS:

@@ -36,9 +36,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kernels import marafon as K  # noqa: E402
-from sim.runner import make_config, play_shard  # noqa: E402
-from sim.stats import mean_ci, wilson  # noqa: E402
+from cardsim.kernels import marafon as K  # noqa: E402
+from cardsim.sim.runner import make_config, play_shard  # noqa: E402
+from cardsim.sim.stats import mean_ci, wilson  # noqa: E402
 
 SHARD = 50_000
 VARIANTS = (("41", "seed", ()), ("31", "target31", ()), ("31 1/3", "target31_third", ()),

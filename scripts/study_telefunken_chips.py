@@ -37,8 +37,8 @@ import pyarrow.dataset as ds
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sim.experiment import make_sweep, run_experiment  # noqa: E402
-from sim.stats import mean_ci  # noqa: E402
+from cardsim.sim.experiment import make_sweep, run_experiment  # noqa: E402
+from cardsim.sim.stats import mean_ci  # noqa: E402
 
 COLUMNS = ["point", "deal_id", "lineup", "payout", "win", "total", "buys", "chips_before_h7", "h7_buys", "h7_pen"]
 METRICS = ["total", "win", "chips_before_h7", "buys", "h7_buys", "h7_pen"]

@@ -25,8 +25,8 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sim.experiment import ExperimentAccumulator, make_sweep, play_experiment_shard  # noqa: E402
-from sim.stats import mean_ci  # noqa: E402
+from cardsim.sim.experiment import ExperimentAccumulator, make_sweep, play_experiment_shard  # noqa: E402
+from cardsim.sim.stats import mean_ci  # noqa: E402
 
 SHARD = 1 << 15
 TOP = 50                   # the threshold parameter's own maximum

@@ -32,9 +32,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kernels import trionfo as K  # noqa: E402
-from sim.runner import make_config, play_shard  # noqa: E402
-from sim.stats import mean_ci, wilson  # noqa: E402
+from cardsim.kernels import trionfo as K  # noqa: E402
+from cardsim.sim.runner import make_config, play_shard  # noqa: E402
+from cardsim.sim.stats import mean_ci, wilson  # noqa: E402
 
 SHARD = 20_000
 HANDS = K.HAND_SLOTS
@@ -154,7 +154,7 @@ def answer(t: pd.DataFrame, nat: pd.DataFrame) -> str:
 def strong_check(t: pd.DataFrame, nats: dict) -> list[str]:
     """The answer against the strong field: its tuned thresholds beside the break-even strengths,
     and how its natural auctions bid and win, with a verdict."""
-    from sim.registry import get_game
+    from cardsim.sim.registry import get_game
     if "strong" not in nats:
         return []
     sp = {p.name: p.default for p in get_game("trionfo").strategies["strong"].params}

@@ -44,10 +44,10 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sim.experiment import make_compare, run_experiment  # noqa: E402
-from sim.registry import get_game  # noqa: E402
-from sim.runner import make_config, play_shard  # noqa: E402
-from sim.stats import mean_ci  # noqa: E402
+from cardsim.sim.experiment import make_compare, run_experiment  # noqa: E402
+from cardsim.sim.registry import get_game  # noqa: E402
+from cardsim.sim.runner import make_config, play_shard  # noqa: E402
+from cardsim.sim.stats import mean_ci  # noqa: E402
 
 LEDGERS = ("widow", "pay", "poker", "michigan", "clear")
 GAME = get_game("tripoli")

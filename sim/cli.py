@@ -1,4 +1,4 @@
-"""The ``cardsim`` command line (typer). ``python -m sim`` runs the same app.
+"""The ``cardsim`` command line (typer). ``python -m cardsim`` runs the same app.
 
 Bad input exits with code 2 and one line naming the problem and the accepted values;
 a failed ``--check`` exits with code 1 and prints the offending deal's trace.
@@ -20,8 +20,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from sim.errors import CheckError, OutputError, UsageError
-from sim.textsafe import plain, term
+from cardsim.sim.errors import CheckError, OutputError, UsageError
+from cardsim.sim.textsafe import plain, term
 
 
 
@@ -100,7 +100,7 @@ def _fmt_num(x: float, digits: int = 4) -> str:
 def _mean_label(meta: dict) -> str:
     """'mean payout', or the game's own name for what payout_{p} holds."""
     try:
-        from sim.registry import get_game
+        from cardsim.sim.registry import get_game
         label = get_game(meta["game"]).payout_label
     except Exception:  # noqa: BLE001 - a summary of an unknown game still prints
         return "mean payout"
@@ -137,7 +137,7 @@ def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None
 
 
 def _json_dump(obj) -> str:
-    from sim.stats import json_clean
+    from cardsim.sim.stats import json_clean
     return json.dumps(json_clean(obj), indent=2, default=_json_scalar)
 
 
@@ -408,8 +408,8 @@ def tune(game: GameArg,
     interval printed is the re-measurement's. --self repeats the search against each round's
     winner until nobody in the family beats the field (or a cycle, or --rounds)."""
     from cardsim import api
-    from sim.registry import get_game
-    from sim.tune import make_tune
+    from cardsim.sim.registry import get_game
+    from cardsim.sim.tune import make_tune
     cfg = make_tune(game, strategy, param or [], field, players, budget, seed, option, preset, sampler, rung, eta,
                     rungs, top, remeasure, self_play, rounds, max_trials, workers, check, step)   # the bar's total
     unit = get_game(cfg.game_name).payout_unit
@@ -492,7 +492,7 @@ def report(source: Annotated[str, typer.Argument(
 
     Win rate / mean payout with 95% intervals, sweep curves, payout distribution, outcomes
     (needs the report extra: matplotlib)."""
-    from sim.report import write_report  # lazy: matplotlib loads only for this command
+    from cardsim.sim.report import write_report  # lazy: matplotlib loads only for this command
     if not out_dir.strip():
         raise UsageError("--out is empty; give the report's directory name")
     out.print(f"wrote {write_report(source, out_dir, overwrite)}", markup=False)
@@ -503,7 +503,7 @@ def report(source: Annotated[str, typer.Argument(
 def summarize(file: Annotated[str, typer.Argument(help="a Parquet file written by `cardsim run --out`")],
               as_json: Annotated[bool, typer.Option("--json", help="print the statistics as JSON")] = False):
     """Statistics of a run file: per seat, per strategy, outcomes."""
-    from sim.runner import summarize_file
+    from cardsim.sim.runner import summarize_file
     result = summarize_file(file)
     if as_json:
         print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing}))
@@ -558,8 +558,8 @@ def warmup(game: Annotated[str, typer.Argument(help="a game name, or all")] = "a
            quiet: QuietOpt = False):
     """Compile GAME's kernels (batch play and replay) into the numba cache now, with a progress
     bar, so that the first run starts at once (a Dockerfile, a cluster worker image)."""
-    from sim.registry import GAME_NAMES, get_game
-    from sim.warm import ENTRIES, cache_dir, is_compiled, warm
+    from cardsim.sim.registry import GAME_NAMES, get_game
+    from cardsim.sim.warm import ENTRIES, cache_dir, is_compiled, warm
     names = list(GAME_NAMES) if game.strip().lower() == "all" else [get_game(game).name]
     steps = [(g, e) for g in names for e in ENTRIES]
     t0 = time.perf_counter()

@@ -12,9 +12,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from sim.errors import OutputError
-from sim.io import columns_of, table_from_columns
-from sim.sequential import shard_plan, z_at_look
+from cardsim.sim.errors import OutputError
+from cardsim.sim.io import columns_of, table_from_columns
+from cardsim.sim.sequential import shard_plan, z_at_look
 
 
 def shard_layout(shard_size: int, until_ci: float | None) -> dict:

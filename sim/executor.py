@@ -23,7 +23,7 @@ import threading
 from collections import deque
 from typing import Callable, Iterable, Iterator
 
-from sim.errors import UsageError
+from cardsim.sim.errors import UsageError
 
 CONNECT_TIMEOUT_S = 5       # an unreachable --scheduler fails after this many seconds
 WORKER_WAIT_S = 60          # a scheduler without workers fails after this many seconds

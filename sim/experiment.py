@@ -26,15 +26,15 @@ from dataclasses import dataclass, replace
 import numba
 import numpy as np
 
-from sim.errors import UsageError
-from sim.executor import LocalExecutor
-from sim.drive import drive, shard_layout, timing_meta
-from sim.options import build_options, options_dict, parse_overrides
-from sim.registry import Seat, check_players, get_game, parse_seat, split_label
-from sim.runner import (RunConfig, check_deal_range, check_shard_size, max_workers, package_versions,
+from cardsim.sim.errors import UsageError
+from cardsim.sim.executor import LocalExecutor
+from cardsim.sim.drive import drive, shard_layout, timing_meta
+from cardsim.sim.options import build_options, options_dict, parse_overrides
+from cardsim.sim.registry import Seat, check_players, get_game, parse_seat, split_label
+from cardsim.sim.runner import (RunConfig, check_deal_range, check_shard_size, max_workers, package_versions,
                         play_shard)
-from sim.stats import json_clean, mean_ci
-from sim.store import ShardStore
+from cardsim.sim.stats import json_clean, mean_ci
+from cardsim.sim.store import ShardStore
 
 EXPERIMENT_SHARD = 1 << 16
 MAX_POINTS = 1000          # points of a sweep grid (the product of its axis sizes)
@@ -211,7 +211,7 @@ def play_experiment_shard(exp: Experiment, first: int, count: int) -> dict:
     """Long-format rows of deals first..first+count-1 for every point and lineup:
     deal_id, point, lineup, seat, payout, win, end_reason, turns, truncated (point-major order),
     plus the game's ``seat_extras`` for the counted seat (-1 where the rules lack the column)."""
-    from sim.registry import get_game
+    from cardsim.sim.registry import get_game
     extras = get_game(exp.game_name).seat_extras
     cache = {}
     parts = []

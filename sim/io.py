@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.errors import UsageError
+from cardsim.sim.errors import UsageError
 
 META_KEY = b"cardsim"
 TIMING_KEY = b"cardsim.timing"
@@ -82,8 +82,8 @@ def read_run_meta(path: str | os.PathLike) -> tuple[dict, dict]:
     the record columns (``RUN_COLUMNS``, ``payout_{p}``). UsageError, one line, otherwise.
     ``timing`` drops its number entries that are not numbers. Strings of the file are not escaped
     here: printing them is the printer's business (``sim.textsafe``)."""
-    from sim.registry import GAME_NAMES, get_game
-    from sim.textsafe import term
+    from cardsim.sim.registry import GAME_NAMES, get_game
+    from cardsim.sim.textsafe import term
     meta, timing = read_meta(path)
     where = repr(str(path))
     bad = f"{where} has invalid cardsim metadata"

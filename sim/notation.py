@@ -5,7 +5,7 @@ Ranks ``A 2 3 4 5 6 7 8 9 10 J Q K`` (``T`` is accepted for 10), suits ``C D H S
 """
 from __future__ import annotations
 
-from kernels.cards import JOKER, RANK_NAMES, SUIT_NAMES
+from cardsim.kernels.cards import JOKER, RANK_NAMES, SUIT_NAMES
 
 _SUIT_ALIASES = {"C": 0, "D": 1, "H": 2, "S": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
 _RANK_ALIASES = {name: i for i, name in enumerate(RANK_NAMES)}
@@ -67,7 +67,7 @@ def fmt_mask(mask: int) -> str:
 # ---- the 40-card Italian deck (Marafon, Trionfo: ids 10 * suit + strength, kernels.tricks) ----
 
 def fmt40_card(card: int) -> str:
-    from kernels.tricks import STRENGTH_NAMES, SUIT_NAMES40
+    from cardsim.kernels.tricks import STRENGTH_NAMES, SUIT_NAMES40
     card = int(card)
     if not 0 <= card < 40:
         raise ValueError(f"not a 40-card id: {card}")

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import melds as M
-from kernels.cards import JOKER
-from kernels.odds import DOUBLE_DECK, contract_hits, float_contract_hits
-from sim.errors import UsageError
-from sim.notation import fmt, fmt_card, parse
-from sim.stats import wilson
+from cardsim.kernels import melds as M
+from cardsim.kernels.cards import JOKER
+from cardsim.kernels.odds import DOUBLE_DECK, contract_hits, float_contract_hits
+from cardsim.sim.errors import UsageError
+from cardsim.sim.notation import fmt, fmt_card, parse
+from cardsim.sim.stats import wilson
 
 # game -> (contracts table, rules array, default number of cards)
 ODDS_GAMES = {"telefunken": (M.TELEFUNKEN_CONTRACTS, M.TELEFUNKEN_RULES, 11)}
@@ -73,7 +73,7 @@ def float_contract_odds(deal: int, cards: int | None = None, samples: int = 1_00
     ``deal``'s contract) with a Wilson 95% interval. The contract is the first meld of §6 with
     the preset's sizes (CONTRACT/LIVERPOOL: sets of exactly 3, runs of exactly 4; deal 7 =
     three runs of all K cards, going out); K defaults to the deal's hand size (10 or 12)."""
-    from sim.games.contract_rummy import PRESETS, ContractRummyOptions
+    from cardsim.sim.games.contract_rummy import PRESETS, ContractRummyOptions
     name = (preset or "contract").strip().lower()
     if name not in PRESETS:
         raise UsageError(f"unknown preset {preset!r} for contract_rummy; presets: {', '.join(PRESETS)}")

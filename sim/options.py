@@ -13,7 +13,7 @@ import dataclasses
 import re
 import typing
 
-from sim.errors import UsageError
+from cardsim.sim.errors import UsageError
 
 _TRUE = {"1", "true", "yes", "on", "y", "t"}
 _FALSE = {"0", "false", "no", "off", "n", "f"}

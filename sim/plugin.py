@@ -24,7 +24,7 @@ import re
 import sys
 from pathlib import Path
 
-from sim.errors import UsageError
+from cardsim.sim.errors import UsageError
 
 PLUGIN_TEXT = re.compile(r"^(?P<source>.+?\.py):(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?::(?P<params>.*))?$")
 ENTRY_GROUP = "cardsim.strategies"
@@ -68,7 +68,7 @@ def entry_point_names() -> list[str]:
 def load(source: str, name: str, game):
     """The plug-in Strategy ``name`` of file ``source`` (or of the entry point ``name`` when
     ``source`` is empty), checked against ``game`` (a GameSpec) and compiled once."""
-    from sim.spec import PluginStrategy as Strategy
+    from cardsim.sim.spec import PluginStrategy as Strategy
     if source:
         mod = _module_of(source)
         if not hasattr(mod, name):
@@ -118,7 +118,7 @@ def _compile(obj, where: str, game) -> None:
     params = list(inspect.signature(d.py_func).parameters)
     if len(params) != 4:
         raise UsageError(f"{where}: decide must take (view, legal, n, prm); it takes ({', '.join(params)})")
-    from kernels.jit import plug_cfunc
+    from cardsim.kernels.jit import plug_cfunc
     try:
         fn = plug_cfunc(d)
     except Exception as exc:  # noqa: BLE001 - numba's typing / lowering errors: their first line

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from sim.errors import UsageError
-from sim.options import ascii_only
-from sim.spec import (Column, GameSpec, ParamSpec, RecordRangeError, StrategySpec,  # noqa: F401 - re-exported
+from cardsim.sim.errors import UsageError
+from cardsim.sim.options import ascii_only
+from cardsim.sim.spec import (Column, GameSpec, ParamSpec, RecordRangeError, StrategySpec,  # noqa: F401 - re-exported
                       kernel_fields, narrow, record_fields, tuned)
 
 
@@ -60,7 +60,7 @@ def get_game(name: str) -> GameSpec:
     key = name.strip().lower()
     if key not in GAME_NAMES:
         raise UsageError(f"unknown game {name!r}; games: {', '.join(GAME_NAMES)}")
-    return importlib.import_module(f"sim.games.{key}").GAME
+    return importlib.import_module(f"cardsim.sim.games.{key}").GAME
 
 
 _NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
@@ -69,7 +69,7 @@ _NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 def split_label(text: str) -> tuple[str, str]:
     """A strategy label's name and its ``key=value,...`` text: ``("knocker", "threshold=8")``,
     ``("my.py:NAME", "a=1")`` for a plug-in file's label."""
-    from sim import plugin as P
+    from cardsim.sim import plugin as P
     parts = P.split(text)
     if parts is not None:
         return f"{parts[0]}:{parts[1]}", parts[2]
@@ -82,7 +82,7 @@ def parse_seat(game: GameSpec, text: str) -> Seat:
     once, a plain decimal number (ASCII digits; no nan/inf) within its range, a whole number
     for an integer parameter. ``"my.py:NAME:threshold=5"`` (or an entry point's name) seats a
     plug-in strategy (``sim.plugin``) whose parameters are checked alike."""
-    from sim import plugin as P
+    from cardsim.sim import plugin as P
     parts = P.split(text)
     if parts is None:
         name, _, rest = text.strip().partition(":")
@@ -168,7 +168,7 @@ def seat_plugin(game: GameSpec, seats: list[Seat]):
     if len(plugged) > 1:
         raise UsageError("one plug-in strategy per table: " + ", ".join(sorted(f"{a}:{b}" if a else b
                                                                              for a, b in plugged)))
-    from sim import plugin as P
+    from cardsim.sim import plugin as P
     (source, name), = plugged
     strat = P.load(source, name, game)
     k = game.plugin["n_params"]

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.errors import OutputError, UsageError
-from sim.textsafe import md, md_code, term
+from cardsim.sim.errors import OutputError, UsageError
+from cardsim.sim.textsafe import md, md_code, term
 
 REPORT_NAME = "report.md"
 SUMMARY_NAMES = ("_summary.json", "summary.json")
@@ -55,7 +55,7 @@ def write_report(source: str, out_dir: str, overwrite: bool = False) -> Path:
     empty, or ``overwrite`` is given and it is a previous cardsim report (report.md and PNG
     files only), which is then replaced atomically. A write that fails (a full disk) removes
     what it wrote and raises OutputError."""
-    from sim.store import OutputSlot, why_failed
+    from cardsim.sim.store import OutputSlot, why_failed
     src = Path(source)
     kind = _source_kind(src)
     mpl = _matplotlib()
@@ -70,7 +70,7 @@ def write_report(source: str, out_dir: str, overwrite: bool = False) -> Path:
         try:
             with mpl.rc_context(STYLE):
                 if kind == "tune":
-                    from sim.tune_report import tune_report
+                    from cardsim.sim.tune_report import tune_report
                     lines = tune_report(src, tmp, _figure, _save, _payout_words, _game_title)
                 else:
                     lines = _run_report(src, tmp) if kind == "run" else _experiment_report(src, tmp)
@@ -100,12 +100,12 @@ def _source_kind(src: Path) -> str:
             raise UsageError(f"{str(src)!r} is not a cardsim output: a directory must be a compare/sweep "
                              "dataset with _summary.json (a run is reported from its Parquet file)")
         if _kind_of(src) == "tune":
-            from sim.tune_report import load_tune
+            from cardsim.sim.tune_report import load_tune
             load_tune(src)         # checked before anything is written
             return "tune"
         _load_experiment(src)      # its _summary.json checked before anything is written
         return "experiment"
-    from sim.io import read_meta, read_run_meta
+    from cardsim.sim.io import read_meta, read_run_meta
     meta, _ = read_meta(src)       # UsageError if not Parquet / not cardsim
     if "kind" in meta:
         raise UsageError(f"{str(src)!r} is one part of a {term(meta['kind'])} dataset; report its directory instead")
@@ -236,8 +236,8 @@ def _image(lines: list[str], name: str | None, alt: str) -> None:
 def _options_lines(game_name: str, options: dict, preset) -> str:
     """Options that differ from the game's defaults, as ``name=value`` text."""
     try:
-        from sim.options import options_dict
-        from sim.registry import get_game
+        from cardsim.sim.options import options_dict
+        from cardsim.sim.registry import get_game
         defaults = json.loads(json.dumps(options_dict(get_game(game_name).options_cls())))  # as stored
     except Exception:   # an unknown game (file from another version): list every option
         defaults = {}
@@ -268,7 +268,7 @@ def _deal_text(meta: dict, deals: int) -> str:
 def _payout_words(name: str) -> tuple[str, str]:
     """(label, unit) of a game's payout column: ("payout (chips)", "chips") for Tonk."""
     try:
-        from sim.registry import get_game
+        from cardsim.sim.registry import get_game
         g = get_game(name)
         return g.payout_label, g.payout_unit
     except Exception:
@@ -277,7 +277,7 @@ def _payout_words(name: str) -> tuple[str, str]:
 
 def _game_title(name: str) -> str:
     try:
-        from sim.registry import get_game
+        from cardsim.sim.registry import get_game
         return get_game(name).title
     except Exception:
         return name
@@ -484,8 +484,8 @@ def _reason_colors(names) -> dict:
 # ---- run files ----------------------------------------------------------------------------
 
 def _run_report(path: Path, out: Path) -> list[str]:
-    from sim.io import iter_record_batches
-    from sim.runner import summarize_file
+    from cardsim.sim.io import iter_record_batches
+    from cardsim.sim.runner import summarize_file
     res = summarize_file(path)          # checks the metadata and the records (UsageError)
     s, meta, timing = _clean(res.summary), _clean(res.meta), _clean(res.timing)
     n, deals = int(meta["players"]), int(s["deals"])
@@ -633,7 +633,7 @@ def _load_experiment(path: Path) -> tuple[dict, dict]:
     """(summary, meta) of a dataset's _summary.json, checked for what the report reads (a
     known game and player count, a compare/sweep kind, points with labels and numbers) and
     cleaned (``_clean``); UsageError, one line, for anything else."""
-    from sim.registry import GAME_NAMES, get_game
+    from cardsim.sim.registry import GAME_NAMES, get_game
     where = repr(str(path))
     try:
         doc = json.loads(_summary_file(path).read_text(encoding="utf-8"))
@@ -716,7 +716,7 @@ def paired_difference(path, a: int, b: int, lineups: int, first_deal: int,
     ``a`` and ``b`` of a dataset, X(d) = mean payout over the lineups of deal d; read in
     deal ranges (bounded memory)."""
     import pyarrow.dataset as ds
-    from sim.stats import mean_ci
+    from cardsim.sim.stats import mean_ci
     path = Path(path)
     sets = [ds.dataset(str(path / f"point-{k}"), format="parquet") for k in (a, b)]
     chunk = max(1, PAIRED_CHUNK // max(lineups, 1))

@@ -17,16 +17,16 @@ from typing import Callable
 import numba
 import numpy as np
 
-from sim.errors import CheckError, UsageError
-from sim.executor import LocalExecutor
-from sim.drive import drive, shard_layout, timing_meta
-from sim.io import iter_record_batches, read_output_meta, read_run_meta
-from sim.store import ShardStore
-from sim.options import build_options, options_dict
-from sim.registry import (GameSpec, RecordRangeError, Seat, check_players, get_game, parse_seat, seat_arrays,
+from cardsim.sim.errors import CheckError, UsageError
+from cardsim.sim.executor import LocalExecutor
+from cardsim.sim.drive import drive, shard_layout, timing_meta
+from cardsim.sim.io import iter_record_batches, read_output_meta, read_run_meta
+from cardsim.sim.store import ShardStore
+from cardsim.sim.options import build_options, options_dict
+from cardsim.sim.registry import (GameSpec, RecordRangeError, Seat, check_players, get_game, parse_seat, seat_arrays,
                           seat_plugin, seat_table)
-from sim.stats import Accumulator
-from sim.trace import event, lines
+from cardsim.sim.stats import Accumulator
+from cardsim.sim.trace import event, lines
 
 DEFAULT_SHARD = 1 << 18
 DEAL_LIMIT = 2 ** 63 - 1          # first_deal + deals: every deal id is an int64 below it

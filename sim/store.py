@@ -65,8 +65,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from sim.errors import OutputError, UsageError
-from sim.io import META_KEY, SUMMARY_FILE, TIMING_KEY, check_output_path
+from cardsim.sim.errors import OutputError, UsageError
+from cardsim.sim.io import META_KEY, SUMMARY_FILE, TIMING_KEY, check_output_path
 
 try:
     import fcntl

@@ -38,10 +38,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.errors import UsageError
-from sim.options import build_options, options_dict
-from sim.registry import Seat, check_players, get_game, parse_seat, split_label
-from sim.stats import json_clean, mean_ci
+from cardsim.sim.errors import UsageError
+from cardsim.sim.options import build_options, options_dict
+from cardsim.sim.registry import Seat, check_players, get_game, parse_seat, split_label
+from cardsim.sim.stats import json_clean, mean_ci
 
 SAMPLERS = ("tpe", "cmaes", "random")
 FREE_IN_A_ROW = 50        # proposals in a row that played nothing new: the box is exhausted
@@ -145,7 +145,7 @@ class TuneConfig:
         return self.rung * self.eta ** self.rungs
 
     def meta(self) -> dict:
-        from sim.runner import package_versions
+        from cardsim.sim.runner import package_versions
         game = get_game(self.game_name)
         return {"kind": "tune", "game": self.game_name, "rules_version": game.rules_version,
                 "players": self.n_players, "preset": self.preset, "options": options_dict(self.options),
@@ -164,7 +164,7 @@ def make_tune(game: str, strategy: str, params: list[str], field: str | None = N
               remeasure: int | None = None, self_play: bool = False, rounds: int = 6,
               max_trials: int = 1000, workers=None, check: bool = False, step: float = 1.0) -> TuneConfig:
     """Check every argument (UsageError, one line) and build the run's TuneConfig."""
-    from sim.runner import max_workers
+    from cardsim.sim.runner import max_workers
     spec = get_game(game)
     n = check_players(spec, players)
     opts = build_options(spec.options_cls, spec.presets, preset, list(options or []))
@@ -289,7 +289,7 @@ class Evaluator:
     def play(self, seat: Seat, first: int, count: int) -> tuple[np.ndarray, int]:
         """X(d) of deals first..first+count-1 (the seat's payout averaged over the seats it held
         against the field) and the seat-deals a cap stopped, from the experiments' own player."""
-        from sim.experiment import Experiment, Point, field_lineups, play_experiment_shard
+        from cardsim.sim.experiment import Experiment, Point, field_lineups, play_experiment_shard
         n = self.cfg.n_players
         point = Point(seat.label, self.cfg.options, field_lineups(seat, self.field, n))
         exp = Experiment("tune", self.cfg.game_name, n, self.seed, (point,), self.cfg.preset, self.field.label,
@@ -428,7 +428,7 @@ def best_points(found: dict, top: int) -> list[dict]:
 def remeasure(cfg: TuneConfig, field_label: str, labels: list[str], seed: int, rnd: int, rows: list) -> list[dict]:
     """The field (point 0) and ``labels`` on ``cfg.remeasure`` fresh deals of ``seed``: each
     point's mean with its 95 % interval and the paired difference to the field."""
-    from sim.experiment import Experiment, ExperimentAccumulator, Point, field_lineups, play_experiment_shard
+    from cardsim.sim.experiment import Experiment, ExperimentAccumulator, Point, field_lineups, play_experiment_shard
     spec = get_game(cfg.game_name)
     f = parse_seat(spec, field_label)
     labels = [field_label] + [lb for i, lb in enumerate(labels) if lb != field_label and lb not in labels[:i]]
@@ -582,8 +582,8 @@ def write_tune(result: TuneResult, out: str, overwrite: bool = False) -> str:
     import pandas as pd
     import pyarrow as pa
     import pyarrow.parquet as pq
-    from sim.io import META_KEY, SUMMARY_FILE
-    from sim.store import OutputSlot
+    from cardsim.sim.io import META_KEY, SUMMARY_FILE
+    from cardsim.sim.store import OutputSlot
     import shutil
     slot = OutputSlot(out, "tune", overwrite)
     tmp = None

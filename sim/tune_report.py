@@ -7,13 +7,13 @@ import json
 import math
 from pathlib import Path
 
-from sim.errors import UsageError
-from sim.textsafe import md, md_code, term
+from cardsim.sim.errors import UsageError
+from cardsim.sim.textsafe import md, md_code, term
 
 
 def load_tune(path: Path) -> tuple[dict, dict]:
     """(summary, meta) of a tune dataset, checked for what the report reads (UsageError)."""
-    from sim.registry import GAME_NAMES
+    from cardsim.sim.registry import GAME_NAMES
     where = repr(str(path))
     try:
         doc = json.loads((path / "_summary.json").read_text(encoding="utf-8"))
@@ -34,7 +34,7 @@ def load_tune(path: Path) -> tuple[dict, dict]:
 
 
 def _command(meta: dict) -> str:
-    from sim.tune import command_of
+    from cardsim.sim.tune import command_of
     try:
         return command_of(meta)
     except (KeyError, TypeError):

@@ -22,7 +22,7 @@ def cache_dir() -> str:
     """The numba cache directory of these kernel sources."""
     import numba
 
-    import kernels  # noqa: F401  (sets numba.config.CACHE_DIR to the digest directory)
+    import cardsim.kernels  # noqa: F401  (sets numba.config.CACHE_DIR to the digest directory)
     return os.fspath(numba.config.CACHE_DIR)
 
 
@@ -57,7 +57,7 @@ def notice(game: str, entry: str = "play") -> str | None:
 def warm(game: str, entry: str = "play") -> None:
     """Compile (or load from the cache) ``entry`` of ``game`` by playing its first deal of the
     default table, then mark it compiled."""
-    from sim.runner import make_config, play_shard, replay
+    from cardsim.sim.runner import make_config, play_shard, replay
     cfg = make_config(game, None, 1, 0, None)
     if entry == "play":
         play_shard(cfg, 0, 1)

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 import cardsim
-from sim.cli import app
-from sim.stats import json_clean
+from cardsim.sim.cli import app
+from cardsim.sim.stats import json_clean
 
 
 def cli_json(*args):

@@ -26,14 +26,14 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-import sim.games.tonk as tonk_mod
-from sim import experiment, runner
-from sim.cli import app
-from sim.errors import UsageError
-from sim.executor import host_cores
-from sim.io import META_KEY
-from sim.options import option_range
-from sim.registry import games, record_fields
+import cardsim.sim.games.tonk as tonk_mod
+from cardsim.sim import experiment, runner
+from cardsim.sim.cli import app
+from cardsim.sim.errors import UsageError
+from cardsim.sim.executor import host_cores
+from cardsim.sim.io import META_KEY
+from cardsim.sim.options import option_range
+from cardsim.sim.registry import games, record_fields
 
 BIG = str(10 ** 30)
 HOSTILE = ("\x1b[31mRED\x1b[0m", "\x1b]0;pwned\x07title", "[bold red]markup[/bold red]",
@@ -465,7 +465,7 @@ def test_tripoli_session_from_a_large_first_deal():
 
 def test_strict_parameter_parsing_api():
     tonk = games()["tonk"]
-    from sim.registry import parse_seat
+    from cardsim.sim.registry import parse_seat
     assert parse_seat(tonk, "watcher:wary_cards=3").values[2] == 3.0
     assert parse_seat(tonk, "knocker:threshold=7.5").values == (7.5,)
     for bad, msg in (("knocker:threshold=", "missing value"), ("knocker:threshold=inf", "not a number"),

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from numba import njit
 
-from kernels import cards as KC
-from kernels import rng as R
-from kernels import tonk as K
-from sim.notation import fmt, fmt_card, fmt_mask, mask_cards, parse, parse_card, parse_mask
+from cardsim.kernels import cards as KC
+from cardsim.kernels import rng as R
+from cardsim.kernels import tonk as K
+from cardsim.sim.notation import fmt, fmt_card, fmt_mask, mask_cards, parse, parse_card, parse_mask
 
 
 # =============================================================================

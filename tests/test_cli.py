@@ -1,6 +1,6 @@
 """The ``cardsim`` command line for Tonk: every command, bad input, --check, replay == batch.
 
-A few end-to-end cases run ``python -m sim`` (and the ``cardsim`` console script) in a
+A few end-to-end cases run ``python -m cardsim`` (and the ``cardsim`` console script) in a
 subprocess; the rest use typer's CliRunner in-process to save the interpreter start-up.
 """
 from __future__ import annotations
@@ -19,11 +19,11 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-import sim.games.tonk as tonk_mod
-from sim.cli import app
-from sim.games.tonk import GAME as TONK
-from sim.io import META_KEY
-from sim.runner import max_workers
+import cardsim.sim.games.tonk as tonk_mod
+from cardsim.sim.cli import app
+from cardsim.sim.games.tonk import GAME as TONK
+from cardsim.sim.io import META_KEY
+from cardsim.sim.runner import max_workers
 
 REASONS = tuple(TONK.reason_names)
 OPTION_NAMES = [f.name for f in dataclasses.fields(TONK.options_cls)]
@@ -46,8 +46,8 @@ def invoke(cli, *args):
 
 
 def sub(*args, cwd=None, timeout=120):
-    """``python -m sim ARGS`` in a fresh interpreter."""
-    return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True, text=True,
+    """``python -m cardsim ARGS`` in a fresh interpreter."""
+    return subprocess.run([sys.executable, "-m", "cardsim", *map(str, args)], capture_output=True, text=True,
                           cwd=cwd, timeout=timeout)
 
 
@@ -430,7 +430,7 @@ def test_non_integer_deals_one_line(cli):
 # ---- end to end in a subprocess ------------------------------------------------------
 
 def test_subprocess_run_summarize_replay(tmp_path):
-    """python -m sim: run --json with a relative --out, summarize --json, replay --check."""
+    """python -m cardsim: run --json with a relative --out, summarize --json, replay --check."""
     res = sub("run", "tonk", *RUN_ARGS, "--deals", 2000, "--workers", 1, "--out", "run.parquet", "--json",
               "--check", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
@@ -476,7 +476,7 @@ def test_subprocess_bad_input(tmp_path):
 
 def test_console_script_lists(tmp_path):
     exe = shutil.which("cardsim", path=str(Path(sys.executable).parent))
-    cmd = [exe] if exe else [sys.executable, "-m", "sim"]
+    cmd = [exe] if exe else [sys.executable, "-m", "cardsim"]
     res = subprocess.run(cmd + ["games"], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
     assert "tonk" in res.stdout and "2-4" in res.stdout

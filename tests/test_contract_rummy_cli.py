@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import app
+from cardsim.sim.cli import app
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +75,7 @@ def test_odds(cli):
 
 
 def test_more_cards_never_hurt_and_seeds_replay():
-    from sim.odds import contract_odds
+    from cardsim.sim.odds import contract_odds
     a = contract_odds("contract_rummy", 2, 11, samples=4000, seed=2)
     b = contract_odds("contract_rummy", 2, 14, samples=4000, seed=2)
     c = contract_odds("contract_rummy", 2, 11, samples=4000, seed=2)
@@ -83,7 +83,7 @@ def test_more_cards_never_hurt_and_seeds_replay():
 
 
 def test_subprocess_run():
-    res = subprocess.run([sys.executable, "-m", "sim", "run", "contract_rummy", "--deals", "8", "--players", "3",
+    res = subprocess.run([sys.executable, "-m", "cardsim", "run", "contract_rummy", "--deals", "8", "--players", "3",
                           "--preset", "may_i"], capture_output=True, text=True, timeout=300, check=False)
     assert res.returncode == 0, res.stderr
     assert "contract_rummy" in res.stdout

@@ -10,8 +10,8 @@ import numba
 import numpy as np
 import pytest
 
-from kernels import contract_rummy as K
-from sim.registry import get_game, seat_arrays, seat_table
+from cardsim.kernels import contract_rummy as K
+from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
 GAME = get_game("contract_rummy")
 PRESETS = sorted(GAME.presets)

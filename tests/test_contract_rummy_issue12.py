@@ -6,14 +6,14 @@ import pytest
 from test_contract_rummy_rules import Game
 from typer.testing import CliRunner
 
-from kernels import contract_rummy as K
-from kernels import melds as M
-from kernels import melds_float as F
-from kernels.rng import STREAM_PLAY, seed_stream
-from sim.cli import app
-from sim.errors import UsageError
-from sim.games.contract_rummy import ContractRummyOptions
-from sim.notation import parse
+from cardsim.kernels import contract_rummy as K
+from cardsim.kernels import melds as M
+from cardsim.kernels import melds_float as F
+from cardsim.kernels.rng import STREAM_PLAY, seed_stream
+from cardsim.sim.cli import app
+from cardsim.sim.errors import UsageError
+from cardsim.sim.games.contract_rummy import ContractRummyOptions
+from cardsim.sim.notation import parse
 
 JK = K.JK
 

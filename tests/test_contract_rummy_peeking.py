@@ -14,9 +14,9 @@ are copied, so both sides see the same coins."""
 import numpy as np
 import pytest
 
-from kernels import contract_rummy as K
-from kernels.rng import STREAM_PLAY, seed_stream
-from sim.registry import get_game, seat_arrays, seat_table
+from cardsim.kernels import contract_rummy as K
+from cardsim.kernels.rng import STREAM_PLAY, seed_stream
+from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
 GAME = get_game("contract_rummy")
 STRATEGIES = [s for s in GAME.strategies]

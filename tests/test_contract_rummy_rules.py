@@ -3,17 +3,17 @@
 tests/test_melds_float.py."""
 import numpy as np
 
-from kernels import contract_rummy as K
-from kernels import melds as M
-from sim.games.contract_rummy import PRESETS, ContractRummyOptions
-from sim.notation import parse
+from cardsim.kernels import contract_rummy as K
+from cardsim.kernels import melds as M
+from cardsim.sim.games.contract_rummy import PRESETS, ContractRummyOptions
+from cardsim.sim.notation import parse
 
 JK = K.JK
 
 
 def defaults(sid):
     """The parameter row of strategy ``sid`` with its registry defaults."""
-    from sim.games.contract_rummy import STRATEGIES
+    from cardsim.sim.games.contract_rummy import STRATEGIES
     row = np.zeros(K.N_PARAMS)
     spec = next(s for s in STRATEGIES if s.sid == sid)
     row[:len(spec.params)] = [q.default for q in spec.params]

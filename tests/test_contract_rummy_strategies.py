@@ -5,9 +5,9 @@ import numpy as np
 from test_contract_rummy_invariants import play
 from test_contract_rummy_rules import Game, defaults
 
-from kernels import contract_rummy as K
-from kernels import melds as M
-from sim.notation import parse
+from cardsim.kernels import contract_rummy as K
+from cardsim.kernels import melds as M
+from cardsim.sim.notation import parse
 
 JK = K.JK
 
@@ -24,7 +24,7 @@ def down_earlier(g, p=0):
 
 def with_params(sid=K.S_GREEDY, **values):
     """(sid, parameter row) with the registry defaults and ``values`` replaced by name."""
-    from sim.games.contract_rummy import STRATEGIES
+    from cardsim.sim.games.contract_rummy import STRATEGIES
     spec = next(s for s in STRATEGIES if s.sid == sid)
     row = defaults(sid)
     for name, v in values.items():
@@ -118,7 +118,7 @@ def test_may_i_meld_lays_every_joker():
 def test_may_i_melds_keep_no_jokers_measured():
     """Under may_i about 2 % of greedy melds left a joker in hand: count, over whole games,
     the melds after which the melder still holds a joker (replays, trace rows)."""
-    from sim.registry import get_game, seat_arrays, seat_table
+    from cardsim.sim.registry import get_game, seat_arrays, seat_table
     game = get_game("contract_rummy")
     opts = game.options_cls(**game.presets["may_i"]).to_array(4)
     sids, params = seat_arrays(game, seat_table(game, ["greedy"], 4))

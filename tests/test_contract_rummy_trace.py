@@ -25,8 +25,8 @@ from collections import Counter
 
 import pytest
 
-from sim.games.contract_rummy import PRESETS
-from sim.registry import get_game, seat_arrays, seat_table
+from cardsim.sim.games.contract_rummy import PRESETS
+from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
 GAME = get_game("contract_rummy")
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]

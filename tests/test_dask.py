@@ -25,11 +25,11 @@ import cloudpickle  # noqa: E402  (a dependency of distributed)
 import numba  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
-from sim import experiment, runner  # noqa: E402
-from sim.errors import CheckError, UsageError  # noqa: E402
-from sim.executor import DaskExecutor, LocalExecutor, make_executor  # noqa: E402
-from sim.io import META_KEY, TIMING_KEY  # noqa: E402
-from sim.stats import json_clean  # noqa: E402
+from cardsim.sim import experiment, runner  # noqa: E402
+from cardsim.sim.errors import CheckError, UsageError  # noqa: E402
+from cardsim.sim.executor import DaskExecutor, LocalExecutor, make_executor  # noqa: E402
+from cardsim.sim.io import META_KEY, TIMING_KEY  # noqa: E402
+from cardsim.sim.stats import json_clean  # noqa: E402
 
 # the helpers below run on the workers, which cannot import this test module
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -167,7 +167,7 @@ def slow_identity(i: int, delay: float) -> int:
 
 
 def sub(*args, timeout=180):
-    return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cardsim", *map(str, args)], capture_output=True, text=True,
                           timeout=timeout)
 
 

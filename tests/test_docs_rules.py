@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.cli import _fmt_value
-from sim.registry import games
+from cardsim.sim.cli import _fmt_value
+from cardsim.sim.registry import games
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = games()

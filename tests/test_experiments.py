@@ -20,16 +20,16 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from sim import sequential
-from sim.cli import app
-from sim.errors import UsageError
-from sim.experiment import (ExperimentAccumulator, make_compare, make_sweep, parse_grid, play_experiment_shard,
+from cardsim.sim import sequential
+from cardsim.sim.cli import app
+from cardsim.sim.errors import UsageError
+from cardsim.sim.experiment import (ExperimentAccumulator, make_compare, make_sweep, parse_grid, play_experiment_shard,
                             run_experiment)
-from sim.games.tonk import GAME as TONK
-from sim.io import META_KEY
-from sim.registry import parse_seat
-from sim.runner import RunConfig, make_config, max_workers, play_shard, run
-from sim.stats import json_clean, t_quantile_975
+from cardsim.sim.games.tonk import GAME as TONK
+from cardsim.sim.io import META_KEY
+from cardsim.sim.registry import parse_seat
+from cardsim.sim.runner import RunConfig, make_config, max_workers, play_shard, run
+from cardsim.sim.stats import json_clean, t_quantile_975
 
 REASONS = tuple(TONK.reason_names)
 CANDS3 = ["knocker:threshold=5", "watcher", "knocker:threshold=12"]

@@ -34,12 +34,12 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-import sim.runner as runner_mod
-import sim.store as store_mod
-from sim.cli import app
-from sim.errors import CheckError
-from sim.io import META_KEY
-from sim.runner import make_config, run
+import cardsim.sim.runner as runner_mod
+import cardsim.sim.store as store_mod
+from cardsim.sim.cli import app
+from cardsim.sim.errors import CheckError
+from cardsim.sim.io import META_KEY
+from cardsim.sim.runner import make_config, run
 
 TRIALS = int(os.environ.get("CARDSIM_FAULT_TRIALS", "0"))
 RNG = random.Random(int(os.environ.get("CARDSIM_FAULT_SEED", "13")))
@@ -59,7 +59,7 @@ GAMES = {
 LAUNCHER = r'''
 import json, os, signal, sys
 plan = json.loads(os.environ.get("CARDSIM_TEST_KILL", "null"))
-import sim.store as store
+import cardsim.sim.store as store
 
 def die():
     os.kill(os.getpid(), signal.SIGKILL)
@@ -103,7 +103,7 @@ elif plan and plan["at"] == "placed":         # the output in place, the work di
         real_place(self, src)
         die()
     store.OutputSlot.place = place
-from sim.cli import main
+from cardsim.sim.cli import main
 sys.argv = ["cardsim", *sys.argv[1:]]
 main()
 '''
@@ -433,7 +433,7 @@ def test_full_disk_injected(case, previous, tmp_path, monkeypatch):
 
 
 def test_full_disk_in_report_injected(previous, tmp_path, monkeypatch):
-    import sim.report as report_mod
+    import cardsim.sim.report as report_mod
     real = report_mod._save
 
     def save(fig, out, name):

@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from kernels import marafon as MK
-from kernels import trionfo as TK
-from sim.cli import app
-from sim.registry import get_game, seat_arrays, seat_table
+from cardsim.kernels import marafon as MK
+from cardsim.kernels import trionfo as TK
+from cardsim.sim.cli import app
+from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
 MARAFON = get_game("marafon")
 TRIONFO = get_game("trionfo")
@@ -216,8 +216,8 @@ def test_cli_run_trionfo_with_preset_and_option():
 
 def test_bid_stakes_text_keeps_its_order():
     """The four stakes are per bid, in bid order: CLI text such as 4,3,2,1 is not sorted."""
-    from sim.games.trionfo import TrionfoOptions
-    from sim.options import parse_overrides
+    from cardsim.sim.games.trionfo import TrionfoOptions
+    from cardsim.sim.options import parse_overrides
     got = parse_overrides(TrionfoOptions, ["trionfo_bid_stakes=4,3,2,1"])
     assert TrionfoOptions(**got).trionfo_bid_stakes == (4, 3, 2, 1)
 

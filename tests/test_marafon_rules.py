@@ -4,11 +4,11 @@ marafon.md A11 (truncation, the marafona, claims, both sides at 41, battitore ro
 import numpy as np
 import pytest
 
-from kernels import marafon as K
-from kernels.jit import no_plugin
-from kernels.rng import seed_stream
-from sim.games.marafon import GAME, MarafonOptions, mask40, parse40
-from sim.registry import seat_arrays, seat_table
+from cardsim.kernels import marafon as K
+from cardsim.kernels.jit import no_plugin
+from cardsim.kernels.rng import seed_stream
+from cardsim.sim.games.marafon import GAME, MarafonOptions, mask40, parse40
+from cardsim.sim.registry import seat_arrays, seat_table
 
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
 GREEDY = seat_arrays(GAME, seat_table(GAME, ["greedy"], 4))
@@ -333,7 +333,7 @@ def test_trump_policy_sees_only_the_battitores_hand():
 
 
 def test_options_validation():
-    from sim.errors import UsageError
+    from cardsim.sim.errors import UsageError
     for bad in ({"allow_lead_signals": True}, {"marafona_declarer": "dealer"}, {"target_thirds": 0},
                 {"games_per_match": 0}, {"first_dealer": 4}, {"claim_timing": "never"}):
         with pytest.raises(UsageError):

@@ -4,11 +4,11 @@ deciding seat are dealt differently)."""
 import numpy as np
 import pytest
 
-from kernels import marafon as K
-from kernels.rng import seed_stream
-from kernels.tricks import cricche
-from sim.games.marafon import GAME, MarafonOptions, mask40
-from sim.registry import seat_arrays, seat_table
+from cardsim.kernels import marafon as K
+from cardsim.kernels.rng import seed_stream
+from cardsim.kernels.tricks import cricche
+from cardsim.sim.games.marafon import GAME, MarafonOptions, mask40
+from cardsim.sim.registry import seat_arrays, seat_table
 
 
 def gen(seed=1):

@@ -4,10 +4,10 @@ can, each trick goes to the right card with the right value, the thirds, tricks,
 game scores, claims and match result shown add up (marafon.md Part A)."""
 import pytest
 
-from kernels import marafon as K
-from sim.games.marafon import GAME, PRESETS, MarafonOptions, format_trace, parse40, trace_events
-from sim.runner import make_config, replay
-from sim.trace import lines
+from cardsim.kernels import marafon as K
+from cardsim.sim.games.marafon import GAME, PRESETS, MarafonOptions, format_trace, parse40, trace_events
+from cardsim.sim.runner import make_config, replay
+from cardsim.sim.trace import lines
 
 STRENGTH = "4 5 6 7 J Q K A 2 3".split()           # weakest .. strongest within a suit
 THIRDS = {"A": 3, "2": 1, "3": 1, "K": 1, "Q": 1, "J": 1}

@@ -21,10 +21,10 @@ import numpy as np
 import pytest
 import reference_melds as R
 
-from kernels import melds as M
-from kernels import melds_float as F
-from kernels.cards import JOKER
-from sim.notation import parse
+from cardsim.kernels import melds as M
+from cardsim.kernels import melds_float as F
+from cardsim.kernels.cards import JOKER
+from cardsim.sim.notation import parse
 
 FUZZ = int(os.environ.get("CARDSIM_MELD_FUZZ", "400"))
 RULES = F.make_float_rules()

@@ -15,9 +15,9 @@ import pytest
 import reference_melds as R
 from test_melds_float import MODES, check_rows, pack
 
-from kernels import melds as M
-from kernels import melds_float as F
-from kernels.cards import JOKER
+from cardsim.kernels import melds as M
+from cardsim.kernels import melds_float as F
+from cardsim.kernels.cards import JOKER
 
 FUZZ = int(os.environ.get("CARDSIM_MELD_FUZZ", "150"))
 

@@ -13,8 +13,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from kernels import melds as M
-from sim.notation import parse
+from cardsim.kernels import melds as M
+from cardsim.sim.notation import parse
 import reference_wild as RW
 from reference_melds import planes
 

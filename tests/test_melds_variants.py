@@ -18,9 +18,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from kernels import melds as M
-from kernels.cards import JOKER
-from sim.notation import parse
+from cardsim.kernels import melds as M
+from cardsim.kernels.cards import JOKER
+from cardsim.sim.notation import parse
 import reference_melds as R
 from reference_melds import planes
 

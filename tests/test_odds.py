@@ -8,9 +8,9 @@ import numba
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import app
-from sim.errors import UsageError
-from sim.odds import contract_odds, holding_meets_contract
+from cardsim.sim.cli import app
+from cardsim.sim.errors import UsageError
+from cardsim.sim.odds import contract_odds, holding_meets_contract
 
 
 def within(r: dict, exact: float) -> bool:

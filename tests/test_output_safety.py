@@ -28,9 +28,9 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import app
-from sim.io import META_KEY
-from sim.runner import make_config, run
+from cardsim.sim.cli import app
+from cardsim.sim.io import META_KEY
+from cardsim.sim.runner import make_config, run
 
 RUN = ["run", "tonk", "-p", "2", "-n", "200", "--shard-size", "50", "-q"]
 CMP = ["compare", "tonk", "-p", "2", "--strategy", "greedy", "--strategy", "knocker", "-n", "100",
@@ -66,7 +66,7 @@ def interrupted(cfg, out: Path):
 
 def interrupted_experiment(args: list[str], out: Path):
     """The same for compare/sweep, through the API (``--out`` of the given CLI arguments)."""
-    from sim.experiment import make_compare, run_experiment
+    from cardsim.sim.experiment import make_compare, run_experiment
 
     def stop(done, total, *note):
         if done >= total:
@@ -492,7 +492,7 @@ def test_output_safety(case: Case, prev, tmp_path):
 def test_overwrite_swaps_a_dataset_whole(exchange, prev, tmp_path, monkeypatch):
     """--overwrite of a dataset: the new one takes its place whole (atomic exchange, or two
     renames where the system lacks it), the old one is gone, nothing else is left."""
-    from sim import store
+    from cardsim.sim import store
     if not exchange:
         monkeypatch.setattr(store, "_rename_exchange", lambda a, b: False)
     shutil.copytree(prev["cmp"], tmp_path / "c")

@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from kernels import tonk as K
-from kernels.rng import STREAM_DECK, seed_stream
-from sim.cli import app
-from sim.runner import make_config, play_shard
-from sim.games.tonk import TonkOptions
+from cardsim.kernels import tonk as K
+from cardsim.kernels.rng import STREAM_DECK, seed_stream
+from cardsim.sim.cli import app
+from cardsim.sim.runner import make_config, play_shard
+from cardsim.sim.games.tonk import TonkOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = str(ROOT / "examples" / "tonk_low_knock.py")
@@ -141,8 +141,8 @@ def test_the_examples_run_as_their_first_line_says():
 
 
 def test_an_installed_entry_point_is_seated_and_listed_by_its_name(monkeypatch):
-    from sim import plugin as P
-    from sim.registry import get_game, parse_seat
+    from cardsim.sim import plugin as P
+    from cardsim.sim.registry import get_game, parse_seat
 
     class FakeEntryPoint:                       # what importlib.metadata gives for the group
         name = "low_knock_ep"

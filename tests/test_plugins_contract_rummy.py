@@ -22,10 +22,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from kernels import contract_rummy as K
-from sim.cli import app
-from sim.errors import UsageError
-from sim.runner import make_config, play_shard
+from cardsim.kernels import contract_rummy as K
+from cardsim.sim.cli import app
+from cardsim.sim.errors import UsageError
+from cardsim.sim.runner import make_config, play_shard
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from kernels import marafon as K
-from kernels.rng import seed_stream
-from sim.cli import app
-from sim.errors import UsageError
-from sim.games.marafon import MarafonOptions
-from sim.runner import make_config, play_shard
+from cardsim.kernels import marafon as K
+from cardsim.kernels.rng import seed_stream
+from cardsim.sim.cli import app
+from cardsim.sim.errors import UsageError
+from cardsim.sim.games.marafon import MarafonOptions
+from cardsim.sim.runner import make_config, play_shard
 from test_marafon_strategies import redeal_hidden
 
 ROOT = Path(__file__).resolve().parent.parent

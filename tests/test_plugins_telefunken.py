@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from kernels import telefunken as K
-from sim.cli import app
-from sim.registry import get_game
-from sim.runner import make_config, play_shard
+from cardsim.kernels import telefunken as K
+from cardsim.sim.cli import app
+from cardsim.sim.registry import get_game
+from cardsim.sim.runner import make_config, play_shard
 from test_telefunken_strategies import decision_states, redeal_hidden
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,7 +166,7 @@ def test_replay_of_a_plugin_game():
                "--strategy", "greedy", "--strategy", label)
     assert r.exit_code == 0, r.output
     assert "hold_back" in r.output
-    from sim.registry import seat_arrays, seat_plugin, seat_table
+    from cardsim.sim.registry import seat_arrays, seat_plugin, seat_table
     seats = seat_table(GAME, [label, "greedy", label], 3)
     sids, params = seat_arrays(GAME, seats)
     plug, pprm = seat_plugin(GAME, seats)

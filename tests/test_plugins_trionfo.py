@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from kernels import trionfo as K
-from kernels.rng import seed_stream
-from sim.cli import app
-from sim.errors import UsageError
-from sim.games.trionfo import GAME, TrionfoOptions
-from sim.runner import make_config, play_shard
-from sim.registry import seat_arrays, seat_table
+from cardsim.kernels import trionfo as K
+from cardsim.kernels.rng import seed_stream
+from cardsim.sim.cli import app
+from cardsim.sim.errors import UsageError
+from cardsim.sim.games.trionfo import GAME, TrionfoOptions
+from cardsim.sim.runner import make_config, play_shard
+from cardsim.sim.registry import seat_arrays, seat_table
 from test_trionfo_strategies import redeal_hidden
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,12 +18,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from kernels import tripoli as K
-from kernels.rng import STREAM_DECK, STREAM_PLAY, seed_stream
-from sim.cli import app
-from sim.errors import UsageError
-from sim.registry import seat_arrays, seat_table
-from sim.runner import make_config, play_shard, replay
+from cardsim.kernels import tripoli as K
+from cardsim.kernels.rng import STREAM_DECK, STREAM_PLAY, seed_stream
+from cardsim.sim.cli import app
+from cardsim.sim.errors import UsageError
+from cardsim.sim.registry import seat_arrays, seat_table
+from cardsim.sim.runner import make_config, play_shard, replay
 from test_tripoli_peeking import GAME, NOTRACE, redeal
 
 ROOT = Path(__file__).resolve().parent.parent

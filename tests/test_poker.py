@@ -10,8 +10,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from kernels import poker as P
-from sim.notation import parse, parse_mask
+from cardsim.kernels import poker as P
+from cardsim.sim.notation import parse, parse_mask
 
 CATEGORY_COUNTS = {  # tripoli.md section 11: hands, distinct classes
     P.C_STRAIGHT_FLUSH: (40, 10), P.C_QUADS: (624, 156), P.C_FULL_HOUSE: (3744, 156),

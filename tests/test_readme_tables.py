@@ -2,7 +2,7 @@
 import importlib.util
 from pathlib import Path
 
-from sim.registry import GAME_NAMES
+from cardsim.sim.registry import GAME_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 

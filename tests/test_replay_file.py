@@ -18,9 +18,9 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import app
-from sim.io import META_KEY
-from sim.registry import get_game
+from cardsim.sim.cli import app
+from cardsim.sim.io import META_KEY
+from cardsim.sim.registry import get_game
 
 # game -> (run arguments, deals, first deal); non-default options, presets and strategies so
 # that the metadata has to rebuild tuples, maps, contracts and strategy parameters exactly
@@ -165,12 +165,12 @@ def test_replay_file_with_check(cli, run_files):
 
 
 def test_subprocess_replay_file_relative_path(tmp_path, run_files):
-    """``python -m sim replay FILE --json`` from another directory, with a relative path."""
+    """``python -m cardsim replay FILE --json`` from another directory, with a relative path."""
     path, rows = run_files("tonk")
     (tmp_path / "runs").mkdir()
     local = tmp_path / "runs" / "t.parquet"
     local.write_bytes(path.read_bytes())
-    proc = subprocess.run([sys.executable, "-m", "sim", "replay", "runs/t.parquet", "--deal", "9", "--json"],
+    proc = subprocess.run([sys.executable, "-m", "cardsim", "replay", "runs/t.parquet", "--deal", "9", "--json"],
                           check=False, capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)

@@ -15,9 +15,9 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from sim import experiment, runner  # noqa: E402
-from sim.errors import UsageError  # noqa: E402
-from sim.report import paired_difference, write_report  # noqa: E402
+from cardsim.sim import experiment, runner  # noqa: E402
+from cardsim.sim.errors import UsageError  # noqa: E402
+from cardsim.sim.report import paired_difference, write_report  # noqa: E402
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 STRATS3 = ["greedy", "knocker:threshold=8", "watcher"]
@@ -181,7 +181,7 @@ def test_paired_difference_matches_summary(sources):
         assert m == pytest.approx(row["diff"], abs=1e-12)
         assert (lo, hi, se) == pytest.approx((row["diff_lo"], row["diff_hi"], row["diff_se"]), rel=1e-9)
     # antisymmetric, and small chunks give the same answer
-    import sim.report as report
+    import cardsim.sim.report as report
     m2 = paired_difference(sources["sweep"], 3, 1, 2, 0, s["deals"])[0]
     old = report.PAIRED_CHUNK
     try:
@@ -262,7 +262,7 @@ def test_errors_are_one_line(tmp_path):
 
 def test_int_hist_grows_and_bins(tmp_path):
     import numpy as np
-    from sim.report import IntHist, _binned, _common_bins, _distribution_plot
+    from cardsim.sim.report import IntHist, _binned, _common_bins, _distribution_plot
     h = IntHist()
     h.add(np.array([0, 1, 1]))
     h.add(np.array([-3, 5]))
@@ -283,7 +283,7 @@ def test_cli_report(sources, tmp_path):
     """`cardsim report SOURCE --out DIR` writes the report; a bad source exits 2 with one line."""
     from typer.testing import CliRunner
 
-    from sim.cli import app
+    from cardsim.sim.cli import app
     res = CliRunner().invoke(app, ["report", str(sources["run"]), "--out", str(tmp_path / "rep")])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "rep" / "report.md").exists() and "wrote" in res.stdout

@@ -24,12 +24,12 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import app
-from sim.errors import UsageError
-from sim.experiment import make_compare, make_sweep, run_experiment
-from sim.io import META_KEY
-from sim.runner import make_config, run
-from sim.stats import json_clean
+from cardsim.sim.cli import app
+from cardsim.sim.errors import UsageError
+from cardsim.sim.experiment import make_compare, make_sweep, run_experiment
+from cardsim.sim.io import META_KEY
+from cardsim.sim.runner import make_config, run
+from cardsim.sim.stats import json_clean
 
 SHARD_RE = re.compile(r"^shard-\d+\.parquet$")
 
@@ -39,14 +39,14 @@ SWP_N, SWP_SHARD = 10_000, 500                     # 20 shards
 
 API_SCRIPT = r'''
 import json, sys
-from sim.stats import json_clean
+from cardsim.sim.stats import json_clean
 a = json.loads(sys.argv[1])
 if a["kind"] == "run":
-    from sim.runner import make_config, run
+    from cardsim.sim.runner import make_config, run
     res = run(make_config("tonk", a["players"], a["deals"], a["seed"], a.get("strategies"),
                           shard_size=a["shard"]), a["out"], resume=a["resume"])
 else:
-    from sim.experiment import make_compare, make_sweep, run_experiment
+    from cardsim.sim.experiment import make_compare, make_sweep, run_experiment
     if a["kind"] == "compare":
         exp = make_compare("tonk", a["strategies"], players=a["players"], seed=a["seed"], shard_size=a["shard"])
     else:
@@ -59,7 +59,7 @@ print(json.dumps(json_clean(res.summary)))
 # the real command line, with make_config's default shard size (the last default) lowered
 CLI_LAUNCHER = r'''
 import os, sys
-from sim.cli import main
+from cardsim.sim.cli import main
 # the real CLI, with small shards through its own --shard-size flag
 sys.argv = ["cardsim", *sys.argv[1:], "--shard-size", os.environ["TEST_SHARD"]]
 main()
@@ -322,7 +322,7 @@ def test_ctrl_c_in_process_then_resume(tmp_path, small_ref):
 
 def test_resume_reuses_the_stored_shards(tmp_path):
     """A finished shard is read back, not played again: a (doctored) stored shard shows up in
-    the output. The genuine `python -m sim` is used here (one default-size shard)."""
+    the output. The genuine `python -m cardsim` is used here (one default-size shard)."""
     out = tmp_path / "one.parquet"
     cfg = make_config("tonk", 3, 3000, 5)
     with pytest.raises(KeyboardInterrupt):                        # killed after the last shard, before the merge
@@ -334,7 +334,7 @@ def test_resume_reuses_the_stored_shards(tmp_path):
     turns[:10] = 999
     table = table.set_column(table.column_names.index("turns"), "turns", pa.array(turns))
     pq.write_table(table, shard)
-    res = subprocess.run([sys.executable, "-m", "sim", "run", "tonk", "-p", "3", "-n", "3000", "--seed", "5",
+    res = subprocess.run([sys.executable, "-m", "cardsim", "run", "tonk", "-p", "3", "-n", "3000", "--seed", "5",
                           "--out", str(out), "-q", "--resume"], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     got = pq.read_table(out).column("turns").to_numpy()
@@ -423,7 +423,7 @@ def test_cli_resume_with_other_arguments_exits_2(tmp_path, change):
 def test_cli_resume_mismatch_in_a_real_process(tmp_path):
     out = tmp_path / "p.parquet"
     interrupted_run(out)
-    res = subprocess.run([sys.executable, "-m", "sim", "run", "tonk", "-p", "3", "-n", str(SMALL_N), "--seed", "7",
+    res = subprocess.run([sys.executable, "-m", "cardsim", "run", "tonk", "-p", "3", "-n", str(SMALL_N), "--seed", "7",
                           "--out", str(out), "--resume", "-q"], capture_output=True, text=True, timeout=120)
     assert res.returncode == 2
     assert res.stdout == "" and "Traceback" not in res.stderr

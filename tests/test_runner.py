@@ -17,11 +17,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from sim import runner
-from sim.errors import UsageError
-from sim.games.tonk import GAME as TONK
-from sim.io import META_KEY, TIMING_KEY, check_output_path, read_meta
-from sim.stats import Z95, Accumulator, mean_ci, t_quantile_975, wilson
+from cardsim.sim import runner
+from cardsim.sim.errors import UsageError
+from cardsim.sim.games.tonk import GAME as TONK
+from cardsim.sim.io import META_KEY, TIMING_KEY, check_output_path, read_meta
+from cardsim.sim.stats import Z95, Accumulator, mean_ci, t_quantile_975, wilson
 
 REASONS = tuple(TONK.reason_names)
 STRATS3 = ["knocker:threshold=10", "watcher:decay=1", "greedy"]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.registry import GAME_NAMES, get_game, parse_seat
-from sim.tune import command_of
+from cardsim.sim.registry import GAME_NAMES, get_game, parse_seat
+from cardsim.sim.tune import command_of
 
 ROOT = Path(__file__).resolve().parent.parent
 

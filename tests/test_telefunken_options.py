@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from kernels import melds as M
-from kernels import telefunken as K
-from sim.cli import app
-from sim.errors import UsageError
-from sim.games import telefunken as T
-from sim.games.telefunken import GAME, PRESETS, HandMap, TelefunkenOptions, parse_contracts, parse_hand_map
-from sim.options import build_options, options_dict, parse_overrides
-from sim.registry import games, get_game, parse_seat, seat_arrays, seat_table
+from cardsim.kernels import melds as M
+from cardsim.kernels import telefunken as K
+from cardsim.sim.cli import app
+from cardsim.sim.errors import UsageError
+from cardsim.sim.games import telefunken as T
+from cardsim.sim.games.telefunken import GAME, PRESETS, HandMap, TelefunkenOptions, parse_contracts, parse_hand_map
+from cardsim.sim.options import build_options, options_dict, parse_overrides
+from cardsim.sim.registry import games, get_game, parse_seat, seat_arrays, seat_table
 
 OPTION_NAMES = [f.name for f in dataclasses.fields(TelefunkenOptions)]
 DEFAULT_TEXT = "3p,3+3,4,4+4,5,5+5,3+r7"
@@ -489,7 +489,7 @@ def test_record_columns_follow_the_hands_and_the_dealers_choice():
 
 
 def test_holding_notation():
-    from sim.notation import parse
+    from cardsim.sim.notation import parse
     cards = parse("7C 9D")
     p1 = (1 << cards[0]) | (1 << cards[1])
     p2 = 1 << cards[0]
@@ -503,7 +503,7 @@ def _act(kind, a=0, b=0, c=0, d=0, e=0):
 
 def _meld_row(i, kind, key, lo, hi, wild, owner, jpos, cards, flags=0, twos=0):
     """A T_MELD trace row (see kernels.telefunken.T_MELD)."""
-    from sim.notation import parse
+    from cardsim.sim.notation import parse
     p1 = p2 = 0
     for c in parse(cards):
         if p1 >> c & 1:
@@ -515,7 +515,7 @@ def _meld_row(i, kind, key, lo, hi, wild, owner, jpos, cards, flags=0, twos=0):
 
 
 def test_format_trace():
-    from sim.notation import parse_card
+    from cardsim.sim.notation import parse_card
     c7, c8d, c10d, jk = parse_card("7C"), parse_card("8D"), parse_card("10D"), 52
     rows = [
         (K.T_HAND, 2, 1, 2, 1, 0),
@@ -580,7 +580,7 @@ def test_trace_buffer_size():
 
 
 def test_report_payout_words():
-    from sim.report import _payout_words
+    from cardsim.sim.report import _payout_words
     assert _payout_words("telefunken") == ("score (minus penalty points)", "points")
     assert _payout_words("tonk") == ("payout (chips)", "chips")
     assert _payout_words("no-such-game") == ("payout (chips)", "chips")

@@ -4,10 +4,10 @@ restrictions, joker operations, Hand 7, stock exhaustion, the exchange and scori
 import numpy as np
 import pytest
 
-from kernels import melds as M
-from kernels import telefunken as K
-from sim.games.telefunken import PRESETS, TelefunkenOptions
-from sim.notation import parse
+from cardsim.kernels import melds as M
+from cardsim.kernels import telefunken as K
+from cardsim.sim.games.telefunken import PRESETS, TelefunkenOptions
+from cardsim.sim.notation import parse
 
 JK = K.JK
 

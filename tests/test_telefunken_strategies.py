@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from test_telefunken_rules import Game, card, options
 
-from kernels import melds as M
-from kernels import telefunken as K
-from sim.games.telefunken import PRESETS
-from sim.registry import get_game, seat_arrays, seat_table
+from cardsim.kernels import melds as M
+from cardsim.kernels import telefunken as K
+from cardsim.sim.games.telefunken import PRESETS
+from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
 GAME = get_game("telefunken")
 GREEDY_FAMILY = ["greedy", "chip_saver", "patient", "planner"]

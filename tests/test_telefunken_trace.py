@@ -9,8 +9,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sim.registry import get_game
-from sim.runner import make_config, replay_events
+from cardsim.sim.registry import get_game
+from cardsim.sim.runner import make_config, replay_events
 
 GAME = get_game("telefunken")
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]

@@ -6,10 +6,10 @@ stacked states; then whole games of each preset."""
 import numpy as np
 import pytest
 
-from kernels import melds as M
-from kernels import telefunken as K
-from sim.games.telefunken import PRESETS, TelefunkenOptions
-from sim.notation import parse
+from cardsim.kernels import melds as M
+from cardsim.kernels import telefunken as K
+from cardsim.sim.games.telefunken import PRESETS, TelefunkenOptions
+from cardsim.sim.notation import parse
 from test_telefunken_rules import A, Game, card, group_row, run_row
 
 JK = K.JK
@@ -262,7 +262,7 @@ def test_whole_games_of_the_variant_presets(preset, hands):
 
 def test_cli_options_list_the_variant_presets_and_compare_runs_on_six_hands(tmp_path):
     from typer.testing import CliRunner
-    from sim.cli import app
+    from cardsim.sim.cli import app
     cli = CliRunner()
     res = cli.invoke(app, ["options", "telefunken"])
     assert res.exit_code == 0, res.output

@@ -7,7 +7,7 @@ Stacked positions as in ``test_tonk_rules`` (A = dealer = seat 0, B = seat 1, C 
 import numpy as np
 import pytest
 
-from kernels import tonk as K
+from cardsim.kernels import tonk as K
 from test_tonk_rules import A, B, C, DRAW, discard, hit, lay, opts_for, payouts, play, position
 
 

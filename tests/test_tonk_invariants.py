@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from kernels import tonk as K
-from kernels.rng import STREAM_DECK, STREAM_PLAY, below, seed_stream
-from sim.games.tonk import PRESETS, TonkOptions, _replay, format_trace
+from cardsim.kernels import tonk as K
+from cardsim.kernels.rng import STREAM_DECK, STREAM_PLAY, below, seed_stream
+from cardsim.sim.games.tonk import PRESETS, TonkOptions, _replay, format_trace
 
 DEALS = 1500
 SEED = 4242
@@ -414,8 +414,8 @@ def test_fuzzer_coverage():
 def test_planner_and_fuzz_invariants(n):
     """The issue-15 strategies (planner with its study parameters, fuzz) next to greedy under
     every preset x single option: check mode finds nothing and the records obey §6/§7."""
-    from sim.games.tonk import GAME
-    from sim.registry import seat_arrays as registry_arrays, seat_table
+    from cardsim.sim.games.tonk import GAME
+    from cardsim.sim.registry import seat_arrays as registry_arrays, seat_table
     mix = ["planner:take_low=3,hold_spreads=1,dry_end=5", "fuzz",
            "planner:hold_spreads=1,hold_min_stock=20,take_low=10", "greedy"][:n]
     sids, params = registry_arrays(GAME, seat_table(GAME, mix, n))

@@ -11,10 +11,10 @@ from math import comb
 import numpy as np
 import pytest
 
-from kernels import rng as R
-from kernels import tonk as K
-from sim.games.tonk import TonkOptions, _format_action
-from sim.notation import fmt_card, parse, parse_card, parse_mask
+from cardsim.kernels import rng as R
+from cardsim.kernels import tonk as K
+from cardsim.sim.games.tonk import TonkOptions, _format_action
+from cardsim.sim.notation import fmt_card, parse, parse_card, parse_mask
 
 A, B, C, D = 0, 1, 2, 3
 NO_TRACE = np.zeros((0, 4), np.int64)

@@ -6,11 +6,11 @@ Seats: A = dealer = seat 0, B = seat 1, C = seat 2. S = 1."""
 import numpy as np
 import pytest
 
-from kernels import tonk as K
-from kernels.rng import seed_stream
-from sim.games.tonk import GAME, TonkOptions
-from sim.notation import parse_card, parse_mask
-from sim.registry import seat_arrays, seat_table
+from cardsim.kernels import tonk as K
+from cardsim.kernels.rng import seed_stream
+from cardsim.sim.games.tonk import GAME, TonkOptions
+from cardsim.sim.notation import parse_card, parse_mask
+from cardsim.sim.registry import seat_arrays, seat_table
 from tests.test_tonk_rules import position
 
 A, B, C = 0, 1, 2

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from test_tonk_invariants import expected_dry, expected_knock
 
-from kernels import tonk as K
-from sim.games.tonk import GAME, PRESETS, TonkOptions, _replay, format_trace, trace_events
-from sim.notation import fmt_card, parse_card, parse_mask
-from sim.trace import lines
+from cardsim.kernels import tonk as K
+from cardsim.sim.games.tonk import GAME, PRESETS, TonkOptions, _replay, format_trace, trace_events
+from cardsim.sim.notation import fmt_card, parse_card, parse_mask
+from cardsim.sim.trace import lines
 
 VALUE = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]          # A .. K
 MIXES = {

@@ -6,8 +6,8 @@ import random
 import numpy as np
 import pytest
 
-from kernels import tricks as T
-from sim.games.marafon import fmt40, fmt40_mask, mask40, parse40
+from cardsim.kernels import tricks as T
+from cardsim.sim.games.marafon import fmt40, fmt40_mask, mask40, parse40
 
 ORDER = "4 5 6 7 J Q K A 2 3".split()           # weakest to strongest, every suit
 VALUE = {"A": 3, "3": 1, "2": 1, "K": 1, "Q": 1, "J": 1, "7": 0, "6": 0, "5": 0, "4": 0}

@@ -4,12 +4,12 @@ of 4, the called partner and every section C option of Part B."""
 import numpy as np
 import pytest
 
-from kernels import trionfo as K
-from kernels.jit import no_plugin
-from kernels.rng import seed_stream
-from sim.games.marafon import mask40, parse40
-from sim.games.trionfo import GAME, TrionfoOptions
-from sim.registry import seat_arrays, seat_table
+from cardsim.kernels import trionfo as K
+from cardsim.kernels.jit import no_plugin
+from cardsim.kernels.rng import seed_stream
+from cardsim.sim.games.marafon import mask40, parse40
+from cardsim.sim.games.trionfo import GAME, TrionfoOptions
+from cardsim.sim.registry import seat_arrays, seat_table
 
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
 # no plug-in: the function the kernels take
@@ -208,7 +208,7 @@ def test_knowledge_of_sides():
 
 
 def test_options_validation():
-    from sim.errors import UsageError
+    from cardsim.sim.errors import UsageError
     for bad in ({"trionfo_partner_levels": 3}, {"trionfo_bid_stakes": (1, 2, 3)}, {"trionfo_win_points": 12},
                 {"trionfo_auction": "dutch"}, {"trionfo_payout": "flat"}, {"trionfo_hands": 0},
                 {"first_dealer": 5}):

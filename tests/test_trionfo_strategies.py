@@ -3,12 +3,12 @@ coverage of every end reason, and no peeking."""
 import numpy as np
 import pytest
 
-from kernels import trionfo as K
-from kernels.jit import no_plugin
-from kernels.rng import seed_stream
-from sim.games.marafon import mask40, parse40
-from sim.games.trionfo import GAME, TrionfoOptions
-from sim.registry import seat_arrays, seat_table
+from cardsim.kernels import trionfo as K
+from cardsim.kernels.jit import no_plugin
+from cardsim.kernels.rng import seed_stream
+from cardsim.sim.games.marafon import mask40, parse40
+from cardsim.sim.games.trionfo import GAME, TrionfoOptions
+from cardsim.sim.registry import seat_arrays, seat_table
 
 
 def gen(seed=1):

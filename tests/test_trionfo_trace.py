@@ -4,10 +4,10 @@ suit when it can, each trick goes to the right card with the right value, and th
 tricks, sides, points and money shown add up (marafon.md Part B)."""
 import pytest
 
-from kernels import trionfo as K
-from sim.games.trionfo import GAME, PRESETS, TrionfoOptions, format_trace, trace_events
-from sim.runner import make_config, replay
-from sim.trace import lines
+from cardsim.kernels import trionfo as K
+from cardsim.sim.games.trionfo import GAME, PRESETS, TrionfoOptions, format_trace, trace_events
+from cardsim.sim.runner import make_config, replay
+from cardsim.sim.trace import lines
 
 STRENGTH = "4 5 6 7 J Q K A 2 3".split()
 THIRDS = {"A": 3, "2": 1, "3": 1, "K": 1, "Q": 1, "J": 1}

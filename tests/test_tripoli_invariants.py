@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from kernels import tripoli as K
-from sim.games.tripoli import _record_columns
-from sim.registry import get_game, seat_arrays, seat_table
+from cardsim.kernels import tripoli as K
+from cardsim.sim.games.tripoli import _record_columns
+from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
 GAME = get_game("tripoli")
 PRESETS = sorted(GAME.presets)
@@ -150,7 +150,7 @@ def test_replay_matches_the_batch_and_deals_are_duplicated():
 
 
 def test_format_trace_reads():
-    from sim.runner import make_config, replay_lines
+    from cardsim.sim.runner import make_config, replay_lines
     cfg = make_config("tripoli", players=4, seed=2, options=["clearing_pots=2"],     # seat 2 calls: showdowns
                       strategies=["heuristic", "heuristic", "heuristic:call_at=0,odds_weight=0", "heuristic"])
     text = "\n".join(replay_lines(cfg, 3))
@@ -163,7 +163,7 @@ def test_format_trace_reads():
 # =============================================================================
 def test_cli_run_and_replay(tmp_path):
     out = tmp_path / "t.parquet"
-    res = subprocess.run([sys.executable, "-m", "sim", "run", "tripoli", "--players", "6", "--deals", "600",
+    res = subprocess.run([sys.executable, "-m", "cardsim", "run", "tripoli", "--players", "6", "--deals", "600",
                           "--seed", "4", "--strategy", "heuristic", "--preset", "rummoli", "--check",
                           "--out", str(out), "--json"], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
@@ -171,7 +171,7 @@ def test_cli_run_and_replay(tmp_path):
     assert data["summary"]["deals"] == 600
     df = pd.read_parquet(out)
     assert len(df) == 600 and {"payout_5", "pay_0", "poker_3", "michigan_winner", "board_kitty"} <= set(df)
-    rep = subprocess.run([sys.executable, "-m", "sim", "replay", "tripoli", "--deal", "7", "--players", "6",
+    rep = subprocess.run([sys.executable, "-m", "cardsim", "replay", "tripoli", "--deal", "7", "--players", "6",
                           "--seed", "4", "--strategy", "heuristic", "--preset", "rummoli", "--check"],
                          capture_output=True, text=True, timeout=300)
     assert rep.returncode == 0, rep.stderr

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import poker as PK
-from kernels import tripoli as K
-from kernels.cards import FULL_DECK
-from kernels.rng import STREAM_DECK, STREAM_PLAY, seed_stream
-from sim.registry import get_game, seat_arrays, seat_table
+from cardsim.kernels import poker as PK
+from cardsim.kernels import tripoli as K
+from cardsim.kernels.cards import FULL_DECK
+from cardsim.kernels.rng import STREAM_DECK, STREAM_PLAY, seed_stream
+from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
 GAME = get_game("tripoli")
 NOTRACE = np.zeros((0, 4), np.int64)

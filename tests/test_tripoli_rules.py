@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels import tripoli as K
-from kernels import poker as PK
-from kernels.rng import new_stream
-from sim.games.tripoli import TripoliOptions
-from sim.notation import parse, parse_mask
+from cardsim.kernels import tripoli as K
+from cardsim.kernels import poker as PK
+from cardsim.kernels.rng import new_stream
+from cardsim.sim.games.tripoli import TripoliOptions
+from cardsim.sim.notation import parse, parse_mask
 
 NOTRACE = np.zeros((0, 4), np.int64)
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels import poker as PK
-from kernels import tripoli as K
-from kernels.rng import new_stream
-from sim.experiment import make_compare, run_experiment
-from sim.games.tripoli import TripoliOptions
-from sim.notation import parse_mask
-from sim.registry import get_game, seat_arrays, seat_table
+from cardsim.kernels import poker as PK
+from cardsim.kernels import tripoli as K
+from cardsim.kernels.rng import new_stream
+from cardsim.sim.experiment import make_compare, run_experiment
+from cardsim.sim.games.tripoli import TripoliOptions
+from cardsim.sim.notation import parse_mask
+from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
 GAME = get_game("tripoli")
 

@@ -6,11 +6,11 @@ Michigan sequence starts with the leader's lowest card of the suit and climbs to
 the Michigan payments equal the cards left (tripoli.md sections 2-9)."""
 import pytest
 
-from kernels import tripoli as K
-from sim.games.tripoli import GAME, PRESETS, format_trace, trace_events
-from sim.notation import parse_card
-from sim.runner import make_config, replay
-from sim.trace import lines
+from cardsim.kernels import tripoli as K
+from cardsim.sim.games.tripoli import GAME, PRESETS, format_trace, trace_events
+from cardsim.sim.notation import parse_card
+from cardsim.sim.runner import make_config, replay
+from cardsim.sim.trace import lines
 
 # one heuristic seat calls every bet (call_at=0), so the few deals replayed reach showdowns
 # (the default heuristic bluffs and folds enough that half its pots are won uncontested)

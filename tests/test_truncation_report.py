@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import app
+from cardsim.sim.cli import app
 
 CAP = ["--option", "max_turns=3", "--seed", "5", "--players", "3", "--quiet"]
 

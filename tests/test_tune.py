@@ -17,10 +17,10 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import app
-from sim.errors import UsageError
-from sim.experiment import make_sweep, run_experiment
-from sim.tune import make_tune, run_tune
+from cardsim.sim.cli import app
+from cardsim.sim.errors import UsageError
+from cardsim.sim.experiment import make_sweep, run_experiment
+from cardsim.sim.tune import make_tune, run_tune
 
 pytest.importorskip("optuna")
 

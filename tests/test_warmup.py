@@ -11,15 +11,15 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-import sim.cli as cli_mod
-from sim import warm
-from sim.cli import app
+import cardsim.sim.cli as cli_mod
+from cardsim.sim import warm
+from cardsim.sim.cli import app
 
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
     """The markers live in a fresh directory (the kernels' own cache is untouched)."""
-    import kernels.tonk  # noqa: F401  (kernels sets numba.config.CACHE_DIR when first imported; a
+    import cardsim.kernels.tonk  # noqa: F401  (kernels sets numba.config.CACHE_DIR when first imported; a
     #                                  dispatcher picks its cache directory when it is created)
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
     return tmp_path
@@ -75,9 +75,9 @@ def test_warmup_refuses_an_unknown_game(cache):
 
 @pytest.mark.parametrize("game", ["tonk", "marafon"])
 def test_a_game_imports_only_its_own_modules(game):
-    code = ("import sys\nfrom sim.runner import make_config\n"
+    code = ("import sys\nfrom cardsim.sim.runner import make_config\n"
             f"make_config({game!r}, deals=1)\n"
-            "print(sorted(m for m in sys.modules if m.startswith(('kernels.', 'sim.games.'))))")
+            "print(sorted(m for m in sys.modules if m.startswith(('cardsim.kernels.', 'cardsim.sim.games.'))))")
     mods = eval(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
     others = {"tonk", "telefunken", "marafon", "trionfo", "tripoli", "contract_rummy", "melds", "melds_float",
               "poker", "odds", "tricks"} - {game}

@@ -46,14 +46,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import contract_rummy as K
-from kernels import melds as M
-from kernels import melds_float as F
-from kernels.cards import RANK_NAMES, SUIT_NAMES
-from sim.errors import UsageError
-from sim.notation import fmt_card
-from sim.options import check_ranges, opt
-from sim.spec import (
+from cardsim.kernels import contract_rummy as K
+from cardsim.kernels import melds as M
+from cardsim.kernels import melds_float as F
+from cardsim.kernels.cards import RANK_NAMES, SUIT_NAMES
+from cardsim.sim.errors import UsageError
+from cardsim.sim.notation import fmt_card
+from cardsim.sim.options import check_ranges, opt
+from cardsim.sim.spec import (
     Column,
     GameSpec,
     ParamSpec,
@@ -63,7 +63,7 @@ from sim.spec import (
     record_fields,
     tuned,
 )
-from sim.trace import event, lines
+from cardsim.sim.trace import event, lines
 
 DECK_RULE = ("two_decks", "one_per_two_players")
 ROUNDING = ("ceil", "floor")

@@ -26,13 +26,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import marafon as K
-from kernels.tricks import STRENGTH_OF_RANK52, SUIT_NAMES40
-from sim.errors import UsageError
-from sim.notation import fmt40, fmt40_card, fmt40_mask, parse as parse52  # noqa: F401 - re-exported
-from sim.options import check_choice, check_ranges, opt
-from sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
-from sim.trace import event, lines
+from cardsim.kernels import marafon as K
+from cardsim.kernels.tricks import STRENGTH_OF_RANK52, SUIT_NAMES40
+from cardsim.sim.errors import UsageError
+from cardsim.sim.notation import fmt40, fmt40_card, fmt40_mask, parse as parse52  # noqa: F401 - re-exported
+from cardsim.sim.options import check_choice, check_ranges, opt
+from cardsim.sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
+from cardsim.sim.trace import event, lines
 
 DECLARER = ("any_player", "battitore_only")
 SECOND_DEALER = ("four_of_coins_holder", "rotate")

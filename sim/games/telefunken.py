@@ -36,15 +36,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import melds as M
-from kernels import telefunken as K
-from kernels.cards import RANK_NAMES, SUIT_NAMES
-from sim.errors import UsageError
-from sim.notation import fmt_card
-from sim.options import check_choice, opt
-from sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, penalty_game_columns,
+from cardsim.kernels import melds as M
+from cardsim.kernels import telefunken as K
+from cardsim.kernels.cards import RANK_NAMES, SUIT_NAMES
+from cardsim.sim.errors import UsageError
+from cardsim.sim.notation import fmt_card
+from cardsim.sim.options import check_choice, opt
+from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, penalty_game_columns,
                       record_fields, tuned)
-from sim.trace import event, lines
+from cardsim.sim.trace import event, lines
 
 EXACT_BONUS = ("chip", "card", "points", "none", "erase_previous")
 EXACT_TARGET = ("deal_plus_upcard", "deal_only", "either")

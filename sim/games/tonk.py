@@ -5,13 +5,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import tonk as K
-from kernels.cards import POINTS_TEN_CAP
-from sim.errors import UsageError
-from sim.notation import fmt_card, fmt_mask, mask_cards
-from sim.options import check_choice, check_ranges, opt
-from sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
-from sim.trace import event, lines, meld_text
+from cardsim.kernels import tonk as K
+from cardsim.kernels.cards import POINTS_TEN_CAP
+from cardsim.sim.errors import UsageError
+from cardsim.sim.notation import fmt_card, fmt_mask, mask_cards
+from cardsim.sim.options import check_choice, check_ranges, opt
+from cardsim.sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
+from cardsim.sim.trace import event, lines, meld_text
 
 MAX_STAKE = 1_000_000     # |payout| <= 3 (n - 1) x stake = 9,000,000: int32 columns
 MAX_TURNS = 10_000        # turns (int16) and the replay trace stay small

@@ -19,13 +19,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import trionfo as K
-from kernels.tricks import SUIT_NAMES40
-from sim.errors import UsageError
-from sim.notation import fmt40_card, fmt40_mask
-from sim.options import check_choice, check_ranges, opt
-from sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
-from sim.trace import event, lines
+from cardsim.kernels import trionfo as K
+from cardsim.kernels.tricks import SUIT_NAMES40
+from cardsim.sim.errors import UsageError
+from cardsim.sim.notation import fmt40_card, fmt40_mask
+from cardsim.sim.options import check_choice, check_ranges, opt
+from cardsim.sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
+from cardsim.sim.trace import event, lines
 
 PARTNER_METHOD = ("call_card", "name_player")
 AUCTION = ("open_ascending", "single_round")

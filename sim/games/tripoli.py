@@ -11,13 +11,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import poker as PK
-from kernels import tripoli as K
-from sim.errors import UsageError
-from sim.notation import fmt_card, fmt_mask, mask_cards
-from sim.options import check_choice, check_ranges, opt
-from sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
-from sim.trace import event, lines
+from cardsim.kernels import poker as PK
+from cardsim.kernels import tripoli as K
+from cardsim.sim.errors import UsageError
+from cardsim.sim.notation import fmt_card, fmt_mask, mask_cards
+from cardsim.sim.options import check_choice, check_ranges, opt
+from cardsim.sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
+from cardsim.sim.trace import event, lines
 
 TIMING = ("phase1", "michigan")
 SPLIT = ("per_player", "per_sequence")

@@ -1,0 +1,4 @@
+"""``python -m cardsim``: the command line."""
+from cardsim.sim.cli import main
+
+main()
