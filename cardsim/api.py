@@ -326,8 +326,8 @@ def replay(game: str, deal: int | None = None, *, seed: int | None = None, playe
     of (a run file; a compare/sweep dataset with ``point`` and ``lineup``), whose metadata
     gives the table; ``force`` replays a file of another rules version (``warn`` gets the
     warning)."""
-    from cardsim.sim.runner import (DEAL_LIMIT, make_config, open_replay_source, raise_check_error, replay as replay_state,
-                            replay_document, replay_lines)
+    from cardsim.sim.runner import (DEAL_LIMIT, make_config, open_replay_source, raise_check_error,
+                                    replay as replay_state, replay_document, replay_lines)
     from cardsim.sim.warm import mark_compiled
     if deal is not None and not 0 <= deal < DEAL_LIMIT:
         raise UsageError(f"--deal must be >= 0 and <= 2**63-2 (got {deal})")

@@ -54,15 +54,16 @@ the stock), reshuffles and scoring. The view shows the discard pile's contents, 
 nor which discards each seat took.
 """
 from cardsim.kernels.contract_rummy import (K_BUY, K_DISCARD, K_DRAW, K_JOKER, K_LAYOFF, K_MELD,  # noqa: F401
-                                    K_MELD_JOKERS, K_SWAP, K_VOLUNTEER, N_KINDS, N_PLUG_PARAMS, T_OWNER,
-                                    T_TURN, TW, V_C_ALL, V_C_EXACT, V_C_RUNS, V_C_SETS, V_CARD, V_CUR,
-                                    V_DEAL, V_DEALER, V_DOWN, V_HAND, V_HELD, V_INFO, V_INFO2, V_JOKER_DUE,
-                                    V_KIND, V_MAYI, V_MELD, V_MODEL, V_NMELDS, V_OOT, V_PILE, V_PILE_LEN,
-                                    V_PLAYERS, V_SEAT, V_STOCK, V_TAB, V_TAKEN, V_TOP, V_TOTAL, V_TURN,
-                                    V_XFER, VIEW_SIZE, JK)
+                                            K_MELD_JOKERS, K_SWAP, K_VOLUNTEER, N_KINDS, N_PLUG_PARAMS, T_OWNER,
+                                            T_TURN, TW, V_C_ALL, V_C_EXACT, V_C_RUNS, V_C_SETS, V_CARD, V_CUR,
+                                            V_DEAL, V_DEALER, V_DOWN, V_HAND, V_HELD, V_INFO, V_INFO2, V_JOKER_DUE,
+                                            V_KIND, V_MAYI, V_MELD, V_MODEL, V_NMELDS, V_OOT, V_PILE, V_PILE_LEN,
+                                            V_PLAYERS, V_SEAT, V_STOCK, V_TAB, V_TAKEN, V_TOP, V_TOTAL, V_TURN,
+                                            V_XFER, VIEW_SIZE, JK)
 from cardsim.kernels.melds import (K_GROUP, K_RUN, M_FLAGS, M_HI, M_JOKERS, M_KEY, M_KIND, M_LO,  # noqa: F401
-                           M_P1, M_P2)
+                                   M_P1, M_P2)
 from cardsim.kernels.jit import njit
+from cardsim.plugin import index_of
 
 NO = 0       # K_DRAW / K_BUY / K_VOLUNTEER / K_MELD / K_SWAP: the "no" code
 YES = 1
@@ -93,10 +94,4 @@ def held(view, c):
     return view[V_HAND + c]
 
 
-@njit(cache=True)
-def find(legal, n, code):
-    """The index of ``code`` in legal[:n], -1 if it is not legal."""
-    for i in range(n):
-        if legal[i] == code:
-            return i
-    return -1
+find = index_of          # the index of a code in legal[:n], -1 if it is not legal

@@ -43,30 +43,13 @@ import numpy as np
 from cardsim.kernels.cards import popcount  # noqa: F401
 from cardsim.kernels.jit import njit
 from cardsim.kernels.marafon import (K_CARD, K_CLAIM, K_DECLARE, K_TRUMP, N_PLUG_PARAMS, V_BATT,  # noqa: F401
-                             V_COUNT, V_DEALER, V_DECLARABLE, V_DECLARED, V_EXTRA, V_GAME_NO, V_GAMES, V_HAND,
-                             V_HAND_NO, V_HELD, V_KIND, V_LAST_WINNER, V_LEADER, V_LED, V_MARAF, V_MARAF_POINTS,
-                             V_NCARDS, V_PLAYED, V_SCORE, V_SEAT, V_SIDE, V_TARGET, V_THIRDS, V_TRICK,
-                             V_TRICK_NO, V_TRICKS_WON, V_TRUMP, V_TRUMP_ONLY, V_WON, VIEW_SIZE)
+                                     V_COUNT, V_DEALER, V_DECLARABLE, V_DECLARED, V_EXTRA, V_GAME_NO, V_GAMES, V_HAND,
+                                     V_HAND_NO, V_HELD, V_KIND, V_LAST_WINNER, V_LEADER, V_LED, V_MARAF, V_MARAF_POINTS,
+                                     V_NCARDS, V_PLAYED, V_SCORE, V_SEAT, V_SIDE, V_TARGET, V_THIRDS, V_TRICK,
+                                     V_TRICK_NO, V_TRICKS_WON, V_TRUMP, V_TRUMP_ONLY, V_WON, VIEW_SIZE)
+from cardsim.plugin import index_of, legal_mask  # noqa: F401
 from cardsim.kernels.tricks import (beating_cards, best_trump, card_thirds, cheapest, cricche, is_master,  # noqa: F401
-                            lead_card, mask_thirds, richest, strength_of, suit_of40, trick_winner, trump_score)
-
-
-@njit(cache=True)
-def legal_mask(legal, n):
-    """The cards of ``legal[:n]`` (a K_CARD list) as a mask."""
-    m = np.int64(0)
-    for i in range(n):
-        m |= np.int64(1) << legal[i]
-    return m
-
-
-@njit(cache=True)
-def index_of(legal, n, card):
-    """The index of ``card`` in ``legal[:n]``, -1 if it is not there."""
-    for i in range(n):
-        if legal[i] == card:
-            return i
-    return -1
+                                    lead_card, mask_thirds, richest, strength_of, suit_of40, trick_winner, trump_score)
 
 
 @njit(cache=True)

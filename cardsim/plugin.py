@@ -28,6 +28,25 @@ numba helpers; every game takes plug-ins (``cardsim.tonk``, ``cardsim.telefunken
 """
 from __future__ import annotations
 
+from cardsim.kernels.jit import njit
 from cardsim.sim.spec import PluginStrategy as Strategy, plugin_param as param
 
-__all__ = ["Strategy", "param"]
+__all__ = ["Strategy", "param", "index_of", "legal_mask"]
+
+
+@njit(cache=True)
+def index_of(legal, n, x):
+    """The index of ``x`` (a card, a code, a level, a seat) in ``legal[:n]``, -1 if it is not there."""
+    for i in range(n):
+        if legal[i] == x:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def legal_mask(legal, n):
+    """The cards of ``legal[:n]`` (a list of card indices) as a mask."""
+    m = 0
+    for i in range(n):
+        m |= 1 << legal[i]
+    return m

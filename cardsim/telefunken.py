@@ -52,16 +52,16 @@ import numba
 
 from cardsim.kernels.melds import K_GROUP, K_RUN, M_FLAGS, M_HI, M_JOKERS, M_JPOS, M_KEY, M_KIND, M_LO, M_P1, M_P2  # noqa: F401
 from cardsim.kernels.telefunken import (A_BUY, A_CHOOSE, A_DISCARD, A_DRAW, A_EX_CARD, A_EX_DONE, A_GO_DOWN,  # noqa: F401
-                                A_GO_OUT7, A_HOLD, A_LAYOFF, A_MELD, A_PASS, A_RETRIEVE, A_SHIFT, A_TAKE_UPCARD,
-                                A_TAKE_WILD, JK, K_BUY, K_CHOOSE, K_CUT, K_DISCARD, K_EXCHANGE, K_GO_DOWN,
-                                K_GO_OUT, K_KEEP, K_LAY, K_UPCARD, N_KINDS, N_PLUG_PARAMS, T_CONTRACT, T_OWNER,
-                                T_TURN, T_TWOS, TW, V_AT_ONCE, V_BUYS, V_C_GROUP_SIZE, V_C_GROUPS, V_C_NEXT,
-                                V_C_PURE, V_C_RUN_MIN, V_C_RUNS, V_CHIPS, V_CONTRACT, V_CUT_EXACT, V_CUT_KEPT,
-                                V_DEALER, V_DISCARDER, V_DOWN, V_DOWN_TURN, V_EX_ROUND, V_EXK, V_GBUYS, V_H1, V_H2,
-                                V_HANDS, V_HELD, V_HNO, V_JOKER_DUE, V_JOKERS, V_KIND, V_NMELDS, V_OFFER,
-                                V_PILE1, V_PILE2, V_PILE_JOKERS, V_PILE_LEN, V_PLAYERS, V_RESHUF, V_RULE_CUT_AIM,
-                                V_RULE_CUT_SPREAD, V_SEAT, V_STOCK, V_TABLE, V_TABLE_ACTS, V_TAKEN, V_TOP,
-                                V_TOTAL, V_TURN, V_TWOS, V_UP_OFFER, V_USED, V_WILD_TWOS, VIEW_SIZE)
+                                        A_GO_OUT7, A_HOLD, A_LAYOFF, A_MELD, A_PASS, A_RETRIEVE, A_SHIFT, A_TAKE_UPCARD,
+                                        A_TAKE_WILD, JK, K_BUY, K_CHOOSE, K_CUT, K_DISCARD, K_EXCHANGE, K_GO_DOWN,
+                                        K_GO_OUT, K_KEEP, K_LAY, K_UPCARD, N_KINDS, N_PLUG_PARAMS, T_CONTRACT, T_OWNER,
+                                        T_TURN, T_TWOS, TW, V_AT_ONCE, V_BUYS, V_C_GROUP_SIZE, V_C_GROUPS, V_C_NEXT,
+                                        V_C_PURE, V_C_RUN_MIN, V_C_RUNS, V_CHIPS, V_CONTRACT, V_CUT_EXACT, V_CUT_KEPT,
+                                        V_DEALER, V_DISCARDER, V_DOWN, V_DOWN_TURN, V_EX_ROUND, V_EXK, V_GBUYS, V_H1, V_H2,
+                                        V_HANDS, V_HELD, V_HNO, V_JOKER_DUE, V_JOKERS, V_KIND, V_NMELDS, V_OFFER,
+                                        V_PILE1, V_PILE2, V_PILE_JOKERS, V_PILE_LEN, V_PLAYERS, V_RESHUF, V_RULE_CUT_AIM,
+                                        V_RULE_CUT_SPREAD, V_SEAT, V_STOCK, V_TABLE, V_TABLE_ACTS, V_TAKEN, V_TOP,
+                                        V_TOTAL, V_TURN, V_TWOS, V_UP_OFFER, V_USED, V_WILD_TWOS, VIEW_SIZE)
 from cardsim.kernels.jit import njit
 
 

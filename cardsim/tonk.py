@@ -12,9 +12,9 @@ Actions: ``kind(a)`` is one of A_KNOCK, A_DRAW_STOCK, A_DRAW_DISCARD, A_END_DRY,
 = the mask laid), A_HIT (``card(a)`` on seat ``owner(a)``'s book or run), A_DISCARD (``card(a)``).
 """
 from cardsim.kernels.tonk import (A_DISCARD, A_DRAW_DISCARD, A_DRAW_STOCK, A_END_DRY, A_HIT, A_KNOCK,  # noqa: F401
-                          A_LAY, K_MELD, K_START, N_PLUG_PARAMS, V_BLOCKED, V_BOOKS, V_DEALER, V_DRY_TURNS,
-                          V_HAND, V_HELD, V_HITS, V_KIND, V_NEW_SPREAD, V_PILE, V_PILE_LEN, V_PLAYERS, V_RUNS,
-                          V_SEAT, V_STOCK, V_TAKEN, V_TOP, V_TURNS, VIEW_SIZE, hand_count)
+                                  A_LAY, K_MELD, K_START, N_PLUG_PARAMS, V_BLOCKED, V_BOOKS, V_DEALER, V_DRY_TURNS,
+                                  V_HAND, V_HELD, V_HITS, V_KIND, V_NEW_SPREAD, V_PILE, V_PILE_LEN, V_PLAYERS, V_RUNS,
+                                  V_SEAT, V_STOCK, V_TAKEN, V_TOP, V_TURNS, VIEW_SIZE, hand_count)
 from cardsim.kernels.jit import njit
 
 

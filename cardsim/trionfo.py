@@ -45,32 +45,15 @@ import numpy as np
 from cardsim.kernels.cards import popcount  # noqa: F401
 from cardsim.kernels.jit import njit
 from cardsim.kernels.trionfo import (GREEDY_THRESHOLDS, K_BID, K_CALL, K_CARD, K_NAME, K_TRUMP, N_PLUG_PARAMS,  # noqa: F401
-                             V_AUCTION, V_BID, V_CALLED, V_DEALER, V_DECLARER, V_FIRST_BIDDER, V_FIRST_SPEAKER,
-                             V_HAND, V_HAND_IDX, V_HANDS, V_HELD, V_HIGH_BIDDER, V_HIGH_LEVEL, V_KIND,
-                             V_LAST_WINNER, V_LEADER, V_LED, V_MONEY, V_NCARDS, V_PARTNER, V_PARTNER_LEVELS,
-                             V_PARTNER_METHOD, V_PASSED, V_PLAYED, V_REDEALS, V_REVEALED, V_SEAT, V_SELF_CALL,
-                             V_STAKE, V_THIRDS, V_TRICK, V_TRICK_NO, V_TRUMP, V_WIN_POINTS, VIEW_SIZE,
-                             hand_strength)
+                                     V_AUCTION, V_BID, V_CALLED, V_DEALER, V_DECLARER, V_FIRST_BIDDER, V_FIRST_SPEAKER,
+                                     V_HAND, V_HAND_IDX, V_HANDS, V_HELD, V_HIGH_BIDDER, V_HIGH_LEVEL, V_KIND,
+                                     V_LAST_WINNER, V_LEADER, V_LED, V_MONEY, V_NCARDS, V_PARTNER, V_PARTNER_LEVELS,
+                                     V_PARTNER_METHOD, V_PASSED, V_PLAYED, V_REDEALS, V_REVEALED, V_SEAT, V_SELF_CALL,
+                                     V_STAKE, V_THIRDS, V_TRICK, V_TRICK_NO, V_TRUMP, V_WIN_POINTS, VIEW_SIZE,
+                                     hand_strength)
+from cardsim.plugin import index_of, legal_mask  # noqa: F401
 from cardsim.kernels.tricks import (beating_cards, best_trump, card_thirds, cheapest, is_master, lead_card,  # noqa: F401
-                            mask_thirds, richest, strength_of, suit_of40, trick_winner, trump_score)
-
-
-@njit(cache=True)
-def legal_mask(legal, n):
-    """The cards of ``legal[:n]`` (a K_CARD or K_CALL list) as a mask."""
-    m = np.int64(0)
-    for i in range(n):
-        m |= np.int64(1) << legal[i]
-    return m
-
-
-@njit(cache=True)
-def index_of(legal, n, x):
-    """The index of ``x`` (a card, a level, a seat) in ``legal[:n]``, -1 if it is not there."""
-    for i in range(n):
-        if legal[i] == x:
-            return i
-    return -1
+                                    mask_thirds, richest, strength_of, suit_of40, trick_winner, trump_score)
 
 
 @njit(cache=True)

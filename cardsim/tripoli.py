@@ -47,18 +47,18 @@ from cardsim.kernels.cards import popcount as hand_count  # noqa: F401  (cards i
 from cardsim.kernels.jit import njit
 from cardsim.kernels.poker import best5, category, eval5  # noqa: F401
 from cardsim.kernels.tripoli import (A_AUCTION_OLD, A_AUCTION_WIDOW, A_BET, A_BID, A_CALL, A_CHECK, A_DONE,  # noqa: F401
-                             A_FOLD, A_KEEP, A_LEAD, A_PASS, A_PICK, A_RAISE, A_SUIT, A_SWAP, AU_OLD, AU_SUIT,
-                             AU_WIDOW, K_BET, K_BID, K_CLEAR_BET, K_LEAD, K_PICK, K_SUIT, K_SUIT_BID, K_WIDOW,
-                             KIND_NAMES, N_KINDS, N_PLUG_PARAMS, P_AFTER_SWAP, P_AFTER_UNSOLD, P_AUCTION, P_BET,
-                             P_LEAD, P_SELECT, P_SUIT, P_WIDOW, SP_10, SP_A, SP_J, SP_K, SP_KITTY, SP_KQ, SP_POT,
-                             SP_Q, SP_SEQ, V_ACTED, V_ACTIVE, V_AUCTION, V_BANNED, V_BET_CLASS, V_BET_HAND,
-                             V_BOARD, V_CHIPS, V_CLEARING, V_COLOR, V_CONTRIB, V_CUR_BET, V_DEAL_NO, V_DEALER,
-                             V_DEALS, V_FIRST_LEAD, V_FOLDED, V_HAND, V_HELD, V_HIGH, V_HIGH_BY, V_KIND, V_LEADS,
-                             V_MAX_AMOUNT, V_MAX_RAISES, V_OLD_HAND, V_OWE, V_PAY_SUIT, V_PHASE, V_PICK,
-                             V_PLAYED, V_PLAYERS, V_POT, V_POT_WIN, V_RAISES, V_SEAT, V_SEQ, V_SHOWN, V_SUIT_BY,
-                             V_SUIT_PRICE, V_TIMING, V_W_ACT, V_W_BUYER, V_W_PRICE, V_WIDOW, VIEW_SIZE,
-                             W_AUCTION_OLD, W_AUCTION_WIDOW, W_SOLD_OLD, W_SOLD_WIDOW, W_SWAP, lowest_in,
-                             next_card, strength)
+                                     A_FOLD, A_KEEP, A_LEAD, A_PASS, A_PICK, A_RAISE, A_SUIT, A_SWAP, AU_OLD, AU_SUIT,
+                                     AU_WIDOW, K_BET, K_BID, K_CLEAR_BET, K_LEAD, K_PICK, K_SUIT, K_SUIT_BID, K_WIDOW,
+                                     KIND_NAMES, N_KINDS, N_PLUG_PARAMS, P_AFTER_SWAP, P_AFTER_UNSOLD, P_AUCTION, P_BET,
+                                     P_LEAD, P_SELECT, P_SUIT, P_WIDOW, SP_10, SP_A, SP_J, SP_K, SP_KITTY, SP_KQ, SP_POT,
+                                     SP_Q, SP_SEQ, V_ACTED, V_ACTIVE, V_AUCTION, V_BANNED, V_BET_CLASS, V_BET_HAND,
+                                     V_BOARD, V_CHIPS, V_CLEARING, V_COLOR, V_CONTRIB, V_CUR_BET, V_DEAL_NO, V_DEALER,
+                                     V_DEALS, V_FIRST_LEAD, V_FOLDED, V_HAND, V_HELD, V_HIGH, V_HIGH_BY, V_KIND, V_LEADS,
+                                     V_MAX_AMOUNT, V_MAX_RAISES, V_OLD_HAND, V_OWE, V_PAY_SUIT, V_PHASE, V_PICK,
+                                     V_PLAYED, V_PLAYERS, V_POT, V_POT_WIN, V_RAISES, V_SEAT, V_SEQ, V_SHOWN, V_SUIT_BY,
+                                     V_SUIT_PRICE, V_TIMING, V_W_ACT, V_W_BUYER, V_W_PRICE, V_WIDOW, VIEW_SIZE,
+                                     W_AUCTION_OLD, W_AUCTION_WIDOW, W_SOLD_OLD, W_SOLD_WIDOW, W_SWAP, lowest_in,
+                                     next_card, strength)
 
 
 @njit(cache=True)

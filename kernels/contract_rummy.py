@@ -99,7 +99,7 @@ import numpy as np
 from cardsim.kernels import melds as M
 from cardsim.kernels import melds_float as F
 from cardsim.kernels.cards import popcount
-from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
+from cardsim.kernels.jit import njit, no_plugin, plugin_params, threaded_batch, trace_put, unowned
 from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 
 RULES_VERSION = 2
@@ -1139,7 +1139,7 @@ def plug_meld_jokers(st, opts, tab, p, mo, nm, keep, plug, pprm, vb):
 def no_plug(seats):
     """(plug, pprm, vb) of a table without a plug-in, for callers of ``play_turn`` and the
     phases outside a batch (tests)."""
-    return no_plugin, np.zeros((seats, N_PLUG_PARAMS + 1), np.float64), np.zeros(VB_SIZE, np.int64)
+    return no_plugin, plugin_params(None, seats, N_PLUG_PARAMS), np.zeros(VB_SIZE, np.int64)
 
 
 # =============================================================================
@@ -1926,16 +1926,12 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
                   unowned(sc), unowned(mo), unowned(gdeck), unowned(gplay), r[g], plug, pp, unowned(vb))
 
 
-def no_plugin_params(sids):
-    return np.zeros((len(sids), N_PLUG_PARAMS + 1), dtype=np.float64)
-
-
 def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
     """Play ``count`` games starting at ``first`` on ``numba.get_num_threads()`` threads into
     ``rec`` (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``).
     ``plug``: the plug-in (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN,
     with its parameters ``pprm``; one compiled kernel serves every table."""
-    pprm = no_plugin_params(sids) if pprm is None else pprm
+    pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
     plug = no_plugin if plug is None else plug
     threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
 
@@ -1950,7 +1946,7 @@ def replay_kernel(seed, game, opts, sids, params, check, trace, plug, pprm):
 
 def replay_game(seed, game, opts, sids, params, check, trace, plug=None, pprm=None):
     """Play one game alone with a trace buffer; returns the final state."""
-    pprm = no_plugin_params(sids) if pprm is None else pprm
+    pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
     return replay_kernel(seed, game, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)
 
 

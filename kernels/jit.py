@@ -3,6 +3,7 @@ import itertools
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
+import numpy as np
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -140,6 +141,21 @@ def plug_cfunc(fn):
     plug-in costs only its own compile. (A dispatcher argument would be typed by its identity:
     a new kernel compile, and a new cache entry, in every process.)"""
     return numba.cfunc(PLUG_SIG)(fn)
+
+
+def plugin_params(pprm, seats, n_plug):
+    """A plug-in's parameter rows ``pprm`` as the kernels take them (float64; one row per seat:
+    ``n_plug`` parameters and the kinds mask), zeros for a table without a plug-in (None)."""
+    if pprm is None:
+        return np.zeros((seats, n_plug + 1), dtype=np.float64)
+    return np.ascontiguousarray(pprm, dtype=np.float64)
+
+
+def with_plugin_params(params, pprm, n_plug):
+    """The seats' built-in parameters with the plug-in's rows appended (columns from
+    ``params.shape[1]`` on): for the kernels that read both from one matrix."""
+    params = np.asarray(params, dtype=np.float64)
+    return np.ascontiguousarray(np.hstack([params, plugin_params(pprm, len(params), n_plug)]))
 
 
 @numba.cfunc(PLUG_SIG, cache=True)

@@ -69,7 +69,7 @@ other two (0 for both sides when a capped game ends level).
 import numpy as np
 
 from cardsim.kernels.cards import lowbit, nth_card, popcount
-from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
+from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned, with_plugin_params
 from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 from cardsim.kernels.tricks import (
     FULL40,
@@ -938,7 +938,7 @@ def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, r
 def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug):
     """Play matches first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug`` is
     the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN, its
-    parameters in ``params`` from column N_PARAMS on (``with_plugin_params``)."""
+    parameters in ``params`` from column N_PARAMS on (``jit.with_plugin_params``)."""
     st = np.zeros(ST_SIZE, np.int64)
     gdeck = np.zeros(2, np.uint64)
     gplay = np.zeros(2, np.uint64)
@@ -949,22 +949,13 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug):
                    unowned(gplay), r[d], plug)
 
 
-def with_plugin_params(params, pprm):
-    """The seats' built-in parameters with the plug-in's rows (``pprm``; zeros: no plug-in)
-    appended, columns N_PARAMS ..: what the kernels take."""
-    params = np.asarray(params, dtype=np.float64)
-    if pprm is None:
-        pprm = np.zeros((len(params), N_PLUG_PARAMS + 1), dtype=np.float64)
-    return np.ascontiguousarray(np.hstack([params, pprm]))
-
-
 def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
     """Play ``count`` matches starting at ``first`` on ``numba.get_num_threads()`` threads into
     ``rec`` (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``).
     ``plug``: the plug-in (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN, with
     its parameters ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
-    threaded_batch(play_chunk, seed, first, count, opts, sids, with_plugin_params(params, pprm), check, rec,
-                   no_plugin if plug is None else plug, least=CHUNK)
+    threaded_batch(play_chunk, seed, first, count, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS),
+                   check, rec, no_plugin if plug is None else plug, least=CHUNK)
 
 
 @njit(cache=True)
@@ -978,5 +969,5 @@ def replay_kernel(seed, game, opts, sids, params, check, trace, plug):
 
 def replay_match(seed, game, opts, sids, params, check, trace, plug=None, pprm=None):
     """Play one match alone with a trace buffer; returns the final state."""
-    return replay_kernel(seed, game, opts, sids, with_plugin_params(params, pprm), check, trace,
+    return replay_kernel(seed, game, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS), check, trace,
                          no_plugin if plug is None else plug)

@@ -99,7 +99,7 @@ from cardsim.kernels.cards import (
     ranks_present,
     run_neighbours,
 )
-from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
+from cardsim.kernels.jit import njit, no_plugin, plugin_params, threaded_batch, trace_put, unowned
 from cardsim.kernels.rng import (
     STREAM_DECK,
     STREAM_PLAY,
@@ -1278,16 +1278,12 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
         write_record(st, r[d])
 
 
-def no_plugin_params(sids):
-    return np.zeros((len(sids), N_PLUG_PARAMS + 1), dtype=np.float64)
-
-
 def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
     """Play ``count`` deals starting at ``first`` on ``numba.get_num_threads()`` threads into ``rec``
     (Python threads over the ``nogil`` ``play_chunk``: ``jit.threaded_batch``). ``plug``: the
     plug-in (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN, with its parameters
     ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
-    pprm = no_plugin_params(sids) if pprm is None else pprm
+    pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
     plug = no_plugin if plug is None else plug
     threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
 
@@ -1306,7 +1302,7 @@ def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
 
 def replay_deal(seed, deal_id, opts, sids, params, check, trace, plug=None, pprm=None):
     """Play one deal alone with a trace buffer; returns the final state."""
-    pprm = no_plugin_params(sids) if pprm is None else pprm
+    pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
     return replay_kernel(seed, deal_id, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)
 
 

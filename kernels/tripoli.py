@@ -93,7 +93,7 @@ import numpy as np
 
 from cardsim.kernels import poker as PK
 from cardsim.kernels.cards import FULL_DECK, lowbit, popcount
-from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned
+from cardsim.kernels.jit import njit, no_plugin, plugin_params, threaded_batch, trace_put, unowned
 from cardsim.kernels.rng import (
     STREAM_DECK,
     STREAM_PLAY,
@@ -1791,17 +1791,13 @@ def play_range(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
             write_record(st, rec[d - first])
 
 
-def no_plugin_params(sids):
-    return np.zeros((len(sids), N_PLUG_PARAMS + 1), dtype=np.float64)
-
-
 def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
     """Play deals first .. first+count-1 into ``rec`` on ``numba.get_num_threads()`` threads
     (Python threads over the ``nogil`` ``play_range``: ``jit.threaded_batch``), cut at whole
     sessions, so a session's board never crosses threads. ``plug``: the plug-in
     (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN, with its parameters
     ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
-    pprm = no_plugin_params(sids) if pprm is None else pprm
+    pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
     plug = no_plugin if plug is None else plug
     threaded_batch(play_range, seed, first, count, opts, sids, params, check, rec, plug, pprm,
                    least=int(opts[O_DEALS]) * SESSIONS_PER_CHUNK, align=int(opts[O_DEALS]))
@@ -1823,5 +1819,5 @@ def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
 
 def replay_deal(seed, deal_id, opts, sids, params, check, trace, plug=None, pprm=None):
     """Play one deal alone (after its session's earlier deals) with a trace; final state."""
-    pprm = no_plugin_params(sids) if pprm is None else pprm
+    pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
     return replay_kernel(seed, deal_id, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)

@@ -32,7 +32,7 @@ from cardsim.sim.drive import drive, shard_layout, timing_meta
 from cardsim.sim.options import build_options, options_dict, parse_overrides
 from cardsim.sim.registry import Seat, check_players, get_game, parse_seat, split_label
 from cardsim.sim.runner import (RunConfig, check_deal_range, check_shard_size, max_workers, package_versions,
-                        play_shard)
+                                play_shard)
 from cardsim.sim.stats import json_clean, mean_ci
 from cardsim.sim.store import ShardStore
 

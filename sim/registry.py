@@ -15,7 +15,7 @@ import numpy as np
 from cardsim.sim.errors import UsageError
 from cardsim.sim.options import ascii_only
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, RecordRangeError, StrategySpec,  # noqa: F401 - re-exported
-                      kernel_fields, narrow, record_fields, tuned)
+                              kernel_fields, narrow, record_fields, tuned)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from cardsim.sim.io import iter_record_batches, read_output_meta, read_run_meta
 from cardsim.sim.store import ShardStore
 from cardsim.sim.options import build_options, options_dict
 from cardsim.sim.registry import (GameSpec, RecordRangeError, Seat, check_players, get_game, parse_seat, seat_arrays,
-                          seat_plugin, seat_table)
+                                  seat_plugin, seat_table)
 from cardsim.sim.stats import Accumulator
 from cardsim.sim.trace import event, lines
 

@@ -115,6 +115,13 @@ class GameSpec:
                                               # scripts/bench.py --game plugins}; None: not taken
 
 
+def plugin_fields(K) -> dict:
+    """The part of ``GameSpec.plugin`` a game's kernel module ``K`` defines: the sid offset of a
+    plug-in seat (``K.PLUGIN``), its parameter slots (``K.N_PLUG_PARAMS``) and the code of an
+    illegal plug-in answer (``K.E_PLUGIN``)."""
+    return {"offset": K.PLUGIN, "n_params": K.N_PLUG_PARAMS, "error": K.E_PLUGIN}
+
+
 def kernel_fields(K, **over) -> dict:
     """The GameSpec fields a kernel module ``K`` gives under the shared names (RULES_VERSION,
     N_PARAMS, RECORD_COLS, REASON_NAMES, ERROR_NAMES, RC_ERR, ERR, play_batch); ``over``

@@ -24,7 +24,7 @@ from cardsim.sim import sequential
 from cardsim.sim.cli import app
 from cardsim.sim.errors import UsageError
 from cardsim.sim.experiment import (ExperimentAccumulator, make_compare, make_sweep, parse_grid, play_experiment_shard,
-                            run_experiment)
+                                    run_experiment)
 from cardsim.sim.games.tonk import GAME as TONK
 from cardsim.sim.io import META_KEY
 from cardsim.sim.registry import parse_seat

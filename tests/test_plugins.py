@@ -13,27 +13,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from cardsim.kernels import tonk as K
 from cardsim.kernels.rng import STREAM_DECK, seed_stream
-from cardsim.sim.cli import app
 from cardsim.sim.runner import make_config, play_shard
 from cardsim.sim.games.tonk import TonkOptions
+from plugin_helpers import invoke
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = str(ROOT / "examples" / "tonk_low_knock.py")
 BAD = str(ROOT / "tests" / "data" / "plugins" / "bad_plugins.py")
-
-
-def invoke(*args, cwd=None):
-    old = os.getcwd()
-    try:
-        if cwd:
-            os.chdir(cwd)
-        return CliRunner().invoke(app, [str(a) for a in args])
-    finally:
-        os.chdir(old)
 
 
 def records(strats, n=3000, players=3, seed=3):

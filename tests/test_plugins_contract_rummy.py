@@ -20,12 +20,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from cardsim.kernels import contract_rummy as K
-from cardsim.sim.cli import app
 from cardsim.sim.errors import UsageError
 from cardsim.sim.runner import make_config, play_shard
+from plugin_helpers import invoke, same
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
@@ -35,23 +34,9 @@ EXAMPLE = str(ROOT.parent / "examples" / "contract_rummy_mayi_limit.py")
 DATA = str(ROOT / "data" / "plugins" / "contract_rummy_plugins.py")
 
 
-def invoke(*args, cwd=None):
-    old = os.getcwd()
-    try:
-        if cwd:
-            os.chdir(cwd)
-        return CliRunner().invoke(app, [str(a) for a in args])
-    finally:
-        os.chdir(old)
-
-
 def records(strats, n=60, seed=3, preset=None, options=None):
     cfg = make_config("contract_rummy", 4, n, seed, strats, options=options, preset=preset, workers=1)
     return play_shard(cfg, 0, n)
-
-
-def same(a, b):
-    return all(np.array_equal(a[k], b[k]) for k in a)
 
 
 @pytest.mark.parametrize("options", [None, ["may_i_model=buy"]])

@@ -9,15 +9,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from cardsim.kernels import marafon as K
 from cardsim.kernels.rng import seed_stream
-from cardsim.sim.cli import app
 from cardsim.sim.errors import UsageError
 from cardsim.sim.games.marafon import MarafonOptions
 from cardsim.sim.runner import make_config, play_shard
 from test_marafon_strategies import redeal_hidden
+from plugin_helpers import invoke, same
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = str(ROOT / "examples" / "marafon_save_trumps.py")
@@ -25,22 +24,8 @@ PLUGS = str(ROOT / "tests" / "data" / "plugins" / "marafon_plugins.py")
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
 
 
-def invoke(*args, cwd=None):
-    old = os.getcwd()
-    try:
-        if cwd:
-            os.chdir(cwd)
-        return CliRunner().invoke(app, [str(a) for a in args])
-    finally:
-        os.chdir(old)
-
-
 def records(strats, n=1500, seed=3, preset=None):
     return play_shard(make_config("marafon", 4, n, seed, strats, preset=preset, workers=1, check=True), 0, n)
-
-
-def same(a, b):
-    return all(np.array_equal(a[k], b[k]) for k in a)
 
 
 @pytest.mark.parametrize("preset", ["seed", "italian", "any_cricca", "best_of_three"])

@@ -14,13 +14,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from cardsim.kernels import telefunken as K
-from cardsim.sim.cli import app
 from cardsim.sim.registry import get_game
 from cardsim.sim.runner import make_config, play_shard
 from test_telefunken_strategies import decision_states, redeal_hidden
+from plugin_helpers import invoke, same
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = str(ROOT / "examples" / "telefunken_hold_back.py")
@@ -28,24 +27,10 @@ DATA = str(ROOT / "tests" / "data" / "plugins" / "telefunken_plugins.py")
 GAME = get_game("telefunken")
 
 
-def invoke(*args, cwd=None):
-    old = os.getcwd()
-    try:
-        if cwd:
-            os.chdir(cwd)
-        return CliRunner().invoke(app, [str(a) for a in args])
-    finally:
-        os.chdir(old)
-
-
 def records(strats, n=40, players=4, seed=3, options=None, preset=None):
     opts = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in (options or {}).items()]
     cfg = make_config("telefunken", players, n, seed, strats, options=opts, preset=preset, workers=1)
     return play_shard(cfg, 0, n)
-
-
-def same(a, b):
-    return all(np.array_equal(a[k], b[k]) for k in a)
 
 
 def test_the_hold_back_example_plays_the_planners_records():

@@ -10,16 +10,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from cardsim.kernels import trionfo as K
 from cardsim.kernels.rng import seed_stream
-from cardsim.sim.cli import app
 from cardsim.sim.errors import UsageError
 from cardsim.sim.games.trionfo import GAME, TrionfoOptions
 from cardsim.sim.runner import make_config, play_shard
 from cardsim.sim.registry import seat_arrays, seat_table
 from test_trionfo_strategies import redeal_hidden
+from plugin_helpers import invoke, same
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = str(ROOT / "examples" / "trionfo_long_trumps.py")
@@ -28,22 +27,8 @@ NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
 PRESETS = ["seed", "partner2", "single_round", "open_partner", "self_call"]
 
 
-def invoke(*args, cwd=None):
-    old = os.getcwd()
-    try:
-        if cwd:
-            os.chdir(cwd)
-        return CliRunner().invoke(app, [str(a) for a in args])
-    finally:
-        os.chdir(old)
-
-
 def records(strats, n=400, seed=3, preset=None):
     return play_shard(make_config("trionfo", 5, n, seed, strats, preset=preset, workers=1, check=True), 0, n)
-
-
-def same(a, b):
-    return all(np.array_equal(a[k], b[k]) for k in a)
 
 
 @pytest.mark.parametrize("preset", PRESETS)

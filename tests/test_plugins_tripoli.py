@@ -16,31 +16,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from cardsim.kernels import tripoli as K
-from cardsim.kernels.rng import STREAM_DECK, STREAM_PLAY, seed_stream
-from cardsim.sim.cli import app
 from cardsim.sim.errors import UsageError
-from cardsim.sim.registry import seat_arrays, seat_table
 from cardsim.sim.runner import make_config, play_shard, replay
-from test_tripoli_peeking import GAME, NOTRACE, redeal
+from test_tripoli_peeking import fuzz_decision_states, redeal
+from plugin_helpers import invoke
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = str(ROOT / "examples" / "tripoli_widow_stops.py")
 PLUGS = str(ROOT / "tests" / "data" / "plugins" / "tripoli_plugins.py")
 SAME = f"{EXAMPLE}:widow_stops:widow_stops=0"          # the heuristic's lead, as a plug-in
 UNSET = -(1 << 62)
-
-
-def invoke(*args, cwd=None):
-    old = os.getcwd()
-    try:
-        if cwd:
-            os.chdir(cwd)
-        return CliRunner().invoke(app, [str(a) for a in args])
-    finally:
-        os.chdir(old)
 
 
 def records(strats, n=600, players=5, seed=3, preset=None, check=False):
@@ -95,53 +82,29 @@ def test_the_view_shows_only_what_the_seat_may_see():
     (consistently with what the seat has seen): its view must not change. A change of its own
     cards changes it."""
     rng = np.random.default_rng(17)
-    fz_sid, fz_prm = seat_arrays(GAME, seat_table(GAME, ["fuzz"], 1))
     checked = {}
     presets = ["seed", "rummoli", "suit_auction", "no_widow", "colours", "long_session"]
-    for deal in range(90):
-        preset = presets[deal % len(presets)]
-        n = (3, 5, 7)[deal % 3]
-        opts = GAME.options_cls(**GAME.presets[preset]).to_array(n)
-        st, acts, gdeck, gplay, deck = K.buffers(opts)
-        D = int(opts[K.O_DEALS])
-        d = deal * D + D - 1                        # the last deal of its session: a clearing round follows
-        K.reset_deal(st, opts, K.dealer_of(opts, 17, deal, D - 1))
-        st[K.SESSION], st[K.DEAL_NO], st[K.DEAL_ID], st[K.SEED], st[K.LAST_DEAL] = deal, D - 1, d, 17, 1
-        seed_stream(gdeck, 17, d, STREAM_DECK)
-        seed_stream(gplay, 17, d, STREAM_PLAY)
-        K.start_deal(st, opts, gdeck, deck, NOTRACE)
-        cleared = False
-        while True:
-            if st[K.PHASE] == K.P_OVER:
-                if cleared or not opts[K.O_CLEARING]:
-                    break
-                cleared = True
-                K.clearing_start(st, opts, gdeck, deck, NOTRACE)
-                continue
-            p = int(st[K.CUR])
-            if st[K.PHASE] <= K.P_SUIT or rng.random() < 0.25:
-                v = _view(st, opts)
-                assert (v != UNSET).all()                                   # every slot written
-                kind = int(v[K.V_KIND])
-                assert v[K.V_SEAT] == p and v[K.V_HAND] == st[K.HAND + p]
-                if st[K.W_SEEN] == p:
-                    assert v[K.V_WIDOW] == st[K.WIDOW]
-                elif st[K.PHASE] <= K.P_SUIT:
-                    assert v[K.V_WIDOW] == 0                               # nothing of it is public yet
-                for _ in range(3):
-                    st2 = redeal(st, opts, p, rng)
-                    assert np.array_equal(v, _view(st2, opts)), (K.KIND_NAMES[kind], preset, n)
-                own = st.copy()                                           # swap an own card with a hidden one
-                q = (p + 1) % n
-                mine, theirs = int(st[K.HAND + p]), int(st[K.HAND + q])
-                if mine and theirs:
-                    a, b = mine & -mine, theirs & -theirs
-                    own[K.HAND + p], own[K.HAND + q] = mine ^ a | b, theirs ^ b | a
-                    assert not np.array_equal(v, _view(own, opts))
-                checked[kind] = checked.get(kind, 0) + 1
-            k = K.legal_actions(st, opts, acts)
-            i = K.choose(st, opts, acts, k, fz_sid[0], fz_prm[0], gplay)
-            K.apply_action(st, opts, acts[i], gdeck, deck, NOTRACE)
+    for st, opts, p, preset, n, _ in fuzz_decision_states(presets, 90, 17):
+        if st[K.PHASE] <= K.P_SUIT or rng.random() < 0.25:
+            v = _view(st, opts)
+            assert (v != UNSET).all()                                   # every slot written
+            kind = int(v[K.V_KIND])
+            assert v[K.V_SEAT] == p and v[K.V_HAND] == st[K.HAND + p]
+            if st[K.W_SEEN] == p:
+                assert v[K.V_WIDOW] == st[K.WIDOW]
+            elif st[K.PHASE] <= K.P_SUIT:
+                assert v[K.V_WIDOW] == 0                               # nothing of it is public yet
+            for _ in range(3):
+                st2 = redeal(st, opts, p, rng)
+                assert np.array_equal(v, _view(st2, opts)), (K.KIND_NAMES[kind], preset, n)
+            own = st.copy()                                           # swap an own card with a hidden one
+            q = (p + 1) % n
+            mine, theirs = int(st[K.HAND + p]), int(st[K.HAND + q])
+            if mine and theirs:
+                a, b = mine & -mine, theirs & -theirs
+                own[K.HAND + p], own[K.HAND + q] = mine ^ a | b, theirs ^ b | a
+                assert not np.array_equal(v, _view(own, opts))
+            checked[kind] = checked.get(kind, 0) + 1
     assert set(checked) == set(range(K.N_KINDS)), {K.KIND_NAMES[k]: c for k, c in checked.items()}
 
 

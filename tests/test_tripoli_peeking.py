@@ -127,22 +127,22 @@ def decisions(st, opts, sids, params, gplay):
     return sorted(int(a) for a in acts[:n]), out
 
 
-def test_no_strategy_peeks_at_hidden_cards():
-    rng = np.random.default_rng(15)
-    sids, params = seat_arrays(GAME, seat_table(GAME, STRATEGIES, len(STRATEGIES)))
+def fuzz_decision_states(presets, deals, seed):
+    """Sessions' last deals (a clearing round follows) played by fuzz from Python, every decision
+    kind coming up: yields (state, options, seat to act, preset, players, play stream) at each
+    decision before fuzz takes it (the caller may copy the state, not change it)."""
     fz_sid, fz_prm = seat_arrays(GAME, seat_table(GAME, ["fuzz"], 1))
-    checked = {}
-    for deal in range(150):
-        preset = PRESETS[deal % len(PRESETS)]
+    for deal in range(deals):
+        preset = presets[deal % len(presets)]
         n = (3, 5, 7)[deal % 3]
         opts = GAME.options_cls(**GAME.presets[preset]).to_array(n)
         st, acts, gdeck, gplay, deck = K.buffers(opts)
         D = int(opts[K.O_DEALS])
         d = deal * D + D - 1                        # the last deal of session `deal`: a clearing round follows
-        K.reset_deal(st, opts, K.dealer_of(opts, 15, deal, D - 1))
-        st[K.SESSION], st[K.DEAL_NO], st[K.DEAL_ID], st[K.SEED], st[K.LAST_DEAL] = deal, D - 1, d, 15, 1
-        seed_stream(gdeck, 15, d, STREAM_DECK)
-        seed_stream(gplay, 15, d, STREAM_PLAY)
+        K.reset_deal(st, opts, K.dealer_of(opts, seed, deal, D - 1))
+        st[K.SESSION], st[K.DEAL_NO], st[K.DEAL_ID], st[K.SEED], st[K.LAST_DEAL] = deal, D - 1, d, seed, 1
+        seed_stream(gdeck, seed, d, STREAM_DECK)
+        seed_stream(gplay, seed, d, STREAM_PLAY)
         K.start_deal(st, opts, gdeck, deck, NOTRACE)
         cleared = False
         while True:
@@ -152,21 +152,28 @@ def test_no_strategy_peeks_at_hidden_cards():
                 cleared = True
                 K.clearing_start(st, opts, gdeck, deck, NOTRACE)
                 continue
-            p = int(st[K.CUR])
-            if st[K.PHASE] <= K.P_AUCTION or rng.random() < 0.2:      # widow phase: rare, always
-                legal, want = decisions(st, opts, sids, params, gplay)
-                for _ in range(3):
-                    st2 = redeal(st, opts, p, rng)
-                    assert K.check_invariants(st2, opts) == 0          # 52 cards, chips, picks in hands
-                    legal2, got = decisions(st2, opts, sids, params, gplay)
-                    assert legal2 == legal, (kind(st), preset, n)
-                    for s, a, b in zip(STRATEGIES, want, got):
-                        assert a == b, (s, kind(st), preset, n, K.ACTION_NAMES[a & 15], a >> 8,
-                                        K.ACTION_NAMES[b & 15], b >> 8)
-                checked[kind(st)] = checked.get(kind(st), 0) + 1
+            yield st, opts, int(st[K.CUR]), preset, n, gplay
             n_acts = K.legal_actions(st, opts, acts)
             i = K.choose(st, opts, acts, n_acts, fz_sid[0], fz_prm[0], gplay)
             K.apply_action(st, opts, acts[i], gdeck, deck, NOTRACE)
+
+
+def test_no_strategy_peeks_at_hidden_cards():
+    rng = np.random.default_rng(15)
+    sids, params = seat_arrays(GAME, seat_table(GAME, STRATEGIES, len(STRATEGIES)))
+    checked = {}
+    for st, opts, p, preset, n, gplay in fuzz_decision_states(PRESETS, 150, 15):
+        if st[K.PHASE] <= K.P_AUCTION or rng.random() < 0.2:      # widow phase: rare, always
+            legal, want = decisions(st, opts, sids, params, gplay)
+            for _ in range(3):
+                st2 = redeal(st, opts, p, rng)
+                assert K.check_invariants(st2, opts) == 0          # 52 cards, chips, picks in hands
+                legal2, got = decisions(st2, opts, sids, params, gplay)
+                assert legal2 == legal, (kind(st), preset, n)
+                for s, a, b in zip(STRATEGIES, want, got):
+                    assert a == b, (s, kind(st), preset, n, K.ACTION_NAMES[a & 15], a >> 8,
+                                    K.ACTION_NAMES[b & 15], b >> 8)
+            checked[kind(st)] = checked.get(kind(st), 0) + 1
     print("\nno-peeking checks per decision kind:", checked)
     kinds = {"widow", "after swap", "after unsold", "auction widow", "auction old hand", "auction pay suit",
              "name suit", "pick", "bet", "clearing bet", "lead"}

@@ -60,6 +60,7 @@ from cardsim.sim.spec import (
     StrategySpec,
     kernel_fields,
     penalty_game_columns,
+    plugin_fields,
     record_fields,
     tuned,
 )
@@ -602,7 +603,7 @@ GAME = GameSpec(
     format_trace=format_trace,
     trace_events=trace_events,
     **kernel_fields(K),
-    plugin={"offset": K.PLUGIN, "n_params": K.N_PLUG_PARAMS, "error": K.E_PLUGIN,
+    plugin={**plugin_fields(K),
             "kinds": {K.K_DRAW: "turn start: draw from the stock or take the top discard (a May-I where it costs "
                                 "a penalty card)",
                       K.K_BUY: "may_i_model = buy: another seat buys the top discard or not",

@@ -31,7 +31,8 @@ from cardsim.kernels.tricks import STRENGTH_OF_RANK52, SUIT_NAMES40
 from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt40, fmt40_card, fmt40_mask, parse as parse52  # noqa: F401 - re-exported
 from cardsim.sim.options import check_choice, check_ranges, opt
-from cardsim.sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
+from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
+                              tuned)
 from cardsim.sim.trace import event, lines
 
 DECLARER = ("any_player", "battitore_only")
@@ -347,7 +348,7 @@ GAME = GameSpec(
     format_trace=format_trace,
     trace_events=trace_events,
     **kernel_fields(K),
-    plugin={"offset": K.PLUGIN, "n_params": K.N_PLUG_PARAMS, "error": K.E_PLUGIN,
+    plugin={**plugin_fields(K),
             "kinds": {K.K_TRUMP: "the battitore names trump (legal: the suits 0..3)",
                       K.K_DECLARE: "declare a marafona when declaring is optional (legal: 0 no, 1 yes)",
                       K.K_CLAIM: "a claim window (legal: 0 no claim, 1 claim the game)",

@@ -43,7 +43,7 @@ from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt_card
 from cardsim.sim.options import check_choice, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, penalty_game_columns,
-                      record_fields, tuned)
+                              plugin_fields, record_fields, tuned)
 from cardsim.sim.trace import event, lines
 
 EXACT_BONUS = ("chip", "card", "points", "none", "erase_previous")
@@ -1072,7 +1072,7 @@ GAME = GameSpec(
     format_trace=format_trace,
     trace_events=trace_events,
     **kernel_fields(K),
-    plugin={"offset": K.PLUGIN, "n_params": K.N_PLUG_PARAMS, "error": K.E_PLUGIN,
+    plugin={**plugin_fields(K),
             "kinds": {K.K_BUY: "buy the discard on offer, or pass",
                       K.K_UPCARD: "take the upcard (take_discard: the top discard) free, or draw",
                       K.K_GO_DOWN: "go down (with which alternative contract / Ecuador exchange), or hold back",

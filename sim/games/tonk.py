@@ -10,7 +10,8 @@ from cardsim.kernels.cards import POINTS_TEN_CAP
 from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt_card, fmt_mask, mask_cards
 from cardsim.sim.options import check_choice, check_ranges, opt
-from cardsim.sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
+from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
+                              tuned)
 from cardsim.sim.trace import event, lines, meld_text
 
 MAX_STAKE = 1_000_000     # |payout| <= 3 (n - 1) x stake = 9,000,000: int32 columns
@@ -362,7 +363,7 @@ GAME = GameSpec(
     format_trace=format_trace,
     trace_events=trace_events,
     **kernel_fields(K, err_col=K.R_COL_ERR),
-    plugin={"offset": K.PLUGIN, "n_params": K.N_PLUG_PARAMS, "error": K.E_PLUGIN,
+    plugin={**plugin_fields(K),
             "kinds": {K.K_START: "turn start: knock, draw from the stock, take the discard, end a dry hand",
                       K.K_MELD: "lay a spread, hit, or discard"},
             "bench": {"builtin": "knocker:threshold=5", "plugin": "examples/tonk_low_knock.py:low_knock:threshold=5",

@@ -24,7 +24,8 @@ from cardsim.kernels.tricks import SUIT_NAMES40
 from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt40_card, fmt40_mask
 from cardsim.sim.options import check_choice, check_ranges, opt
-from cardsim.sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
+from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
+                              tuned)
 from cardsim.sim.trace import event, lines
 
 PARTNER_METHOD = ("call_card", "name_player")
@@ -297,7 +298,7 @@ GAME = GameSpec(
     format_trace=format_trace,
     trace_events=trace_events,
     **kernel_fields(K),
-    plugin={"offset": K.PLUGIN, "n_params": K.N_PLUG_PARAMS, "error": K.E_PLUGIN,
+    plugin={**plugin_fields(K),
             "kinds": {K.K_BID: "speak in the auction (legal: 0 pass, then the levels above the highest bid)",
                       K.K_TRUMP: "the declarer names trump (legal: the suits 0..3)",
                       K.K_CALL: "call the partner's card (legal: the callable cards' ids; own cards under self-call)",

@@ -16,7 +16,8 @@ from cardsim.kernels import tripoli as K
 from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt_card, fmt_mask, mask_cards
 from cardsim.sim.options import check_choice, check_ranges, opt
-from cardsim.sim.spec import Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, record_fields, tuned
+from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
+                              tuned)
 from cardsim.sim.trace import event, lines
 
 TIMING = ("phase1", "michigan")
@@ -514,7 +515,7 @@ GAME = GameSpec(
                  ("widow", "widow_{p}"), ("clear", "clear_{p}")),
     derived_columns=lambda cols, opts, n: _derived_columns(cols, opts, n),
     record_check=lambda cols, opts, n: _record_check(cols, opts, n),
-    plugin={"offset": K.PLUGIN, "n_params": K.N_PLUG_PARAMS, "error": K.E_PLUGIN,
+    plugin={**plugin_fields(K),
             "kinds": {K.K_WIDOW: "dealer's widow options: keep, swap or auction the widow; after a swap: done or "
                                  "auction the old hand; after an unsold auction: keep or swap",
                       K.K_BID: "a bid or a pass in an auction of the unseen widow or of the dealer's old hand",
