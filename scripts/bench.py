@@ -432,9 +432,12 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
     lines += [f"| {g} | {cb:.1f} | {ca:.1f} | {wb:.2f} | {wa:.2f} |" for g, ca, cb, wa, wb in start]
     if start:
         lines += [f"| all games | {sum(r[2] for r in start):.1f} | {sum(r[1] for r in start):.1f} | | |"]
-    lines += ["", "### Throughput (records per second: deals, games, sessions)", "",
-              f"| game | preset | strategy | players | threads | {rev} | this tree | change |",
-              "|---|---|---|---:|---:|---:|---:|---:|"]
+    if not rows:
+        lines += ["", "Throughput not measured in this run (`--no-rates`)."]
+    else:
+        lines += ["", "### Throughput (records per second: deals, games, sessions)", "",
+                  f"| game | preset | strategy | players | threads | {rev} | this tree | change |",
+                  "|---|---|---|---:|---:|---:|---:|---:|"]
     lines += [f"| {g} | {p} | {s} | {n} | {t} | {b:,.0f} | {a:,.0f} | {100 * (a / b - 1):+.1f} % |"
               for g, p, s, n, t, b, a in rows]
     if rows:
