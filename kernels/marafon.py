@@ -427,7 +427,8 @@ def claim_window(st, opts, first, sids, params, gplay, trace, plug, plugged):
         sid, i = sids[p], -1
         if plugged and sid >= PLUGIN:
             sid -= PLUGIN
-            i = plugin_decide(st, opts, p, K_CLAIM, 0, plug, params)
+            if asks(params, p, K_CLAIM):
+                i = plugin_decide(st, opts, p, K_CLAIM, 0, plug, params)
             if i == -2:
                 return E_PLUGIN
         if i < 0:
@@ -470,7 +471,8 @@ def declare_step(st, opts, p, sids, params, gplay, trace, plug, plugged):
         sid, i = sids[p], -1
         if plugged and sid >= PLUGIN:
             sid -= PLUGIN
-            i = plugin_decide(st, opts, p, K_DECLARE, 0, plug, params)
+            if asks(params, p, K_DECLARE):
+                i = plugin_decide(st, opts, p, K_DECLARE, 0, plug, params)
             if i == -2:
                 return E_PLUGIN
         if i < 0:
@@ -525,6 +527,13 @@ def fill_view(st, opts, p, kind, view):
         view[V_HELD + q] = popcount(st[HAND + q])
     view[V_LAST_WINNER] = st[LAST_WINNER]
     view[V_TRUMP_ONLY] = opts[O_TRUMP_ONLY]
+
+
+@njit(cache=True, inline='always')
+def asks(params, p, kind):
+    """Whether plug-in seat p's kinds mask asks it decisions of ``kind`` (tested before the
+    call: most claim windows of a card-play plug-in then cost no call)."""
+    return (np.int64(params[p, N_PARAMS + PLUG_KINDS]) >> kind) & 1 == 1
 
 
 @njit(cache=True)
@@ -633,7 +642,8 @@ def play_turn(st, opts, p, sid, prm, check, gplay, trace, plug, params, plugged)
     card = -1
     if plugged and sid >= PLUGIN:
         sid -= PLUGIN
-        card = plugin_decide(st, opts, p, K_CARD, legal, plug, params)
+        if asks(params, p, K_CARD):
+            card = plugin_decide(st, opts, p, K_CARD, legal, plug, params)
         if card == -2:
             return E_PLUGIN
     if card < 0:
@@ -834,7 +844,8 @@ def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, ro
     sid, suit = sids[b], -1
     if sid >= PLUGIN:
         sid -= PLUGIN
-        suit = plugin_decide(st, opts, b, K_TRUMP, 0, plug, params)
+        if asks(params, b, K_TRUMP):
+            suit = plugin_decide(st, opts, b, K_TRUMP, 0, plug, params)
         if suit == -2:
             return E_PLUGIN
     if suit < 0:
