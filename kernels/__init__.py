@@ -28,7 +28,7 @@ module again: a function costs its own size plus that of everything beneath it. 
   Telefunken made its cold compile 2.3 times longer), so the phase functions stay separate;
 - numba copied an inlined callee's whole scope once per block of it (``numba_inline``, patched
   on import: once per inlining), which made a deep inlined spine cost minutes (Marafon's
-  cold compile 112 s -> 46 s on a 2-core machine, the compiled code the same).
+  cold compile 101 s -> 49 s on a 2-core machine, the compiled code the same).
 """
 import hashlib
 import os

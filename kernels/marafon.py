@@ -538,18 +538,17 @@ def asks(params, p, kind):
 
 @njit(cache=True)
 def plugin_decide(st, opts, p, kind, cards, plug, params):
-    """Plug-in seat p's decision of ``kind``, when its kinds mask asks (its plug-in
-    parameters ``prm`` are row p of ``params`` from column N_PARAMS on): the legal list into
-    ``legal`` (st[PLEGAL:]: K_TRUMP the suits, K_DECLARE / K_CLAIM 0 and 1, K_CARD the cards
-    of the mask ``cards``), then ``plug(view, legal, n, prm)`` on the seat's view (st[PVIEW:]).
-    Returns the chosen action (a suit, 0 / 1, a card), -1 to leave the decision to the
-    seat's base built-in (or a kind not asked), -2 for an illegal answer. One plain
-    function for every call site, so the inlined play loop holds only the call."""
+    """Plug-in seat p's decision of ``kind``, called only where its kinds mask asks (``asks``,
+    tested at each call site; the plug-in parameters ``prm`` are row p of ``params`` from
+    column N_PARAMS on): the legal list into ``legal`` (st[PLEGAL:]: K_TRUMP the suits,
+    K_DECLARE / K_CLAIM 0 and 1, K_CARD the cards of the mask ``cards``), then
+    ``plug(view, legal, n, prm)`` on the seat's view (st[PVIEW:]). Returns the chosen action
+    (a suit, 0 / 1, a card), -1 to leave the decision to the seat's base built-in, -2 for an
+    illegal answer. One plain function for every call site, so the inlined play loop holds
+    only the call."""
     prm = params[p][N_PARAMS:]
     view = st[PVIEW:PVIEW + VIEW_SIZE]
     legal = st[PLEGAL:PLEGAL + 40]
-    if not (np.int64(prm[PLUG_KINDS]) >> kind) & 1:
-        return -1
     n = 0
     if kind == K_TRUMP:
         for s in range(4):
