@@ -52,7 +52,12 @@ Choices this module adds where the spec leaves room
 * ``pure_trio_extension`` (A14): only ``fourth_suit_only`` closes a pure trío after its
   fourth suit; under ``any_natural`` it keeps taking every natural of its rank.
 * ``max_turns_per_hand`` caps each hand (turns started); a capped hand ends like a blocked
-  one (everybody scores) and sets ``truncated``.
+  one (everybody scores). A32 lets a blocked hand run to the cap; the engine then tells the
+  two apart (``hand_blocked``): the hand is **blocked** (reason ``blocked``, not truncated)
+  when, even holding every card off the table, no seat would have a table action at a fresh
+  turn (no go-down, meld, lay-off or joker operation), so nothing could ever be laid and
+  nobody go out (a Peru 2 Hand 1 whose groups' ranks are all laid); otherwise reason
+  ``turn_cap`` sets ``truncated``. A Hand 7 laid at once is never judged blocked.
 * Plug-in strategies (issue 17): a seat with sid ``PLUGIN + b`` asks a plug-in's ``decide``
   (a ``jit.PLUG_SIG`` C callback) its decisions of the kinds ``K_*`` in its mask, with its view
   (``fill_view``: V_*) and a copy of the legal actions; -1 leaves a decision to the built-in b,
@@ -93,9 +98,10 @@ from cardsim.kernels.cards import lowbit, popcount, rank_mask
 from cardsim.kernels.jit import njit, no_plugin, plugin_params, threaded_batch, trace_put, unowned
 from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
 
-RULES_VERSION = 3          # 2: the Ecuador exchange is offered only when needed; 3: a pure trio closes
+RULES_VERSION = 4          # 2: the Ecuador exchange is offered only when needed; 3: a pure trio closes
 #                            only under fourth_suit_only (A14); final_discard_required holds in Hand 7;
-#                            the §17 variant features and presets; the going-out work cap
+#                            the §17 variant features and presets; the going-out work cap;
+#                            4: a capped hand that is blocked (A32) ends "blocked", not truncated
 MAX_PLAYERS = 5
 HANDS = 7                       # hands of the default game (O_HANDS: 1..MAX_HANDS)
 MAX_HANDS = 8
@@ -242,8 +248,9 @@ P_CHOOSE = 6     # the dealer picks this hand's contract (dealer_chooses_contrac
 H_OUT = 0
 H_EXHAUSTED = 1  # stock and discard pile both empty (A19)
 H_STOCK_END = 2  # stock_exhaustion = end_hand
-H_TURN_CAP = 3
-HAND_REASONS = ("out", "exhausted", "stock_end", "turn_cap")
+H_TURN_CAP = 3   # the turn cap ended a hand that could still change (truncated)
+H_BLOCKED = 4    # the turn cap ended a blocked hand: no card could ever be laid again (A32)
+HAND_REASONS = ("out", "exhausted", "stock_end", "turn_cap", "blocked")
 G_COMPLETE = 0
 G_TRUNCATED = 1
 REASON_NAMES = ("complete", "truncated")
@@ -2469,6 +2476,66 @@ def totals_ok(st, opts, row):
     return True
 
 
+@njit(cache=True)
+def pool_to(st, t, p):
+    """Seat p of state copy t holds every card off the table in st: all holdings, the
+    stock, the discard pile and the exchange pool."""
+    t[H1 + p], t[H2 + p], t[HJ + p], t[HT + p] = 0, 0, 0, 0
+    for q in range(st[N]):
+        for plane in (st[H1 + q], st[H2 + q]):
+            m = plane
+            while m:
+                give(t, p, lowbit(m))
+                m &= m - 1
+        for _ in range(st[HJ + q]):
+            give(t, p, JK)
+        for s in range(4):
+            for _ in range((st[HT + q] >> (2 * s)) & 3):
+                give(t, p, s * 13 + 1)
+    for i in range(st[STOCK_LO], st[STOCK_HI]):
+        give(t, p, st[STOCK + i])
+    for i in range(st[PILE_LEN]):
+        give(t, p, st[PILE + i])
+    for i in range(st[POOL_LEN]):
+        give(t, p, st[POOL + i])
+
+
+@njit(cache=True)
+def can_grow(st, opts, p):
+    """Seat p's holding can still grow by purchases this hand (chips, or free in-turn buys)."""
+    if opts[O_NO_BUY + st[CONTRACT]] != 0 or (st[DOWN + p] and opts[O_BUY_AFTER_DOWN] == 0):
+        return False
+    return st[CHIPS + p] > 0 or opts[O_IN_TURN_CHIP] == 0
+
+
+@njit(cache=True)
+def hand_blocked(st, opts, tab, sc, mo, acts):
+    """The hand is blocked (A32): even holding every card off the table, at a fresh turn no
+    seat would have a table action (go down, meld, lay off, joker operation), only discards;
+    so the table can never change, and no holding can shrink. A seat that is down and can
+    no longer buy holds at most one card more than now when it acts, so an extra meld counts
+    only when that many cards could make one (three, and one to discard under
+    final_discard_required). Asked when the turn cap ends a hand. Never in a Hand 7 laid at once (a seat must lay its own whole holding there,
+    which the pooled holding cannot judge)."""
+    if hand7_at_once(st, opts):
+        return False
+    t = st.copy()
+    t[TURN] += 1                                    # a fresh turn: no meld of "this turn"
+    t[PHASE], t[TABLE_ACTS], t[JOKER_DUE], t[TAKEN] = P_ACT, 0, 0, -1
+    for p in range(st[N]):
+        pool_to(st, t, p)
+        t[CUR] = p
+        n = legal_down(t, opts, tab, sc, acts) if t[DOWN + p] else legal_not_down(t, opts, tab, mo, acts)
+        small = st[DOWN + p] and not can_grow(st, opts, p) and \
+            held(st, p) + 1 < 3 + (opts[O_FINAL_DISCARD] != 0)
+        for i in range(n):
+            kind = acts[i] & 15
+            if kind != A_DISCARD and not (kind == A_MELD and small):
+                return False
+        t[H1 + p], t[H2 + p], t[HJ + p], t[HT + p] = st[H1 + p], st[H2 + p], st[HJ + p], st[HT + p]
+    return True
+
+
 @njit(cache=True, inline='always')
 def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo, gdeck, gplay,
               plug, pprm, view, legal):
@@ -2486,6 +2553,7 @@ def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo
     if sids[cutter] >= PLUGIN:
         if plugin_cut(st, opts, tab, h, dealer, cutter, gdeck, plug, pprm[cutter], view, legal) != 0:
             return E_PLUGIN
+    trunc = st[TRUNC]
     start_hand(st, opts, h, dealer, sids, gdeck, gplay, trace)
     while st[PHASE] != P_OVER:
         n = legal_actions(st, opts, tab, sc, mo, acts)
@@ -2508,6 +2576,9 @@ def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo
             e = check_invariants(st, opts, tab)
             if e:
                 return e
+    if st[HREASON] == H_TURN_CAP and hand_blocked(st, opts, tab, sc, mo, acts):
+        st[HREASON] = H_BLOCKED                     # a blocked hand (A32), not a truncation
+        st[TRUNC] = trunc
     log(st, trace, T_END, st[OUT], st[HREASON], st[OUT], 0)
     score_hand(st, opts, trace)
     st[GAME_TURNS] += st[TURN]

@@ -175,8 +175,23 @@ FUZZ_CASES = [
     ("ecuador", dict(max_turns_per_hand=300), ("out", "exhausted", "turn_cap"),
      "stock_end: only under stock_exhaustion=end_hand"),
     ("venezuela", dict(max_turns_per_hand=45, stock_exhaustion="end_hand"), ("out", "stock_end", "turn_cap"),
-     "exhausted: the hand ends when the stock does, before the pile could empty too"),
+     "exhausted: the hand ends when the stock does, before the pile could empty too; blocked: "
+     "test_blocked_hands_are_reached"),
 ]
+
+
+def test_blocked_hands_are_reached():
+    """The end reason ``blocked`` (a capped hand no card could ever change, A32): greedy tables
+    without extra melds run out of lay-off places in some hands; those hands
+    end blocked, and no game is truncated."""
+    n = 4
+    rec, opts = play("venezuela", n, ["greedy", "patient", "greedy", "chip_saver"], 20,
+                     max_turns_per_hand=300, allow_extra_melds=False)
+    check_records(rec, opts, n)
+    reasons = np.concatenate([hand(rec, h, K.HB_REASON) for h in range(1, int(opts[K.O_HANDS]) + 1)])
+    counts = {name: int((reasons == i).sum()) for i, name in enumerate(K.HAND_REASONS)}
+    print("no extra melds, greedy family: hands per end reason", counts)
+    assert counts["blocked"] > 0 and counts["turn_cap"] == 0 and rec[:, K.RC_TRUNC].sum() == 0
 
 
 @pytest.mark.parametrize("preset,over,reach,why", FUZZ_CASES, ids=["venezuela", "ecuador", "end_hand"])

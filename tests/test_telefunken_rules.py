@@ -523,6 +523,60 @@ def test_turn_cap_truncates():
     assert g.st[K.PHASE] == K.P_OVER and g.st[K.HREASON] == K.H_TURN_CAP and g.st[K.TRUNC] == 1
 
 
+def blocked_peru2(loose=""):
+    """Peru 2 Hand 1 (two groups, no wild card in a group, no extra melds), every seat down:
+    the table holds all eight copies of the ranks 3-10 (one group each), so no card off the
+    table fits any meld; ``loose`` cards are taken off the table's 10s and held by seat 2."""
+    from cardsim.sim.games.telefunken import PRESETS
+    g = Game(opts=options(**dict(PRESETS["peru2"], max_turns_per_hand=10)), hand=1, turn=10)
+    for i, rank in enumerate("3 4 5 6 7 8 9 10".split()):
+        cards = " ".join(f"{rank}{s}" for s in "CCDDHHSS")
+        if rank == "10":
+            for c in loose.split():
+                cards = cards.replace(c, "", 1)
+        g.meld(group_row(cards), i // 2, 2)
+    for p in range(4):
+        g.down(p, 2)
+    g.hold(0, "AC JD").hold(1, "QS KH").hold(2, ("JK KC " + loose).strip()).hold(3, "AD AH")
+    g.stock("JS QD").pile("KS")
+    return g
+
+
+def test_blocked_hand_is_told_from_a_truncated_one():
+    """A32: a hand nobody can ever change runs to the turn cap and then ends "blocked", which
+    is not a truncation; one card off the table that fits a meld makes the same table merely
+    capped (truncated), and so does a seat not down whose pooled cards could go down."""
+    g = blocked_peru2()
+    assert K.hand_blocked(g.st, g.opts, g.tab, g.sc, g.mo, g.acts)
+    assert not K.hand_blocked(*(lambda h: (h.st, h.opts, h.tab, h.sc, h.mo, h.acts))(blocked_peru2("10S")))
+    g = blocked_peru2()
+    g.st[K.DOWN + 3] = 0                         # seat 3 could go down: trios of aces and kings
+    assert not K.hand_blocked(g.st, g.opts, g.tab, g.sc, g.mo, g.acts)
+    g = blocked_peru2()
+    g.st[K.DOWN + 3] = 0
+    g.hold(0, "AC").hold(1, "QS").hold(2, "JK").hold(3, "AD AH").stock("").pile("KS")
+    assert K.hand_blocked(g.st, g.opts, g.tab, g.sc, g.mo, g.acts)   # three aces, no second trio
+
+
+PERU2_BLOCKED = (8, 207, 1069, 1662)       # the games of 3,000 (seed 1) that reached the cap
+
+
+def test_blocked_hands_of_peru2_end_blocked_not_truncated():
+    """The Peru 2 games that stayed at the turn cap in Hand 1 after issue 15's strategy fixes
+    (greedy, seed 1) are blocked hands: they end "blocked" and the game is complete."""
+    from cardsim.sim.games.telefunken import PRESETS
+    from cardsim.sim.registry import get_game, seat_arrays, seat_table
+    game = get_game("telefunken")
+    opts = game.options_cls(**PRESETS["peru2"]).to_array(4)
+    sids, params = seat_arrays(game, seat_table(game, ["greedy"], 4))
+    for first in PERU2_BLOCKED:
+        rec = np.zeros((1, K.RECORD_COLS), np.int32)
+        K.play_batch(1, first, 1, opts, sids, params, True, rec)
+        reasons = [int(rec[0, K.RC_HAND + h * K.HB_SIZE + K.HB_REASON]) for h in range(7)]
+        assert reasons[0] == K.H_BLOCKED and K.H_TURN_CAP not in reasons, (first, reasons)
+        assert rec[0, K.RC_TRUNC] == 0 and rec[0, K.RC_ERR] == 0
+
+
 def test_scoring_example_16():
     g = Game(hand=3).hold(0, "").hold(1, "AS JK 10D 7C 2H").hold(2, "2C").hold(3, "KS KH")
     g.st[K.OUT] = 0

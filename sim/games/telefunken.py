@@ -408,8 +408,9 @@ class TelefunkenOptions:
     on_total_exhaustion: str = opt("end_hand_all_score", "stock and pile both empty (A19; one choice only)",
                                    ("end_hand_all_score",))
     tie_rule: str = opt("shared", "equal lowest final totals (A21; one choice only)", ("shared",))
-    max_turns_per_hand: int = opt(2000, "turn cap per hand: a capped hand ends as blocked, everybody scores, "
-                                  "the game is flagged truncated (A32)", lo=1, hi=MAX_TURNS_PER_HAND)
+    max_turns_per_hand: int = opt(2000, "turn cap per hand: a capped hand ends as blocked, everybody scores; "
+                                  "the game is flagged truncated unless the hand is provably blocked "
+                                  "(hand reason blocked, A32)", lo=1, hi=MAX_TURNS_PER_HAND)
 
     def __post_init__(self):
         for name in _BOOLS:
@@ -780,13 +781,13 @@ COLUMNS = [
            "it replays the game alone"),
     Column("dealer", "int8", "dealer of Hand 1 (seat 0..n-1; the deal passes to the next seat each hand)"),
     Column("end_reason", "category", "how the game ended: " + ", ".join(K.REASON_NAMES)
-           + " (a hand hit max_turns_per_hand)"),
+           + " (a hand hit max_turns_per_hand and was not blocked)"),
     Column("winner", "int8", "seat with the unique lowest final total, -1 if the lowest is shared"),
     Column("winners", "int8", "bit mask of the seats with the lowest final total (shared wins, A21)"),
     Column("turns", "int32", "turns started in the game"),
     Column("reshuffles", "int32", "reshuffles of the discard pile into the stock in the game"),
-    Column("truncated", "bool", "a hand hit the turn cap max_turns_per_hand, or a going-out search its work "
-           "cap (search_capped)"),
+    Column("truncated", "bool", "a hand hit the turn cap max_turns_per_hand while it could still change (a "
+           "provably blocked hand ends 'blocked' instead), or a going-out search its work cap (search_capped)"),
     Column("search_capped", "int32", "checks of the last hand's going out in one go that stopped at the "
            "search's work cap (then taken as 'cannot go out'; holdings of 30+ cards, nearly only random play)"),
     Column("payout_{p}", "int32", "score of seat p = minus its final total (higher is better; 0 = no penalty)"),
