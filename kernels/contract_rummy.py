@@ -98,7 +98,7 @@ import numpy as np
 
 from cardsim.kernels import melds as M
 from cardsim.kernels import melds_float as F
-from cardsim.kernels.cards import popcount
+from cardsim.kernels.cards import lowbit, popcount
 from cardsim.kernels.jit import njit, no_plugin, plugin_params, threaded_batch, trace_put, unowned
 from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 
@@ -1542,13 +1542,18 @@ def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok, pl, plug, ppr
     """choose_joker_swap, repeated: natural from hand into a run, freed joker laid off where
     ``joker_target`` says (``table_ok``: not on the meld turn, where lay-offs are barred, §8:
     there the joker can only be kept for the discard, with ``swapped_joker_may_be_discarded``).
-    A swap may lay the last card (going out) unless go_out_requires_discard."""
+    A swap may lay the last card (going out) unless go_out_requires_discard. Returns the
+    swaps made."""
     rules = rules_of(opts)
     h = hand_of(st, p)
     jmode = 0 if sid == S_RANDOM else int(prm[P_JOKER])
     last = table_ok and opts[O_GO_OUT_DISCARD] == 0
+    done = 0
     for i in range(st[NMELDS]):
-        for c in range(52):
+        if tab[i, M.M_KIND] != M.K_RUN or tab[i, M.M_JOKERS] == 0:
+            continue                    # only a run's jokers are swapped, by its suit's cards
+        s = tab[i, M.M_KEY]
+        for c in range(13 * s, 13 * s + 13):
             while h[c] > 0 and F.can_swap(tab[i], c, rules) and (st[HSIZE + p] > 1 or last):
                 a = ask_yes(st, opts, tab, p, K_SWAP, c, i, 0, plug, pprm, vb) if pl else -1
                 if not (yes(sid, prm, gplay) if a < 0 else a == 1):
@@ -1574,28 +1579,47 @@ def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok, pl, plug, ppr
                 else:
                     F.lay(tab[t], JK)
                 log(st, trace, T_SWAP, p, c, i, swap_info(wrun, tab, t), sizes(st, p))
+                done += 1
+    return done
+
+
+@njit(cache=True)
+def unstale(stale, row, rules):
+    """The stale card types (bit mask) less those the changed meld ``row`` now takes: only
+    they can fit after the lay (every other meld is as it was when they did not fit)."""
+    m = stale
+    while m:
+        x = lowbit(m)
+        m &= m - 1
+        if F.can_lay(row, x, rules):
+            stale &= ~(np.int64(1) << x)
+    return stale
 
 
 @njit(cache=True)
 def layoff_phase(st, opts, tab, p, sid, prm, gplay, trace, pl, plug, pprm, vb):
     """choose_layoff, repeated to a fixed point: passes over the held cards (naturals, then
     jokers) until a pass lays nothing, so a card that fits only after another (``3S`` after
-    ``4S`` on ``5S-8S``) goes too; targets as ``layoff_target`` / ``joker_target`` say."""
+    ``4S`` on ``5S-8S``) goes too; targets as ``layoff_target`` / ``joker_target`` say. A card
+    type that fitted no meld is not tried again until a lay changes a meld that takes it."""
     rules = rules_of(opts)
     keep = 1 if opts[O_GO_OUT_DISCARD] else 0
     h = hand_of(st, p)
     lmode = 0 if sid == S_RANDOM else int(prm[P_LAYOFF])
     jmode = 0 if sid == S_RANDOM else int(prm[P_JOKER])
+    stale = np.int64(0)             # card types no meld takes (until a lay changes a meld)
     more = True
     while more:
         more = False
         for c in range(HOLD):
-            if c == JK and st[JOKER_DUE] > 0:
+            if (c == JK and st[JOKER_DUE] > 0) or (stale >> c) & 1:
                 continue
             while h[c] > 0 and st[HSIZE + p] > keep:
                 h[c] -= 1
                 t = place_target(tab, st[NMELDS], c, h, rules, jmode if c == JK else lmode)
                 h[c] += 1
+                if t < 0:
+                    stale |= np.int64(1) << c
                 j = plug_target(st, opts, tab, p, K_LAYOFF, c, -1, True, True, plug, pprm, vb) if pl and t >= 0 else -1
                 if j == 0:
                     break
@@ -1606,6 +1630,7 @@ def layoff_phase(st, opts, tab, p, sid, prm, gplay, trace, pl, plug, pprm, vb):
                 F.lay(tab[t], c)
                 take(st, p, c)
                 log(st, trace, T_LAYOFF, p, c, t, window(tab[t]), sizes(st, p))
+                stale = unstale(stale, tab[t], rules)
                 more = True
     if st[HSIZE + p] == 0:
         end_deal(st, D_OUT, p)
@@ -1622,12 +1647,12 @@ def act_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb):
     earlier = st[PTURN + p] > st[MELD_TURN + p]
     swaps = opts[O_SWAP] == 1 and (earlier or opts[O_SWAP_PRIOR] == 0) and \
         (sid == S_RANDOM or prm[P_SWAP] > 0.5)
-    for _ in range(HOLD):
+    sure = not pl and sid != S_RANDOM and sid != S_FUZZ     # lay-off answers are always yes
+    for k in range(HOLD):
         before = st[HSIZE + p]
-        if swaps:
-            swap_phase(st, opts, tab, p, sid, prm, gplay, trace, earlier, pl, plug, pprm, vb)
-        if not earlier:
-            return
+        done = swap_phase(st, opts, tab, p, sid, prm, gplay, trace, earlier, pl, plug, pprm, vb) if swaps else 0
+        if not earlier or (k > 0 and done == 0 and sure):
+            return                      # (no swap: the table is as the last lay-off pass left it)
         layoff_phase(st, opts, tab, p, sid, prm, gplay, trace, pl, plug, pprm, vb)
         if over(st) or st[HSIZE + p] == before or not swaps:
             return

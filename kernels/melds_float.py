@@ -275,13 +275,13 @@ def can_lay(row, c, rules):
     """Card ``c`` (JK = joker) can be laid off on the meld ``row``."""
     if row[M_KIND] == K_GROUP:
         return c == JK or c % 13 == row[M_KEY]
+    if c != JK and c // 13 != row[M_KEY]:
+        return False                    # another suit's card (tested first: the common case)
     n = row_len(row) + 1
     if rules[RF_FIXED] and (n > rules[RF_MAX_RUN] or not fixed_end(row, c)):
         return False
     if c == JK:
         return run_fits(row[M_P1], row[M_P2], n, rules)
-    if c // 13 != row[M_KEY]:
-        return False
     if c % 13 == 0:
         return row[M_P2] < 2 and run_fits(row[M_P1], row[M_P2] + 1, n, rules)
     b = card_pos(c)
