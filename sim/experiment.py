@@ -248,6 +248,12 @@ class ExperimentAccumulator:
         self.sd = np.zeros(k)
         self.sdd = np.zeros(k)
         self.trunc = np.zeros(k)        # lineup-deals stopped by a cap, per point
+        sides = get_game(exp.game_name).sides
+        self.side_of = None             # partnerships: seat -> side; the counted seat wins when its side does
+        if sides:
+            self.side_of = np.zeros(exp.n_players, np.int64)
+            for i, side in enumerate(sides):
+                self.side_of[list(side)] = i
 
     def add(self, cols: dict, count: int) -> None:
         if count == 0:
@@ -255,7 +261,10 @@ class ExperimentAccumulator:
         k = len(self.exp.points)
         nl = len(self.exp.points[0].lineups)
         x = cols["payout"].astype(np.float64).reshape(k, nl, count).mean(axis=1)
-        w = cols["win"].astype(np.float64).reshape(k, nl, count).mean(axis=1)
+        win = cols["win"]
+        if self.side_of is not None and "win_side" in cols:
+            win = np.asarray(cols["win_side"]) == self.side_of[np.asarray(cols["seat"], dtype=np.int64)]
+        w = win.astype(np.float64).reshape(k, nl, count).mean(axis=1)
         d = x - x[0]
         self.n += count
         self.sx += x.sum(axis=1)
@@ -285,13 +294,13 @@ class ExperimentAccumulator:
         var0 = _var(self.sx[0], self.sxx[0], self.n)
         for i, p in enumerate(self.exp.points):
             mean, lo, hi, se = mean_ci(self.sx[i], self.sxx[i], self.n)
-            wr, wlo, whi, _ = mean_ci(self.sw[i], self.sww[i], self.n)
+            wr, wlo, whi, wse = mean_ci(self.sw[i], self.sww[i], self.n)
             diff, dlo, dhi, dse = mean_ci(self.sd[i], self.sdd[i], self.n)
             var_paired = _var(self.sd[i], self.sdd[i], self.n)
             var_unpaired = _var(self.sx[i], self.sxx[i], self.n) + var0
             rows.append({"point": i, "label": p.label, **{k: _maybe_float(v) for k, v in p.params},
                          "mean_payout": mean, "payout_lo": lo, "payout_hi": hi, "payout_se": se,
-                         "win_rate": wr, "win_lo": wlo, "win_hi": whi,
+                         "win_rate": wr, "win_lo": wlo, "win_hi": whi, "win_se": wse,
                          "truncated": int(self.trunc[i]),
                          "truncated_share": self.trunc[i] / (self.n * nl) if self.n else float("nan"),
                          "diff": diff if i else 0.0, "diff_lo": dlo if i else 0.0, "diff_hi": dhi if i else 0.0,
