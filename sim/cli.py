@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import json
 import math
 import sys
@@ -47,11 +48,40 @@ class OneLineErrors(typer.core.TyperGroup):
         return rv
 
 
-app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(cls=OneLineErrors, add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="cardsim: Monte Carlo simulator for Tonk, Telefunken, Contract Rummy (Liverpool, "
                        "May I?), Marafon, Trionfo and Tripoli.")
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+def version_text() -> str:
+    """``cardsim VERSION`` (the installed package's; a checkout that is not installed: its pyproject's)."""
+    from importlib import metadata
+    try:
+        return f"cardsim {metadata.version('cardsim')}"
+    except metadata.PackageNotFoundError:
+        import re
+        from pathlib import Path
+        try:
+            text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+            found = re.search(r'^version = "([^"]+)"', text, re.M)
+            return f"cardsim {found.group(1)}"
+        except (OSError, AttributeError):
+            return "cardsim (version unknown: not installed)"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(version_text())
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option(
+        "--version", help="print cardsim's version and exit", callback=_print_version, is_eager=True)] = False):
+    """cardsim: Monte Carlo simulator for Tonk, Telefunken, Contract Rummy (Liverpool, May I?), Marafon,
+    Trionfo and Tripoli. Shell completion: --install-completion (or --show-completion)."""
+
 
 GameArg = Annotated[str, typer.Argument(help="game name (see `cardsim games`)")]
 PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="number of players (game default if omitted)")]
@@ -130,7 +160,12 @@ def _print_table(title: str, cols: list, rows: list, note_dropped: bool = True) 
     """A table fitted to the console (``sim.tables``), its title on the line above."""
     table, used, dropped = fit(cols, rows, out.width)
     out.print(title, markup=False)
-    out.print(table, width=max(out.width, used))
+    if used <= out.width:
+        out.print(table)
+    else:                           # the numbers alone are wider than the console: never cut them
+        wide = Console(file=io.StringIO(), width=used, highlight=False, color_system=None)
+        wide.print(table)
+        out.print(wide.file.getvalue().rstrip("\n"), markup=False, soft_wrap=True)
     if dropped and note_dropped:
         out.print(f"(left out at this width: {', '.join(h.replace(chr(10), ' ') for h in dropped)}; --json has "
                   "every figure)", markup=False)
@@ -140,8 +175,8 @@ def _interval_words(seq: dict | None, kinds: str) -> tuple[str, str]:
     """(the words a table's title gives its intervals, the header of their columns)."""
     if not seq:
         return f"95% intervals: {kinds}", "95% CI"
-    return (f"sequential intervals of --until-ci: z = {seq['z']:.3f} at look {seq['looks']} of the alpha-spending "
-            "rule, valid at the stopping look (Wilson for rates, normal for means)", "seq. CI")
+    return (f"sequential intervals of --until-ci, valid where the run stopped: z = {seq['z']:.3f} at look "
+            f"{seq['looks']} of the alpha-spending rule", "seq. CI")
 
 
 def _rate_ci(r: dict, n: int, seq: dict | None, k: float = 1) -> str:
@@ -247,7 +282,7 @@ class LiveProgress:
                  after: float = PROGRESS_AFTER_S, timer: bool = True, what: str = "playing"):
         import threading
         self.total, self.unit, self.clock, self.after, self.timer = total, unit, clock, after, timer
-        self.bar = Progress(TextColumn(f"[bold]{what}"), BarColumn(), MofNCompleteColumn(),
+        self.bar = Progress(TextColumn(f"[bold]{what}"), BarColumn(), TextColumn("{task.completed:,.0f}/{task.total:,.0f}"),
                             TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
                             console=console or err, transient=True, get_time=clock)
         self.task = self.bar.add_task(unit, total=total, rate="-", note="")
@@ -335,7 +370,10 @@ def run(game: GameArg,
         cluster: ClusterOpt = None,
         as_json: JsonOpt = False,
         quiet: QuietOpt = False):
-    """Play DEALS deals and print win rates and payouts with 95% intervals."""
+    """Play DEALS records and print win rates and payouts with 95% intervals.
+
+    A record is the game's unit: a deal (Tonk, Tripoli), a game of all its hands (Telefunken,
+    Contract Rummy), a match (Marafon, reported per side) or a session (Trionfo)."""
     from cardsim import api
     _show(lambda **ui: api.run(game, players=players, deals=deals, strategies=strategy or [], options=option or [],
                                preset=preset, seed=seed, workers=workers, check=check, first_deal=first_deal,
@@ -351,7 +389,8 @@ def _print_sequential(summary: dict, meta: dict | None = None) -> None:
         state = "reached" if seq["reached"] else "NOT reached (hit --max-deals)"
         units = _units(meta or {"game": ""}, summary["deals"])
         out.print(term(f"precision target ± {seq['target']:g} {state}: {seq['headline']} {seq['estimate']:+.4f} ± "
-                       f"{seq['half_width']:.4g} after {summary['deals']:,} {units} in {seq['looks']} looks "
+                       f"{seq['half_width']:.4g} after {summary['deals']:,} {units} in {seq['looks']} "
+                       f"look{'s' if seq['looks'] != 1 else ''} "
                        f"(z = {seq['z']:.3f}, alpha-spending rule; see sim/sequential.py)"), markup=False)
 
 
@@ -780,11 +819,29 @@ def warmup(game: Annotated[str, typer.Argument(help="a game name, or all")] = "a
                   f"{plain(cache_dir())}", markup=False)
 
 
+ListJsonOpt = Annotated[bool, typer.Option("--json", help="print the list as JSON")]
+
+
+def _records(df) -> list[dict]:
+    """A listing DataFrame as JSON-ready rows (tuples as lists, NaN as null)."""
+    import pandas as pd
+    return [{k: (list(v) if isinstance(v, tuple) else (None if not isinstance(v, (list, tuple, str, dict))
+                                                      and pd.isna(v) else v)) for k, v in row.items()}
+            for row in df.to_dict(orient="records")]
+
+
 @app.command()
 @handle_errors
-def games():
+def games(as_json: ListJsonOpt = False):
     """The games, their player counts and their rules documents (docs/rules/, in the repository)."""
     from cardsim import api
+    from cardsim.sim.registry import games as all_games
+    if as_json:
+        rows = _records(api.games())
+        for row, g in zip(rows, all_games().values()):
+            row.update(record_unit=g.record_unit[0], payout=g.payout_label, sides=[list(s) for s in g.sides] or None)
+        print(_json_dump(rows))
+        return
     t = Table()
     for col in ("game", "title", "players", "rules", "rules version"):
         t.add_column(col)
@@ -799,9 +856,16 @@ def games():
 def strategies(game: GameArg,
                plugin: Annotated[Optional[list[str]], typer.Option(
                    "--plugin", help="also list a plug-in strategy FILE.py:NAME (repeatable; installed entry "
-                                    "points of group cardsim.strategies are listed by themselves)")] = None):
+                                    "points of group cardsim.strategies are listed by themselves)")] = None,
+               as_json: ListJsonOpt = False):
     """Strategies of GAME with their parameters, defaults, ranges and help."""
     from cardsim import api
+    if as_json:
+        print(_json_dump([{"strategy": s.name, "help": s.help,
+                           "params": [{"name": p.name, "default": p.default, "lo": p.lo, "hi": p.hi,
+                                       "integer": p.integer, "help": p.help} for p in s.params]}
+                          for s in api.strategy_specs(game, plugin or [])]))
+        return
     t = Table()
     for col in ("strategy", "parameters", "help"):
         t.add_column(col, overflow="fold")
@@ -814,12 +878,21 @@ def strategies(game: GameArg,
 
 @app.command()
 @handle_errors
-def options(game: GameArg):
+def options(game: GameArg, as_json: ListJsonOpt = False):
     """Rule options of GAME (names, defaults, help) and its presets.
 
     The rules they change are in the game's rules document (docs/rules/GAME.md in the
     repository); the section numbers and IDs in the help (3.1, §9.2, A14, C7) refer to it."""
     from cardsim import api
+    if as_json:
+        from cardsim.sim.options import options_dict
+        from cardsim.sim.registry import get_game
+        spec = get_game(game)
+        defaults = options_dict(spec.options_cls())
+        rows = [dict(r, default=defaults.get(r["option"], r["default"])) for r in _records(api.options(game))]
+        print(_json_dump({"game": spec.name, "rules": api.rules(game), "options": rows,
+                          "presets": api.presets(game)}))
+        return
     out.print(f"Rules: {api.rules(game)} (the section numbers and IDs in the help, such as 3.1, §9.2 or A14, "
               "refer to it)", markup=False)
     t = Table()

@@ -9,7 +9,9 @@ strategy parameters and rule options (``sweep``). Every point plays the very sam
   strategy (``--field``, default greedy), for every seat s = 0..n-1;
 * table mode (``compare`` with exactly one strategy per seat and no ``--field``): the
   strategies sit together and rotate through all n seat assignments; each candidate counts
-  from the seat it holds in each rotation.
+  from the seat it holds in each rotation. A strategy given for several seats (``K W K W``:
+  a 2-versus-2 table) is one point counted from each of its seats in each rotation; every
+  strategy must then hold the same number of seats (equal lineups per point).
 
 Per deal d a point scores X(d) = mean over its lineups of the counted seat's payout and
 W(d) = the share of its lineups that seat won. The paired difference to the first point,
@@ -115,7 +117,19 @@ def make_compare(game: str, strategies: list[str], players=None, field: str | No
         raise UsageError("compare needs at least two --strategy values")
     cands = [parse_seat(spec, s) for s in strategies]
     if field is None and len(cands) == n:
-        points = tuple(Point(c.label, opts, table_lineups(cands, i)) for i, c in enumerate(cands))
+        # a strategy at several seats (K W K W) is one point counted from each of its seats
+        seats_of = {}
+        for i, c in enumerate(cands):
+            seats_of.setdefault(c.label, []).append(i)
+        if len(seats_of) < 2:
+            raise UsageError("compare: the strategies must differ (a rotation needs at least two)")
+        counts = {len(v) for v in seats_of.values()}
+        if len(counts) > 1:
+            held = ", ".join(f"{lab} at {len(v)}" for lab, v in seats_of.items())
+            raise UsageError(f"compare: a rotation with a repeated strategy needs every strategy at the same number "
+                             f"of seats (got {held}); or compare them against a --field")
+        points = tuple(Point(lab, opts, tuple(lu for i in idx for lu in table_lineups(cands, i)))
+                       for lab, idx in seats_of.items())
         field_label = None
     else:
         f = parse_seat(spec, field or "greedy")

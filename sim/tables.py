@@ -20,6 +20,7 @@ from rich.text import Text
 
 GAP = 2            # characters between two columns (collapsed padding of 1 on each side)
 MIN_LABEL = 16     # narrowest label column worth keeping before optional columns go
+LEAST_LABEL = 8    # narrowest label column at all (narrower: the table is printed wider than the console)
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ def fit(cols: list[Col], rows: list[list[str]], width: int) -> tuple[Table, int,
             while todo:
                 fair = max(1, left // len(todo))
                 i = todo.pop(0)
-                given[i] = max(min(nat[i], fair), min(MIN_LABEL, nat[i]))
+                given[i] = max(min(nat[i], fair), min(LEAST_LABEL, nat[i]))
                 left -= given[i]
             rs = [[wrap_label(v, given[i]) if i in given else v for i, v in enumerate(r)] for r in rs]
         used = sum(_widths(heads, rs)) + gaps
