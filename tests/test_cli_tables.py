@@ -312,3 +312,23 @@ def test_version_completion_and_json_listings():
     assert any(o["option"] == "caught_lowest_bonus" and o["default"] == "all_others" for o in opts["options"])
     bad = invoke("options", "chess", "--json")
     assert bad.exit_code == 2 and bad.stderr.startswith("Error: unknown game")
+
+
+def test_partnership_win_rates_are_the_sides():
+    """Marafon's winner names one seat of the winning side; a seat's win rate is its side's."""
+    import numpy as np
+    from cardsim.sim.stats import Accumulator
+    winner = np.array([0, 2, 1, -1])                      # side 0, side 0, side 1, nobody
+    side = np.array([0, 0, 1, -1])
+    cols = {"winner": winner, "truncated": np.zeros(4, bool), "turns": np.ones(4, np.int32),
+            "end_reason": np.zeros(4, np.int8)}
+    for p in range(4):
+        cols[f"payout_{p}"] = np.where(side < 0, 0, np.where(side == p % 2, 1, -1))
+    acc = Accumulator(4, ["h", "g", "h", "g"], ("target",), sides=((0, 2), (1, 3)))
+    acc.add(cols)
+    s = acc.summary()
+    assert [r["win_rate"] for r in s["seats"]] == [0.5, 0.25, 0.5, 0.25]
+    assert [(r["side"], r["seats"], r["win_rate"]) for r in s["sides"]] == [(0, [0, 2], 0.5), (1, [1, 3], 0.25)]
+    assert [r["win_rate"] for r in s["strategies"]] == [0.5, 0.25]
+    assert get_game("marafon").sides == ((0, 2), (1, 3)) and get_game("marafon").record_unit[1] == "matches"
+    assert get_game("telefunken").record_unit[1] == "games" and get_game("trionfo").record_unit[1] == "sessions"
