@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import json
 import math
 import sys
@@ -21,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardsim.sim.errors import CheckError, OutputError, UsageError
+from cardsim.sim.tables import Col, fit, fmt_num, fmt_pct, fmt_pm
 from cardsim.sim.textsafe import plain, term
 
 
@@ -46,11 +48,40 @@ class OneLineErrors(typer.core.TyperGroup):
         return rv
 
 
-app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(cls=OneLineErrors, add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="cardsim: Monte Carlo simulator for Tonk, Telefunken, Contract Rummy (Liverpool, "
                        "May I?), Marafon, Trionfo and Tripoli.")
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+def version_text() -> str:
+    """``cardsim VERSION`` (the installed package's; a checkout that is not installed: its pyproject's)."""
+    from importlib import metadata
+    try:
+        return f"cardsim {metadata.version('cardsim')}"
+    except metadata.PackageNotFoundError:
+        import re
+        from pathlib import Path
+        try:
+            text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+            found = re.search(r'^version = "([^"]+)"', text, re.M)
+            return f"cardsim {found.group(1)}"
+        except (OSError, AttributeError):
+            return "cardsim (version unknown: not installed)"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(version_text())
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option(
+        "--version", help="print cardsim's version and exit", callback=_print_version, is_eager=True)] = False):
+    """cardsim: Monte Carlo simulator for Tonk, Telefunken, Contract Rummy (Liverpool, May I?), Marafon,
+    Trionfo and Tripoli. Shell completion: --install-completion (or --show-completion)."""
+
 
 GameArg = Annotated[str, typer.Argument(help="game name (see `cardsim games`)")]
 PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="number of players (game default if omitted)")]
@@ -90,50 +121,134 @@ def handle_errors(fn):
 
 
 def _fmt_pct(x: float | None) -> str:
-    return "nan" if x is None or math.isnan(x) else f"{100 * x:.2f}%"
+    return fmt_pct(x)
 
 
-def _fmt_num(x: float, digits: int = 4) -> str:
-    return "nan" if math.isnan(x) else f"{x:+.{digits}f}"
+def _fmt_num(x: float | None, digits: int = 4) -> str:
+    return fmt_num(x, digits)
+
+
+def _spec(meta: dict):
+    """The game of a summary's metadata, or None (a file of a game this cardsim does not know)."""
+    try:
+        from cardsim.sim.registry import get_game
+        return get_game(meta["game"])
+    except Exception:  # noqa: BLE001 - a summary of an unknown game still prints
+        return None
+
+
+def _units(meta: dict, count: int | None = None) -> str:
+    """What a record is, plural ("deals", "games", "matches", "sessions"); singular for count 1."""
+    spec = _spec(meta)
+    one, many = spec.record_unit if spec is not None else ("deal", "deals")
+    return one if count == 1 else many
 
 
 def _mean_label(meta: dict) -> str:
     """'mean payout', or the game's own name for what payout_{p} holds."""
-    try:
-        from cardsim.sim.registry import get_game
-        label = get_game(meta["game"]).payout_label
-    except Exception:  # noqa: BLE001 - a summary of an unknown game still prints
-        return "mean payout"
+    spec = _spec(meta)
+    label = spec.payout_label if spec is not None else "payout (chips)"
     return "mean payout" if label == "payout (chips)" else f"mean {label.split(' (')[0]}"
 
 
+def _label(meta: dict, label: str) -> str:
+    from cardsim.sim.registry import short_label
+    return term(short_label(meta["game"], str(label)))
+
+
+def _print_table(title: str, cols: list, rows: list, note_dropped: bool = True) -> None:
+    """A table fitted to the console (``sim.tables``), its title on the line above."""
+    table, used, dropped = fit(cols, rows, out.width)
+    out.print(title, markup=False)
+    if used <= out.width:
+        out.print(table)
+    else:                           # the numbers alone are wider than the console: never cut them
+        wide = Console(file=io.StringIO(), width=used, highlight=False, color_system=None)
+        wide.print(table)
+        out.print(wide.file.getvalue().rstrip("\n"), markup=False, soft_wrap=True)
+    if dropped and note_dropped:
+        out.print(f"(left out at this width: {', '.join(h.replace(chr(10), ' ') for h in dropped)}; --json has "
+                  "every figure)", markup=False)
+
+
+def _interval_words(seq: dict | None, kinds: str) -> tuple[str, str]:
+    """(the words a table's title gives its intervals, the header of their columns)."""
+    if not seq:
+        return f"95% intervals: {kinds}", "95% CI"
+    return (f"sequential intervals of --until-ci, valid where the run stopped: z = {seq['z']:.3f} at look "
+            f"{seq['looks']} of the alpha-spending rule", "seq. CI")
+
+
+def _rate_ci(r: dict, n: int, seq: dict | None, k: float = 1) -> str:
+    """A rate's interval: the summary's 95% one, or Wilson at the sequential z (the rate is
+    ``successes / (k n)``, k = seats of a strategy)."""
+    from cardsim.sim.stats import wilson
+    lo, hi = r["win_lo"], r["win_hi"]
+    if seq and n and r.get("win_rate") is not None and not math.isnan(r["win_rate"]):
+        _, lo, hi = wilson(round(r["win_rate"] * k * n), n, seq["z"])
+        lo, hi = lo / k, hi / k
+    return f"{fmt_pct(lo)} – {fmt_pct(hi)}"
+
+
+def _half(r: dict, key: str, seq: dict | None) -> float:
+    """The half-width of a mean's interval: the summary's 95% (t) one, or z x se."""
+    if seq:
+        se = r.get(f"{key}_se")
+        return float("nan") if se is None else seq["z"] * se
+    hi, mean = r.get(f"{key}_hi"), r.get({"payout": "mean_payout", "win": "win_rate"}.get(key, key))
+    return float("nan") if hi is None or mean is None else hi - mean
+
+
 def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None:
-    """Per-seat, per-strategy and outcome tables with 95% intervals. Strings from the
-    metadata (a file's, for summarize) are escaped (``sim.textsafe``)."""
-    head = term(f"{meta['game']} · {meta['players']} players · {summary['deals']:,} deals · seed {meta['seed']}"
+    """Per-seat (per-side in a partnership game), per-strategy and outcome tables with their
+    intervals, fitted to the console. Strings from the metadata (a file's, for summarize) are
+    escaped (``sim.textsafe``); labels show only their non-default parameters."""
+    n = summary["deals"]
+    units = _units(meta)
+    head = term(f"{meta['game']} · {meta['players']} players · {n:,} {_units(meta, n)} · seed {meta['seed']}"
                 f" · rules v{meta['rules_version']}")
     if timing and timing.get("deals_per_s") and "wall_time_s" in timing:
-        head += f" · {timing['wall_time_s']:.2f} s ({timing['deals_per_s']:,.0f} deals/s)"
+        head += f" · {timing['wall_time_s']:.2f} s ({timing['deals_per_s']:,.0f} {units}/s)"
     out.print(head, markup=False)
-    for title, rows in (("seat", summary["seats"]), ("strategy", summary["strategies"])):
-        t = Table(title=f"per {title} (95% intervals: Wilson for rates, t for means)", title_justify="left")
-        for col in ([title, "strategy" if title == "seat" else "seats", "win rate", "95% CI",
-                     _mean_label(meta), "95% CI"]):
-            t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
-        for r in rows:
-            first, second = ((str(r["seat"]), plain(r["strategy"])) if title == "seat"
-                             else (plain(r["strategy"]), ",".join(map(str, r["seats"]))))
-            t.add_row(first, second, _fmt_pct(r["win_rate"]), f"{_fmt_pct(r['win_lo'])} – {_fmt_pct(r['win_hi'])}",
-                      _fmt_num(r["mean_payout"]), f"{_fmt_num(r['payout_lo'])} – {_fmt_num(r['payout_hi'])}")
-        out.print(t)
-    t = Table(title="outcomes", title_justify="left")
-    for col in ("end reason", "deals", "share", "95% CI"):
-        t.add_column(col, justify="left" if col == "end reason" else "right")
-    for r in summary["outcomes"]:
-        t.add_row(plain(r["end_reason"]), f"{r['count']:,}", _fmt_pct(r["rate"]), f"{_fmt_pct(r['lo'])} – {_fmt_pct(r['hi'])}")
-    out.print(t)
-    out.print(f"mean turns {summary['mean_turns']:.2f} · truncated deals {summary['truncated']:,}"
-              f" ({_fmt_pct(summary.get('truncated_share', float('nan')))}, stopped by a turn cap)", markup=False)
+    seq = summary.get("sequential")
+    words, ci = _interval_words(seq, "Wilson for rates, t for means")
+    mean = _mean_label(meta)
+    shortened = False
+
+    def lab(x):
+        nonlocal shortened
+        s = _label(meta, x)
+        shortened |= s != term(x)
+        return s
+
+    sides = summary.get("sides")
+    if sides:
+        rows = [[str(r["side"]), "+".join(map(str, r["seats"])),
+                 " + ".join(dict.fromkeys(lab(x) for x in r["strategies"])), fmt_pct(r["win_rate"]),
+                 _rate_ci(r, n, seq), fmt_num(r["mean_payout"]), fmt_pm(_half(r, "payout", seq))] for r in sides]
+        _print_table(f"per side ({units} won by the side; {words})",
+                     [Col("side"), Col("seats"), Col("strategy", label=True), Col("win rate"), Col(ci), Col(mean),
+                      Col(ci)], rows)
+    else:
+        rows = [[str(r["seat"]), lab(r["strategy"]), fmt_pct(r["win_rate"]), _rate_ci(r, n, seq),
+                 fmt_num(r["mean_payout"]), fmt_pm(_half(r, "payout", seq))] for r in summary["seats"]]
+        _print_table(f"per seat ({words})",
+                     [Col("seat"), Col("strategy", label=True), Col("win rate"), Col(ci), Col(mean), Col(ci)], rows)
+    rows = [[lab(r["strategy"]), ",".join(map(str, r["seats"])), fmt_pct(r["win_rate"]),
+             _rate_ci(r, n, seq, 1 if sides else len(r["seats"])),
+             fmt_num(r["mean_payout"]), fmt_pm(_half(r, "payout", seq))] for r in summary["strategies"]]
+    _print_table(f"per strategy ({words}" + ("; win rate: its seats' sides)" if sides else ")"),
+                 [Col("strategy", label=True), Col("seats"), Col("win rate"), Col(ci), Col(mean), Col(ci)], rows)
+    rows = [[term(r["end_reason"]), f"{r['count']:,}", fmt_pct(r["rate"]),
+             _rate_ci({"win_rate": r["rate"], "win_lo": r["lo"], "win_hi": r["hi"]}, n, seq)]
+            for r in summary["outcomes"]]
+    _print_table("outcomes", [Col("end reason", justify="left"), Col(units), Col("share"), Col(ci)], rows)
+    out.print(f"mean turns {summary['mean_turns']:.2f} · truncated {units} {summary['truncated']:,}"
+              f" ({fmt_pct(summary.get('truncated_share', float('nan')))}, stopped by a turn cap)", markup=False)
+    if shortened:
+        out.print("labels show only the parameters that differ from the strategy's defaults (--json and the "
+                  "file's metadata give them all)", markup=False)
+
 
 
 def _json_dump(obj) -> str:
@@ -151,21 +266,69 @@ def _json_scalar(x):
     raise TypeError(f"{type(x).__name__} is not JSON serializable")
 
 
-def _progress(total: int, quiet: bool, always: bool = False):
-    """A rich progress bar with deals/s, ETA and the live estimate (stderr); None when quiet
-    or for small runs."""
-    if quiet or (total < 200_000 and not always):
-        return contextlib.nullcontext(), None
-    bar = Progress(TextColumn("[bold]playing"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[rate]} deals/s"), TimeRemainingColumn(),
-                   TextColumn("{task.fields[note]}"), console=err, transient=True)
-    task = bar.add_task("deals", total=total, rate="-", note="")
-    t0 = time.perf_counter()
+PROGRESS_AFTER_S = 2.0      # a run expected to take longer shows its progress bar
 
-    def update(done: int, _total: int, note: str = ""):
-        dt = time.perf_counter() - t0
-        bar.update(task, completed=done, rate=f"{done / dt:,.0f}" if dt > 0 else "-", note=note)
-    return bar, update
+
+class LiveProgress:
+    """The progress bar of a long run (stderr): shown once the run has taken PROGRESS_AFTER_S
+    or is expected to (its rate so far x what is left), with the rate in the record's unit,
+    the ETA and, under --until-ci, the live interval. ``progress(done, total, note)`` is what
+    the API calls; ``within_shards`` asks the runner for updates inside long shards too.
+    ``clock`` and ``timer`` are for tests (a fake clock, no background timer)."""
+
+    within_shards = True
+
+    def __init__(self, total: int, unit: str = "deals", console: Console | None = None, clock=time.perf_counter,
+                 after: float = PROGRESS_AFTER_S, timer: bool = True, what: str = "playing"):
+        import threading
+        self.total, self.unit, self.clock, self.after, self.timer = total, unit, clock, after, timer
+        self.bar = Progress(TextColumn(f"[bold]{what}"), BarColumn(), TextColumn("{task.completed:,.0f}/{task.total:,.0f}"),
+                            TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
+                            console=console or err, transient=True, get_time=clock)
+        self.task = self.bar.add_task(unit, total=total, rate="-", note="")
+        self.started = False
+        self.t0 = clock()
+        self._lock = threading.Lock()
+        self._timer = None
+
+    def __enter__(self):
+        import threading
+        self.t0 = self.clock()
+        if self.timer:
+            self._timer = threading.Timer(self.after, self.start)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self._timer is not None:
+            self._timer.cancel()
+        with self._lock:
+            if self.started:
+                self.bar.stop()
+        return False
+
+    def start(self) -> None:
+        with self._lock:
+            if not self.started:
+                self.started = True
+                self.bar.start()
+
+    def __call__(self, done: int, total: int | None = None, note: str = "") -> None:
+        total = self.total if total is None else total
+        dt = self.clock() - self.t0
+        if not self.started and (dt >= self.after or (done and dt / done * total >= self.after)):
+            self.start()
+        rate = f"{done / dt:,.0f} {self.unit}/s" if dt > 0 and done else "-"
+        self.bar.update(self.task, completed=done, total=total, rate=rate, note=note)
+
+
+def _progress(total: int, quiet: bool, unit: str = "deals", what: str = "playing"):
+    """(context, progress callback): a LiveProgress, or nothing when quiet (--quiet, --json)."""
+    if quiet:
+        return contextlib.nullcontext(), None
+    bar = LiveProgress(total, unit, what=what)
+    return bar, bar
 
 
 UntilCiOpt = Annotated[Optional[float], typer.Option(
@@ -207,63 +370,143 @@ def run(game: GameArg,
         cluster: ClusterOpt = None,
         as_json: JsonOpt = False,
         quiet: QuietOpt = False):
-    """Play DEALS deals and print win rates and payouts with 95% intervals."""
+    """Play DEALS records and print win rates and payouts with 95% intervals.
+
+    A record is the game's unit: a deal (Tonk, Tripoli), a game of all its hands (Telefunken,
+    Contract Rummy), a match (Marafon, reported per side) or a session (Trionfo)."""
     from cardsim import api
     _show(lambda **ui: api.run(game, players=players, deals=deals, strategies=strategy or [], options=option or [],
                                preset=preset, seed=seed, workers=workers, check=check, first_deal=first_deal,
                                until_ci=until_ci, max_deals=max_deals, out=out_file, overwrite=overwrite,
                                keep_records=False, resume=resume, shard_size=shard_size, scheduler=scheduler,
                                cluster=cluster, **ui),
-          print_summary, deals, until_ci, max_deals, as_json, quiet)
+          print_summary, game, deals, until_ci, max_deals, as_json, quiet)
 
 
-def _print_sequential(summary: dict) -> None:
+def _print_sequential(summary: dict, meta: dict | None = None) -> None:
     seq = summary.get("sequential")
     if seq:
         state = "reached" if seq["reached"] else "NOT reached (hit --max-deals)"
-        out.print(f"precision target ± {seq['target']:g} {state}: {seq['headline']} {seq['estimate']:+.4f} ± "
-                  f"{seq['half_width']:.4g} after "
-                  f"{summary['deals']:,} deals in {seq['looks']} looks (z = {seq['z']:.3f}, alpha-spending "
-                  "rule; see sim/sequential.py)", markup=False)
+        units = _units(meta or {"game": ""}, summary["deals"])
+        out.print(term(f"precision target ± {seq['target']:g} {state}: {seq['headline']} {seq['estimate']:+.4f} ± "
+                       f"{seq['half_width']:.4g} after {summary['deals']:,} {units} in {seq['looks']} "
+                       f"look{'s' if seq['looks'] != 1 else ''} "
+                       f"(z = {seq['z']:.3f}, alpha-spending rule; see sim/sequential.py)"), markup=False)
 
 
-def truncation_line(points: list) -> str:
+def truncation_line(points: list, units: str = "deals") -> str:
     """How many lineup-deals a turn cap stopped, per point (one figure when all points agree)."""
     if not points or any(p.get("truncated_share") is None for p in points):
-        return "truncated deals: not recorded"
+        return f"truncated {units}: not recorded"
     shares = {(p["truncated"], _fmt_pct(p["truncated_share"])) for p in points}
     if len(shares) == 1:
         (count, share), = shares
-        return f"truncated deals (stopped by a turn cap): {count:,} ({share}) at every point"
-    return "truncated deals (stopped by a turn cap): " + " · ".join(
+        return f"truncated {units} (stopped by a turn cap): {count:,} ({share}) at every point"
+    return f"truncated {units} (stopped by a turn cap): " + " · ".join(
         f"point {p['point']} {p['truncated']:,} ({_fmt_pct(p['truncated_share'])})" for p in points)
 
 
 def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
-    """Table of a comparison or sweep: per point mean, win rate, paired difference."""
-    head = term(f"{meta['kind']} · {meta['game']} · {meta['players']} players · {summary['deals']:,} duplicate deals"
-                f" · seed {meta['seed']}" + (f" · field {meta['field']}" if meta.get("field") else " · table rotation"))
+    """Table of a comparison or sweep: per point mean, win rate, paired difference (fitted to
+    the console: the win rate's interval and se are left out first), then what the figures
+    say: a variance reduction below 1, options that changed nothing, a best point on the edge."""
+    n = summary["deals"]
+    units = _units(meta)
+    head = term(f"{meta['kind']} · {meta['game']} · {meta['players']} players · {n:,} duplicate "
+                f"{_units(meta, n)} · seed {meta['seed']}" + (f" · field {_label(meta, meta['field'])}"
+                                                              if meta.get("field") else " · table rotation"))
     if timing and timing.get("wall_time_s"):
         head += f" · {timing['wall_time_s']:.2f} s"
+        if timing.get("deals_per_s"):
+            head += f" ({timing['deals_per_s']:,.0f} {units}/s)"
     out.print(head, markup=False)
-    t = Table(title="per point (95% intervals; difference paired on the same deals and seats)", title_justify="left")
-    for col in ("point", "label", _mean_label(meta), "95% CI", "win rate", "95% CI", "diff vs point 0", "95% CI",
-                "se", "variance reduction"):
-        t.add_column(col, justify="left" if col == "label" else "right", no_wrap=True)
-    for r in summary["points"]:
+    seq = summary.get("sequential")
+    words, ci = _interval_words(seq, "t")
+    sweep = meta["kind"] == "sweep"
+    pts = summary["points"]
+    rows = []
+    for r in pts:
         first = r["point"] == 0
-        t.add_row(str(r["point"]), plain(r["label"]), _fmt_num(r["mean_payout"]),
-                  f"{_fmt_num(r['payout_lo'])} – {_fmt_num(r['payout_hi'])}", _fmt_pct(r["win_rate"]),
-                  f"{_fmt_pct(r['win_lo'])} – {_fmt_pct(r['win_hi'])}",
-                  "-" if first else _fmt_num(r["diff"]),
-                  "-" if first else f"{_fmt_num(r['diff_lo'])} – {_fmt_num(r['diff_hi'])}",
-                  "-" if first else f"{r['diff_se']:.4f}",
-                  "-" if first or math.isnan(r["variance_reduction"]) else f"{r['variance_reduction']:.2f}x")
-    out.print(t)
-    out.print(truncation_line(summary["points"]), markup=False)
-    out.print("variance reduction = unpaired variance var(X_c) + var(X_0) over the paired variance "
-              "var(X_c - X_0): how many times more deals unpaired play would need for the same precision.",
+        vr = r.get("variance_reduction")
+        rows.append([str(r["point"]), term(r["label"]) if sweep else _label(meta, r["label"]),
+                     fmt_num(r["mean_payout"]), fmt_pm(_half(r, "payout", seq)), fmt_pct(r["win_rate"]),
+                     "±" + fmt_pct(_half(r, "win", seq)),
+                     "-" if first else fmt_num(r["diff"]), "-" if first else fmt_pm(_half(r, "diff", seq)),
+                     "-" if first or r.get("diff_se") is None else f"{r['diff_se']:.4f}",
+                     "-" if first or vr is None or math.isnan(vr) else f"{vr:.2f}x"])
+    _print_table(f"per point ({words}; diff vs point 0 paired on the same {units} and seats)",
+                 [Col("point"), Col("label", label=True), Col(_mean_label(meta)), Col(ci),
+                  Col("win rate"), Col(ci, optional=True), Col("diff vs point 0"), Col(ci), Col("se", optional=True),
+                  Col("variance reduction", short="var. red.")], rows)
+    out.print(truncation_line(pts, units), markup=False)
+    out.print(f"variance reduction (var. red.) = unpaired variance var(X_c) + var(X_0) over the paired variance "
+              f"var(X_c - X_0): how many times more {units} unpaired play would need for the same precision.",
               markup=False)
+    for line in point_notes(summary, meta):
+        out.print(term(line), markup=False)
+
+
+def point_notes(summary: dict, meta: dict) -> list[str]:
+    """Lines that say what a comparison's or sweep's figures mean where they could mislead:
+    a variance reduction below 1, a sweep axis (rule option or parameter) whose values gave
+    identical figures, a best sweep point on the edge of a numeric axis."""
+    notes = []
+    pts = summary["points"]
+    low = [r for r in pts if r["point"] and r.get("variance_reduction") is not None
+           and not math.isnan(r["variance_reduction"]) and r["variance_reduction"] < 1]
+    if low:
+        worst = ", ".join(f"point {r['point']} {r['variance_reduction']:.2f}x" for r in low[:4])
+        notes.append(f"variance reduction below 1 ({worst}): the points' results are negatively correlated on "
+                     "the same deals (at a shared table one strategy's gain is another's loss), so the paired "
+                     "difference varies more than two independent measurements would; its interval above is "
+                     "the right one for it.")
+    if meta.get("kind") != "sweep" or len(pts) < 2 or not summary.get("deals"):
+        return notes
+    mpts = meta.get("points") or []
+    if len(mpts) != len(pts):
+        return notes
+    axes = list((mpts[0].get("params") or {}).keys())
+    figures = [tuple(r.get(k) for k in ("mean_payout", "payout_se", "win_rate", "win_se", "truncated")) for r in pts]
+    for name in axes:
+        groups: dict = {}
+        for mp, fig in zip(mpts, figures):
+            rest = tuple((k, v) for k, v in mp["params"].items() if k != name)
+            groups.setdefault(rest, set()).add(fig)
+        values = list(dict.fromkeys(mp["params"][name] for mp in mpts))
+        if len(values) > 1 and all(len(g) == 1 for g in groups.values()):
+            kind = "option" if name in (mpts[0].get("options") or {}) else "parameter"
+            notes.append(f"{kind} {name} ({', '.join(map(str, values))}) does not change the measured quantity "
+                         "here: the points that differ only in it have identical figures (the counted seats' "
+                         "results are the same on every deal), so their rows repeat each other.")
+    best = max(range(len(pts)), key=lambda i: -math.inf if pts[i]["mean_payout"] is None
+               or math.isnan(pts[i]["mean_payout"]) else pts[i]["mean_payout"])
+    for name in axes:
+        try:
+            values = sorted({float(mp["params"][name]) for mp in mpts})
+            at = float(mpts[best]["params"][name])
+        except (TypeError, ValueError):
+            continue                # a categorical axis has no edge
+        if len(values) >= 3 and at in (values[0], values[-1]):
+            side = "smallest" if at == values[0] else "largest"
+            bound = _param_bound(meta, mpts[best], name)
+            beyond = ("it is also the parameter's own bound, so nothing lies beyond" if bound is not None
+                      and at == bound[0 if at == values[0] else 1] else "the best may lie beyond it (widen the grid)")
+            notes.append(f"the best point ({best}: {pts[best]['label']}) lies on the edge of the grid: {name} = "
+                         f"{mpts[best]['params'][name]} is the {side} value swept; {beyond}.")
+    return notes
+
+
+def _param_bound(meta: dict, point: dict, name: str):
+    """(lo, hi) of the swept strategy's parameter ``name``, or None (a rule option, a plug-in)."""
+    from cardsim.sim.registry import split_label
+    spec = _spec(meta)
+    try:
+        seats, k = point["lineups"][0]["seats"], point["lineups"][0]["counted_seat"]
+        strat = spec.strategies[split_label(seats[k])[0]]
+        p = next(p for p in strat.params if p.name == name)
+    except (AttributeError, KeyError, IndexError, StopIteration, TypeError):
+        return None
+    return p.lo, p.hi
 
 
 def _notice(quiet: bool):
@@ -272,11 +515,11 @@ def _notice(quiet: bool):
     return None if quiet or not err.is_terminal else (lambda line: err.print(line, markup=False))
 
 
-def _show(call, printer, deals, until_ci, max_deals, as_json, quiet):
+def _show(call, printer, game, deals, until_ci, max_deals, as_json, quiet):
     """run / compare / sweep: the progress bar round the API call, then its result printed."""
     from cardsim.api import precision_cap
     cap = precision_cap(until_ci, max_deals, deals)
-    bar, update = _progress(cap or deals, quiet or as_json, always=until_ci is not None)
+    bar, update = _progress(cap or deals, quiet or as_json, _units({"game": game}))
     with bar:
         result = call(progress=update, notice=_notice(quiet or as_json))
     if as_json:
@@ -284,7 +527,7 @@ def _show(call, printer, deals, until_ci, max_deals, as_json, quiet):
                           "path": result.path}))
     else:
         printer(result.raw, result.meta, result.timing)
-        _print_sequential(result.raw)
+        _print_sequential(result.raw, result.meta)
         if result.path:
             out.print(f"wrote {result.path}", markup=False)
 
@@ -322,7 +565,7 @@ def compare(game: GameArg,
                                    until_ci=until_ci, max_deals=max_deals, out=out_dir, overwrite=overwrite,
                                    keep_records=False, resume=resume, shard_size=shard_size, scheduler=scheduler,
                                    cluster=cluster, **ui),
-          print_points, deals, until_ci, max_deals, as_json, quiet)
+          print_points, game, deals, until_ci, max_deals, as_json, quiet)
 
 
 @app.command()
@@ -359,7 +602,7 @@ def sweep(game: GameArg,
                                  workers=workers, check=check, first_deal=first_deal, until_ci=until_ci,
                                  max_deals=max_deals, out=out_dir, overwrite=overwrite, keep_records=False,
                                  resume=resume, shard_size=shard_size, scheduler=scheduler, cluster=cluster, **ui),
-          print_points, deals, until_ci, max_deals, as_json, quiet)
+          print_points, game, deals, until_ci, max_deals, as_json, quiet)
 
 
 @app.command()
@@ -414,7 +657,7 @@ def tune(game: GameArg,
                     rungs, top, remeasure, self_play, rounds, max_trials, workers, check, step)   # the bar's total
     unit = get_game(cfg.game_name).payout_unit
     total = cfg.budget * (cfg.rounds if cfg.self_play else 1)
-    bar, update = _progress(total, quiet or as_json, always=True)
+    bar, update = _progress(total, quiet or as_json, _units({"game": cfg.game_name}), "tuning")
     t0 = time.perf_counter()
     say = None if as_json else (lambda line: out.print(term(line), markup=False))
     with bar:
@@ -576,11 +819,29 @@ def warmup(game: Annotated[str, typer.Argument(help="a game name, or all")] = "a
                   f"{plain(cache_dir())}", markup=False)
 
 
+ListJsonOpt = Annotated[bool, typer.Option("--json", help="print the list as JSON")]
+
+
+def _records(df) -> list[dict]:
+    """A listing DataFrame as JSON-ready rows (tuples as lists, NaN as null)."""
+    import pandas as pd
+    return [{k: (list(v) if isinstance(v, tuple) else (None if not isinstance(v, (list, tuple, str, dict))
+                                                      and pd.isna(v) else v)) for k, v in row.items()}
+            for row in df.to_dict(orient="records")]
+
+
 @app.command()
 @handle_errors
-def games():
+def games(as_json: ListJsonOpt = False):
     """The games, their player counts and their rules documents (docs/rules/, in the repository)."""
     from cardsim import api
+    from cardsim.sim.registry import games as all_games
+    if as_json:
+        rows = _records(api.games())
+        for row, g in zip(rows, all_games().values()):
+            row.update(record_unit=g.record_unit[0], payout=g.payout_label, sides=[list(s) for s in g.sides] or None)
+        print(_json_dump(rows))
+        return
     t = Table()
     for col in ("game", "title", "players", "rules", "rules version"):
         t.add_column(col)
@@ -595,9 +856,16 @@ def games():
 def strategies(game: GameArg,
                plugin: Annotated[Optional[list[str]], typer.Option(
                    "--plugin", help="also list a plug-in strategy FILE.py:NAME (repeatable; installed entry "
-                                    "points of group cardsim.strategies are listed by themselves)")] = None):
+                                    "points of group cardsim.strategies are listed by themselves)")] = None,
+               as_json: ListJsonOpt = False):
     """Strategies of GAME with their parameters, defaults, ranges and help."""
     from cardsim import api
+    if as_json:
+        print(_json_dump([{"strategy": s.name, "help": s.help,
+                           "params": [{"name": p.name, "default": p.default, "lo": p.lo, "hi": p.hi,
+                                       "integer": p.integer, "help": p.help} for p in s.params]}
+                          for s in api.strategy_specs(game, plugin or [])]))
+        return
     t = Table()
     for col in ("strategy", "parameters", "help"):
         t.add_column(col, overflow="fold")
@@ -610,12 +878,21 @@ def strategies(game: GameArg,
 
 @app.command()
 @handle_errors
-def options(game: GameArg):
+def options(game: GameArg, as_json: ListJsonOpt = False):
     """Rule options of GAME (names, defaults, help) and its presets.
 
     The rules they change are in the game's rules document (docs/rules/GAME.md in the
     repository); the section numbers and IDs in the help (3.1, §9.2, A14, C7) refer to it."""
     from cardsim import api
+    if as_json:
+        from cardsim.sim.options import options_dict
+        from cardsim.sim.registry import get_game
+        spec = get_game(game)
+        defaults = options_dict(spec.options_cls())
+        rows = [dict(r, default=defaults.get(r["option"], r["default"])) for r in _records(api.options(game))]
+        print(_json_dump({"game": spec.name, "rules": api.rules(game), "options": rows,
+                          "presets": api.presets(game)}))
+        return
     out.print(f"Rules: {api.rules(game)} (the section numbers and IDs in the help, such as 3.1, §9.2 or A14, "
               "refer to it)", markup=False)
     t = Table()

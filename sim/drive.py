@@ -12,9 +12,48 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from cardsim.sim.errors import OutputError
 from cardsim.sim.io import columns_of, table_from_columns
 from cardsim.sim.sequential import shard_plan, z_at_look
+
+
+PIECE_S = 0.5          # a progress bar that asks for it (``progress.within_shards``) hears every ~0.5 s
+PIECE_MIN = 512        # deals per worker thread in the smallest piece
+
+
+def _join(parts: list[tuple[int, dict]]) -> dict:
+    """The columns of consecutive pieces of one shard as the whole shard would give them: each
+    column holds ``lanes`` blocks of the piece's deals (1 for a run, one per point and lineup for
+    an experiment), so pieces are joined block by block."""
+    if len(parts) == 1:
+        return parts[0][1]
+    out = {}
+    for key in parts[0][1]:
+        blocks = [np.asarray(cols[key]).reshape(-1, count) for count, cols in parts]
+        out[key] = np.concatenate(blocks, axis=1).reshape(-1)
+    return out
+
+
+def _in_pieces(fn, workers: int, report):
+    """``fn(task, first, count)`` played in pieces of about PIECE_S seconds, ``report(deals
+    done in this shard)`` after each: a long shard shows progress. The rows are the shard's
+    own (a deal's record depends on its seed and index only)."""
+    least = PIECE_MIN * max(1, workers)
+
+    def play(task, first, count):
+        parts, done, size = [], 0, least
+        while done < count:
+            c = min(size, count - done)
+            t = time.perf_counter()
+            parts.append((c, fn(task, first + done, c)))
+            dt = time.perf_counter() - t
+            done += c
+            report(done)
+            size = max(least, int(c / dt * PIECE_S)) if dt > 0 else 2 * size
+        return _join(parts) if parts else fn(task, first, count)
+    return play
 
 
 def shard_layout(shard_size: int, until_ci: float | None) -> dict:
@@ -37,6 +76,10 @@ def drive(fn, task, layout: dict, first_deal: int, total: int, store, executor, 
     plan = list(shard_plan(total, first_deal, layout["shard_size"], layout["growth"])) or [(first_deal, 0)]
     stored = {f for f, c in plan if store is not None and store.usable(f, c)}
     pending = ((task, f, c) for f, c in plan if f not in stored)
+    state = {"done": 0, "note": ""}
+    if progress is not None and getattr(progress, "within_shards", False) and executor.name == "local":
+        fn = _in_pieces(fn, getattr(task, "workers", 1),
+                        lambda d: progress(state["done"] + d, total, state["note"]))
     results = executor.map(fn, pending)
     t0 = time.perf_counter()
     done, used = 0, []
@@ -53,13 +96,15 @@ def drive(fn, task, layout: dict, first_deal: int, total: int, store, executor, 
             acc.add(cols, count)
             used.append(first)
             done += count
+            state["done"] = done
             if until_ci is None:
                 if progress is not None:
                     progress(done, total)
                 continue
             name, est, half = acc.headline(z_at_look(len(used)))
+            state["note"] = f"{name}: {est:+.4f} ± {half:.4f} (target ± {until_ci:g})"
             if progress is not None:
-                progress(done, total, f"{name}: {est:+.4f} ± {half:.4f} (target ± {until_ci:g})")
+                progress(done, total, state["note"])
             if half <= until_ci:
                 break
     except Exception as exc:

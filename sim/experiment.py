@@ -9,7 +9,9 @@ strategy parameters and rule options (``sweep``). Every point plays the very sam
   strategy (``--field``, default greedy), for every seat s = 0..n-1;
 * table mode (``compare`` with exactly one strategy per seat and no ``--field``): the
   strategies sit together and rotate through all n seat assignments; each candidate counts
-  from the seat it holds in each rotation.
+  from the seat it holds in each rotation. A strategy given for several seats (``K W K W``:
+  a 2-versus-2 table) is one point counted from each of its seats in each rotation; every
+  strategy must then hold the same number of seats (equal lineups per point).
 
 Per deal d a point scores X(d) = mean over its lineups of the counted seat's payout and
 W(d) = the share of its lineups that seat won. The paired difference to the first point,
@@ -115,7 +117,19 @@ def make_compare(game: str, strategies: list[str], players=None, field: str | No
         raise UsageError("compare needs at least two --strategy values")
     cands = [parse_seat(spec, s) for s in strategies]
     if field is None and len(cands) == n:
-        points = tuple(Point(c.label, opts, table_lineups(cands, i)) for i, c in enumerate(cands))
+        # a strategy at several seats (K W K W) is one point counted from each of its seats
+        seats_of = {}
+        for i, c in enumerate(cands):
+            seats_of.setdefault(c.label, []).append(i)
+        if len(seats_of) < 2:
+            raise UsageError("compare: the strategies must differ (a rotation needs at least two)")
+        counts = {len(v) for v in seats_of.values()}
+        if len(counts) > 1:
+            held = ", ".join(f"{lab} at {len(v)}" for lab, v in seats_of.items())
+            raise UsageError(f"compare: a rotation with a repeated strategy needs every strategy at the same number "
+                             f"of seats (got {held}); or compare them against a --field")
+        points = tuple(Point(lab, opts, tuple(lu for i in idx for lu in table_lineups(cands, i)))
+                       for lab, idx in seats_of.items())
         field_label = None
     else:
         f = parse_seat(spec, field or "greedy")
@@ -248,6 +262,12 @@ class ExperimentAccumulator:
         self.sd = np.zeros(k)
         self.sdd = np.zeros(k)
         self.trunc = np.zeros(k)        # lineup-deals stopped by a cap, per point
+        sides = get_game(exp.game_name).sides
+        self.side_of = None             # partnerships: seat -> side; the counted seat wins when its side does
+        if sides:
+            self.side_of = np.zeros(exp.n_players, np.int64)
+            for i, side in enumerate(sides):
+                self.side_of[list(side)] = i
 
     def add(self, cols: dict, count: int) -> None:
         if count == 0:
@@ -255,7 +275,10 @@ class ExperimentAccumulator:
         k = len(self.exp.points)
         nl = len(self.exp.points[0].lineups)
         x = cols["payout"].astype(np.float64).reshape(k, nl, count).mean(axis=1)
-        w = cols["win"].astype(np.float64).reshape(k, nl, count).mean(axis=1)
+        win = cols["win"]
+        if self.side_of is not None and "win_side" in cols:
+            win = np.asarray(cols["win_side"]) == self.side_of[np.asarray(cols["seat"], dtype=np.int64)]
+        w = win.astype(np.float64).reshape(k, nl, count).mean(axis=1)
         d = x - x[0]
         self.n += count
         self.sx += x.sum(axis=1)
@@ -285,13 +308,13 @@ class ExperimentAccumulator:
         var0 = _var(self.sx[0], self.sxx[0], self.n)
         for i, p in enumerate(self.exp.points):
             mean, lo, hi, se = mean_ci(self.sx[i], self.sxx[i], self.n)
-            wr, wlo, whi, _ = mean_ci(self.sw[i], self.sww[i], self.n)
+            wr, wlo, whi, wse = mean_ci(self.sw[i], self.sww[i], self.n)
             diff, dlo, dhi, dse = mean_ci(self.sd[i], self.sdd[i], self.n)
             var_paired = _var(self.sd[i], self.sdd[i], self.n)
             var_unpaired = _var(self.sx[i], self.sxx[i], self.n) + var0
             rows.append({"point": i, "label": p.label, **{k: _maybe_float(v) for k, v in p.params},
                          "mean_payout": mean, "payout_lo": lo, "payout_hi": hi, "payout_se": se,
-                         "win_rate": wr, "win_lo": wlo, "win_hi": whi,
+                         "win_rate": wr, "win_lo": wlo, "win_hi": whi, "win_se": wse,
                          "truncated": int(self.trunc[i]),
                          "truncated_share": self.trunc[i] / (self.n * nl) if self.n else float("nan"),
                          "diff": diff if i else 0.0, "diff_lo": dlo if i else 0.0, "diff_hi": dhi if i else 0.0,

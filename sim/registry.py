@@ -77,6 +77,32 @@ def split_label(text: str) -> tuple[str, str]:
     return name, rest
 
 
+def short_label(game: GameSpec | str, label: str) -> str:
+    """A strategy label for tables: only the parameters that differ from the strategy's
+    defaults (``"watcher:threshold=8,decay=1,wary_cards=2"`` -> ``"watcher:decay=1"``; all
+    defaults -> the bare name). The full label stays in the metadata and ``--json``. A label
+    this game does not know (a plug-in's, a file's of another version) is returned unchanged."""
+    try:
+        spec = get_game(game) if isinstance(game, str) else game
+        name, rest = split_label(label)
+        strat = spec.strategies.get(name)
+    except Exception:  # noqa: BLE001 - a label of an unknown game prints as it is
+        return label
+    if strat is None or not rest:
+        return label
+    defaults = {p.name: p.default for p in strat.params}
+    kept = []
+    for pair in rest.split(","):
+        key, _, val = pair.partition("=")
+        try:
+            if key in defaults and float(val) == defaults[key]:
+                continue
+        except ValueError:
+            pass
+        kept.append(pair)
+    return name + (":" + ",".join(kept) if kept else "")
+
+
 def parse_seat(game: GameSpec, text: str) -> Seat:
     """``"knocker:threshold=8"`` -> Seat with every parameter checked: a known name given
     once, a plain decimal number (ASCII digits; no nan/inf) within its range, a whole number

@@ -265,6 +265,15 @@ def _deal_text(meta: dict, deals: int) -> str:
     return text
 
 
+def _even_shares(name: str, n: int) -> int:
+    """Among how many the wins are shared evenly: the seats, or a partnership game's sides."""
+    try:
+        from cardsim.sim.registry import get_game
+        return len(get_game(name).sides) or n
+    except Exception:  # noqa: BLE001 - an unknown game: its seats
+        return n
+
+
 def _payout_words(name: str) -> tuple[str, str]:
     """(label, unit) of a game's payout column: ("payout (chips)", "chips") for Tonk."""
     try:
@@ -521,8 +530,10 @@ def _run_report(path: Path, out: Path) -> list[str]:
                     [[f"{md_code(r['strategy'])}", ",".join(map(str, r["seats"])), _pct(r["win_rate"]),
                       _ci(r["win_lo"], r["win_hi"], _pct), _num(r["mean_payout"], d),
                       _ci(r["payout_lo"], r["payout_hi"], lambda x: _num(x, d))] for r in strat])
-    lines += ["Win rate is per seat (a strategy held by k seats: share of deals one of them won, divided by k).", ""]
-    _image(lines, _run_strategy_plot(out, strat, n, head, d, money), "win rate and mean payout per strategy")
+    shares = _even_shares(meta["game"], n)
+    lines += ["Win rate is per seat (a strategy held by k seats: share of deals one of them won, divided by k)."
+              if shares == n else "Win rate is per side (partnerships: a seat wins when its side wins).", ""]
+    _image(lines, _run_strategy_plot(out, strat, shares, head, d, money), "win rate and mean payout per strategy")
 
     lines += ["## Seats", ""]
     lines += _table(["seat", "strategy", "win rate", "95% CI", f"mean {label}", "95% CI"],
@@ -841,7 +852,7 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
     else:
         plot_what = (f"{base} sweep over {' × '.join(a for a, _, _ in axes)}" if kind == "sweep"
                      else f"Comparison of {len(pts)} strategies")
-        _image(lines, _points_plot(out, pts, best, head, d, plot_what, n, money),
+        _image(lines, _points_plot(out, pts, best, head, d, plot_what, _even_shares(meta["game"], n), money),
                "mean payout, win rate and difference per point")
 
     lines += ["## Payout distribution", ""]

@@ -453,7 +453,7 @@ def run(cfg: RunConfig, out: str | None = None, progress: Callable | None = None
         meta.update(until_ci=until_ci, max_deals=max_deals, deals=None)
     layout = shard_layout(cfg.shard_size, until_ci)
     store = ShardStore(out, meta, resume, layout=layout, overwrite=overwrite) if out else None
-    acc = Accumulator(cfg.n_players, [s.label for s in cfg.seats], cfg.game.reason_names)
+    acc = Accumulator(cfg.n_players, [s.label for s in cfg.seats], cfg.game.reason_names, cfg.game.sides)
     total = cfg.deals if until_ci is None else max_deals
     path = None
     try:
@@ -480,7 +480,13 @@ def summarize_file(path) -> RunResult:
     import pyarrow as pa
     meta, timing = read_run_meta(path)
     n = meta["players"]
-    acc = Accumulator(n, [s["label"] for s in meta["seats"]], tuple(meta["reason_names"]))
+    try:
+        sides = get_game(meta["game"]).sides
+    except UsageError:            # a file of a game this cardsim does not know: no partnerships
+        sides = ()
+    if any(p >= n for side in sides for p in side):
+        sides = ()
+    acc = Accumulator(n, [s["label"] for s in meta["seats"]], tuple(meta["reason_names"]), sides)
     cols = ["winner", "truncated", "turns", "end_reason"] + [f"payout_{p}" for p in range(n)]
     where = repr(str(path))
     try:

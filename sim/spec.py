@@ -101,6 +101,9 @@ class GameSpec:
     state_error: Callable                     # (state) -> check-mode error code (0 = none)
     payout_label: str = "payout (chips)"      # what payout_{p} is, for reports ("score (minus penalty points)")
     payout_unit: str = "chips"                # its unit in running text ("chips per deal")
+    record_unit: tuple = ("deal", "deals")    # what one record row is (singular, plural): "game", "session"
+    sides: tuple = ()                         # partnerships: the seats of each side ((0, 2), (1, 3)); a seat's
+                                              # win rate is then its side's
     seat_extras: tuple = ()                   # (name, column with {p}): per-seat columns experiments keep
     trace_events: Callable | None = None      # (trace, state, seat_names) -> [event dicts] (sim.trace)
     zero_sum: bool = False                    # payout_{p} of every row sums to 0 (checked by --check)

@@ -4,6 +4,11 @@ Rates use the Wilson score interval; means use Student's t (normal for large n).
 Per-strategy figures treat the deal as the unit (deals are independent; seats in one
 deal are not): a strategy held by k seats has, per deal, the mean payout of its seats
 and the indicator "one of its seats won", whose rate divided by k is the per-seat win rate.
+
+In a partnership game (``sides``: Marafon's seats 0+2 and 1+3) a seat wins when its side
+wins: a seat's win rate is its side's, a strategy's the mean over its seats of that indicator
+(a t interval: per deal it is 0, 1/2 or 1 for a strategy on both sides), and the summary adds
+one row per side.
 """
 from __future__ import annotations
 
@@ -65,8 +70,12 @@ class Accumulator:
     """Aggregates record batches (dicts of column arrays) into per-seat, per-strategy and
     per-outcome statistics in O(seats + outcomes) memory."""
 
-    def __init__(self, n_players: int, labels: list[str], reason_names: tuple):
+    def __init__(self, n_players: int, labels: list[str], reason_names: tuple, sides: tuple = ()):
         self.n = n_players
+        self.sides = tuple(tuple(side) for side in sides)
+        self.side_sum = np.zeros(len(self.sides))
+        self.side_sq = np.zeros(len(self.sides))
+        self.side_wins = np.zeros(len(self.sides), dtype=np.int64)
         self.labels = labels
         self.reason_names = reason_names
         self.groups = {lab: [p for p in range(n_players) if labels[p] == lab] for lab in dict.fromkeys(labels)}
@@ -80,6 +89,7 @@ class Accumulator:
         self.group_wins = {lab: 0 for lab in self.groups}
         self.group_sum = {lab: 0.0 for lab in self.groups}
         self.group_sq = {lab: 0.0 for lab in self.groups}
+        self.group_wsq = {lab: 0.0 for lab in self.groups}      # partnerships: sum of squares of the win share
 
     def add(self, cols: dict, count: int | None = None) -> None:
         winner = np.asarray(cols["winner"])
@@ -88,12 +98,28 @@ class Accumulator:
         self.turns += int(np.asarray(cols["turns"], dtype=np.int64).sum())
         self.reasons += np.bincount(np.asarray(cols["end_reason"], dtype=np.int64), minlength=len(self.reason_names))
         pays = np.stack([np.asarray(cols[f"payout_{p}"], dtype=np.float64) for p in range(self.n)], axis=1)
-        self.seat_wins += np.bincount(winner[winner >= 0].astype(np.int64), minlength=self.n)
         self.seat_sum += pays.sum(axis=0)
         self.seat_sq += (pays * pays).sum(axis=0)
+        if self.sides:
+            won = np.zeros((len(winner), self.n))             # seat p's side won the deal
+            for i, side in enumerate(self.sides):
+                side_won = np.isin(winner, side)
+                self.side_wins[i] += int(side_won.sum())
+                g = pays[:, list(side)].mean(axis=1)
+                self.side_sum[i] += float(g.sum())
+                self.side_sq[i] += float((g * g).sum())
+                won[:, list(side)] = side_won[:, None]
+            self.seat_wins += won.sum(axis=0).astype(np.int64)
+        else:
+            self.seat_wins += np.bincount(winner[winner >= 0].astype(np.int64), minlength=self.n)
         for lab, seats in self.groups.items():
             g = pays[:, seats].mean(axis=1)
-            self.group_wins[lab] += int(np.isin(winner, seats).sum())
+            if self.sides:
+                w = won[:, seats].mean(axis=1)
+                self.group_wins[lab] += float(w.sum())
+                self.group_wsq[lab] += float((w * w).sum())
+            else:
+                self.group_wins[lab] += int(np.isin(winner, seats).sum())
             self.group_sum[lab] += float(g.sum())
             self.group_sq[lab] += float((g * g).sum())
 
@@ -119,18 +145,31 @@ class Accumulator:
         strategies = []
         for lab, group in self.groups.items():
             k = len(group)
-            rate, lo, hi = wilson(self.group_wins[lab], n)
+            if self.sides:
+                rate, lo, hi, _ = mean_ci(self.group_wins[lab], self.group_wsq[lab], n)
+                if self.group_wsq[lab] == self.group_wins[lab]:     # only 0 or 1 per deal: Wilson
+                    rate, lo, hi = wilson(self.group_wins[lab], n)
+                k = 1
+            else:
+                rate, lo, hi = wilson(self.group_wins[lab], n)
             mean, mlo, mhi, se = mean_ci(self.group_sum[lab], self.group_sq[lab], n)
             strategies.append({"strategy": lab, "seats": group, "win_rate": rate / k, "win_lo": lo / k,
                                "win_hi": hi / k, "mean_payout": mean, "payout_lo": mlo, "payout_hi": mhi,
                                "payout_se": se})
+        sides = []
+        for i, side in enumerate(self.sides):
+            rate, lo, hi = wilson(self.side_wins[i], n)
+            mean, mlo, mhi, se = mean_ci(self.side_sum[i], self.side_sq[i], n)
+            sides.append({"side": i, "seats": list(side), "strategies": [self.labels[p] for p in side],
+                          "win_rate": rate, "win_lo": lo, "win_hi": hi, "mean_payout": mean, "payout_lo": mlo,
+                          "payout_hi": mhi, "payout_se": se})
         outcomes = []
         for i, name in enumerate(self.reason_names):
             rate, lo, hi = wilson(self.reasons[i], n)
             outcomes.append({"end_reason": name, "count": int(self.reasons[i]), "rate": rate, "lo": lo, "hi": hi})
         return {"deals": n, "truncated": self.truncated,
                 "truncated_share": self.truncated / n if n else float("nan"), "mean_turns": self.turns / n if n else float("nan"),
-                "seats": seats, "strategies": strategies, "outcomes": outcomes}
+                "seats": seats, "strategies": strategies, "outcomes": outcomes, **({"sides": sides} if sides else {})}
 
 
 def json_clean(x):

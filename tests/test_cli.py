@@ -149,7 +149,8 @@ def test_run_prints_tables_and_writes_file(cli, tmp_path):
     text = res.stdout
     assert f"tonk · 3 players · 1,500 deals · seed 7 · rules v{TONK.rules_version}" in text
     assert "per seat" in text and "per strategy" in text and "outcomes" in text
-    assert "knocker:threshold=10" in text and "watcher:threshold=8,decay=1,wary_cards=2" in text
+    assert "knocker:threshold=10" in text and "watcher:decay=1" in text      # only non-default parameters
+    assert "watcher:threshold=8" not in text
     for reason in REASONS:
         assert reason in text
     assert "mean turns" in text and "truncated deals" in text

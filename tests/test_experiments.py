@@ -639,7 +639,7 @@ def test_cli_compare_table(cli, tmp_path):
     assert "compare · tonk · 3 players · 400 duplicate deals · seed 3 · field greedy" in text
     for col in ("mean payout", "win rate", "diff vs point 0", "variance reduction"):
         assert col in text
-    assert "knocker:threshold=5" in text and "watcher:threshold=8,decay=0.5,wary_cards=2" in text
+    assert "knocker:threshold=5" in text and "watcher" in text and "wary_cards" not in text   # defaults left out
     assert f"wrote {out}" in text
     assert summary_path(out).is_file()
     rot = invoke(cli, "compare", "tonk", "-p", 2, "--strategy", "greedy", "--strategy", "knocker", "-n", 300, "-q")

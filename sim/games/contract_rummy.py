@@ -620,6 +620,7 @@ GAME = GameSpec(
     state_payouts=lambda st, n: [-int(st[K.TOTAL + p]) for p in range(n)],
     payout_label="score (minus penalty points)",
     payout_unit="points",
+    record_unit=("game", "games"),
     seat_extras=(("total", "total_{p}"), ("mayi", "mayi_{p}"), ("oot", "oot_{p}")),
     record_check=lambda cols, opts, n: _record_check(cols, opts, n),
 )

@@ -1090,6 +1090,7 @@ GAME = GameSpec(
     state_payouts=lambda st, n: [-int(st[K.TOTAL + p]) for p in range(n)],
     payout_label="score (minus penalty points)",
     payout_unit="points",
+    record_unit=("game", "games"),
     seat_extras=(("total", "total_{p}"), ("buys", "buys_{p}"), ("chips_before_h7", "h6_chips_{p}"),
                  ("h7_buys", "h7_buys_{p}"), ("h7_pen", "h7_pen_{p}")),
     record_check=lambda cols, opts, n: _record_check(cols, opts, n),

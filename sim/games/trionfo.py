@@ -309,6 +309,7 @@ GAME = GameSpec(
     state_payouts=lambda st, n: [int(st[K.MONEY + p]) for p in range(n)],
     payout_label="money (stake units)",
     payout_unit="stakes",
+    record_unit=("session", "sessions"),
     seat_extras=(),
     zero_sum=True,
     record_check=lambda cols, opts, n: _record_check(cols, opts, n),
