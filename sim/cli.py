@@ -19,6 +19,7 @@ from typer.exceptions import TyperException
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from cardsim.sim.errors import CheckError, OutputError, UsageError
 from cardsim.sim.textsafe import plain, term
@@ -632,6 +633,33 @@ def options(game: GameArg):
     for name, values in api.presets(game).items():
         p.add_row(name, ", ".join(f"{k}={_fmt_value(v)}" for k, v in values.items()) or "(all defaults)")
     out.print(p)
+
+
+@app.command()
+@handle_errors
+def columns(game: GameArg,
+            dataset: Annotated[bool, typer.Option(
+                "--dataset", help="the columns of GAME's compare/sweep datasets instead of its run records")] = False,
+            as_json: Annotated[bool, typer.Option("--json", help="print the columns as JSON")] = False):
+    """The record columns of GAME: name, type and meaning, the codes spelled out.
+
+    {p} stands for a seat, {s} for a side, {h} for a hand, {d} for a deal. The same text is
+    in the README's data dictionary and in each Parquet field's metadata (key description)."""
+    from cardsim import api
+    from cardsim.sim.registry import get_game
+    name = get_game(game).name
+    df = api.columns(name, dataset)
+    if as_json:
+        print(_json_dump({"game": name, "kind": "dataset" if dataset else "run",
+                          "columns": df.to_dict(orient="records")}))
+        return
+    t = Table(title=f"{name} {'compare/sweep dataset rows' if dataset else 'records (one row per deal)'}",
+              title_justify="left")
+    for col in ("column", "type", "meaning"):
+        t.add_column(col, overflow="fold", no_wrap=col != "meaning")
+    for r in df.itertuples():
+        t.add_row(Text(r.column), r.type, Text(r.description))
+    out.print(t)
 
 
 def _fmt_value(v) -> str:

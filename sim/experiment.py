@@ -21,12 +21,14 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from dataclasses import dataclass, replace
 
 import numba
 import numpy as np
 
 from cardsim.sim.errors import UsageError
+from cardsim.sim.columns import dataset_columns
 from cardsim.sim.executor import LocalExecutor
 from cardsim.sim.drive import drive, shard_layout, timing_meta
 from cardsim.sim.options import build_options, options_dict, parse_overrides
@@ -336,8 +338,9 @@ def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress
     total = deals if until_ci is None else max_deals
     path = None
     try:
+        spec = get_game(exp.game_name)
         driven = drive(play_experiment_shard, exp, layout, exp.first_deal, total, store, executor,
-                       get_game(exp.game_name).reason_names, acc, until_ci, progress)
+                       spec.reason_names, acc, until_ci, progress, dataset_columns(spec))
         meta["deals"] = driven.deals
         summary = acc.summary()
         if driven.sequential:
