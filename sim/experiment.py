@@ -71,11 +71,26 @@ class Experiment:
             "kind": self.kind, "game": self.game_name, "rules_version": game.rules_version,
             "players": self.n_players, "preset": self.preset, "field": self.field, "seed": self.seed,
             "first_deal": self.first_deal, "check": self.check,
-            "points": [{"point": i, "label": p.label, "params": dict(p.params), "options": options_dict(p.options),
+            "points": [{"point": i, "label": p.label, "params": {k: _json_value(v) for k, v in p.params},
+                        "options": options_dict(p.options),
                         "lineups": [{"seats": [s.label for s in seats], "counted_seat": k} for seats, k in p.lineups]}
                        for i, p in enumerate(self.points)],
             "reason_names": list(game.reason_names), "versions": package_versions(),
         }
+
+
+def _json_value(v):
+    """A grid value as JSON keeps it: a number text as a number (``"4"`` -> 4, ``"0.5"`` -> 0.5),
+    anything else (``"none"``, ``"true"``, ``"reshuffle"``) as the text."""
+    if isinstance(v, str):
+        try:
+            f = float(v)
+        except ValueError:
+            return v
+        if not math.isfinite(f):
+            return v
+        return int(f) if f.is_integer() and re.fullmatch(r"[+-]?\d+(\.0*)?", v.strip()) else f
+    return v
 
 
 def field_lineups(candidate: Seat, field: Seat, n: int) -> tuple:
