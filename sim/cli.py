@@ -501,15 +501,24 @@ def report(source: Annotated[str, typer.Argument(
 
 @app.command()
 @handle_errors
-def summarize(file: Annotated[str, typer.Argument(help="a Parquet file written by `cardsim run --out`")],
+def summarize(file: Annotated[str, typer.Argument(
+                  help="a Parquet file written by `cardsim run --out`, or a compare/sweep --out directory")],
               as_json: Annotated[bool, typer.Option("--json", help="print the statistics as JSON")] = False):
-    """Statistics of a run file: per seat, per strategy, outcomes."""
-    from cardsim.sim.runner import summarize_file
-    result = summarize_file(file)
+    """Statistics of a run file (per seat, per strategy, outcomes) or of a compare/sweep dataset
+    (per point, with the paired differences), recomputed from its records."""
+    from pathlib import Path
+    if Path(file).is_dir():
+        from cardsim.sim.experiment import summarize_dataset
+        result, printer = summarize_dataset(file), print_points
+    else:
+        from cardsim.sim.runner import summarize_file
+        result, printer = summarize_file(file), print_summary
     if as_json:
         print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing}))
     else:
-        print_summary(result.summary, result.meta, result.timing)
+        printer(result.summary, result.meta, result.timing)
+        if printer is print_points:
+            _print_sequential(result.summary)
 
 
 ReplaySourceArg = Annotated[str, typer.Argument(

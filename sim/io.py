@@ -98,8 +98,9 @@ def read_run_meta(path: str | os.PathLike) -> tuple[dict, dict]:
     where = repr(str(path))
     bad = f"{where} has invalid cardsim metadata"
     if "kind" in meta:
+        top = Path(path).resolve().parent.parent
         raise UsageError(f"{where} is one part of a {term(meta['kind'])} dataset, not a run file; give the "
-                         "dataset's directory to cardsim report (summarize takes a run file)")
+                         f"dataset's directory ({term(repr(str(top)))}) to cardsim summarize or report")
     game = meta.get("game")
     if not isinstance(game, str) or game not in GAME_NAMES:
         raise UsageError(f"{bad}: game {term(repr(game))} is not one of {', '.join(GAME_NAMES)} "
