@@ -508,7 +508,7 @@ def summarize(file: Annotated[str, typer.Argument(
     (per point, with the paired differences), recomputed from its records."""
     from pathlib import Path
     if Path(file).is_dir():
-        from cardsim.sim.experiment import summarize_dataset
+        from cardsim.sim.datasets import summarize_dataset
         result, printer = summarize_dataset(file), print_points
     else:
         from cardsim.sim.runner import summarize_file
