@@ -5,7 +5,9 @@ Each function validates its arguments as the command line does (a bad one raises
 (``sim.runner``, ``sim.experiment``, ``sim.tune``) and returns a result object:
 
 * ``.summary``: a pandas DataFrame with 95 % intervals (``.tables`` holds every table);
-* ``.records``: the records as a DataFrame (end reasons as categoricals with their names);
+* ``.records``: the records as a DataFrame (end reasons and the other code columns, such as
+  Marafon's ``h{h}_end`` or Tripoli's ``pay_suit``, as categoricals with their names; the
+  unplayed hand slots as missing values: ``columns(game)`` describes every column);
 * ``.meta``: the metadata the output files carry;
 * ``.report(dir)``: the Markdown report with its plots (the ``report`` extra).
 
@@ -28,7 +30,7 @@ import pandas as pd
 from cardsim.sim.errors import UsageError
 
 __all__ = ["Result", "run", "compare", "sweep", "tune", "odds", "replay", "games", "strategies", "options",
-           "presets", "rules"]
+           "presets", "rules", "columns"]
 
 
 def _option_texts(options: Mapping[str, Any] | Sequence[str] | None) -> list[str]:
@@ -88,11 +90,13 @@ class Result:
         if self.path is None:
             raise ValueError("this result kept no records")
         p = Path(self.path)
+        from cardsim.sim.columns import decode
         if self.kind == "tune":
             return pd.read_parquet(p / "evaluations.parquet")
         if p.is_dir():
             return ds.dataset(p, format="parquet", partitioning="hive").to_table().to_pandas()
-        return pd.read_parquet(p)
+        from cardsim.sim.registry import get_game
+        return decode(pd.read_parquet(p), get_game(self.meta["game"]).columns)
 
     def report(self, out_dir: str, overwrite: bool = False) -> Path:
         """Write the Markdown report and its PNG plots into ``out_dir``; returns report.md."""
@@ -417,6 +421,17 @@ def presets(game: str) -> dict[str, dict]:
     """The named option sets of ``game``: preset -> {option: value}."""
     from cardsim.sim.registry import get_game
     return {name: dict(values) for name, values in get_game(game).presets.items()}
+
+
+def columns(game: str, dataset: bool = False) -> pd.DataFrame:
+    """The record columns of ``game`` (``cardsim columns``): one row per column or family
+    (``h{h}_end``: one per hand), its type, description and code names (``codes``: value ->
+    name, for the columns ``Result.records`` gives as categoricals). ``dataset``: the columns of
+    its compare/sweep datasets instead."""
+    from cardsim.sim.columns import dataset_columns, rows
+    from cardsim.sim.registry import get_game
+    g = get_game(game)
+    return pd.DataFrame(rows(dataset_columns(g) if dataset else g.columns))
 
 
 def rules(game: str) -> str:

@@ -1,11 +1,14 @@
-"""The README's strategy tables, written from the strategy registry (names, parameters with
-defaults and ranges, help), so that they cannot drift from ``cardsim strategies GAME``.
+"""The README's strategy tables and data dictionary, written from the strategy registry (names,
+parameters with defaults and ranges, help) and the games' record columns (``COLUMNS``, through
+``sim.columns``), so that they cannot drift from ``cardsim strategies GAME`` and ``cardsim
+columns GAME``.
 
     python scripts/readme_tables.py          # rewrite the marked blocks of README.md
     python scripts/readme_tables.py --check  # exit 1 when README.md differs
 
-A block is the text between ``<!-- strategies:GAME -->`` and ``<!-- /strategies:GAME -->``;
-``tests/test_readme_tables.py`` checks that every game has one and that it is up to date.
+A block is the text between ``<!-- strategies:GAME -->`` and ``<!-- /strategies:GAME -->``
+(``columns:GAME`` for the record columns, ``columns:dataset`` for a compare/sweep dataset's rows);
+``tests/test_readme_tables.py`` checks that every game has them and that they are up to date.
 """
 from __future__ import annotations
 
@@ -34,11 +37,19 @@ def table(game: str) -> str:
     return "\n".join(rows)
 
 
+def column_table(game: str) -> str:
+    """Markdown table of ``game``'s record columns (``dataset``: a compare/sweep dataset's rows)."""
+    from cardsim.sim.columns import DATASET_COLUMNS, markdown
+    from cardsim.sim.registry import get_game
+    return markdown(DATASET_COLUMNS if game == "dataset" else get_game(game).columns)
+
+
 def rewrite(text: str) -> str:
     def block(m: re.Match) -> str:
-        game = m.group(1)
-        return f"<!-- strategies:{game} -->\n{table(game)}\n<!-- /strategies:{game} -->"
-    return re.sub(r"<!-- strategies:(\w+) -->.*?<!-- /strategies:\1 -->", block, text, flags=re.S)
+        kind, game = m.group(1), m.group(2)
+        body = table(game) if kind == "strategies" else column_table(game)
+        return f"<!-- {kind}:{game} -->\n{body}\n<!-- /{kind}:{game} -->"
+    return re.sub(r"<!-- (strategies|columns):(\w+) -->.*?<!-- /\1:\2 -->", block, text, flags=re.S)
 
 
 def main() -> None:

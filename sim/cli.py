@@ -20,6 +20,7 @@ from typer.exceptions import TyperException
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from cardsim.sim.errors import CheckError, OutputError, UsageError
 from cardsim.sim.tables import Col, fit, fmt_num, fmt_pct, fmt_pm
@@ -743,15 +744,24 @@ def report(source: Annotated[str, typer.Argument(
 
 @app.command()
 @handle_errors
-def summarize(file: Annotated[str, typer.Argument(help="a Parquet file written by `cardsim run --out`")],
+def summarize(file: Annotated[str, typer.Argument(
+                  help="a Parquet file written by `cardsim run --out`, or a compare/sweep --out directory")],
               as_json: Annotated[bool, typer.Option("--json", help="print the statistics as JSON")] = False):
-    """Statistics of a run file: per seat, per strategy, outcomes."""
-    from cardsim.sim.runner import summarize_file
-    result = summarize_file(file)
+    """Statistics of a run file (per seat, per strategy, outcomes) or of a compare/sweep dataset
+    (per point, with the paired differences), recomputed from its records."""
+    from pathlib import Path
+    if Path(file).is_dir():
+        from cardsim.sim.datasets import summarize_dataset
+        result, printer = summarize_dataset(file), print_points
+    else:
+        from cardsim.sim.runner import summarize_file
+        result, printer = summarize_file(file), print_summary
     if as_json:
         print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing}))
     else:
-        print_summary(result.summary, result.meta, result.timing)
+        printer(result.summary, result.meta, result.timing)
+        if printer is print_points:
+            _print_sequential(result.summary)
 
 
 ReplaySourceArg = Annotated[str, typer.Argument(
@@ -909,6 +919,33 @@ def options(game: GameArg, as_json: ListJsonOpt = False):
     for name, values in api.presets(game).items():
         p.add_row(name, ", ".join(f"{k}={_fmt_value(v)}" for k, v in values.items()) or "(all defaults)")
     out.print(p)
+
+
+@app.command()
+@handle_errors
+def columns(game: GameArg,
+            dataset: Annotated[bool, typer.Option(
+                "--dataset", help="the columns of GAME's compare/sweep datasets instead of its run records")] = False,
+            as_json: Annotated[bool, typer.Option("--json", help="print the columns as JSON")] = False):
+    """The record columns of GAME: name, type and meaning, the codes spelled out.
+
+    {p} stands for a seat, {s} for a side, {h} for a hand, {d} for a deal. The same text is
+    in the README's data dictionary and in each Parquet field's metadata (key description)."""
+    from cardsim import api
+    from cardsim.sim.registry import get_game
+    name = get_game(game).name
+    df = api.columns(name, dataset)
+    if as_json:
+        print(_json_dump({"game": name, "kind": "dataset" if dataset else "run",
+                          "columns": df.to_dict(orient="records")}))
+        return
+    t = Table(title=f"{name} {'compare/sweep dataset rows' if dataset else 'records (one row per deal)'}",
+              title_justify="left")
+    for col in ("column", "type", "meaning"):
+        t.add_column(col, overflow="fold", no_wrap=col != "meaning")
+    for r in df.itertuples():
+        t.add_row(Text(r.column), r.type, Text(r.description))
+    out.print(t)
 
 
 def _fmt_value(v) -> str:

@@ -71,8 +71,9 @@ class Driven:
 
 
 def drive(fn, task, layout: dict, first_deal: int, total: int, store, executor, reason_names, acc,
-          until_ci: float | None = None, progress=None) -> Driven:
-    """Play ``fn(task, first, count)`` over the shard plan into ``acc`` (and ``store``)."""
+          until_ci: float | None = None, progress=None, columns=None, unplayed=None) -> Driven:
+    """Play ``fn(task, first, count)`` over the shard plan into ``acc`` (and ``store``: the
+    shards' fields described by ``columns``, the values ``unplayed(cols)`` marks written as nulls)."""
     plan = list(shard_plan(total, first_deal, layout["shard_size"], layout["growth"])) or [(first_deal, 0)]
     stored = {f for f, c in plan if store is not None and store.usable(f, c)}
     pending = ((task, f, c) for f, c in plan if f not in stored)
@@ -92,7 +93,8 @@ def drive(fn, task, layout: dict, first_deal: int, total: int, store, executor, 
                 # not stored, or stored but unreadable after all (then played here, in order)
                 cols = fn(task, first, count) if first in stored else next(results)
                 if store is not None:
-                    store.write(first, count, table_from_columns(cols, reason_names))
+                    store.write(first, count, table_from_columns(cols, reason_names, columns,
+                                                                 unplayed(cols) if unplayed else None))
             acc.add(cols, count)
             used.append(first)
             done += count

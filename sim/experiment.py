@@ -23,12 +23,14 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from dataclasses import dataclass, replace
 
 import numba
 import numpy as np
 
 from cardsim.sim.errors import UsageError
+from cardsim.sim.columns import dataset_columns
 from cardsim.sim.executor import LocalExecutor
 from cardsim.sim.drive import drive, shard_layout, timing_meta
 from cardsim.sim.options import build_options, options_dict, parse_overrides
@@ -71,11 +73,26 @@ class Experiment:
             "kind": self.kind, "game": self.game_name, "rules_version": game.rules_version,
             "players": self.n_players, "preset": self.preset, "field": self.field, "seed": self.seed,
             "first_deal": self.first_deal, "check": self.check,
-            "points": [{"point": i, "label": p.label, "params": dict(p.params), "options": options_dict(p.options),
+            "points": [{"point": i, "label": p.label, "params": {k: _json_value(v) for k, v in p.params},
+                        "options": options_dict(p.options),
                         "lineups": [{"seats": [s.label for s in seats], "counted_seat": k} for seats, k in p.lineups]}
                        for i, p in enumerate(self.points)],
             "reason_names": list(game.reason_names), "versions": package_versions(),
         }
+
+
+def _json_value(v):
+    """A grid value as JSON keeps it: a number text as a number (``"4"`` -> 4, ``"0.5"`` -> 0.5),
+    anything else (``"none"``, ``"true"``, ``"reshuffle"``) as the text."""
+    if isinstance(v, str):
+        try:
+            f = float(v)
+        except ValueError:
+            return v
+        if not math.isfinite(f):
+            return v
+        return int(f) if f.is_integer() and re.fullmatch(r"[+-]?\d+(\.0*)?", v.strip()) else f
+    return v
 
 
 def field_lineups(candidate: Seat, field: Seat, n: int) -> tuple:
@@ -359,8 +376,9 @@ def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress
     total = deals if until_ci is None else max_deals
     path = None
     try:
+        spec = get_game(exp.game_name)
         driven = drive(play_experiment_shard, exp, layout, exp.first_deal, total, store, executor,
-                       get_game(exp.game_name).reason_names, acc, until_ci, progress)
+                       spec.reason_names, acc, until_ci, progress, dataset_columns(spec))
         meta["deals"] = driven.deals
         summary = acc.summary()
         if driven.sequential:
@@ -374,3 +392,4 @@ def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress
         if store is not None:
             store.close()       # the lock; an interrupted run keeps its work directory for --resume
     return ExperimentResult(summary, meta, timing, path)
+

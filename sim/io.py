@@ -36,14 +36,24 @@ def check_output_path(path: str | os.PathLike) -> Path:
     return p
 
 
-def table_from_columns(cols: dict, reason_names: tuple) -> pa.Table:
-    arrays = {}
+def table_from_columns(cols: dict, reason_names: tuple, columns=None, nulls: dict | None = None) -> pa.Table:
+    """The Arrow table of record columns: ``end_reason`` a dictionary (category) of the end-reason
+    names; ``columns`` (``sim.spec.Column`` rows) give each field its ``description`` metadata;
+    ``nulls`` (column -> bool mask) marks the values written as nulls (unplayed hand slots)."""
+    from cardsim.sim.columns import DESCRIPTION_KEY, find
+    arrays, fields = [], []
     for name, values in cols.items():
+        mask = (nulls or {}).get(name)
         if name == "end_reason":
-            arrays[name] = pa.DictionaryArray.from_arrays(pa.array(values, pa.int8()), pa.array(list(reason_names)))
+            arr = pa.DictionaryArray.from_arrays(pa.array(values, pa.int8()), pa.array(list(reason_names)))
+        elif mask is not None and mask.any():
+            arr = pa.array(values, mask=np.asarray(mask, dtype=bool))
         else:
-            arrays[name] = pa.array(values)
-    return pa.table(arrays)
+            arr = pa.array(values)
+        doc = find(columns, name) if columns else None
+        arrays.append(arr)
+        fields.append(pa.field(name, arr.type, metadata={DESCRIPTION_KEY: doc.description} if doc else None))
+    return pa.Table.from_arrays(arrays, schema=pa.schema(fields))
 
 
 def read_meta(path: str | os.PathLike) -> tuple[dict, dict]:
@@ -88,8 +98,9 @@ def read_run_meta(path: str | os.PathLike) -> tuple[dict, dict]:
     where = repr(str(path))
     bad = f"{where} has invalid cardsim metadata"
     if "kind" in meta:
+        top = Path(path).resolve().parent.parent
         raise UsageError(f"{where} is one part of a {term(meta['kind'])} dataset, not a run file; give the "
-                         "dataset's directory to cardsim report (summarize takes a run file)")
+                         f"dataset's directory ({term(repr(str(top)))}) to cardsim summarize or report")
     game = meta.get("game")
     if not isinstance(game, str) or game not in GAME_NAMES:
         raise UsageError(f"{bad}: game {term(repr(game))} is not one of {', '.join(GAME_NAMES)} "

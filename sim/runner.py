@@ -458,7 +458,7 @@ def run(cfg: RunConfig, out: str | None = None, progress: Callable | None = None
     path = None
     try:
         driven = drive(play_shard, cfg, layout, cfg.first_deal, total, store, executor, cfg.game.reason_names,
-                       acc, until_ci, progress)
+                       acc, until_ci, progress, cfg.game.columns, cfg.game.unplayed)
         meta["deals"] = driven.deals
         timing = timing_meta(driven, executor, cfg.workers)
         if store is not None:

@@ -72,9 +72,25 @@ class PluginStrategy:
 
 @dataclass(frozen=True)
 class Column:
-    name: str          # "{p}" stands for the seat number
+    """One record column (or a family: ``{p}`` stands for the seat number, ``{h}`` for a hand,
+    ``{s}`` for a side...): its Parquet type and what it means. ``codes`` names the values of a
+    code column (``{0: "C", 1: "D", ...}``): the description lists them and the Python API
+    reads the column as a categorical with those names (``sim.columns``)."""
+    name: str
     dtype: str
     help: str
+    codes: dict | None = None
+
+    @property
+    def description(self) -> str:
+        """The help, with the codes spelled out (what the README, ``cardsim columns`` and the
+        Parquet field metadata give)."""
+        if not self.codes:
+            return self.help
+        items = [f"{k} {v}" for k, v in self.codes.items()]
+        if len(items) > 12:                      # a card id: the first ones and the last
+            items = items[:3] + ["...", items[-1]]
+        return f"{self.help}: " + ", ".join(items)
 
 
 @dataclass(frozen=True)
@@ -110,6 +126,8 @@ class GameSpec:
     record_check: Callable | None = None      # (cols, opts array, n) -> (row, problem) | None: --check's
                                               # checks of the record columns themselves
     derived_columns: Callable | None = None   # (cols, opts array, n) -> None: columns computed from deal_id
+    unplayed: Callable | None = None          # (cols) -> {column: bool mask}: record slots of hands the row
+                                              # did not play, written as nulls (sim.io.table_from_columns)
     plugin: dict | None = None                # plug-in strategies: {"offset": sid of a plug-in seat over its
                                               # base's, "n_params": its parameter slots (the row has one
                                               # more: the kinds mask), "kinds": decision kinds, "error":

@@ -407,8 +407,18 @@ class OutputSlot:
     # -- the output
 
     def partial(self) -> Path:
+        """A new hidden ``.OUT.partial-XXXXXXXX`` directory beside the output, made with the
+        normal permissions (0o777 less the umask, as ``mkdir`` gives; ``tempfile.mkdtemp``'s
+        0o700 would stay on a dataset or report directory once it is renamed into place)."""
         parent = self.out.parent if str(self.out.parent) else Path(".")
-        return Path(tempfile.mkdtemp(prefix=f".{self.out.name}.partial-", dir=parent))
+        for _ in range(100):
+            path = parent / f".{self.out.name}.partial-{secrets.token_hex(4)}"
+            try:
+                os.mkdir(path, 0o777)
+            except FileExistsError:
+                continue
+            return path
+        raise FileExistsError(errno.EEXIST, "no free name for a partial output", str(parent))
 
     def place(self, src: Path) -> None:
         """Move the finished output ``src`` (beside the output path) onto it, atomically."""

@@ -472,7 +472,7 @@ def test_sweep_dataset_and_summary(option_sweep):
     assert doc["meta"]["kind"] == "sweep"
     assert [p["options"]["caught_lowest_bonus"] for p in doc["meta"]["points"]] == ["all_others", "none"] * 2
     assert [p["params"] for p in doc["meta"]["points"]] == [
-        {"threshold": t, "caught_lowest_bonus": c} for t in ("6", "10") for c in ("all_others", "none")]
+        {"threshold": t, "caught_lowest_bonus": c} for t in (6, 10) for c in ("all_others", "none")]
     check_summary_against_rows(res.summary, df, exp, 1500)
     rows = res.summary["points"]
     assert [(r["threshold"], r["caught_lowest_bonus"]) for r in rows] == [

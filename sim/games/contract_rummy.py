@@ -316,19 +316,20 @@ _DEAL_FIELDS = (("d{d}_out", K.DB_OUT, np.int8), ("d{d}_reason", K.DB_REASON, np
 COLUMNS = [
     Column("deal_id", "int64", "game index in the run (a game = seven deals); with the seed it replays the game alone"),
     Column("dealer", "int8", "dealer of deal 1 (the deal passes to the next seat each deal)"),
-    Column("end_reason", "category", "how the game ended: " + ", ".join(K.REASON_NAMES)
-           + " (a deal hit max_turns_per_deal)"),
+    Column("end_reason", "category", "how the game ended: complete, truncated (a deal hit max_turns_per_deal)"),
     Column("winner", "int8", "seat with the unique lowest final total, -1 if the lowest is shared"),
-    Column("winners", "int8", "bit mask of the seats with the lowest final total"),
+    Column("winners", "int8", "bit mask of the seats with the lowest final total: bit p (value 2**p) set for "
+                              "seat p"),
     Column("turns", "int32", "normal turns in the game"),
     Column("reshuffles", "int32", "reshuffles of the discard pile in the game"),
     Column("truncated", "bool", "a deal hit the turn cap"),
     Column("payout_{p}", "int32", "score of seat p = minus its final total (higher is better)"),
-    Column("total_{p}", "int32", "final total of seat p: penalty points of the seven deals minus cut bonuses"),
+    Column("total_{p}", "int32", "final total of seat p: penalty points of the seven deals minus LIVERPOOL cut "
+                                 "bonuses"),
     Column("mayi_{p}", "int32", "May-I's of seat p in the game (penalty cards taken)"),
     Column("oot_{p}", "int32", "out-of-turn plays of seat p in the game"),
     Column("d{d}_out", "int8", "seat that went out in deal d, -1 if nobody did"),
-    Column("d{d}_reason", "int8", "how deal d ended: " + ", ".join(f"{i} {r}" for i, r in enumerate(K.DEAL_REASONS))),
+    Column("d{d}_reason", "int8", "how deal d ended", dict(enumerate(K.DEAL_REASONS))),
     Column("d{d}_turns", "int16", "normal turns in deal d"),
     Column("d{d}_reshuffles", "int16", "reshuffles in deal d"),
     Column("d{d}_cut", "bool", "LIVERPOOL: the cut before deal d was exact"),

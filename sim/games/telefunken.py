@@ -775,15 +775,17 @@ _HAND_FIELDS = (("h{h}_out", K.HB_OUT, np.int8), ("h{h}_reason", K.HB_REASON, np
                 ("h{h}_chips_{p}", K.HB_CHIPS, np.int8), ("h{h}_buys_{p}", K.HB_BUYS, np.int16))
 
 
-# "{p}" stands for the seat number, "{h}" for the hand number 1..7
+# "{p}" stands for the seat number, "{h}" for the hand number 1..7 (or as many hands as the contracts give)
 COLUMNS = [
     Column("deal_id", "int64", "game index in the run (a game = all its hands, seven by default); with the seed "
            "it replays the game alone"),
     Column("dealer", "int8", "dealer of Hand 1 (seat 0..n-1; the deal passes to the next seat each hand)"),
-    Column("end_reason", "category", "how the game ended: " + ", ".join(K.REASON_NAMES)
-           + " (a hand hit max_turns_per_hand and was not blocked)"),
+    Column("end_reason", "category", "how the game ended: complete, truncated (a hand hit max_turns_per_hand "
+                                     "while it could still change, or a going-out search its work cap; a "
+                                     "blocked hand is no truncation)"),
     Column("winner", "int8", "seat with the unique lowest final total, -1 if the lowest is shared"),
-    Column("winners", "int8", "bit mask of the seats with the lowest final total (shared wins, A21)"),
+    Column("winners", "int8", "bit mask of the seats with the lowest final total: bit p (value 2**p) set for "
+                              "seat p (shared wins, A21)"),
     Column("turns", "int32", "turns started in the game"),
     Column("reshuffles", "int32", "reshuffles of the discard pile into the stock in the game"),
     Column("truncated", "bool", "a hand hit the turn cap max_turns_per_hand while it could still change (a "
@@ -795,7 +797,8 @@ COLUMNS = [
     Column("chips_{p}", "int8", "chips seat p has left at the end"),
     Column("buys_{p}", "int32", "discards bought by seat p in the game"),
     Column("h{h}_out", "int8", "seat that went out in hand h, -1 if nobody did"),
-    Column("h{h}_reason", "int8", "how hand h ended: " + ", ".join(f"{i} {r}" for i, r in enumerate(K.HAND_REASONS))),
+    Column("h{h}_reason", "int8", "how hand h ended (turn_cap truncates the game; blocked: the turn cap ended "
+           "a hand no card could ever change, A32, which is no truncation)", dict(enumerate(K.HAND_REASONS))),
     Column("h{h}_turns", "int16", "turns started in hand h"),
     Column("h{h}_reshuffles", "int16", "reshuffles in hand h"),
     Column("h{h}_cut", "int8", "bottom portion B of hand h's cut"),

@@ -147,16 +147,20 @@ def _record_columns(rec: np.ndarray, n: int) -> dict:
 COLUMNS = [
     Column("deal_id", "int64", "deal index in the run; with the seed it replays the deal alone"),
     Column("dealer", "int8", "dealer seat (seat 0..n-1; play starts at dealer + 1)"),
-    Column("end_reason", "category", "how the hand ended: " + ", ".join(K.REASON_NAMES)),
-    Column("winner", "int8", "seat with the unique highest payout, -1 if none (void, ties)"),
+    Column("end_reason", "category", "how the hand ended: deal_tonk (one 49/50 hand at the deal), void_redeal (two "
+                                     "or more), tonk_out (hand emptied without a discard: 2S each), hit_out (under "
+                                     "tonk_out_requires_new_spread: emptied by hits alone, no new spread that turn: "
+                                     "S each), out (emptied by the last discard: S each), knock_won, knock_caught, "
+                                     "dry (stock exhausted), turn_cap"),
+    Column("winner", "int8", "seat with the unique highest payout, -1 if none (void deal, tie)"),
     Column("knocker", "int8", "seat that knocked, -1 if nobody did"),
-    Column("turns", "int16", "turns started in the hand (0 for a deal-tonk or void deal)"),
+    Column("turns", "int16", "turns started in the hand (0 for a deal-tonk or a void deal)"),
     Column("stock_left", "int8", "cards left in the stock at the end"),
     Column("redeals", "int8", "void deals redealt inside this record (tonk_tie_redeal_same_dealer)"),
-    Column("truncated", "bool", "a cap ended the hand (dry loop guard, turn cap, redeal cap)"),
-    Column("payout_{p}", "int32", "chips won (+) or paid (-) by seat p; the row sums to 0 (|payout| <= "
-                                  "3 (n-1) x stake)"),
-    Column("count_{p}", "int16", "point count of seat p's hand at the end (0 = empty)"),
+    Column("truncated", "bool", "a cap ended the hand (dry loop guard, max_turns, redeal cap)"),
+    Column("payout_{p}", "int32", "chips won (+) or paid (-) by seat p; each row sums to 0 (at most 3 (n-1) x "
+                                  "stake either way; stake is at most 1,000,000)"),
+    Column("count_{p}", "int16", "point count of seat p's hand at the end (0 = empty hand)"),
     Column("cards_left_{p}", "int8", "cards in seat p's hand at the end"),
 ]
 
