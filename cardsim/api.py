@@ -98,6 +98,16 @@ class Result:
         from cardsim.sim.registry import get_game
         return decode(pd.read_parquet(p), get_game(self.meta["game"]).columns)
 
+    @property
+    def notes(self) -> list[str]:
+        """What a comparison's or sweep's figures mean where they could mislead (a variance
+        reduction below 1, an axis that changes nothing, a best point on the grid's edge): the
+        lines the command line prints under its table. Empty for a run or a tuning."""
+        if self.kind not in ("compare", "sweep") or not self.raw.get("points"):
+            return []
+        from cardsim.sim.notes import point_notes
+        return point_notes(self.raw, self.meta)
+
     def report(self, out_dir: str, overwrite: bool = False) -> Path:
         """Write the Markdown report and its PNG plots into ``out_dir``; returns report.md."""
         from cardsim.sim.report import write_report

@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardsim.sim.errors import CheckError, OutputError, UsageError
+from cardsim.sim.notes import point_notes
 from cardsim.sim.tables import Col, fit, fmt_num, fmt_pct, fmt_pm
 from cardsim.sim.textsafe import plain, term
 
@@ -445,69 +446,6 @@ def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
               markup=False)
     for line in point_notes(summary, meta):
         out.print(term(line), markup=False)
-
-
-def point_notes(summary: dict, meta: dict) -> list[str]:
-    """Lines that say what a comparison's or sweep's figures mean where they could mislead:
-    a variance reduction below 1, a sweep axis (rule option or parameter) whose values gave
-    identical figures, a best sweep point on the edge of a numeric axis."""
-    notes = []
-    pts = summary["points"]
-    low = [r for r in pts if r["point"] and r.get("variance_reduction") is not None
-           and not math.isnan(r["variance_reduction"]) and r["variance_reduction"] < 1]
-    if low:
-        worst = ", ".join(f"point {r['point']} {r['variance_reduction']:.2f}x" for r in low[:4])
-        notes.append(f"variance reduction below 1 ({worst}): the points' results are negatively correlated on "
-                     "the same deals (at a shared table one strategy's gain is another's loss), so the paired "
-                     "difference varies more than two independent measurements would; its interval above is "
-                     "the right one for it.")
-    if meta.get("kind") != "sweep" or len(pts) < 2 or not summary.get("deals"):
-        return notes
-    mpts = meta.get("points") or []
-    if len(mpts) != len(pts):
-        return notes
-    axes = list((mpts[0].get("params") or {}).keys())
-    figures = [tuple(r.get(k) for k in ("mean_payout", "payout_se", "win_rate", "win_se", "truncated")) for r in pts]
-    for name in axes:
-        groups: dict = {}
-        for mp, fig in zip(mpts, figures):
-            rest = tuple((k, v) for k, v in mp["params"].items() if k != name)
-            groups.setdefault(rest, set()).add(fig)
-        values = list(dict.fromkeys(mp["params"][name] for mp in mpts))
-        if len(values) > 1 and all(len(g) == 1 for g in groups.values()):
-            kind = "option" if name in (mpts[0].get("options") or {}) else "parameter"
-            notes.append(f"{kind} {name} ({', '.join(map(str, values))}) does not change the measured quantity "
-                         "here: the points that differ only in it have identical figures (the counted seats' "
-                         "results are the same on every deal), so their rows repeat each other.")
-    best = max(range(len(pts)), key=lambda i: -math.inf if pts[i]["mean_payout"] is None
-               or math.isnan(pts[i]["mean_payout"]) else pts[i]["mean_payout"])
-    for name in axes:
-        try:
-            values = sorted({float(mp["params"][name]) for mp in mpts})
-            at = float(mpts[best]["params"][name])
-        except (TypeError, ValueError):
-            continue                # a categorical axis has no edge
-        if len(values) >= 3 and at in (values[0], values[-1]):
-            side = "smallest" if at == values[0] else "largest"
-            bound = _param_bound(meta, mpts[best], name)
-            beyond = ("it is also the parameter's own bound, so nothing lies beyond" if bound is not None
-                      and at == bound[0 if at == values[0] else 1] else "the best may lie beyond it (widen the grid)")
-            notes.append(f"the best point ({best}: {pts[best]['label']}) lies on the edge of the grid: {name} = "
-                         f"{mpts[best]['params'][name]} is the {side} value swept; {beyond}.")
-    return notes
-
-
-def _param_bound(meta: dict, point: dict, name: str):
-    """(lo, hi) of the swept strategy's parameter ``name``, or None (a rule option, a plug-in)."""
-    from cardsim.sim.registry import split_label
-    spec = _spec(meta)
-    try:
-        seats, k = point["lineups"][0]["seats"], point["lineups"][0]["counted_seat"]
-        strat = spec.strategies[split_label(seats[k])[0]]
-        p = next(p for p in strat.params if p.name == name)
-    except (AttributeError, KeyError, IndexError, StopIteration, TypeError):
-        return None
-    return p.lo, p.hi
 
 
 def _notice(quiet: bool):

@@ -69,3 +69,14 @@ def test_listings_and_bad_input():
     with pytest.raises(cardsim.UsageError, match="unknown strategy"):
         cardsim.compare("tonk", ["nobody", "greedy"])
     assert isinstance(cardsim.__version__, str)
+
+
+def test_sweep_result_carries_the_notes_the_command_line_prints():
+    """An option that changes nothing at 2 players (Tonk's caught_lowest_bonus) is named in the
+    result's ``notes`` (the lines under the command line's table); a run has none."""
+    import cardsim
+    res = cardsim.sweep("tonk", "knocker", {"threshold": [5, 10]},
+                        option_grid={"caught_lowest_bonus": ["all_others", "none"]}, players=2, deals=300,
+                        keep_records=False)
+    assert any("caught_lowest_bonus" in n and "does not change" in n for n in res.notes), res.notes
+    assert cardsim.run("tonk", deals=100, keep_records=False).notes == []

@@ -17,7 +17,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 import cardsim.sim.cli as cli_mod
-from cardsim.sim.cli import LiveProgress, app, point_notes, print_points, print_summary
+from cardsim.sim.cli import LiveProgress, app, print_points, print_summary
+from cardsim.sim.notes import point_notes
 from cardsim.sim.errors import UsageError
 from cardsim.sim.experiment import make_compare, run_experiment
 from cardsim.sim.registry import GAME_NAMES, Seat, get_game, short_label
