@@ -16,6 +16,7 @@ figures are drawn on the Agg canvas without pyplot, so no global backend is swit
 """
 from __future__ import annotations
 
+import contextvars
 import json
 import math
 import os
@@ -46,9 +47,21 @@ C_PAY, C_WIN, C_DIFF = "#1f77b4", "#2ca02c", "#d62728"
 
 # ---- entry point ----------------------------------------------------------------------
 
-def write_report(source: str, out_dir: str, overwrite: bool = False) -> Path:
+STAGES = {"run": 4, "experiment": 4, "tune": 1}     # reading the records, then each plot
+_STAGE = contextvars.ContextVar("report_stage", default=None)
+
+
+def _stage(note: str) -> None:
+    """One stage of the report done (the records read, a plot drawn): told to ``progress``."""
+    step = _STAGE.get()
+    if step is not None:
+        step(note)
+
+
+def write_report(source: str, out_dir: str, overwrite: bool = False, progress=None) -> Path:
     """Write ``out_dir/report.md`` and its PNG plots for a run file or an experiment dataset
     directory; returns the Markdown path. Bad input raises UsageError (one line).
+    ``progress(done, total, note)`` hears each stage (the records read, each plot written).
 
     The report is drawn into a hidden ``.DIR.partial-*`` directory beside ``out_dir`` and renamed
     into place when complete (``sim.store``): an existing ``out_dir`` is refused unless it is
@@ -65,6 +78,16 @@ def write_report(source: str, out_dir: str, overwrite: bool = False) -> Path:
     except BaseException:
         _remove_dirs(made)
         raise
+    total = STAGES[kind]
+    done = [0]
+
+    def step(note: str) -> None:
+        done[0] = min(done[0] + 1, total)
+        progress(done[0], total, note)
+
+    token = _STAGE.set(step if progress is not None else None)
+    if progress is not None:
+        progress(0, total, "reading the records")
     try:
         tmp = slot.partial()
         try:
@@ -88,7 +111,11 @@ def write_report(source: str, out_dir: str, overwrite: bool = False) -> Path:
         slot.remove_work()
         _remove_dirs(made)
         raise
+    finally:
+        _STAGE.reset(token)
     slot.remove_work()
+    if progress is not None:
+        progress(total, total, "")
     return out / REPORT_NAME
 
 
@@ -404,6 +431,7 @@ def _save(fig, out: Path, name: str) -> str:
     if FIGURE_HOOK is not None:
         FIGURE_HOOK(name, fig)
     fig.savefig(out / name, dpi=DPI)
+    _stage(f"drew {name}")
     return name
 
 
@@ -555,6 +583,7 @@ def _run_report(path: Path, out: Path) -> list[str]:
     for batch in iter_record_batches(path, columns=[f"payout_{p}" for p in range(n)]):
         for p in range(n):
             hists[p].add(batch[f"payout_{p}"])
+    _stage("read the records")
     head = f"{meta['game']} · {n} players · {deals:,} deals · seed {meta['seed']}"
     title = f"{_game_title(meta['game'])}: {n} players, {deals:,} deals"
     label, money = _payout_words(meta["game"])
@@ -846,6 +875,7 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
     reason_names = list(meta.get("reason_names") or [])
     parts = _partitions(path)
     scans = _scan_points(parts, reason_names) if deals else {}
+    _stage("read the records")
 
     base = _candidate(mpts[0]).partition(":")[0] if mpts else "?"
     if kind == "sweep":
