@@ -300,8 +300,10 @@ def tune(game: str, strategy: str, params: Mapping[str, Any] | Sequence[str], *,
 
 
 def odds(game: str, hand: int | None, *, cards: int | None = None, samples: int = 1_000_000, seed: int = 0,
-         players: int | None = None, preset: str | None = None, workers: int | None = None) -> dict:
-    """P(random cards hold a hand's contract) with a 95 % interval (``cardsim odds``)."""
+         players: int | None = None, preset: str | None = None, workers: int | None = None,
+         progress: Callable[[int, int], None] | None = None) -> dict:
+    """P(random cards hold a hand's contract) with a 95 % interval (``cardsim odds``);
+    ``progress(done, total)`` hears the samples drawn so far (the result is the same)."""
     import numba
     from cardsim.sim.odds import contract_odds
     from cardsim.sim.runner import max_workers
@@ -311,7 +313,7 @@ def odds(game: str, hand: int | None, *, cards: int | None = None, samples: int 
     numba.set_num_threads(w)
     if hand is None:
         raise UsageError("--hand (or --deal) is required")
-    return contract_odds(game, hand, cards, samples, seed, players, preset)
+    return contract_odds(game, hand, cards, samples, seed, players, preset, progress)
 
 
 def _replay_output(arg: str):

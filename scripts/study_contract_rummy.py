@@ -165,6 +165,7 @@ def plot(df: pd.DataFrame, seats: pd.DataFrame, path: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
     fields = list(dict.fromkeys(df["field"]))
     fig, axes = plt.subplots(1, 2 + len(fields), figsize=(7 + 5 * len(fields), 4.8), dpi=100)
     for f in fields:
@@ -174,13 +175,17 @@ def plot(df: pd.DataFrame, seats: pd.DataFrame, path: Path) -> None:
             ax.errorbar(xs, scale * g[col], yerr=[scale * (g[col] - g[f"{col}_lo"]), scale * (g[f"{col}_hi"] - g[col])],
                         marker="o", capsize=4, label=f"vs {f}")
             ax.set_xticks(xs, [f"m={m}" for m in g["max_mayi"]])
-    axes[0].set(title="final total minus 'freely' (lower is better)", xlabel="May-I's per deal allowed (99 = freely)")
-    axes[1].set(title="win rate minus 'freely', points of %", xlabel="May-I's per deal allowed (99 = freely)")
+    axes[0].set(title="final total minus 'freely' (lower is better)", xlabel="May-I's per deal allowed (99 = freely)",
+                ylabel="points per game vs 'freely' (95% CI)")
+    axes[1].set(title="win rate minus 'freely', points of %", xlabel="May-I's per deal allowed (99 = freely)",
+                ylabel="win rate vs 'freely' (points of %, 95% CI)")
     for ax, f in zip(axes[2:], fields):
         for n, g in seats[seats["field"] == f].groupby("players"):
             ax.errorbar(g["position"], g["vs_dealer"], yerr=[g["vs_dealer"] - g["vs_dealer_lo"], g["vs_dealer_hi"] - g["vs_dealer"]],
                         marker="o", capsize=3, label=f"{n} players")
-        ax.set(title=f"points per deal minus the dealer's, all {f}", xlabel="position (0 = dealer, 1 = first player)")
+        ax.set(title=f"seat vs the dealer, all {f}", xlabel="position (0 = dealer, 1 = first player)",
+               ylabel="points per deal vs the dealer (95% CI)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.axhline(0, color="k", lw=0.5)
         ax.legend()
     for ax in axes:

@@ -198,13 +198,15 @@ def plot(df: pd.DataFrame, bt: pd.DataFrame, mt: pd.DataFrame, tt: pd.DataFrame,
         ax.errorbar(m[col], y + off, xerr=[m[col] - m[f"{col}_lo"], m[f"{col}_hi"] - m[col]], fmt="none",
                     ecolor="black", lw=0.8)
     ax.set_yticks(y, m["holder"])
-    ax.set(title="marafona: holding side's lead per hand", xlabel="points (holding side - other side)")
+    ax.set(title="marafona: holding side's lead per hand", xlabel="points (holding side - other side)",
+           ylabel="who holds the marafona")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
     ax = axes[2]
     ks = np.arange(1, 21)
+    w = 0.8 / max(len(tt), 1)                     # each hand count's group of bars centred on its tick
     for i, (_, r) in enumerate(tt.iterrows()):
-        ax.bar(ks + (i - 1.5) * 0.2, [100 * r[f"share_{k}"] for k in ks], width=0.2, label=f"target {r['target']}")
-    ax.set(title="hands per game by target", xlabel="hands in the game", ylabel="% of games", xticks=ks[::2],
+        ax.bar(ks - 0.4 + w * (i + 0.5), [100 * r[f"share_{k}"] for k in ks], width=w, label=f"target {r['target']}")
+    ax.set(title="hands per game by target", xlabel="hands in the game", ylabel="% of games", xticks=ks[:14],
            xlim=(0.5, 14.5))
     ax.legend()
     fig.suptitle(f"Marafon, four {table} players (95% CI bars)")

@@ -109,6 +109,7 @@ def plot(t: pd.DataFrame, path: Path, hands: int) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
     fig, axes = plt.subplots(1, 2, figsize=(14, 4.8), dpi=100)
     for level, style in ((1, "o-"), (2, "s--"), (3, "^:"), (4, "d-.")):
         d = t[t["level"] == level].sort_values("strength")
@@ -117,9 +118,12 @@ def plot(t: pd.DataFrame, path: Path, hands: int) -> None:
         axes[1].plot(d["strength"], d["money"], style, label=f"{level} {LEVEL_NAMES[level - 1]}")
     axes[0].axhline(50, color="grey", lw=0.8, ls="--")
     axes[1].axhline(0, color="grey", lw=0.8, ls="--")
-    axes[0].set(title="declarer's side win rate (%)", xlabel="declarer's hand strength")
-    axes[1].set(title="declarer's money per hand (stakes 1, 2, 3, 4)", xlabel="declarer's hand strength")
+    axes[0].set(title="declarer's side win rate (%)", xlabel="declarer's hand strength (heuristic's bidding measure)",
+                ylabel="hands won by the declarer's side (%, 95% CI)")
+    axes[1].set(title="declarer's money per hand (stakes 1, 2, 3, 4)", xlabel="declarer's hand strength (heuristic's bidding measure)",
+                ylabel="stakes won per hand")
     for ax in axes:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
         ax.legend()
     fig.suptitle(f"Trionfo: forced contracts by seat 0, {hands:,} duplicate hands per level, heuristic play, "

@@ -133,6 +133,26 @@ def widow_policies(sw: float) -> list[tuple[str, dict]]:
     return pol
 
 
+def plot_widow(df: pd.DataFrame, n: int, deals: int, path: Path) -> None:
+    """The widow study's plot from its summary.parquet: each policy's value per deal dealt."""
+    p = plt()
+    fields = list(dict.fromkeys(df["field"]))
+    fig, axes = p.subplots(1, len(fields), figsize=(8 * len(fields), 5.5), dpi=110, squeeze=False)
+    for ax, (field, g) in zip(axes[0], df.groupby("field", sort=False)):
+        y = np.arange(len(g))
+        ax.barh(y, g["per_dealt_diff"], xerr=[g["per_dealt_diff"] - g["per_dealt_diff_lo"],
+                                              g["per_dealt_diff_hi"] - g["per_dealt_diff"]], color="tab:blue")
+        ax.set_yticks(y, g["policy"], fontsize=8)
+        ax.invert_yaxis()
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set(xlabel="chips per deal dealt, vs never swapping (paired 95% CI)", title=f"field: {field}",
+               ylabel="dealer's widow policy")
+    fig.suptitle(f"Tripoli, {n} players: value of the dealer's widow policy ({deals:,} duplicate deals)")
+    fig.tight_layout()
+    fig.savefig(path)
+    p.close(fig)
+
+
 def widow_study(args, out: Path) -> str:
     n, frames, res = args.players, [], {}
     for field in args.field_list:
@@ -151,20 +171,7 @@ def widow_study(args, out: Path) -> str:
         res[field] = (best, own, plain, sw)
     df = pd.concat(frames, ignore_index=True)
     df.to_parquet(out / "summary.parquet", index=False)
-    p = plt()
-    fig, axes = p.subplots(1, len(args.field_list), figsize=(8 * len(args.field_list), 5.5), dpi=110, squeeze=False)
-    for ax, (field, g) in zip(axes[0], df.groupby("field", sort=False)):
-        y = np.arange(len(g))
-        ax.barh(y, g["per_dealt_diff"], xerr=[g["per_dealt_diff"] - g["per_dealt_diff_lo"],
-                                              g["per_dealt_diff_hi"] - g["per_dealt_diff"]], color="tab:blue")
-        ax.set_yticks(y, g["policy"], fontsize=8)
-        ax.invert_yaxis()
-        ax.axvline(0, color="grey", lw=0.8)
-        ax.set(xlabel="chips per deal dealt, vs never swapping (paired 95% CI)", title=f"field: {field}")
-    fig.suptitle(f"Tripoli, {n} players: value of the dealer's widow policy ({args.deals:,} duplicate deals)")
-    fig.tight_layout()
-    fig.savefig(out / "widow_value.png")
-    p.close(fig)
+    plot_widow(df, n, args.deals, out / "widow_value.png")
     table = ["| field | own widow policy (swap < t, sell old) vs never swap, per deal dealt | best policy tried | "
              "its value | selling the old hand adds |", "|---|---:|---|---:|---:|"]
     answers = []

@@ -653,7 +653,10 @@ def odds(game: GameArg,
     N --preset P``): the pack of that preset and player count, K = the deal's hand size; deal 7
     of contract/liverpool means three runs of all K cards."""
     from cardsim import api
-    r = api.odds(game, hand, cards=cards, samples=samples, seed=seed, players=players, preset=preset, workers=workers)
+    bar, update = _progress(samples, as_json, "samples", "sampling")
+    with bar:
+        r = api.odds(game, hand, cards=cards, samples=samples, seed=seed, players=players, preset=preset,
+                     workers=workers, progress=update)
     if as_json:
         print(_json_dump(r))
     else:
@@ -677,7 +680,10 @@ def report(source: Annotated[str, typer.Argument(
     from cardsim.sim.report import write_report  # lazy: matplotlib loads only for this command
     if not out_dir.strip():
         raise UsageError("--out is empty; give the report's directory name")
-    out.print(f"wrote {write_report(source, out_dir, overwrite)}", markup=False)
+    bar, update = _progress(1, False, "stages", "reporting")     # the records read, then each plot
+    with bar:
+        path = write_report(source, out_dir, overwrite, progress=update)
+    out.print(f"wrote {path}", markup=False)
 
 
 @app.command()

@@ -6,6 +6,8 @@ and the answer for one given holding.
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from cardsim.kernels import melds as M
@@ -19,6 +21,65 @@ from cardsim.sim.stats import wilson
 ODDS_GAMES = {"telefunken": (M.TELEFUNKEN_CONTRACTS, M.TELEFUNKEN_RULES, 11)}
 FLOAT_ODDS_GAMES = ("contract_rummy",)      # floating-joker contracts: float_contract_odds
 MAX_SAMPLES = 10 ** 10                      # a run of hours on a few cores; the kernels count in int64
+PIECE_S = 0.5                               # with a progress callback: pieces of about this long
+FIRST_PIECE = 1 << 14                       # samples in the first piece (then sized by the rate seen)
+
+_M64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15                # kernels.rng: the Weyl step and the mixer's constants
+_SEED_XOR = 0x243F6A8885A308D3
+_C1, _C2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+
+
+def _mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * _C1) & _M64
+    z = ((z ^ (z >> 27)) * _C2) & _M64
+    return z ^ (z >> 31)
+
+
+def _unxorshift(y: int, k: int) -> int:
+    x, shift = y, k
+    while shift < 64:
+        x ^= y >> shift
+        shift += k
+    return x
+
+
+def _unmix64(z: int) -> int:
+    z = _unxorshift(z, 31)
+    z = (z * pow(_C2, -1, 1 << 64)) & _M64
+    z = _unxorshift(z, 27)
+    z = (z * pow(_C1, -1, 1 << 64)) & _M64
+    return _unxorshift(z, 30)
+
+
+def shifted_seed(seed: int, first: int) -> int:
+    """The seed whose sample ``s`` is sample ``first + s`` of ``seed`` (as a signed 64-bit
+    number, the kernels' argument type). Sample s of a run is keyed by
+    ``mix64(mix64(seed ^ X) + s * GOLDEN)`` (``kernels.rng.stream_key``) and mix64 is a
+    bijection, so moving the key by ``first * GOLDEN`` is moving the seed: a run played in
+    pieces draws exactly the holdings of the one call."""
+    key = (_mix64((seed & _M64) ^ _SEED_XOR) + first * _GOLDEN) & _M64
+    out = _unmix64(key) ^ _SEED_XOR
+    return out - (1 << 64) if out >= 1 << 63 else out
+
+
+def _count_hits(kernel, seed: int, samples: int, args: tuple, progress) -> int:
+    """``kernel(seed, samples, *args)``: in one call, or, with a ``progress(done, total)``
+    callback, in pieces of about PIECE_S seconds (the same samples, the same count)."""
+    if progress is None:
+        return int(kernel(seed, samples, *args))
+    hits = done = 0
+    size = FIRST_PIECE
+    progress(0, samples)
+    while done < samples:
+        count = min(size, samples - done)
+        t = time.perf_counter()
+        hits += int(kernel(shifted_seed(seed, done) if done else seed, count, *args))
+        dt = time.perf_counter() - t
+        done += count
+        progress(done, samples)
+        size = max(FIRST_PIECE, int(count / dt * PIECE_S)) if dt > 0 else 2 * size
+    return hits
 
 
 def _game(game: str):
@@ -40,12 +101,13 @@ def _check_hand(contracts, hand: int) -> None:
 
 
 def contract_odds(game: str, hand: int, cards: int | None = None, samples: int = 1_000_000,
-                  seed: int = 0, players: int | None = None, preset: str | None = None) -> dict:
+                  seed: int = 0, players: int | None = None, preset: str | None = None, progress=None) -> dict:
     """P(K random cards of the full deck contain the contract of ``hand``) with a Wilson 95%
     interval; K defaults to the dealt holding (11 for Telefunken). Contract Rummy: the deck
-    of ``preset`` (default ``contract``) for ``players`` (default 4), K = the deal's hand size."""
+    of ``preset`` (default ``contract``) for ``players`` (default 4), K = the deal's hand size.
+    ``progress(done, total)``: the samples are drawn in pieces and reported (same result)."""
     if game.strip().lower() == "contract_rummy":
-        return float_contract_odds(hand, cards, samples, seed, players, preset)
+        return float_contract_odds(hand, cards, samples, seed, players, preset, progress)
     if players is not None or preset is not None:
         raise UsageError("--players and --preset apply to contract_rummy only")
     contracts, rules, default_k = _game(game)
@@ -54,7 +116,7 @@ def contract_odds(game: str, hand: int, cards: int | None = None, samples: int =
     if not 1 <= k <= DOUBLE_DECK:
         raise UsageError(f"--cards must be 1..{DOUBLE_DECK} (got {k})")
     _check_run_args(samples, seed)
-    hits = int(contract_hits(seed, samples, hand, k, contracts, rules))
+    hits = _count_hits(contract_hits, seed, samples, (hand, k, contracts, rules), progress)
     p, lo, hi = wilson(hits, samples)
     return {"game": game, "hand": hand, "cards": k, "samples": samples, "seed": seed, "hits": hits,
             "probability": p, "lo": lo, "hi": hi}
@@ -68,7 +130,7 @@ def _check_run_args(samples: int, seed: int) -> None:
 
 
 def float_contract_odds(deal: int, cards: int | None = None, samples: int = 1_000_000, seed: int = 0,
-                        players: int | None = None, preset: str | None = None) -> dict:
+                        players: int | None = None, preset: str | None = None, progress=None) -> dict:
     """Contract Rummy: P(K random cards of the preset's pack for ``players`` hold deal
     ``deal``'s contract) with a Wilson 95% interval. The contract is the first meld of §6 with
     the preset's sizes (CONTRACT/LIVERPOOL: sets of exactly 3, runs of exactly 4; deal 7 =
@@ -89,7 +151,7 @@ def float_contract_odds(deal: int, cards: int | None = None, samples: int = 1_00
         raise UsageError(f"--cards must be 1..{len(pack)} (got {k})")
     _check_run_args(samples, seed)
     spec = opts.contract_table()[deal]
-    hits = int(float_contract_hits(seed, samples, k, pack, spec, opts.rules_array()))
+    hits = _count_hits(float_contract_hits, seed, samples, (k, pack, spec, opts.rules_array()), progress)
     p, lo, hi = wilson(hits, samples)
     return {"game": "contract_rummy", "hand": deal, "deal": deal, "players": n, "preset": name,
             "pack": len(pack), "cards": k, "samples": samples, "seed": seed, "hits": hits,

@@ -16,6 +16,7 @@ figures are drawn on the Agg canvas without pyplot, so no global backend is swit
 """
 from __future__ import annotations
 
+import contextvars
 import json
 import math
 import os
@@ -46,9 +47,21 @@ C_PAY, C_WIN, C_DIFF = "#1f77b4", "#2ca02c", "#d62728"
 
 # ---- entry point ----------------------------------------------------------------------
 
-def write_report(source: str, out_dir: str, overwrite: bool = False) -> Path:
+STAGES = {"run": 4, "experiment": 4, "tune": 1}     # reading the records, then each plot
+_STAGE = contextvars.ContextVar("report_stage", default=None)
+
+
+def _stage(note: str) -> None:
+    """One stage of the report done (the records read, a plot drawn): told to ``progress``."""
+    step = _STAGE.get()
+    if step is not None:
+        step(note)
+
+
+def write_report(source: str, out_dir: str, overwrite: bool = False, progress=None) -> Path:
     """Write ``out_dir/report.md`` and its PNG plots for a run file or an experiment dataset
     directory; returns the Markdown path. Bad input raises UsageError (one line).
+    ``progress(done, total, note)`` hears each stage (the records read, each plot written).
 
     The report is drawn into a hidden ``.DIR.partial-*`` directory beside ``out_dir`` and renamed
     into place when complete (``sim.store``): an existing ``out_dir`` is refused unless it is
@@ -65,6 +78,16 @@ def write_report(source: str, out_dir: str, overwrite: bool = False) -> Path:
     except BaseException:
         _remove_dirs(made)
         raise
+    total = STAGES[kind]
+    done = [0]
+
+    def step(note: str) -> None:
+        done[0] = min(done[0] + 1, total)
+        progress(done[0], total, note)
+
+    token = _STAGE.set(step if progress is not None else None)
+    if progress is not None:
+        progress(0, total, "reading the records")
     try:
         tmp = slot.partial()
         try:
@@ -88,7 +111,11 @@ def write_report(source: str, out_dir: str, overwrite: bool = False) -> Path:
         slot.remove_work()
         _remove_dirs(made)
         raise
+    finally:
+        _STAGE.reset(token)
     slot.remove_work()
+    if progress is not None:
+        progress(total, total, "")
     return out / REPORT_NAME
 
 
@@ -226,6 +253,31 @@ def _wrap(label: str, width: int = 24) -> str:
         cur += p
     lines.append(cur)
     return "\n".join(lines)
+
+
+def _plot_labels(game: str, labels: list[str]) -> list[str]:
+    """Strategy labels short enough for a plot and still distinct: only the parameters that
+    differ from the strategy's defaults (``registry.short_label``); where two different labels
+    would print the same, the parameters that differ between them are put back (and the full
+    label where even that does not tell them apart). The tables keep the full labels."""
+    from cardsim.sim.registry import short_label
+    short = [short_label(game, lab) for lab in labels]
+    for text in set(short):
+        same = [i for i, x in enumerate(short) if x == text]
+        if len({labels[i] for i in same}) < 2:
+            continue
+        pairs = [dict(kv.partition("=")[::2] for kv in labels[i].partition(":")[2].split(",") if kv)
+                 for i in same]
+        keys = [k for k in dict.fromkeys(k for d in pairs for k in d) if len({d.get(k) for d in pairs}) > 1]
+        for i, d in zip(same, pairs):
+            name, _, rest = text.partition(":")
+            kept = [kv for kv in rest.split(",") if kv]
+            kept += [f"{k}={d[k]}" for k in keys if k in d and f"{k}={d[k]}" not in kept]
+            short[i] = name + (":" + ",".join(kept) if kept else "")
+        if len({short[i] for i in same}) < len({labels[i] for i in same}):
+            for i in same:
+                short[i] = labels[i]
+    return short
 
 
 def _image(lines: list[str], name: str | None, alt: str) -> None:
@@ -372,8 +424,14 @@ def _figure(w: float, h: float):
     return fig
 
 
+FIGURE_HOOK = None      # tests: called as FIGURE_HOOK(name, fig) before each figure is saved
+
+
 def _save(fig, out: Path, name: str) -> str:
+    if FIGURE_HOOK is not None:
+        FIGURE_HOOK(name, fig)
     fig.savefig(out / name, dpi=DPI)
+    _stage(f"drew {name}")
     return name
 
 
@@ -390,6 +448,18 @@ def _thin_ticks(ax, axis: str, labels: list[str], positions, max_labels: int = 3
         ax.set_yticks(pos, lab)
     else:
         ax.set_xticks(pos, lab)
+
+
+def _bin_ticks(ax, axis: str, labels: list[str], positions, width_in: float) -> None:
+    """Bin labels along x that never crowd: level while they fit side by side, else turned
+    upright; thinned to one label every few bins when even that is too tight."""
+    longest = max((len(t) for t in labels), default=1)
+    per_in = 72 / (0.62 * 10 * max(longest, 1) + 8)       # labels per inch, upright (10 pt text)
+    if len(labels) <= per_in * 0.8 * width_in:
+        _thin_ticks(ax, axis, labels, positions, len(labels))
+        return
+    _thin_ticks(ax, axis, labels, positions, max(1, int(0.8 * width_in * 72 / 16)))   # upright: ~16 pt apart
+    ax.tick_params(axis=axis, labelrotation=90)
 
 
 def _hbars(ax, labels, values, lo, hi, color, fmt, ref=None, ref_style="--", texts=None) -> None:
@@ -446,19 +516,29 @@ def _distribution_plot(out: Path, name: str, title: str, series: list[tuple[str,
     shares = np.array([_binned(h, bins) / max(h.total, 1) for _, h in series])
     xl = [_bin_label(b) for b in bins]
     if len(series) <= MAX_BARS:
+        # a numeric x axis in the payout's unit: each bin's group of bars is centred on the
+        # bin's middle value, the ticks are whole numbers, as many as fit
         fig = _figure(min(16.0, max(9.0, 0.3 * len(bins) * len(series) + 2)), 5.5)
         ax = fig.add_subplot()
-        x = np.arange(len(bins))
-        w = 0.8 / len(series)
+        mids = np.array([(a + b) / 2 for a, b in bins])
+        span = np.array([b - a + 1 for a, b in bins], dtype=float)
+        w = 0.8 * span / len(series)
         colors = [f"C{i}" for i in range(10)]
         for i, (lab, _) in enumerate(series):
-            ax.bar(x - 0.4 + w * (i + 0.5), 100 * shares[i], width=w, label=lab,
+            ax.bar(mids - 0.4 * span + w * (i + 0.5), 100 * shares[i], width=w, label=lab,
                    color=colors[i % 10], alpha=0.85)
-        _thin_ticks(ax, "x", xl, x, 25)
+        from matplotlib.ticker import FuncFormatter, MaxNLocator
+        if len(bins) <= 25 and all(a == b for a, b in bins):
+            ax.set_xticks(mids)
+        else:
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=12, integer=True))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _bin_label((int(round(v)),) * 2)))
+        ax.set_xlim(bins[0][0] - 0.5, bins[-1][1] + 0.5)
         ax.set_ylabel(f"share of {unit} (%)")
         ax.grid(axis="x", visible=False)
         ax.set_ylim(0, 100 * float(shares.max()) * 1.12)
-        ax.legend(title=ylabel_kind, loc="best", framealpha=0.9)
+        fig.legend(*ax.get_legend_handles_labels(), title=ylabel_kind, loc="outside lower center", frameon=False,
+                   ncol=min(len(series), 3))
     else:
         n = len(series)
         height = min(40.0, 1.4 + 0.34 * n)
@@ -466,7 +546,7 @@ def _distribution_plot(out: Path, name: str, title: str, series: list[tuple[str,
         ax = fig.add_subplot()
         ax.grid(False)
         im = ax.imshow(100 * shares, aspect="auto", cmap="Blues", vmin=0, interpolation="nearest")
-        _thin_ticks(ax, "x", xl, range(len(bins)), 25)
+        _bin_ticks(ax, "x", xl, range(len(bins)), fig.get_figwidth())
         _thin_ticks(ax, "y", [lab.replace("\n", " ") for lab, _ in series], range(n), int(height / 0.3))
         ax.set_ylabel(ylabel_kind)
         if len(bins) <= 25 and height / n >= 0.3:
@@ -481,8 +561,9 @@ def _distribution_plot(out: Path, name: str, title: str, series: list[tuple[str,
                                 color="white" if s > 0.6 * top else "black")
         fig.colorbar(im, ax=ax, label=f"share of {unit} (%)", shrink=min(0.9, 5.0 / height), aspect=20,
                      anchor=(0.0, 1.0))
-    ax.set_xlabel(label + ("" if all(a == b for a, b in bins) else ", binned"))
-    ax.set_title(title)
+    ax.set_xlabel(label + ("" if all(a == b for a, b in bins) else
+                           f", in bins of {bins[0][1] - bins[0][0] + 1}"))
+    fig.suptitle(title)
     return _save(fig, out, name)
 
 
@@ -502,6 +583,7 @@ def _run_report(path: Path, out: Path) -> list[str]:
     for batch in iter_record_batches(path, columns=[f"payout_{p}" for p in range(n)]):
         for p in range(n):
             hists[p].add(batch[f"payout_{p}"])
+    _stage("read the records")
     head = f"{meta['game']} · {n} players · {deals:,} deals · seed {meta['seed']}"
     title = f"{_game_title(meta['game'])}: {n} players, {deals:,} deals"
     label, money = _payout_words(meta["game"])
@@ -533,7 +615,8 @@ def _run_report(path: Path, out: Path) -> list[str]:
     shares = _even_shares(meta["game"], n)
     lines += ["Win rate is per seat (a strategy held by k seats: share of deals one of them won, divided by k)."
               if shares == n else "Win rate is per side (partnerships: a seat wins when its side wins).", ""]
-    _image(lines, _run_strategy_plot(out, strat, shares, head, d, money), "win rate and mean payout per strategy")
+    _image(lines, _run_strategy_plot(out, strat, shares, head, d, money, meta["game"]),
+           "win rate and mean payout per strategy")
 
     lines += ["## Seats", ""]
     lines += _table(["seat", "strategy", "win rate", "95% CI", f"mean {label}", "95% CI"],
@@ -544,7 +627,8 @@ def _run_report(path: Path, out: Path) -> list[str]:
     lines += ["## Payout distribution", ""]
     lines += _distribution_table([(f"{p}: {md_code(meta['seats'][p]['label'])}", hists[p]) for p in range(n)], "seat",
                                  money=money)
-    series = [(f"{p}: {_wrap(meta['seats'][p]['label'], 32)}", hists[p]) for p in range(n)]
+    seat_labels = _plot_labels(meta["game"], [meta["seats"][p]["label"] for p in range(n)])
+    series = [(f"{p}: {_wrap(seat_labels[p], 32)}", hists[p]) for p in range(n)]
     _image(lines, _distribution_plot(out, "payouts.png", f"Payout per deal by seat · {head}", series, "seat",
                                      label=label),
            "payout distribution per seat")
@@ -560,8 +644,9 @@ def _run_report(path: Path, out: Path) -> list[str]:
     return lines
 
 
-def _run_strategy_plot(out: Path, strat: list[dict], n: int, head: str, d: int, money: str = "chips") -> str:
-    labels = [_wrap(r["strategy"]) for r in strat]
+def _run_strategy_plot(out: Path, strat: list[dict], n: int, head: str, d: int, money: str = "chips",
+                       game: str = "") -> str:
+    labels = [_wrap(x) for x in _plot_labels(game, [r["strategy"] for r in strat])]
     lines_per = max(lab.count("\n") + 1 for lab in labels)
     fig = _figure(13, 2.4 + len(labels) * max(0.6, 0.3 * lines_per + 0.25))
     ax1, ax2 = fig.subplots(1, 2, sharey=True)
@@ -573,6 +658,7 @@ def _run_strategy_plot(out: Path, strat: list[dict], n: int, head: str, d: int, 
            [100 * _f(r["win_hi"]) for r in strat], C_WIN, lambda x: f"{x:.1f}%", ref=100 / n, ref_style=":")
     ax2.set_xlabel("deals won per seat (%)")
     ax2.set_title("Win rate")
+    ax1.set_ylabel("strategy")
     fig.suptitle(f"Per strategy · {head}")
     _legend_below(fig, n, True, "break-even (0 chips)" if money == "chips" else "zero")
     return _save(fig, out, "strategies.png")
@@ -587,7 +673,8 @@ def _run_outcome_plot(out: Path, outcomes: list[dict], names, head: str, deals: 
     ax = fig.add_subplot()
     y = np.arange(len(rows))
     v = np.array([100 * r["rate"] for r in rows])
-    err = np.array([[100 * (r["rate"] - r["lo"]) for r in rows], [100 * (r["hi"] - r["rate"]) for r in rows]])
+    err = np.clip([[100 * (r["rate"] - r["lo"]) for r in rows], [100 * (r["hi"] - r["rate"]) for r in rows]],
+                  0, None)     # a rate of 0 or 1: the Wilson end may sit a rounding error inside it
     ax.barh(y, v, color=[colors.get(r["end_reason"], "C0") for r in rows], alpha=0.85, height=0.6)
     ax.errorbar(v, y, xerr=err, fmt="none", ecolor="black", elinewidth=1.5, capsize=5)
     ax.set_yticks(y, [r["end_reason"] for r in rows])
@@ -598,8 +685,9 @@ def _run_outcome_plot(out: Path, outcomes: list[dict], names, head: str, deals: 
                     textcoords="offset points", va="center", fontsize=10)
     ax.set_xlim(0, max(v) * 1.3 + 1)
     ax.set_xlabel("share of deals (%)")
+    ax.set_ylabel("end reason")
     ax.set_title(f"How the deals ended · {head}")
-    ax.legend(handles=[_ci_handle()], loc="lower right")
+    fig.legend(handles=[_ci_handle()], loc="outside lower center", frameon=False)
     return _save(fig, out, "outcomes.png")
 
 
@@ -787,6 +875,7 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
     reason_names = list(meta.get("reason_names") or [])
     parts = _partitions(path)
     scans = _scan_points(parts, reason_names) if deals else {}
+    _stage("read the records")
 
     base = _candidate(mpts[0]).partition(":")[0] if mpts else "?"
     if kind == "sweep":
@@ -845,14 +934,16 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
                      "" if first or not math.isfinite(vr) else f"{vr:.2f}×"])
     lines += _table(["point", "label", f"mean {label}", "95% CI", "win rate", "95% CI",
                      f"diff vs point 0 ({money})", "95% CI", "variance reduction"], rows, "rlrrrrrrr")
+    # the plots print short labels (parameters at their defaults left out; the table above has them all)
+    plot_pts = [{**r, "label": lab} for r, lab in zip(pts, _plot_labels(meta["game"], [r["label"] for r in pts]))]
     x_axis = next(((a, v) for a, v, num in axes if num and len(v) > 1), None)
     if x_axis is not None:
-        name = _sweep_plot(out, pts, mpts, axes, x_axis[0], best, head, base, money)
+        name = _sweep_plot(out, plot_pts, mpts, axes, x_axis[0], best, head, base, money)
         _image(lines, name, f"mean payout, win rate and difference to point 0 against {x_axis[0]}")
     else:
         plot_what = (f"{base} sweep over {' × '.join(a for a, _, _ in axes)}" if kind == "sweep"
                      else f"Comparison of {len(pts)} strategies")
-        _image(lines, _points_plot(out, pts, best, head, d, plot_what, _even_shares(meta["game"], n), money),
+        _image(lines, _points_plot(out, plot_pts, best, head, d, plot_what, _even_shares(meta["game"], n), money),
                "mean payout, win rate and difference per point")
 
     lines += ["## Payout distribution", ""]
@@ -862,7 +953,8 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
         shown = [r for r in pts if r["point"] in scans]
         lines += _distribution_table([(f"{r['point']}: {md_code(r['label'])}", scans[r["point"]][0]) for r in shown],
                                      "point", "games", money)
-        series = [(f"{r['point']}: {_wrap(r['label'], 32)}", scans[r["point"]][0]) for r in shown]
+        series = [(f"{r['point']}: {_wrap(r['label'], 32)}", scans[r["point"]][0]) for r in plot_pts
+                  if r["point"] in scans]
         lines += [f"Every lineup of every deal counts once (the candidate's seat): {lineups:,} × {deals:,} "
                   "games per point.", ""]
         _image(lines, _distribution_plot(out, "payouts.png", f"Candidate's payout per game by point · {head}",
@@ -887,7 +979,7 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
                 f"{r['point']}: {int(r['truncated']):,} ({_pct(r['truncated_share'])})" for r in pts) + ".", ""]
         else:
             lines += ["Games stopped by a turn cap (truncated): not recorded in this dataset.", ""]
-        _image(lines, _outcome_stack_plot(out, pts, scans, reason_names, used, head), "outcome frequencies per point")
+        _image(lines, _outcome_stack_plot(out, plot_pts, scans, reason_names, used, head), "outcome frequencies per point")
     return lines
 
 
@@ -1000,15 +1092,15 @@ def _sweep_plot(out: Path, pts, mpts, axes, xname: str, best: int, head: str, ba
     xs = sorted({float(params[r["point"]][xname]) for r in pts})
     if len(xs) <= 21:
         axs[2].set_xticks(xs, [f"{v:g}" for v in xs])
+    elif all(v.is_integer() for v in xs):
+        from matplotlib.ticker import MaxNLocator
+        axs[2].xaxis.set_major_locator(MaxNLocator(integer=True))
     band = Patch(color="0.5", alpha=0.3, label="95% CI band")
     star = Line2D([], [], marker="*", markersize=14, color="gold", markeredgecolor="black", linestyle="none",
                   label="best mean payout")
-    for ax in axs:
-        handles = [band, star]
-        if n_groups > 1 and ax is axs[0]:
-            handles = ax.get_legend_handles_labels()[0] + handles
-        ax.legend(handles=handles, loc="best", framealpha=0.9, fontsize=9 if n_groups > 6 else 10,
-                  ncol=2 if n_groups > 6 else 1)
+    handles = (axs[0].get_legend_handles_labels()[0] if n_groups > 1 else []) + [band, star]
+    fig.legend(handles=handles, loc="outside lower center", frameon=False, fontsize=9 if n_groups > 6 else 10,
+               ncol=min(len(handles), 4))
     fig.suptitle(f"{base} sweep over {' × '.join(a for a, _, _ in axes)} · {head}")
     return _save(fig, out, "sweep.png")
 
@@ -1031,6 +1123,7 @@ def _points_plot(out: Path, pts, best: int, head: str, d: int, what: str, n: int
            texts=["reference" if r["point"] == 0 else None for r in pts])
     ax3.set_xlabel(f"difference to point 0 ({money} per deal)")
     ax3.set_title("Paired difference to point 0")
+    ax1.set_ylabel("point: candidate strategy")
     fig.suptitle(f"{what} · {head}  (★ best mean payout)")
     _legend_below(fig, n, True, "zero (break-even / no difference)")
     return _save(fig, out, "points.png")
@@ -1041,8 +1134,10 @@ def _outcome_stack_plot(out: Path, pts, scans, reason_names, used, head: str) ->
     if not rows or not used:
         return None
     colors = _reason_colors(reason_names)
-    labels = [f"{r['point']}: {r['label']}" for r in rows]
-    height = min(40.0, 2.2 + 0.36 * len(rows))
+    labels = [f"{r['point']}: {_wrap(r['label'], 32)}" for r in rows]
+    lines_per = max(lab.count("\n") + 1 for lab in labels)
+    legend_rows = 1 if len(used) <= 7 else 2
+    height = min(40.0, 2.4 + 0.3 * legend_rows + len(rows) * max(0.36, 0.2 * lines_per + 0.12))
     fig = _figure(12, height)
     ax = fig.add_subplot()
     y = np.arange(len(rows))
@@ -1057,12 +1152,13 @@ def _outcome_stack_plot(out: Path, pts, scans, reason_names, used, head: str) ->
                 if wi >= 6:
                     ax.text(l0 + wi / 2, yi, f"{wi:.0f}%", ha="center", va="center", fontsize=9, color="white")
         left += w
-    _thin_ticks(ax, "y", labels, y, int(height / 0.3))
+    _thin_ticks(ax, "y", labels, y, max(1, int(height / (0.2 * lines_per + 0.1))))
     ax.set_ylim(len(rows) - 0.5, -0.5)
     ax.set_xlim(0, 100)
     ax.grid(axis="y", visible=False)
     ax.set_xlabel("share of games (%)")
-    ax.set_title(f"How the games ended, by point · {head}")
+    ax.set_ylabel("point")
+    fig.suptitle(f"How the games ended, by point · {head}")
     fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", frameon=False,
                ncol=len(used) if len(used) <= 7 else math.ceil(len(used) / 2))
     return _save(fig, out, "outcomes.png")

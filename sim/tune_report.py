@@ -104,7 +104,7 @@ def tune_report(path: Path, out: Path, figure, save, payout_words, game_title) -
                      f"{_ci(p.get('lo'), p.get('hi'))} | {'-' if i == 0 else _n(p.get('diff'))} | "
                      f"{'-' if i == 0 else _ci(p.get('diff_lo'), p.get('diff_hi'))} |")
     ev = pq.read_table(path / "evaluations.parquet").to_pandas()
-    name = _convergence_plot(out, ev, rounds, figure, save, money)
+    name = _convergence_plot(out, ev, rounds, figure, save, money, meta["game"], title)
     lines += ["", "## Convergence", "",
               "Each dot is a trial at the deepest depth it reached (larger: more deals); the line is the best "
               "mean so far among the trials measured on the most deals; the band is the best point's "
@@ -112,9 +112,29 @@ def tune_report(path: Path, out: Path, figure, save, payout_words, game_title) -
     return lines
 
 
-def _convergence_plot(out: Path, ev, rounds: list, figure, save, money: str) -> str:
+def _field_title(game: str, r: dict) -> str:
+    """``round N: field LABEL``, the label short (parameters at their defaults left out) and
+    broken at commas so it fits above its panel."""
+    from cardsim.sim.registry import short_label
+    label = short_label(game, str(r["field"]))
+    name, colon, rest = label.partition(":")
+    lines, cur = [f"round {r['round']}: field {name}{colon}"], ""
+    for part in filter(None, rest.split(",")):
+        if cur and len(cur) + len(part) > 60:
+            lines.append(cur + ",")
+            cur = ""
+        cur += ("," if cur else "") + part
+    if cur:
+        lines.append(cur)
+    return "\n".join(lines) if rest else lines[0]
+
+
+def _convergence_plot(out: Path, ev, rounds: list, figure, save, money: str, game: str = "",
+                      title: str = "") -> str:
+    from matplotlib.ticker import MaxNLocator
     k = len(rounds)
-    fig = figure(7.5, 3.2 * k)
+    titles = [_field_title(game, r) for r in rounds]
+    fig = figure(7.5, 1.0 + sum(2.9 + 0.2 * t.count("\n") for t in titles))
     axes = fig.subplots(k, 1, squeeze=False)[:, 0]
     search = ev[ev["phase"] == "search"]
     for ax, r in zip(axes, rounds):
@@ -134,8 +154,17 @@ def _convergence_plot(out: Path, ev, rounds: list, figure, save, money: str) -> 
         lo, hi = r.get("best_lo"), r.get("best_hi")
         if lo is not None and hi is not None and math.isfinite(lo) and math.isfinite(hi):
             ax.axhspan(lo, hi, color="#2ca02c", alpha=0.2, label="best, re-measured 95% CI")
-        ax.set_title(f"round {r['round']}: field {r['field']}"[:90])
-        ax.set_xlabel("trial")
+        ax.set_title(titles[axes.tolist().index(ax)], fontsize=10)
+        ax.set_xlabel("trial (number)")
         ax.set_ylabel(f"mean payout ({money})")
-        ax.legend(loc="lower right", fontsize=8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    handles, labels = axes[0].get_legend_handles_labels()
+    for ax in axes[1:]:                         # a band shows only where a round was re-measured
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(3, len(handles)), frameon=False, fontsize=9)
+    import textwrap
+    fig.suptitle(textwrap.fill(f"Convergence · {title}" if title else "Convergence", 70))
     return save(fig, out, "convergence.png")
