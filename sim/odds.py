@@ -13,6 +13,7 @@ import numpy as np
 from cardsim.kernels import melds as M
 from cardsim.kernels.cards import JOKER
 from cardsim.kernels.odds import DOUBLE_DECK, contract_hits, float_contract_hits
+from cardsim.kernels.rng import GOLDEN
 from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt, fmt_card, parse
 from cardsim.sim.stats import wilson
@@ -25,7 +26,7 @@ PIECE_S = 0.5                               # with a progress callback: pieces o
 FIRST_PIECE = 1 << 14                       # samples in the first piece (then sized by the rate seen)
 
 _M64 = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15                # kernels.rng: the Weyl step and the mixer's constants
+_GOLDEN = int(GOLDEN)                       # kernels.rng: the Weyl step (and, below, the mixer's constants)
 _SEED_XOR = 0x243F6A8885A308D3
 _C1, _C2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
