@@ -208,7 +208,7 @@ def plot(df: pd.DataFrame, bt: pd.DataFrame, mt: pd.DataFrame, tt: pd.DataFrame,
         ax.bar(ks - 0.4 + w * (i + 0.5), [100 * r[f"share_{k}"] for k in ks], width=w, label=f"target {r['target']}")
     ax.set(title="hands per game by target", xlabel="hands in the game", ylabel="% of games", xticks=ks[:14],
            xlim=(0.5, 14.5))
-    ax.legend()
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)   # below: the bars fill the top
     fig.suptitle(f"Marafon, four {table} players (95% CI bars)")
     fig.tight_layout()
     fig.savefig(path)
