@@ -11,6 +11,7 @@ import io
 import json
 import math
 import sys
+import threading
 import time
 from typing import Annotated, Optional
 
@@ -120,14 +121,6 @@ def handle_errors(fn):
                                         if resumable else ""), markup=False)
             raise typer.Exit(130) from None
     return wrapper
-
-
-def _fmt_pct(x: float | None) -> str:
-    return fmt_pct(x)
-
-
-def _fmt_num(x: float | None, digits: int = 4) -> str:
-    return fmt_num(x, digits)
 
 
 def _spec(meta: dict):
@@ -282,7 +275,6 @@ class LiveProgress:
 
     def __init__(self, total: int, unit: str = "deals", console: Console | None = None, clock=time.perf_counter,
                  after: float = PROGRESS_AFTER_S, timer: bool = True, what: str = "playing"):
-        import threading
         self.total, self.unit, self.clock, self.after, self.timer = total, unit, clock, after, timer
         self.bar = Progress(TextColumn(f"[bold]{what}"), BarColumn(), TextColumn("{task.completed:,.0f}/{task.total:,.0f}"),
                             TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
@@ -294,7 +286,6 @@ class LiveProgress:
         self._timer = None
 
     def __enter__(self):
-        import threading
         self.t0 = self.clock()
         if self.timer:
             self._timer = threading.Timer(self.after, self.start)
@@ -400,12 +391,12 @@ def truncation_line(points: list, units: str = "deals") -> str:
     """How many lineup-deals a turn cap stopped, per point (one figure when all points agree)."""
     if not points or any(p.get("truncated_share") is None for p in points):
         return f"truncated {units}: not recorded"
-    shares = {(p["truncated"], _fmt_pct(p["truncated_share"])) for p in points}
+    shares = {(p["truncated"], fmt_pct(p["truncated_share"])) for p in points}
     if len(shares) == 1:
         (count, share), = shares
         return f"truncated {units} (stopped by a turn cap): {count:,} ({share}) at every point"
     return f"truncated {units} (stopped by a turn cap): " + " · ".join(
-        f"point {p['point']} {p['truncated']:,} ({_fmt_pct(p['truncated_share'])})" for p in points)
+        f"point {p['point']} {p['truncated']:,} ({fmt_pct(p['truncated_share'])})" for p in points)
 
 
 def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
@@ -663,7 +654,7 @@ def odds(game: GameArg,
         which = (f"deal {r['deal']} ({r['players']} players, {r['preset']}, {r['pack']}-card pack)"
                  if "deal" in r else f"hand {r['hand']}")
         out.print(f"{r['game']} {which}: P(contract in {r['cards']} random cards) = "
-                  f"{_fmt_pct(r['probability'])} (95% CI {_fmt_pct(r['lo'])} – {_fmt_pct(r['hi'])}; "
+                  f"{fmt_pct(r['probability'])} (95% CI {fmt_pct(r['lo'])} – {fmt_pct(r['hi'])}; "
                   f"{r['hits']:,} of {r['samples']:,} samples, seed {r['seed']})", markup=False)
 
 

@@ -392,4 +392,3 @@ def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress
         if store is not None:
             store.close()       # the lock; an interrupted run keeps its work directory for --resume
     return ExperimentResult(summary, meta, timing, path)
-
