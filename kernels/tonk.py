@@ -36,6 +36,14 @@ DECISION of that spec is followed). Choices this module adds where the spec leav
   ``can_clear``); at 0 it plays as watcher. ``fuzz`` draws random legal actions by kind with
   chances (knock, take, end_dry, meld): ``random`` knocks at once in most hands (a knock is
   one of two or three turn-start actions), the fuzzer reaches every end reason.
+* ``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
+  determinized Monte Carlo. At a decision with more than one legal action it deals ``worlds``
+  times what its seat cannot see (``determinize``: the other hands, which keep the cards they
+  took from the discard pile and still hold, ``KNOWN``, and the stock's order), plays every
+  legal action in each and rolls the deal out to its end with the rollout policy at every
+  seat (``rollouts`` times, the same rollout streams for every action), and takes the action
+  with the best total payout. A hand is the deal, so the rollout value is the record's payout.
+  ``KNOWN`` is public bookkeeping only: it changes no rule (``RULES_VERSION`` unchanged).
 * Deals are independent records; the dealer of deal ``d`` is ``(first + d) % n``. A void
   deal (two or more deal-tonks) is its own record (``void_redeal``) and the next record is
   dealt by the next dealer. With ``tonk_tie_redeal_same_dealer`` the same dealer redeals
@@ -100,6 +108,15 @@ from cardsim.kernels.cards import (
     run_neighbours,
 )
 from cardsim.kernels.jit import njit, no_plugin, plugin_params, threaded_batch, trace_put, unowned
+from cardsim.kernels.search import (
+    SP_POLICY,
+    SP_PRM,
+    best_action,
+    plan_budget,
+    search_key,
+    seed_sub,
+    shuffle_prefix,
+)
 from cardsim.kernels.rng import (
     STREAM_DECK,
     STREAM_PLAY,
@@ -168,7 +185,9 @@ PAY = 32         # PAY + p: payout of seat p (chips, zero-sum)
 COUNT = 36       # COUNT + p: point count of seat p's hand at the end
 DECK = 40        # DECK .. DECK+51: the shuffled deck (stock = DECK[STOCK_PTR:])
 PILE = 92        # PILE .. PILE+51: discard pile, bottom first
-ST_SIZE = 144
+KNOWN = 144      # KNOWN + p: cards seat p took from the discard pile (public; a search's
+                 # determinization keeps those still in that hand there)
+ST_SIZE = 148
 
 P_START = 0
 P_MELD = 1
@@ -217,7 +236,8 @@ S_KNOCKER = 2      # params: threshold
 S_WATCHER = 3      # params: threshold, decay, wary_cards
 S_FUZZ = 4         # params: knock, take, end_dry, meld (chances; see fuzz_choice)
 S_PLANNER = 5      # params: watcher's three, then dry_end, take_low, hold_spreads, hold_min_stock
-N_PARAMS = 7
+S_SEARCH = 6       # params: the search row (kernels.search: worlds, rollouts, budget, policy, ...)
+N_PARAMS = SP_PRM + 7
 PLAN = 3           # index of the planner's dry_end; greedy, knocker and watcher play it at 0
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
 N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
@@ -380,6 +400,8 @@ def reset_hand(st):
     """Clear everything a hand writes; keep N and DEALER."""
     for i in range(CUR, DECK):
         st[i] = 0
+    for p in range(MAX_PLAYERS):
+        st[KNOWN + p] = 0
     st[TAKEN] = -1
     st[REASON] = -1
     st[KNOCKER] = -1
@@ -768,6 +790,9 @@ def take_discard(st):
     card = st[PILE + st[PILE_LEN]]
     st[PILE_MASK] &= ~bit(card)
     st[HAND + st[CUR]] |= bit(card)
+    for q in range(MAX_PLAYERS):
+        st[KNOWN + q] &= ~bit(card)
+    st[KNOWN + st[CUR]] |= bit(card)
     st[TAKEN] = card
     st[PHASE] = P_MELD
 
@@ -1145,6 +1170,108 @@ def plugin_pick(st, acts, n, plug, pprm, view, legal):
 
 
 # =============================================================================
+# search (issue 19): determinized Monte Carlo over the legal actions
+# =============================================================================
+@njit(cache=True)
+def public_cards(st):
+    """Every card seat-independent information places: the discard pile and the spreads."""
+    m = st[PILE_MASK]
+    for q in range(st[N]):
+        m |= st[BOOK + q] | st[RUN + q]
+    return m
+
+
+@njit(cache=True)
+def determinize(st, p, gen, cards):
+    """Deal again, in ``st``, what seat ``p`` cannot see: every other hand (its cards taken
+    from the discard pile and still unplayed stay in it; the rest drawn at random) and the
+    stock's order, from the cards ``p`` has not seen. Reads only what ``p`` may see: its own
+    hand, the pile, the spreads, hand sizes, the stock's size and the public takes."""
+    n = st[N]
+    seen = st[HAND + p] | public_cards(st)
+    known = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for q in range(n):
+        if q != p:
+            known[q] = st[KNOWN + q] & ~seen
+            seen |= known[q]
+    m = 0
+    rest = FULL_DECK & ~seen
+    while rest:
+        c = lowbit(rest)
+        cards[m] = c
+        m += 1
+        rest &= rest - 1
+    shuffle_prefix(cards, m, gen)
+    k = 0
+    for q in range(n):
+        if q != p:
+            h = known[q]
+            for _ in range(popcount(st[HAND + q]) - popcount(known[q])):
+                h |= bit(cards[k])
+                k += 1
+            st[HAND + q] = h
+    for i in range(st[STOCK_PTR], 52):
+        st[DECK + i] = cards[k]
+        k += 1
+
+
+@njit(cache=True)
+def rollout(st, opts, sid, prm, gen, acts, trace):
+    """Play the hand in ``st`` to its end with the built-in ``sid`` (row ``prm``) at every seat."""
+    while st[PHASE] != P_OVER:
+        n = legal_actions(st, opts, acts)
+        if n == 0:
+            break
+        apply_action(st, opts, acts[choose(st, opts, acts, n, sid, prm, gen)], trace)
+
+
+@njit(cache=True)
+def search_pick(st, opts, acts, n, prm, gen):
+    """The search strategy's choice among ``acts[:n]`` (row ``prm``: ``kernels.search``): for
+    each of ``worlds`` determinizations, every legal action is played and rolled out to the end
+    of the deal ``rollouts`` times by the policy; the action with the best total payout wins.
+    The hand's payout is the deal's, so a rollout to the end of the hand is a whole deal."""
+    if n == 1:
+        return 0
+    p = st[CUR]
+    worlds, rollouts = plan_budget(prm, n)
+    key = search_key(gen)
+    sid = np.int64(prm[SP_POLICY])
+    pprm = prm[SP_PRM:]
+    base = np.empty(ST_SIZE, dtype=np.int64)
+    sim = np.empty(ST_SIZE, dtype=np.int64)
+    acts2 = np.empty(MAX_ACTS, dtype=np.int64)
+    cards = np.empty(52, dtype=np.int64)
+    total = np.zeros(n, dtype=np.float64)
+    g = np.empty(2, dtype=np.uint64)
+    trace = np.empty((0, 4), dtype=np.int64)
+    for w in range(worlds):
+        base[:] = st
+        seed_sub(g, key, w, -1)
+        determinize(base, p, g, cards)
+        for r in range(rollouts):
+            for i in range(n):
+                sim[:] = base
+                seed_sub(g, key, w, r)
+                apply_action(sim, opts, acts[i], trace)
+                rollout(sim, opts, sid, pprm, g, acts2, trace)
+                total[i] += sim[PAY + p]
+    return best_action(total, n)
+
+
+@njit(cache=True)
+def search_decision(st, opts, prm, key):
+    """The search's choice in state ``st`` with its play stream keyed by ``key`` (tests: the
+    same state with other hidden cards must give the same choice)."""
+    acts = np.empty(MAX_ACTS, dtype=np.int64)
+    n = legal_actions(st, opts, acts)
+    g = np.empty(2, dtype=np.uint64)
+    g[0] = np.uint64(key)
+    g[1] = 0
+    return acts[search_pick(st, opts, acts, n, prm, g)]
+
+
+# =============================================================================
 # check mode
 # =============================================================================
 @njit(cache=True)
@@ -1232,7 +1359,10 @@ def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, 
                 break
             sid -= PLUGIN
         if i < 0:
-            i = choose(st, opts, acts, n, sid, params[p], gplay)
+            if sid == S_SEARCH:
+                i = search_pick(st, opts, acts, n, params[p], gplay)
+            else:
+                i = choose(st, opts, acts, n, sid, params[p], gplay)
         apply_action(st, opts, acts[i], trace)
         if check:
             st[ERR] = check_invariants(st, opts)

@@ -32,7 +32,7 @@ class Seat:
     def label(self) -> str:
         if not self.strategy.params:
             return self.strategy.name
-        kv = ",".join(f"{p.name}={_num(v)}" for p, v in zip(self.strategy.params, self.values))
+        kv = ",".join(f"{p.name}={p.show(v)}" for p, v in zip(self.strategy.params, self.values))
         return f"{self.strategy.name}:{kv}"
 
     def as_dict(self) -> dict:
@@ -91,11 +91,13 @@ def short_label(game: GameSpec | str, label: str) -> str:
     if strat is None or not rest:
         return label
     defaults = {p.name: p.default for p in strat.params}
+    by_name = {p.name: p for p in strat.params}
     kept = []
     for pair in rest.split(","):
         key, _, val = pair.partition("=")
         try:
-            if key in defaults and float(val) == defaults[key]:
+            named = by_name[key].read(val) if key in by_name else None
+            if key in defaults and (named if named is not None else float(val)) == defaults[key]:
                 continue
         except ValueError:
             pass
@@ -149,10 +151,15 @@ def _parse_params(spec: StrategySpec, rest: str) -> Seat:
             raise UsageError(f"strategy {name}: parameter {key} is given twice; give it once")
         given.add(key)
         ascii_only(f"strategy {name}: parameter {key}", val)
+        p = next(p for p in spec.params if p.name == key)
+        if p.read(val) is not None:
+            values[key] = p.read(val)
+            continue
         if not _NUMBER.fullmatch(val):
+            if p.choices:
+                raise UsageError(f"strategy {name}: parameter {key}={val!r} is none of {', '.join(p.choices)}")
             raise UsageError(f"strategy {name}: parameter {key}={val!r} is not a number")
         num = float(val)
-        p = next(p for p in spec.params if p.name == key)
         if not (p.lo <= num <= p.hi):
             raise UsageError(f"strategy {name}: parameter {key}={val} is out of range [{_num(p.lo)}, {_num(p.hi)}]")
         if p.integer and not num.is_integer():
@@ -180,7 +187,10 @@ def seat_arrays(game: GameSpec, seats: list[Seat]) -> tuple[np.ndarray, np.ndarr
     sids = np.array([s.strategy.sid for s in seats], dtype=np.int64)
     params = np.zeros((len(seats), game.n_params), dtype=np.float64)
     for i, s in enumerate(seats):
-        values = s.base.values if s.plugin else s.values
+        src = s.base if s.plugin else s
+        values = src.values
+        if src.strategy.kernel_row is not None:          # a search seat: its policy's row appended
+            values = src.strategy.kernel_row(values)
         params[i, : len(values)] = values
     return sids, params
 

@@ -20,6 +20,18 @@ class ParamSpec:
     hi: float
     help: str
     integer: bool = False     # a count or a 0/1 switch: only whole numbers are accepted
+    choices: tuple = ()       # names of the values 0, 1, ...: the parameter takes a name or its index
+                              # (a search strategy's rollout policy); labels print the name
+
+    def show(self, v: float) -> str:
+        """The value as a label writes it (a choice by its name)."""
+        if self.choices and float(v).is_integer() and 0 <= int(v) < len(self.choices):
+            return self.choices[int(v)]
+        return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+    def read(self, text: str) -> float | None:
+        """A choice's name as its index (None: not a name of this parameter)."""
+        return float(self.choices.index(text)) if text in self.choices else None
 
 
 @dataclass(frozen=True)
@@ -28,6 +40,8 @@ class StrategySpec:
     sid: int
     params: tuple[ParamSpec, ...]
     help: str
+    kernel_row: Callable | None = None    # values -> the kernel's parameter row, where it is not the values
+                                          # themselves (search: its rollout policy's sid and parameters)
 
 
 def tuned(base: StrategySpec, label: str, source: str, name: str = "strong") -> StrategySpec:
@@ -46,6 +60,45 @@ def tuned(base: StrategySpec, label: str, source: str, name: str = "strong") -> 
     return StrategySpec(name, base.sid, params,
                         f"{base.name} with the parameters of the self-consistent field found by {source} "
                         f"(iterated best response: no {base.name} point beats a table of it at that budget)")
+
+
+# The kernel parameter row of a search strategy (issue 19; every game's kernels read it alike):
+# [worlds, rollouts, budget, policy sid, four game-specific slots, the policy's parameters...]
+SEARCH_ROW_EXTRA = 4
+SEARCH_ROW_POLICY = 8
+
+
+def search_strategy(sid: int, strategies: list, policies: tuple, worlds: int, budget: int, help: str,
+                    extra: tuple = (), policy: str = "strong", rollouts: int = 1,
+                    name: str = "search") -> StrategySpec:
+    """The determinized Monte Carlo search strategy of a game (kernel id ``sid``): at each
+    decision it samples ``worlds`` deals of the cards its seat cannot see, plays every legal
+    action out ``rollouts`` times in each with the built-in ``policy`` at every seat, and
+    takes the best mean. ``policies``: the names (of ``strategies``) it may roll out with;
+    ``extra``: up to four game-specific parameters (the row's slots 4..7)."""
+    by_name = {s.name: s for s in strategies}
+    pols = tuple(by_name[n] for n in policies)
+    if len(extra) > SEARCH_ROW_EXTRA:
+        raise ValueError("at most four game-specific search parameters")
+    params = (
+        ParamSpec("worlds", float(worlds), 1.0, 4096.0, "determinizations (deals of the unseen cards) per decision",
+                  integer=True),
+        ParamSpec("rollouts", float(rollouts), 1.0, 64.0, "rollouts per determinization and legal action",
+                  integer=True),
+        ParamSpec("budget", float(budget), 0.0, 1e7, "at most this many rollouts per decision (fewer "
+                  "determinizations where there are many legal actions; at least one each); 0 = no cap",
+                  integer=True),
+        ParamSpec("policy", float(policies.index(policy)), 0.0, float(len(pols) - 1),
+                  "the built-in strategy (with its default parameters) every seat plays in the rollouts: "
+                  + ", ".join(f"{i} {n}" for i, n in enumerate(policies)), integer=True, choices=tuple(policies)),
+    ) + tuple(extra)
+
+    def kernel_row(values):
+        vals = list(values)
+        pol = pols[int(vals[3])]
+        row = vals[:3] + [float(pol.sid)] + vals[4:] + [0.0] * (SEARCH_ROW_EXTRA - len(vals[4:]))
+        return row + [p.default for p in pol.params]
+    return StrategySpec(name, sid, params, help, kernel_row=kernel_row)
 
 
 def plugin_param(name: str, default: float, lo: float, hi: float, help: str = "", integer: bool = False) -> ParamSpec:

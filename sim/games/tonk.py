@@ -11,7 +11,7 @@ from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt_card, fmt_mask, mask_cards
 from cardsim.sim.options import check_choice, check_ranges, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
-                              tuned)
+                              search_strategy, tuned)
 from cardsim.sim.trace import event, lines, meld_text
 
 MAX_STAKE = 1_000_000     # |payout| <= 3 (n - 1) x stake = 9,000,000: int32 columns
@@ -351,6 +351,11 @@ def _replay(seed, deal_id, opts, sids, params, check, plug=None, pprm=None):
 STRONG = "planner:threshold=26.174,decay=0.5125,wary_cards=4,dry_end=2.077,take_low=5.082,hold_spreads=0,hold_min_stock=0"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "planner"), STRONG,
                         "`python scripts/tune_strong.py tonk` (results/tune/tonk/)"))
+STRATEGIES.append(search_strategy(
+    K.S_SEARCH, STRATEGIES, ("strong", "planner", "watcher", "knocker", "greedy", "random"), worlds=128, budget=0,
+    help="determinized Monte Carlo search: at each decision it deals the unseen cards again (other hands, "
+         "keeping the cards they took from the discard pile, and the stock) and plays every legal action out "
+         "to the end of the deal with the rollout policy at every seat; takes the best mean payout"))
 
 
 GAME = GameSpec(
