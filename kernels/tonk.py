@@ -1226,13 +1226,12 @@ def rollout(st, opts, sid, prm, gen, acts, trace):
 
 
 @njit(cache=True)
-def search_pick(st, opts, acts, n, prm, gen):
-    """The search strategy's choice among ``acts[:n]`` (row ``prm``: ``kernels.search``): for
-    each of ``worlds`` determinizations, every legal action is played and rolled out to the end
-    of the deal ``rollouts`` times by the policy; the action with the best total payout wins.
-    The hand's payout is the deal's, so a rollout to the end of the hand is a whole deal."""
-    if n == 1:
-        return 0
+def search_values(st, opts, acts, n, prm, gen, total):
+    """The search's totals ``total[:n]`` for the legal actions ``acts[:n]`` (row ``prm``:
+    ``kernels.search``): for each of ``worlds`` determinizations, every legal action is played
+    and rolled out to the end of the deal ``rollouts`` times by the policy, and the deciding
+    seat's payout is added. The hand's payout is the deal's, so a rollout to the end of the
+    hand is a whole deal. Returns the number of (world, rollout) samples per action."""
     p = st[CUR]
     worlds, rollouts = plan_budget(prm, n)
     key = search_key(gen)
@@ -1242,9 +1241,9 @@ def search_pick(st, opts, acts, n, prm, gen):
     sim = np.empty(ST_SIZE, dtype=np.int64)
     acts2 = np.empty(MAX_ACTS, dtype=np.int64)
     cards = np.empty(52, dtype=np.int64)
-    total = np.zeros(n, dtype=np.float64)
     g = np.empty(2, dtype=np.uint64)
     trace = np.empty((0, 4), dtype=np.int64)
+    total[:n] = 0.0
     for w in range(worlds):
         base[:] = st
         seed_sub(g, key, w, -1)
@@ -1256,6 +1255,17 @@ def search_pick(st, opts, acts, n, prm, gen):
                 apply_action(sim, opts, acts[i], trace)
                 rollout(sim, opts, sid, pprm, g, acts2, trace)
                 total[i] += sim[PAY + p]
+    return worlds * rollouts
+
+
+@njit(cache=True)
+def search_pick(st, opts, acts, n, prm, gen):
+    """The search strategy's choice among ``acts[:n]``: the best total of ``search_values``
+    (a single legal action is taken without searching)."""
+    if n == 1:
+        return 0
+    total = np.empty(n, dtype=np.float64)
+    search_values(st, opts, acts, n, prm, gen, total)
     return best_action(total, n)
 
 
@@ -1269,6 +1279,20 @@ def search_decision(st, opts, prm, key):
     g[0] = np.uint64(key)
     g[1] = 0
     return acts[search_pick(st, opts, acts, n, prm, g)]
+
+
+@njit(cache=True)
+def search_means(st, opts, prm, key, acts, means):
+    """The legal actions of ``st`` in ``acts`` and the search's mean payout of each in
+    ``means`` (stream keyed by ``key``); returns their number (``scripts/search_distance.py``)."""
+    n = legal_actions(st, opts, acts)
+    g = np.empty(2, dtype=np.uint64)
+    g[0] = np.uint64(key)
+    g[1] = 0
+    k = search_values(st, opts, acts, n, prm, g, means)
+    for i in range(n):
+        means[i] /= k
+    return n
 
 
 # =============================================================================
@@ -1419,21 +1443,21 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
 
 
 @njit(cache=True)
-def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
-    st = new_state(opts)
-    acts = np.empty(MAX_ACTS, dtype=np.int64)
-    legal = np.empty(MAX_ACTS, dtype=np.int64)
-    view = np.empty(VIEW_SIZE, dtype=np.int64)
-    gdeck = np.empty(2, dtype=np.uint64)
-    gplay = np.empty(2, dtype=np.uint64)
+def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm, st, acts, legal, view, gdeck, gplay):
     play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, plug, pprm, view, legal)
     return st
 
 
 def replay_deal(seed, deal_id, opts, sids, params, check, trace, plug=None, pprm=None):
-    """Play one deal alone with a trace buffer; returns the final state."""
+    """Play one deal alone with a trace buffer; returns the final state. The working arrays
+    are made here, outside the compiled call: ``play_deal`` (inlined) works on ``unowned``
+    views, so the arrays must outlive the call; locals of the kernel whose last use is the
+    call would be freed under the views (a search seat's allocations then reused them)."""
     pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
-    return replay_kernel(seed, deal_id, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)
+    return replay_kernel(seed, deal_id, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm,
+                         new_state(opts), np.empty(MAX_ACTS, dtype=np.int64), np.empty(MAX_ACTS, dtype=np.int64),
+                         np.empty(VIEW_SIZE, dtype=np.int64), np.empty(2, dtype=np.uint64),
+                         np.empty(2, dtype=np.uint64))
 
 
 @njit(cache=True, parallel=True)

@@ -31,7 +31,8 @@ def table(game: str) -> str:
     from cardsim.sim.registry import get_game
     rows = ["| name | parameters: default [range] | play |", "|---|---|---|"]
     for s in get_game(game).strategies.values():
-        params = "<br>".join(f"`{p.name}` {_num(p.default)} [{_num(p.lo)}..{_num(p.hi)}]: {p.help}"
+        params = "<br>".join(f"`{p.name}` {p.show(p.default)} [{' / '.join(p.choices)}]: {p.help}" if p.choices else
+                             f"`{p.name}` {_num(p.default)} [{_num(p.lo)}..{_num(p.hi)}]: {p.help}"
                              for p in s.params) or "-"
         rows.append(f"| `{s.name}` | {params.replace('|', '/')} | {s.help.replace('|', '/')} |")
     return "\n".join(rows)

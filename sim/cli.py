@@ -381,7 +381,11 @@ def _print_sequential(summary: dict, meta: dict | None = None) -> None:
     if seq:
         state = "reached" if seq["reached"] else "NOT reached (hit --max-deals)"
         units = _units(meta or {"game": ""}, summary["deals"])
-        out.print(term(f"precision target ± {seq['target']:g} {state}: {seq['headline']} {seq['estimate']:+.4f} ± "
+        name = seq["headline"]
+        if meta and meta.get("game"):                  # labels as the tables show them (non-default parameters)
+            from cardsim.sim.registry import short_label
+            name = " - ".join(short_label(meta["game"], part) for part in str(name).split(" - "))
+        out.print(term(f"precision target ± {seq['target']:g} {state}: {name} {seq['estimate']:+.4f} ± "
                        f"{seq['half_width']:.4g} after {summary['deals']:,} {units} in {seq['looks']} "
                        f"look{'s' if seq['looks'] != 1 else ''} "
                        f"(z = {seq['z']:.3f}, alpha-spending rule; see sim/sequential.py)"), markup=False)
@@ -696,7 +700,7 @@ def summarize(file: Annotated[str, typer.Argument(
     else:
         printer(result.summary, result.meta, result.timing)
         if printer is print_points:
-            _print_sequential(result.summary)
+            _print_sequential(result.summary, result.meta)
 
 
 ReplaySourceArg = Annotated[str, typer.Argument(
@@ -808,14 +812,16 @@ def strategies(game: GameArg,
     if as_json:
         print(_json_dump([{"strategy": s.name, "help": s.help,
                            "params": [{"name": p.name, "default": p.default, "lo": p.lo, "hi": p.hi,
-                                       "integer": p.integer, "help": p.help} for p in s.params]}
+                                       "integer": p.integer, "help": p.help,
+                                       **({"choices": list(p.choices)} if p.choices else {})} for p in s.params]}
                           for s in api.strategy_specs(game, plugin or [])]))
         return
     t = Table()
     for col in ("strategy", "parameters", "help"):
         t.add_column(col, overflow="fold")
     for s in api.strategy_specs(game, plugin or []):
-        params = "\n".join(f"{p.name}={p.default:g} [{p.lo:g}..{p.hi:g}]{' (whole number)' if p.integer else ''}: "
+        params = "\n".join(f"{p.name}={p.show(p.default)} (one of {', '.join(p.choices)}): {p.help}" if p.choices else
+                           f"{p.name}={p.default:g} [{p.lo:g}..{p.hi:g}]{' (whole number)' if p.integer else ''}: "
                            f"{p.help}" for p in s.params) or "-"
         t.add_row(s.name, params, s.help)
     out.print(t)

@@ -78,15 +78,20 @@ def markdown(columns) -> str:
 
 def decode(df, columns):
     """``df`` (records read from Parquet) with its code columns as categoricals named by the
-    codes (a value without a name, or a null, is missing) and its integer columns with nulls (the
-    unplayed hand slots) as pandas' nullable integers instead of floats; returns ``df``."""
+    codes (a value without a name, or a null, is missing), its seat bit masks spelled out as one
+    boolean column ``NAME_p`` per seat (the mask itself kept), and its integer columns with nulls
+    (the unplayed hand slots) as pandas' nullable integers instead of floats; returns ``df``."""
     import pandas as pd
     for name in list(df.columns):
         c = find(columns, name)
         if c is None:
             continue
         s = df[name]
-        if c.codes:
+        if c.seat_mask and s.dtype.kind in "iu":
+            seats = sum(1 for x in df.columns if re.fullmatch(r"payout_[0-9]+", str(x))) or 8
+            for p in range(seats):
+                df[f"{name}_{p}"] = (s.to_numpy() >> p & 1).astype(bool)
+        elif c.codes:
             if isinstance(s.dtype, pd.CategoricalDtype):
                 continue
             values = s.to_numpy(dtype=np.float64, na_value=np.nan)

@@ -13,6 +13,7 @@ import pyarrow.dataset as ds
 from cardsim.sim.errors import UsageError
 from cardsim.sim.experiment import Experiment, ExperimentAccumulator, ExperimentResult
 from cardsim.sim.report import _load_experiment, _partitions, _summary_file
+from cardsim.sim.sequential import with_sequential
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,5 @@ def summarize_dataset(path) -> ExperimentResult:
     except (OSError, ValueError, KeyError, IndexError, pa.ArrowException) as exc:
         raise UsageError(f"{where}: its rows cannot be read ({exc.__class__.__name__}; truncated or corrupt "
                          "dataset?)") from None
-    summary = acc.summary()
-    if stored.get("sequential"):
-        summary["sequential"] = stored["sequential"]
+    summary = with_sequential(acc.summary(), stored.get("sequential"))
     return ExperimentResult(summary, meta, {}, str(p))

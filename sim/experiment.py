@@ -37,6 +37,7 @@ from cardsim.sim.options import build_options, options_dict, parse_overrides
 from cardsim.sim.registry import Seat, check_players, get_game, parse_seat, split_label
 from cardsim.sim.runner import (RunConfig, check_deal_range, check_shard_size, max_workers, package_versions,
                                 play_shard)
+from cardsim.sim.sequential import with_sequential
 from cardsim.sim.stats import json_clean, mean_ci
 from cardsim.sim.store import ShardStore
 
@@ -380,9 +381,7 @@ def run_experiment(exp: Experiment, deals: int, out: str | None = None, progress
         driven = drive(play_experiment_shard, exp, layout, exp.first_deal, total, store, executor,
                        spec.reason_names, acc, until_ci, progress, dataset_columns(spec))
         meta["deals"] = driven.deals
-        summary = acc.summary()
-        if driven.sequential:
-            summary["sequential"] = driven.sequential
+        summary = with_sequential(acc.summary(), driven.sequential)
         timing = timing_meta(driven, executor, exp.workers)
         if store is not None:
             store.meta = meta

@@ -27,6 +27,7 @@ from cardsim.sim.registry import (GameSpec, RecordRangeError, Seat, check_player
                                   seat_plugin, seat_table)
 from cardsim.sim.stats import Accumulator
 from cardsim.sim.trace import event, lines
+from cardsim.sim.sequential import with_sequential
 
 DEFAULT_SHARD = 1 << 18
 DEAL_LIMIT = 2 ** 63 - 1          # first_deal + deals: every deal id is an int64 below it
@@ -467,9 +468,7 @@ def run(cfg: RunConfig, out: str | None = None, progress: Callable | None = None
     finally:
         if store is not None:
             store.close()       # the lock; an interrupted run keeps its work directory for --resume
-    summary = acc.summary()
-    if driven.sequential:
-        summary["sequential"] = driven.sequential
+    summary = with_sequential(acc.summary(), driven.sequential)
     return RunResult(summary, meta, timing, path)
 
 

@@ -39,3 +39,29 @@ def shard_plan(total_cap: int, first: int, shard: int, growth: float = 1.5):
         yield first + done, count
         done += count
         size = min(size * growth, 8 * shard)
+
+
+_ESTIMATES = {"payout": "mean_payout", "win": "win_rate", "diff": "diff"}
+
+
+def with_sequential(summary: dict, seq: dict | None) -> dict:
+    """``summary`` with the stopping look's ``seq`` attached and, in every row that has a
+    standard error, the sequential interval beside the ordinary one (``payout_seq_lo`` /
+    ``payout_seq_hi``, ``win_seq_*``, ``diff_seq_*``: estimate -/+ z se), so that ``--json`` and
+    the API carry the intervals the tables print."""
+    if not seq:
+        return summary
+    summary["sequential"] = seq
+    z = seq["z"]
+    for rows in summary.values():
+        if not isinstance(rows, list):
+            continue
+        for r in rows:
+            if not isinstance(r, dict):
+                continue
+            for key, est in _ESTIMATES.items():
+                se, x = r.get(f"{key}_se"), r.get(est)
+                if se is None or x is None:
+                    continue
+                r[f"{key}_seq_lo"], r[f"{key}_seq_hi"] = x - z * se, x + z * se
+    return summary

@@ -133,11 +133,14 @@ class Column:
     dtype: str
     help: str
     codes: dict | None = None
+    seat_mask: bool = False       # a bit mask of seats (bit p: seat p): the API adds NAME_p booleans
 
     @property
     def description(self) -> str:
         """The help, with the codes spelled out (what the README, ``cardsim columns`` and the
         Parquet field metadata give)."""
+        if self.seat_mask:
+            return f"{self.help} (the Python API's records add one boolean column {self.name}_p per seat p)"
         if not self.codes:
             return self.help
         items = [f"{k} {v}" for k, v in self.codes.items()]

@@ -80,3 +80,23 @@ def test_sweep_result_carries_the_notes_the_command_line_prints():
                         keep_records=False)
     assert any("caught_lowest_bonus" in n and "does not change" in n for n in res.notes), res.notes
     assert cardsim.run("tonk", deals=100, keep_records=False).notes == []
+
+
+def test_seat_masks_are_spelled_out_as_booleans():
+    """Tripoli's pot_winners and folded (bit masks of seats) come with one boolean column per seat."""
+    r = cardsim.run("tripoli", players=3, deals=200, seed=2, workers=1)
+    df = r.records
+    for name in ("pot_winners", "folded"):
+        for p in range(3):
+            assert (df[f"{name}_{p}"] == (df[name].to_numpy() >> p & 1).astype(bool)).all()
+        assert f"{name}_3" not in df.columns
+    assert df[[f"pot_winners_{p}" for p in range(3)]].any(axis=1).all()      # every pot has a winner
+
+
+def test_compare_until_ci_rows_carry_the_sequential_interval():
+    c = cardsim.compare("tonk", ["knocker:threshold=6", "knocker"], field="greedy", players=2, deals=2000,
+                        until_ci=0.2, max_deals=4000, seed=1, workers=1)
+    seq = c.raw["sequential"]
+    b = c.raw["points"][1]
+    assert b["diff_seq_lo"] == pytest.approx(b["diff"] - seq["z"] * b["diff_se"])
+    assert b["payout_seq_hi"] == pytest.approx(b["mean_payout"] + seq["z"] * b["payout_se"])

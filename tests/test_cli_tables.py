@@ -183,6 +183,11 @@ def test_until_ci_tables_print_the_sequential_interval(narrow):
                     if seq["headline"] in (r.get("strategy"), f"seat {r.get('seat')}"))
     assert seq["z"] * headline["payout_se"] == pytest.approx(seq["half_width"])  # the footer's interval
     assert "precision target ± 0.08 reached" in text
+    footer = next(line for line in text.splitlines() if line.startswith("precision target"))
+    assert "threshold=8" not in footer                 # labels as the tables show them (default parameters left out)
+    for r in doc["seats"] + doc["strategies"]:         # --json carries the sequential interval of every row
+        assert r["payout_seq_lo"] == pytest.approx(r["mean_payout"] - seq["z"] * r["payout_se"])
+        assert r["payout_seq_hi"] == pytest.approx(r["mean_payout"] + seq["z"] * r["payout_se"])
     # without --until-ci the tables say 95%
     res = invoke("run", "tonk", "-p", 2, "-n", 300, "-q")
     assert "95% intervals" in narrow() and res.exit_code == 0

@@ -10,6 +10,7 @@ from cardsim.kernels.search import SP_POLICY, SP_PRM
 from cardsim.sim.errors import UsageError
 from cardsim.sim.games.tonk import GAME, TonkOptions
 from cardsim.sim.registry import seat_arrays, seat_table, short_label
+from cardsim.sim.runner import _replayed, make_config
 from tests.test_tonk_strategies import redeal_hidden, seat
 
 SEARCH = "search:worlds=6"
@@ -58,12 +59,18 @@ def test_search_does_not_peek(n):
 
 def test_search_result_does_not_depend_on_workers():
     """The search's own randomness comes from the seat's play stream: 1 and 2 workers give the
-    same records, and a replayed deal is the same deal."""
+    same records, and a replayed deal (checked, traced) is the same deal. Before the fix the
+    replay kernel's working arrays were freed under play_deal's unowned views and the
+    search's scratch arrays overwrote them (garbage actions in the trace)."""
     kw = dict(players=2, deals=40, strategies=["search:worlds=4", "strong"], seed=5)
     r1 = cardsim.run("tonk", workers=1, shard_size=8, **kw)
     r2 = cardsim.run("tonk", workers=2, shard_size=8, **kw)
     assert r1.records.equals(r2.records)
-    assert (r1.records.end_reason.value_counts() > 0).any()
+    cfg = make_config("tonk", 2, 40, 5, ["search:worlds=4", "strong"], [], None, 1, True)
+    for d in (0, 7, 23):                      # a replay (checked) is the batch's deal, action for action
+        st, events = _replayed(cfg, d)
+        assert [int(st[K.PAY + p]) for p in range(2)] == [r1.records.payout_0[d], r1.records.payout_1[d]]
+        assert st[K.ERR] == 0 and len(events) > 3
 
 
 def test_search_row_and_labels():

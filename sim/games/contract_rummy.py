@@ -319,7 +319,7 @@ COLUMNS = [
     Column("end_reason", "category", "how the game ended: complete, truncated (a deal hit max_turns_per_deal)"),
     Column("winner", "int8", "seat with the unique lowest final total, -1 if the lowest is shared"),
     Column("winners", "int8", "bit mask of the seats with the lowest final total: bit p (value 2**p) set for "
-                              "seat p"),
+                              "seat p", seat_mask=True),
     Column("turns", "int32", "normal turns in the game"),
     Column("reshuffles", "int32", "reshuffles of the discard pile in the game"),
     Column("truncated", "bool", "a deal hit the turn cap"),

@@ -785,7 +785,7 @@ COLUMNS = [
                                      "blocked hand is no truncation)"),
     Column("winner", "int8", "seat with the unique lowest final total, -1 if the lowest is shared"),
     Column("winners", "int8", "bit mask of the seats with the lowest final total: bit p (value 2**p) set for "
-                              "seat p (shared wins, A21)"),
+                              "seat p (shared wins, A21)", seat_mask=True),
     Column("turns", "int32", "turns started in the game"),
     Column("reshuffles", "int32", "reshuffles of the discard pile into the stock in the game"),
     Column("truncated", "bool", "a hand hit the turn cap max_turns_per_hand while it could still change (a "

@@ -233,10 +233,10 @@ COLUMNS = [
     Column("suit_price", "int32", "the pay-suit auction winner's bid (put on the kitty)"),
     Column("pot", "int32", "chips in the poker pot when it was won (carried chips, antes and bets)"),
     Column("pot_winners", "int16", "bit mask of the seats that won (split) the poker pot: bit p (value 2**p) set "
-                                    "for seat p"),
+                                    "for seat p", seat_mask=True),
     Column("pot_uncontested", "bool", "the pot was won without a showdown: everybody else folded"),
     Column("raises", "int16", "raises in the Phase-2 betting round"),
-    Column("folded", "int16", "bit mask of the seats that folded in Phase 2: bit p (value 2**p) set for seat p"),
+    Column("folded", "int16", "bit mask of the seats that folded in Phase 2: bit p (value 2**p) set for seat p", seat_mask=True),
     Column("clearing_prize", "int32", "chips pooled for the session's clearing rounds (last deal only)"),
     Column("board_{space}", "int32", "chips left on a board space after the deal; {space} is one of "
            + ", ".join(n.replace('-', '').lower() for n in K.SPACE_NAMES)
