@@ -458,6 +458,8 @@ def strategies_section(args, cores: int) -> list[str]:
         preset, _, _, n = BASELINE_CASES[g][0]
         slow = {c[1]: c[3] for c in BASELINE_CASES[g] if c[0] == preset}
         for name in get_game(g).strategies:
+            if name == "search":             # its own section (one seat; every seat would take hours)
+                continue
             k = slow.get(name, n if "random" not in name and "fuzz" not in name else max(n // 100, 64))
             k = max(64, int(k * args.scale))
             got = []
@@ -538,11 +540,81 @@ def plugins_section(args, cores: int) -> list[str]:
     return lines + [""]
 
 
+SEARCH_MEASURE = """
+import statistics, sys, time
+sys.path.insert(0, {root!r})
+import numba, numpy as np
+from cardsim.sim.registry import get_game, seat_arrays, seat_table
+spec = get_game({game!r})
+numba.set_num_threads({threads})
+opts = spec.options_cls().to_array({players})
+sids, params = seat_arrays(spec, seat_table(spec, {seats!r}, {players}))
+rec = np.zeros(({n}, spec.record_width), dtype=np.int64 if {game!r} == "contract_rummy" else np.int32)
+spec.play_batch(1, 0, 2, opts, sids, params, False, rec[:2])
+ts = []
+for _ in range({repeats}):
+    t = time.perf_counter()
+    spec.play_batch(1, 0, {n}, opts, sids, params, False, rec)
+    ts.append(time.perf_counter() - t)
+print({n} / statistics.median(ts))
+"""
+
+SEARCH_RECORDS = {"tonk": 2000, "marafon": 20, "trionfo": 40, "tripoli": 200, "telefunken": 10, "contract_rummy": 10}
+NOT_ACTIONS = {"hand", "deal", "end", "score", "result", "trick", "upcard"}    # table events of the traces
+
+
+def search_actions(game: str, seats: list[str], players: int, records: int) -> float:
+    """Mean actions of seat 0 per record (its trace events, forced ones included) over ``records``
+    replayed records: what a search seat decides per record."""
+    from cardsim.sim.runner import make_config, replay_events
+    cfg = make_config(game, players, records, 1, seats)
+    return statistics.mean(sum(1 for e in replay_events(cfg, d) if e.get("seat") == 0
+                               and e["action"] not in NOT_ACTIONS) for d in range(records))
+
+
+def search_section(args, cores: int) -> list[str]:
+    """Per game with a ``search`` strategy: one search seat at its default budget against
+    ``strong`` at the other seats, default rules: records/s at 1 core and all cores, the search
+    seat's actions per record (replayed traces) and so its actions (decisions) per second, and
+    the time a 10,000-record ``compare`` of search against strong in a strong field takes
+    (each point plays every seat of every record: players x 10,000 search-seat records)."""
+    from cardsim.sim.registry import get_game
+    rows = []
+    for g, players in FIRST_PLAYERS.items():
+        spec = get_game(g)
+        if "search" not in spec.strategies:
+            continue
+        seats = ["search"] + ["strong"] * (players - 1)
+        n = max(2, int(SEARCH_RECORDS.get(g, 20) * args.scale / 0.25))
+        rates = []
+        for threads in (1, cores):
+            code = SEARCH_MEASURE.format(root=str(ROOT), game=g, seats=seats, players=players, n=n,
+                                         threads=threads, repeats=min(args.repeats, 3))
+            rates.append(float(_child(code, ROOT)))
+        acts = search_actions(g, seats, players, min(n, 20))
+        compare_s = 10_000 * players / rates[1]
+        rows.append((g, players, n, *rates, acts, acts * rates[0], compare_s))
+        print(rows[-1], file=sys.stderr)
+    lines = ["## Search players: one `search` seat at its default budget", "",
+             f"Default rules, the other seats `strong`; records/s is the median of {min(args.repeats, 3)} runs of the "
+             "given records after a warm-up. Actions: the search seat's trace events per record (forced ones, "
+             "which it takes without searching, included), over up to 20 replayed records. The last column "
+             "projects a 10,000-record `compare --strategy search --strategy strong --field strong` on all cores "
+             "(the search point plays each record once per seat; the strong point's time is left out). Target "
+             "(issue 19): within 10 minutes on 2 cores.", "",
+             f"| game | players | records | records/s 1 core | records/s all cores ({cores}) | search-seat actions "
+             "per record | actions/s 1 core | 10,000-record compare (min) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += [f"| {g} | {p} | {n:,} | {a:,.1f} | {b:,.1f} | {k:,.1f} | {d:,.0f} | {c / 60:.1f} |"
+              for g, p, n, a, b, k, d, c in rows]
+    return lines + [""]
+
+
 def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
     """The file with the given game blocks replaced (others kept, in SECTIONS order)."""
     old = path.read_text() if path.exists() else ""
     parts = []
-    for game in [*SECTIONS, "strategies", "plugins", "baseline"]:
+    for game in [*SECTIONS, "strategies", "plugins", "search", "baseline"]:
         start, end = f"<!-- bench:{game} -->", f"<!-- /bench:{game} -->"
         if game in blocks:
             parts.append("\n".join([start, *blocks[game], end]))
@@ -553,9 +625,9 @@ def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=["all", *SECTIONS, "strategies", "plugins"], default="all",
+    ap.add_argument("--game", choices=["all", *SECTIONS, "strategies", "plugins", "search"], default="all",
                     help="one section; 'strategies': every registered strategy, 'plugins': a plug-in beside "
-                         "its built-in (neither part of 'all')")
+                         "its built-in, 'search': one search seat per game (none of them part of 'all')")
     ap.add_argument("--deals", type=int, default=400_000)
     ap.add_argument("--games", type=int, default=20_000)
     ap.add_argument("--repeats", type=int, default=5)
@@ -574,6 +646,8 @@ def main() -> None:
         blocks = {"strategies": strategies_section(args, cores)}
     elif args.game == "plugins":
         blocks = {"plugins": plugins_section(args, cores)}
+    elif args.game == "search":
+        blocks = {"search": search_section(args, cores)}
     else:
         blocks = {g: SECTIONS[g](args, cores) for g in games}
     header = ["# Benchmarks", "", f"Written by `scripts/bench.py`; last run {time.strftime('%Y-%m-%d')} "
