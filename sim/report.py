@@ -1142,11 +1142,18 @@ def _outcome_stack_plot(out: Path, pts, scans, reason_names, used, head: str) ->
     ax = fig.add_subplot()
     y = np.arange(len(rows))
     left = np.zeros(len(rows))
-    shares = np.array([scans[r["point"]][1] / max(int(scans[r["point"]][1].sum()), 1) for r in rows])
+    totals = [max(int(scans[r["point"]][1].sum()), 1) for r in rows]
+    shares = np.array([scans[r["point"]][1] / t for r, t in zip(rows, totals)])
+    from cardsim.sim.stats import wilson
     for i in used:
         w = 100 * shares[:, i]
         ax.barh(y, w, left=left, color=colors[reason_names[i]], height=0.7, label=reason_names[i],
                 edgecolor="white", linewidth=0.5)
+        # the 95% (Wilson) interval of the segment's share round its right edge; every lineup's game
+        # counts as one trial, as the share does (lineups of one deal are not independent: approximate)
+        ci = [wilson(int(scans[r["point"]][1][i]), t) for r, t in zip(rows, totals)]
+        err = np.clip([[100 * (c[0] - c[1]) for c in ci], [100 * (c[2] - c[0]) for c in ci]], 0, None)
+        ax.errorbar(left + w, y, xerr=err, fmt="none", ecolor="black", elinewidth=1, capsize=3)
         if height / len(rows) >= 0.3:
             for yi, l0, wi in zip(y, left, w):
                 if wi >= 6:
@@ -1159,6 +1166,7 @@ def _outcome_stack_plot(out: Path, pts, scans, reason_names, used, head: str) ->
     ax.set_xlabel("share of games (%)")
     ax.set_ylabel("point")
     fig.suptitle(f"How the games ended, by point · {head}")
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", frameon=False,
-               ncol=len(used) if len(used) <= 7 else math.ceil(len(used) / 2))
+    handles, names = ax.get_legend_handles_labels()
+    fig.legend(handles + [_ci_handle()], names + ["95% interval of a share"], loc="outside lower center",
+               frameon=False, ncol=len(used) + 1 if len(used) <= 6 else math.ceil((len(used) + 1) / 2))
     return _save(fig, out, "outcomes.png")
