@@ -411,12 +411,19 @@ def reset_hand(st):
 @njit(cache=True)
 def deal_cards(st, opts, gen, trace):
     """Shuffle, deal five cards each from the dealer's left, turn the upcard."""
-    n = st[N]
-    for p in range(MAX_PLAYERS):
-        st[HAND + p] = 0
     for i in range(52):
         st[DECK + i] = i
     shuffle(gen, st, DECK, DECK + 52)
+    deal_from_deck(st, opts, trace)
+
+
+@njit(cache=True)
+def deal_from_deck(st, opts, trace):
+    """Deal five cards each from the dealer's left off the deck in ``DECK`` (as it lies) and
+    turn the upcard (the OpenSpiel bridge sets the deck card by card)."""
+    n = st[N]
+    for p in range(MAX_PLAYERS):
+        st[HAND + p] = 0
     for i in range(5 * n):
         seat = (st[DEALER] + 1 + i) % n
         st[HAND + seat] |= bit(st[DECK + i])
@@ -452,23 +459,34 @@ def start_deal(st, opts, gen, dealer, trace):
     st[DEALER] = dealer
     for attempt in range(MAX_REDEALS + 1):
         deal_cards(st, opts, gen, trace)
-        holders, who = deal_tonk_holders(st, opts)
-        if holders == 0:
-            st[CUR] = (dealer + 1) % st[N]
-            begin_turn(st, opts)
+        if not after_deal(st, opts, attempt, trace):
             return
-        if holders == 1:
-            for p in range(st[N]):
-                if p != who:
-                    pay(st, p, who, 2 * opts[O_STAKE])
-            finish(st, np.int64(R_DEAL_TONK), trace)
-            return
-        log(st, trace, T_VOID, -1, attempt, 0)
-        if opts[O_TIE_SAME_DEALER] == 0:
-            break
         st[REDEALS] += 1
     st[TRUNC] = 1 if st[REDEALS] > MAX_REDEALS else 0
     finish(st, np.int64(R_VOID), trace)
+
+
+@njit(cache=True)
+def after_deal(st, opts, attempt, trace):
+    """The dealt hands' deal-tonks: none, the first player's turn begins; one, it is settled;
+    two or more, a void: True when the same dealer deals again (``tonk_tie_redeal_same_dealer``),
+    else the deal ends void. Returns whether a redeal is due."""
+    holders, who = deal_tonk_holders(st, opts)
+    if holders == 0:
+        st[CUR] = (st[DEALER] + 1) % st[N]
+        begin_turn(st, opts)
+        return False
+    if holders == 1:
+        for p in range(st[N]):
+            if p != who:
+                pay(st, p, who, 2 * opts[O_STAKE])
+        finish(st, np.int64(R_DEAL_TONK), trace)
+        return False
+    log(st, trace, T_VOID, -1, attempt, 0)
+    if opts[O_TIE_SAME_DEALER] == 0:
+        finish(st, np.int64(R_VOID), trace)
+        return False
+    return True
 
 
 @njit(cache=True)

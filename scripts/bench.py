@@ -610,11 +610,52 @@ def search_section(args, cores: int) -> list[str]:
     return lines + [""]
 
 
+OPENSPIEL_GAMES = ["cardsim_tonk(players=2)", "cardsim_tonk(players=4)", "gin_rummy", "hearts"]
+
+
+def openspiel_section(args, cores: int) -> list[str]:
+    """Steps per second through OpenSpiel's interface (uniform random legal actions, chance
+    sampled by its probabilities; every ``apply_action`` is a step), cardsim's bridged games
+    beside OpenSpiel's own gin_rummy and hearts, interleaved in one process."""
+    import cardsim.openspiel  # noqa: F401
+    import pyspiel
+    rng = np.random.default_rng(1)
+    games = {name: pyspiel.load_game(name) for name in OPENSPIEL_GAMES}
+    steps = {name: 0 for name in games}
+    secs = {name: 0.0 for name in games}
+    plays = {name: 0 for name in games}
+    for _ in range(max(1, args.repeats)):
+        for name, g in games.items():
+            for _ in range(max(1, int(40 * args.scale / 0.25))):
+                t = time.perf_counter()
+                s = g.new_initial_state()
+                k = 0
+                while not s.is_terminal():
+                    if s.is_chance_node():
+                        outs, probs = zip(*s.chance_outcomes())
+                        s.apply_action(int(rng.choice(outs, p=np.array(probs) / sum(probs))))
+                    else:
+                        legal = s.legal_actions()
+                        s.apply_action(int(legal[rng.integers(len(legal))]))
+                    k += 1
+                secs[name] += time.perf_counter() - t
+                steps[name] += k
+                plays[name] += 1
+    lines = ["## OpenSpiel interface: steps per second", "",
+             "Uniform random legal actions through `pyspiel` (chance nodes sampled by their probabilities), "
+             f"interleaved, {max(1, args.repeats)} rounds; one step is one `apply_action`, chance or player. "
+             f"OpenSpiel {getattr(pyspiel, '__version__', '')} C++ games beside cardsim's Python bridge.", "",
+             "| game | games played | steps per game | steps/s |", "|---|---:|---:|---:|"]
+    lines += [f"| {name} | {plays[name]:,} | {steps[name] / plays[name]:,.0f} | {steps[name] / secs[name]:,.0f} |"
+              for name in games]
+    return lines + [""]
+
+
 def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
     """The file with the given game blocks replaced (others kept, in SECTIONS order)."""
     old = path.read_text() if path.exists() else ""
     parts = []
-    for game in [*SECTIONS, "strategies", "plugins", "search", "baseline"]:
+    for game in [*SECTIONS, "strategies", "plugins", "search", "openspiel", "baseline"]:
         start, end = f"<!-- bench:{game} -->", f"<!-- /bench:{game} -->"
         if game in blocks:
             parts.append("\n".join([start, *blocks[game], end]))
@@ -625,9 +666,11 @@ def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=["all", *SECTIONS, "strategies", "plugins", "search"], default="all",
+    ap.add_argument("--game", choices=["all", *SECTIONS, "strategies", "plugins", "search", "openspiel"],
+                    default="all",
                     help="one section; 'strategies': every registered strategy, 'plugins': a plug-in beside "
-                         "its built-in, 'search': one search seat per game (none of them part of 'all')")
+                         "its built-in, 'search': one search seat per game, 'openspiel': the bridge's steps/s (none of them "
+                         "part of 'all')")
     ap.add_argument("--deals", type=int, default=400_000)
     ap.add_argument("--games", type=int, default=20_000)
     ap.add_argument("--repeats", type=int, default=5)
@@ -648,6 +691,8 @@ def main() -> None:
         blocks = {"plugins": plugins_section(args, cores)}
     elif args.game == "search":
         blocks = {"search": search_section(args, cores)}
+    elif args.game == "openspiel":
+        blocks = {"openspiel": openspiel_section(args, cores)}
     else:
         blocks = {g: SECTIONS[g](args, cores) for g in games}
     header = ["# Benchmarks", "", f"Written by `scripts/bench.py`; last run {time.strftime('%Y-%m-%d')} "

@@ -1,0 +1,177 @@
+"""cardsim's games as OpenSpiel Python games (issue 20; ``pip install -e '.[openspiel]'``).
+
+    import cardsim.openspiel              # registers cardsim_tonk, ...
+    import pyspiel
+    game = pyspiel.load_game("cardsim_tonk(players=3,stake=2)")
+    state = game.new_initial_state()
+
+Importing this module registers every game that has a step adapter (``cardsim.sim.step``) as
+``cardsim_<game>``. Game parameters: ``players``, ``preset`` (``none``: the defaults) and every rule option by
+name, typed by its default (a bool, int or string as ``-o NAME=VALUE`` takes it; an option whose
+default is ``none`` is an int with -1 for none, ``max_hits_per_turn=2``; a list is its values joined
+by ``_``, a single value with a trailing one: ``deal_tonk_totals=49_50``, ``deal_tonk_totals=50_``; an
+option that takes a number or a word is an int with -1 for the word: ``first_dealer=2``, -1 random,
+which the bridge deals as seat 0: it has no run seed).
+Chance nodes deal the cards one by one and decide every draw from the stock; actions are the step
+API's dense ids, legal ones ascending; ``returns()`` are cardsim's payouts (chips). Information
+state strings (perfect recall) and observation strings and tensors show a player only what that
+seat may see. Only Tonk has an adapter so far.
+"""
+from __future__ import annotations
+
+import typing
+
+import numpy as np
+import pyspiel
+
+from cardsim.sim.options import option_fields
+from cardsim.sim.registry import get_game
+from cardsim.sim.step import CHANCE, STEP_GAMES, TERMINAL, new_game, option_text
+
+
+def _param_default(value):
+    """An option's default as an OpenSpiel parameter: bool, int, float and str as they are; an
+    option that defaults to none as the int -1; a list as a string joined by ``_`` (OpenSpiel's
+    game strings split on commas, and read a value of digits and ``+`` as a number)."""
+    if value is None:
+        return -1
+    if isinstance(value, (bool, int, float, str)):
+        return value
+    return "_".join(map(str, value)) + ("_" if len(value) == 1 else "")
+
+
+def _option_value(default, value):
+    """A parameter's value as the option text ``-o`` takes."""
+    if default is None or isinstance(default, str) and isinstance(value, int):
+        return ("none" if default is None else default) if value == -1 else value
+    if isinstance(default, tuple):
+        return ",".join(x for x in str(value).split("_") if x)
+    return value
+
+
+def _int_or_word(cls, name: str) -> bool:
+    """An option that takes a whole number or a word (Tonk's ``first_dealer``: random or a seat)."""
+    hint = typing.get_type_hints(cls)[name]
+    return int in typing.get_args(hint) and str in typing.get_args(hint)
+
+
+def _spec(game: str) -> dict:
+    spec = get_game(game)
+    defaults = spec.options_cls()
+    params = {"players": spec.players[2], "preset": "none"}
+    for f in option_fields(spec.options_cls):
+        v = getattr(defaults, f.name)
+        params[f.name] = -1 if _int_or_word(spec.options_cls, f.name) and isinstance(v, str) else _param_default(v)
+    return params
+
+
+def _game_type(game: str) -> pyspiel.GameType:
+    spec = get_game(game)
+    lo, hi, _ = spec.players
+    return pyspiel.GameType(
+        short_name=f"cardsim_{game}", long_name=f"cardsim {game}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=hi, min_num_players=lo,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=_spec(game))
+
+
+def _make_classes(game: str):
+    game_type = _game_type(game)
+    defaults = _spec(game)
+    spec = get_game(game)
+    raw = {f.name: getattr(spec.options_cls(), f.name) for f in option_fields(spec.options_cls)}
+
+    class CardsimGame(pyspiel.Game):
+        def __init__(self, params=None):
+            params = dict(params or {})
+            full = {**defaults, **params}
+            options = {k: _option_value(raw[k], v) for k, v in full.items()
+                       if k not in ("players", "preset") and v != defaults[k]}
+            self.step = new_game(game, int(full["players"]),
+                                 None if full["preset"] in ("", "none") else full["preset"], options)
+            s = self.step
+            info = pyspiel.GameInfo(num_distinct_actions=s.num_distinct_actions,
+                                    max_chance_outcomes=s.max_chance_outcomes, num_players=s.players,
+                                    min_utility=s.min_utility, max_utility=s.max_utility, utility_sum=0.0,
+                                    max_game_length=s.max_game_length)
+            super().__init__(game_type, info, params)
+
+        def new_initial_state(self):
+            return CardsimState(self)
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            return Observer(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+                            self.step.observation_size)
+
+    class CardsimState(pyspiel.State):
+        def __init__(self, g):
+            super().__init__(g)
+            self.inner = g.step.new_state()
+
+        def current_player(self):
+            p = self.inner.current_player()
+            if p == CHANCE:
+                return pyspiel.PlayerId.CHANCE
+            if p == TERMINAL:
+                return pyspiel.PlayerId.TERMINAL
+            return p
+
+        def _legal_actions(self, player):
+            return self.inner.legal_actions()
+
+        def chance_outcomes(self):
+            return self.inner.chance_outcomes()
+
+        def _apply_action(self, action):
+            self.inner.apply(action)
+
+        def _action_to_string(self, player, action):
+            if player == pyspiel.PlayerId.CHANCE:
+                return f"chance: card {action}"
+            return self.inner.action_string(action)
+
+        def is_terminal(self):
+            return self.inner.is_terminal()
+
+        def returns(self):
+            return self.inner.returns()
+
+        def __str__(self):
+            return str(self.inner)
+
+    CardsimGame.__name__ = f"Cardsim{game.title().replace('_', '')}Game"
+    return game_type, CardsimGame
+
+
+class Observer:
+    """OpenSpiel's PyObserver: the step API's observation (strings and tensor) or, with perfect
+    recall, its information state string (no information state tensor)."""
+
+    def __init__(self, iig_obs_type, size: int):
+        self.recall = bool(iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(0 if self.recall else size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        if not self.recall:
+            self.tensor[:] = state.inner.observation_tensor(player)
+
+    def string_from(self, state, player):
+        if self.recall:
+            return state.inner.information_state_string(player)
+        return state.inner.observation_string(player)
+
+
+GAMES = {}
+for _g in STEP_GAMES:
+    _type, _cls = _make_classes(_g)
+    pyspiel.register_game(_type, _cls)
+    GAMES[_g] = _cls
+
+__all__ = ["GAMES"]
