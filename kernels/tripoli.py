@@ -51,6 +51,19 @@ Choices this module adds where the spec leaves room
   actions; -1 leaves the choice to the built-in b, anything but -1 or a legal index stops the
   deal with E_PLUGIN (every mode). ``OLD_HAND`` (the dealer's hand before his swap) is kept only
   for the dealer's view; records and traces of built-in play are unchanged.
+* ``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
+  determinized Monte Carlo. At a decision of a searched kind (``kinds``, K_* bits; default every
+  kind but the poker-card picks, which the policy makes) it compares the legal actions (of a bid,
+  bet or raise only ``sizes`` amounts spread from the smallest to the largest, and the policy's
+  own choice): in each of ``worlds`` determinizations (``determinize``: the other hands and the
+  widow dealt again from the cards the seat has not seen, keeping what the widow, Phase 1, a
+  showdown, the Michigan leads and stops showed; in a betting round a world is kept with the
+  chance that the policy would have bet as the others did, ``bet_likelihood``) every candidate
+  is played and the deal rolled out to its end (a session's last deal: with its clearing rounds,
+  their cards drawn anew) by the policy at every seat, ``rollouts`` times with the same streams
+  for every candidate; the best total payout of the deal (the record's payout) wins. The public
+  facts it needs beyond the existing fields are kept in the state (``NOTH``, ``BETS``,
+  ``CALL_PRICE``, ``FOLD_PRICE``): bookkeeping only, no rule changes (``RULES_VERSION`` unchanged).
 * The heuristic's defaults changed in issue 15 (a defect fix): the old thresholds (bet two
   pair, raise a straight, call a pair, never bluff) lost ~12 chips a deal to one tighter seat
   and ``swap_below=1.5`` was worse than never swapping. The defaults now come from a

@@ -497,9 +497,9 @@ STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "heuristic"), ST
                         "`python scripts/tune_strong.py tripoli` (results/tune/tripoli/)"))
 STRATEGIES.append(search_strategy(
     K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "random"), worlds=16, budget=0,
-    extra=(_P("kinds", 255.0, 0.0, 255.0, "bit mask of the decision kinds searched (the rest the policy plays): "
+    extra=(_P("kinds", 239.0, 0.0, 255.0, "bit mask of the decision kinds searched (the rest the policy plays): "
               + ", ".join(f"{1 << k} {name}" for k, name in enumerate(K.KIND_NAMES)), integer=True),
-           _P("sizes", 0.0, 0.0, 1000.0, "amounts of a bid, bet or raise compared: this many spread evenly from "
+           _P("sizes", 2.0, 0.0, 1000.0, "amounts of a bid, bet or raise compared: this many spread evenly from "
               "the smallest to the largest, and the policy's own (0 = every amount)", integer=True)),
     help="determinized Monte Carlo search: at each decision it deals the cards its seat cannot see again "
          "(other hands and the widow, keeping what the widow, Phase 1, a showdown, the Michigan leads and stops "
