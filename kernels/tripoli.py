@@ -51,6 +51,19 @@ Choices this module adds where the spec leaves room
   actions; -1 leaves the choice to the built-in b, anything but -1 or a legal index stops the
   deal with E_PLUGIN (every mode). ``OLD_HAND`` (the dealer's hand before his swap) is kept only
   for the dealer's view; records and traces of built-in play are unchanged.
+* ``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
+  determinized Monte Carlo. At a decision of a searched kind (``kinds``, K_* bits; default every
+  kind but the poker-card picks, which the policy makes) it compares the legal actions (of a bid,
+  bet or raise only ``sizes`` amounts spread from the smallest to the largest, and the policy's
+  own choice): in each of ``worlds`` determinizations (``determinize``: the other hands and the
+  widow dealt again from the cards the seat has not seen, keeping what the widow, Phase 1, a
+  showdown, the Michigan leads and stops showed; in a betting round a world is kept with the
+  chance that the policy would have bet as the others did, ``bet_likelihood``) every candidate
+  is played and the deal rolled out to its end (a session's last deal: with its clearing rounds,
+  their cards drawn anew) by the policy at every seat, ``rollouts`` times with the same streams
+  for every candidate; the best total payout of the deal (the record's payout) wins. The public
+  facts it needs beyond the existing fields are kept in the state (``NOTH``, ``BETS``,
+  ``CALL_PRICE``, ``FOLD_PRICE``): bookkeeping only, no rule changes (``RULES_VERSION`` unchanged).
 * The heuristic's defaults changed in issue 15 (a defect fix): the old thresholds (bet two
   pair, raise a straight, call a pair, never bluff) lost ~12 chips a deal to one tighter seat
   and ``swap_below=1.5`` was worse than never swapping. The defaults now come from a
@@ -94,11 +107,22 @@ import numpy as np
 from cardsim.kernels import poker as PK
 from cardsim.kernels.cards import FULL_DECK, lowbit, popcount
 from cardsim.kernels.jit import njit, no_plugin, plugin_params, threaded_batch, trace_put, unowned
+from cardsim.kernels.search import (
+    SP_EXTRA,
+    SP_POLICY,
+    SP_PRM,
+    best_action,
+    plan_budget,
+    search_key,
+    seed_sub,
+    shuffle_prefix,
+)
 from cardsim.kernels.rng import (
     STREAM_DECK,
     STREAM_PLAY,
     STREAM_RUN,
     below,
+    next_u64,
     seed_stream,
     shuffle,
     stream_key,
@@ -213,7 +237,14 @@ BOARD0 = 118     # BOARD0 + i: chips on space i when the deal began (before the 
 PH = 127         # PH + ledger * MAX_PLAYERS + p: chips won by seat p in ledger L_*
 CLH = PH + 6 * MAX_PLAYERS   # CLH + p: seat p's 5 cards in the current clearing round
 CLS = CLH + MAX_PLAYERS      # CLS + p: their strength class
-ST_SIZE = CLS + MAX_PLAYERS
+NOTH = CLS + MAX_PLAYERS     # NOTH + p: cards seat p is publicly known not to hold (Phase 3: a lead of a
+                             # suit's lowest card shows no lower card of it; a seat the lead passes shows no
+                             # card of the suits it could lead); a search's determinization respects them
+BETS = NOTH + MAX_PLAYERS    # BETS + p: seat p's actions in the current betting round (B_* bits; public)
+CALL_PRICE = BETS + MAX_PLAYERS   # CALL_PRICE + p: highest price (x 1e6) at which p called this round, where
+                                  # price = chips to call / (pot + chips to call), the heuristic's pot odds
+FOLD_PRICE = CALL_PRICE + MAX_PLAYERS   # FOLD_PRICE + p: the price p folded at
+ST_SIZE = FOLD_PRICE + MAX_PLAYERS
 
 # board spaces
 SP_A, SP_K, SP_Q, SP_J, SP_10, SP_KQ, SP_SEQ, SP_KITTY, SP_POT = range(9)
@@ -234,6 +265,9 @@ P_BET = 6          # CUR bets (Phase 2 or a clearing round)
 P_LEAD = 7         # CUR chooses the suit to lead
 P_OVER = 8
 AU_WIDOW, AU_OLD, AU_SUIT = 0, 1, 2
+
+# betting actions of a seat in a betting round (state BETS; a search reads them as public facts)
+B_CHECK, B_BET, B_RAISE, B_CALL, B_FOLD = 1, 2, 4, 8, 16
 
 # widow decision flags (record column widow)
 W_SWAP = 1
@@ -285,11 +319,14 @@ ERROR_NAMES = ("", "cards not conserved", "chips not conserved", "no legal actio
 S_RANDOM = 0
 S_HEURISTIC = 1
 S_FUZZ = 2         # no params: a uniformly random action KIND, then a uniformly random action of it
+S_SEARCH = 3       # params: the search row (kernels.search: worlds, rollouts, budget, policy, kinds, sizes, ...)
 PR_SWAP_BELOW, PR_PAY_WEIGHT, PR_AUCTION_WIDOW, PR_SELL_OLD, PR_BID_MAX, PR_SUIT_BID_MAX = range(6)
 PR_BET_AT, PR_RAISE_AT, PR_CALL_AT, PR_BET_SIZE, PR_RUN_WEIGHT, PR_STOP_BONUS = range(6, 12)
 PR_BID_OLD_MAX, PR_BLUFF, PR_BLUFF_SIZE, PR_SIZE_SHIFT, PR_OPP_SHIFT, PR_ODDS_WEIGHT = range(12, 18)
 PR_HIDE_MARGIN, PR_POS_SHIFT = 18, 19
-N_PARAMS = 20
+N_PARAMS = SP_PRM + 20
+SX_KINDS = SP_EXTRA      # search row: bit mask of the decision kinds (K_*) it searches; others the policy plays
+SX_SIZES = SP_EXTRA + 1  # search row: at most this many amounts of a bid / bet / raise compared (0 = all)
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
 N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
 PLUG_KINDS = N_PLUG_PARAMS  # pprm slot: bit k set = the plug-in decides decisions of kind k
@@ -782,6 +819,9 @@ def betting_start(st, opts, dealer, ctx):
     st[ACTED] = 0
     for p in range(MAX_PLAYERS):
         st[CONTRIB + p] = 0
+        st[BETS + p] = 0
+        st[CALL_PRICE + p] = 0
+        st[FOLD_PRICE + p] = 0
     st[CUR] = dealer if opts[O_FIRST_BETTOR] else (dealer + 1) % st[N]
     st[PHASE] = P_BET
 
@@ -813,10 +853,31 @@ def put_in(st, p, amount, trace):
 
 
 @njit(cache=True)
+def note_bet(st, p, kind):
+    """Public bookkeeping of p's betting action (``BETS``, and the price of a call or a fold)."""
+    owe = st[CUR_BET] - st[CONTRIB + p]
+    pot = st[BOARD + SP_POT] if st[BET_CTX] == 0 else st[CL_POT]
+    price = np.int64(1e6 * owe / max(pot + owe, 1))
+    if kind == A_CHECK:
+        st[BETS + p] |= B_CHECK
+    elif kind == A_BET:
+        st[BETS + p] |= B_BET
+    elif kind == A_RAISE:
+        st[BETS + p] |= B_RAISE
+    elif kind == A_CALL:
+        st[BETS + p] |= B_CALL
+        st[CALL_PRICE + p] = max(st[CALL_PRICE + p], price)
+    else:
+        st[BETS + p] |= B_FOLD
+        st[FOLD_PRICE + p] = price
+
+
+@njit(cache=True)
 def bet_action(st, opts, a, gdeck, deck, trace):
     p = st[CUR]
     kind = a & 15
     x = a >> 8
+    note_bet(st, p, kind)
     if kind == A_CHECK or kind == A_CALL:
         put_in(st, p, st[CUR_BET] - st[CONTRIB + p], trace)
         st[ACTED] |= 1 << p
@@ -995,14 +1056,30 @@ def michigan_start(st, opts, trace):
 
 
 @njit(cache=True)
+def cand_suits(st, opts):
+    """Bit mask of the suits a lead may be made in now (before looking at the hand)."""
+    if st[COLOR] >= 0:
+        return 9 if st[COLOR] == 0 else 6            # black: C S; red: D H
+    if st[FIRST_LEAD] and opts[O_FIRST_LOWEST]:
+        return 15
+    return 15 & ~(1 << st[BANNED]) if st[BANNED] >= 0 else 15
+
+
+@njit(cache=True)
+def suits_below(cand, ah):
+    """Mask of the cards of the suits in ``cand`` of ace-high rank below ``ah``."""
+    m = 0
+    for s in range(4):
+        if (cand >> s) & 1:
+            for r in range(ah):
+                m |= np.int64(1) << card_at(s, r)
+    return m
+
+
+@njit(cache=True)
 def lead_suits(st, opts, hand):
     """Bit mask of the suits ``hand`` may lead now (sections 7 and 10.7, 10.8)."""
-    if st[COLOR] >= 0:
-        cand = 9 if st[COLOR] == 0 else 6            # black: C S; red: D H
-    elif st[FIRST_LEAD] and opts[O_FIRST_LOWEST]:
-        cand = 15
-    else:
-        cand = 15 & ~(1 << st[BANNED]) if st[BANNED] >= 0 else 15
+    cand = cand_suits(st, opts)
     low = 13
     for s in range(4):
         if (cand >> s) & 1 and suit_ah(hand, s):
@@ -1027,6 +1104,7 @@ def find_leader(st, opts, trace):
             st[CUR] = p
             st[PHASE] = P_LEAD
             return
+        st[NOTH + p] |= suits_below(cand_suits(st, opts), np.int64(13))   # public: none of these suits
         p = nxt(st, p)
     blocked_end(st, trace)
 
@@ -1053,6 +1131,8 @@ def lead(st, opts, s, trace):
     p = st[CUR]
     st[LEADS] += 1
     c = lowest_in(st[HAND + p], s)
+    restrict = st[COLOR] >= 0 or (st[FIRST_LEAD] and opts[O_FIRST_LOWEST])
+    st[NOTH + p] |= suits_below(cand_suits(st, opts) if restrict else 1 << s, ah_rank(c))  # public: lowest led
     if play_card(st, opts, p, c, trace):
         return
     while True:
@@ -1577,6 +1657,347 @@ def plugin_pick(st, opts, acts, n, plug, pprm, view, legal):
 
 
 # =============================================================================
+# search (issue 19): determinized Monte Carlo over the legal actions
+# =============================================================================
+SEARCH_TRIES = 64   # deals of the hidden cards tried per world before the constraints are dropped
+BET_EPS = 0.02      # likelihood of a betting action the rollout policy would not have made with the hand
+
+
+@njit(cache=True)
+def stop_widow(st):
+    """Widow cards every seat knows: unplayed cards whose lower neighbour has been played (the
+    sequence stopped there, so the card is in the widow)."""
+    known = 0
+    m = st[WIDOW] if st[PLAYED] else 0
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        if ah_rank(c) > 0 and (st[PLAYED] >> card_at(c // 13, ah_rank(c) - 1)) & 1:
+            known |= np.int64(1) << c
+    return known
+
+
+@njit(cache=True)
+def seq_count(st, opts, hand):
+    """What Phase 1 shows of ``hand``'s sequences: whether it holds one (per player), or how many."""
+    k = seq_suits(st, hand)
+    return k if opts[O_SEQ_SPLIT] else min(k, 1)
+
+
+@njit(cache=True)
+def deal_hidden(st, opts, p, g, cards, m, need, forbid, out, seqs, strict):
+    """One deal of the ``m`` hidden cards ``cards`` (their order is shuffled here) into the slots
+    (seats but ``p``; slot n = the widow) with ``need`` free places each, into ``out``. Strict:
+    every card avoids the slots that may not hold it (``forbid``) and the seats' Phase-1 sequences
+    come out as shown (``seqs`` >= 0); False when that fails. Not strict: cards fill the slots in
+    shuffled order."""
+    n = st[N]
+    shuffle_prefix(cards, m, g)
+    for s in range(n + 1):
+        out[s] = 0
+    if not strict:
+        k = 0
+        for s in range(n + 1):
+            if s != p:
+                for _ in range(need[s]):
+                    out[s] |= np.int64(1) << cards[k]
+                    k += 1
+        return True
+    free = np.empty(MAX_PLAYERS + 1, np.int64)
+    allowed = np.empty(52, np.int64)
+    for s in range(n + 1):
+        free[s] = need[s] if s != p else 0
+    for i in range(m):                      # most constrained cards first (stable: the shuffle decides ties)
+        a = 0
+        for s in range(n + 1):
+            if free[s] > 0 and not (forbid[s] >> cards[i]) & 1:
+                a |= 1 << s
+        allowed[i] = a
+    order = np.empty(52, np.int64)
+    k = 0
+    for cnt in range(n + 2):
+        for i in range(m):
+            if popcount(allowed[i]) == cnt:
+                order[k] = i
+                k += 1
+    for j in range(m):
+        c = cards[order[j]]
+        a = allowed[order[j]]
+        tot = 0
+        for s in range(n + 1):
+            if (a >> s) & 1:
+                tot += free[s]
+        if tot == 0:
+            return False
+        r = below(g, tot)
+        for s in range(n + 1):
+            if (a >> s) & 1:
+                if r < free[s]:
+                    out[s] |= np.int64(1) << c
+                    free[s] -= 1
+                    break
+                r -= free[s]
+    for s in range(n):
+        if s != p and seqs[s] >= 0 and seq_count(st, opts, out[s]) != seqs[s]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def policy_pick(st, hand, sid, pprm):
+    """The 5 poker cards the rollout policy would choose from ``hand``."""
+    if sid == S_HEURISTIC:
+        return poker_target(st, hand, pprm)
+    return PK.best5(hand)[1]
+
+
+@njit(cache=True)
+def bet_likelihood(st, q, v, pprm):
+    """How likely the heuristic policy (row ``pprm``) with poker strength ``v`` would have made
+    seat q's betting actions of this round (``BETS``, ``CALL_PRICE``, ``FOLD_PRICE``): 1 or the
+    bluff odds where they fit its thresholds (moved by ``bet_shift`` as the table is now), else
+    BET_EPS. A search weighs its worlds in a betting round by it."""
+    f = st[BETS + q]
+    if f == 0:
+        return 1.0
+    shift = bet_shift(st, q, pprm)
+    bluff = min(max(pprm[PR_BLUFF], BET_EPS), 1.0 - BET_EPS)
+    like = 1.0
+    if f & B_RAISE and v < pprm[PR_RAISE_AT] + shift:
+        like *= BET_EPS
+    if f & B_BET and v < pprm[PR_BET_AT] + shift:
+        like *= bluff
+    if f & B_CHECK:
+        like *= BET_EPS if v >= pprm[PR_BET_AT] + shift else 1.0 - bluff
+    base = pprm[PR_CALL_AT] + shift - pprm[PR_ODDS_WEIGHT] / 3.0
+    if f & B_CALL and v < base + pprm[PR_ODDS_WEIGHT] * st[CALL_PRICE + q] / 1e6:
+        like *= BET_EPS
+    if f & B_FOLD and v >= base + pprm[PR_ODDS_WEIGHT] * st[FOLD_PRICE + q] / 1e6:
+        like *= BET_EPS
+    return like
+
+
+@njit(cache=True)
+def deal_world(st, opts, p, g, cards, m, need, fixed, forbid, out, seqs, sid, pprm):
+    """One deal of the hidden cards (``determinize``) into ``st``."""
+    n = st[N]
+    ok = False
+    for _ in range(SEARCH_TRIES):
+        if deal_hidden(st, opts, p, g, cards, m, need, forbid, out, seqs, True):
+            ok = True
+            break
+    if not ok:
+        deal_hidden(st, opts, p, g, cards, m, need, forbid, out, seqs, False)
+    shown = public_cards(st, opts)[1]
+    for s in range(n + 1):
+        if s == p:
+            continue
+        if s == n:
+            st[WIDOW] = fixed[s] | out[s]
+            continue
+        st[HAND + s] = fixed[s] | out[s]
+        if shown and not (st[P2_FOLDED] >> s) & 1:
+            continue
+        if st[PICK + s] and st[PHASE] <= P_BET:
+            st[PICK + s] = policy_pick(st, st[HAND + s], sid, pprm)
+            st[HCAT + s] = PK.eval5(st[PICK + s])
+        elif st[PICK + s]:
+            st[PICK + s] = 0                # never read again in the deal: forget the real picks
+
+
+@njit(cache=True)
+def determinize(st, opts, p, g, cards, sid, pprm):
+    """Deal again, in ``st``, what seat ``p`` cannot see, consistently with what it has seen.
+    Kept: its own hand and picks, the played cards, the widow if it has seen it (``W_SEEN``), the
+    hand of the buyer of its old hand (dealer), the pay cards Phase 1 showed, the poker hands a
+    showdown showed, widow cards a stop showed (``stop_widow``). Dealt again: the rest of the
+    other hands and of the widow (same sizes), avoiding the cards a seat is known not to hold
+    (``NOTH``) and keeping the seats' Phase-1 sequences as shown (``SEARCH_TRIES`` deals, then
+    without those two constraints); the other seats' unshown poker cards chosen from their new
+    hands as the rollout policy would; in a clearing round the other seats' 5 cards. In a betting
+    round with the heuristic as the rollout policy, a world is kept with the chance
+    (``bet_likelihood``) that the policy would have bet as the other seats did this round
+    (``SEARCH_TRIES`` worlds at most). The seed of later clearing rounds is drawn anew (their
+    cards are not known yet)."""
+    n = st[N]
+    st[SEED] = np.int64(next_u64(g) >> np.uint64(2))
+    clearing = st[PHASE] == P_BET and st[BET_CTX] == 1
+    filt = st[PHASE] == P_BET and sid == S_HEURISTIC
+    fixed = np.zeros(MAX_PLAYERS + 1, np.int64)
+    need = np.zeros(MAX_PLAYERS + 1, np.int64)
+    forbid = np.zeros(MAX_PLAYERS + 1, np.int64)
+    seqs = np.full(MAX_PLAYERS + 1, -1, np.int64)
+    out = np.zeros(MAX_PLAYERS + 1, np.int64)
+    m = 0
+    if clearing:
+        rest = FULL_DECK & ~st[CLH + p]
+        while rest:
+            cards[m] = lowbit(rest)
+            m += 1
+            rest &= rest - 1
+    else:
+        pay, shown = public_cards(st, opts)
+        phase1 = opts[O_TIMING] == 0 and (st[PHASE] == P_SELECT or st[PHASE] == P_BET)
+        pool = 0
+        for s in range(n + 1):
+            if s == p:
+                continue
+            held = st[WIDOW] if s == n else st[HAND + s]
+            keep = held & pay
+            if s == n:
+                keep = held if st[W_SEEN] == p else keep | stop_widow(st)
+            else:
+                if p == st[DEALER] and st[W_ACT] & W_SOLD_OLD and s == st[W_BUYER]:
+                    keep = held
+                if shown and not (st[P2_FOLDED] >> s) & 1:
+                    keep |= held & st[PICK + s]
+                forbid[s] = st[NOTH + s]
+                if phase1:
+                    seqs[s] = seq_count(st, opts, held)
+            fixed[s] = keep
+            need[s] = popcount(held & ~keep)
+            pool |= held & ~keep
+        while pool:
+            cards[m] = lowbit(pool)
+            m += 1
+            pool &= pool - 1
+    for _ in range(SEARCH_TRIES if filt else 1):
+        if clearing:
+            shuffle_prefix(cards, m, g)
+            k = 0
+            for q in range(n):
+                if q != p:
+                    h = 0
+                    for _ in range(5):
+                        h |= np.int64(1) << cards[k]
+                        k += 1
+                    st[CLH + q] = h
+                    st[CLS + q] = PK.eval5(h)
+        else:
+            deal_world(st, opts, p, g, cards, m, need, fixed, forbid, out, seqs, sid, pprm)
+        if not filt:
+            break
+        like = 1.0
+        for q in range(n):
+            if q != p:
+                like *= bet_likelihood(st, q, strength(bet_hand(st, q)[1]), pprm)
+        if uniform(g) < like:
+            break
+
+
+@njit(cache=True)
+def rollout(st, opts, sid, prm, gen, acts, gdeck, deck, trace):
+    """Play the deal in ``st`` to its end (a session's last deal: and its clearing rounds) with the
+    built-in ``sid`` (row ``prm``) at every seat."""
+    while True:
+        if st[PHASE] == P_OVER:
+            if st[BET_CTX] == 0 and st[LAST_DEAL] and opts[O_CLEARING] and st[REASON] != R_STEP_CAP:
+                clearing_start(st, opts, gdeck, deck, trace)
+                continue
+            break
+        if st[STEPS] >= opts[O_MAX_STEPS]:
+            st[TRUNC] = 1
+            st[REASON] = R_STEP_CAP
+            st[PHASE] = P_OVER
+            break
+        n = legal_actions(st, opts, acts)
+        if n == 0:
+            break
+        apply_action(st, opts, acts[choose(st, opts, acts, n, sid, prm, gen)], gdeck, deck, trace)
+
+
+@njit(cache=True)
+def candidates(st, opts, acts, n, prm, own, cand):
+    """Indices of the actions the search compares, into ``cand``; returns their number: every
+    action, except that of the sized kinds (bid, bet, raise) only ``sizes`` amounts (0 = all) are
+    kept, spread evenly from the smallest to the largest (one: the largest), and the policy's own
+    choice ``own``."""
+    sizes = np.int64(prm[SX_SIZES])
+    sized = 0
+    for i in range(n):
+        kind = acts[i] & 15
+        if kind == A_BID or kind == A_BET or kind == A_RAISE:
+            sized += 1
+    k = 0
+    j = 0
+    for i in range(n):
+        kind = acts[i] & 15
+        if not (kind == A_BID or kind == A_BET or kind == A_RAISE):
+            cand[k] = i
+            k += 1
+            continue
+        take = sizes <= 0 or sized <= sizes or i == own
+        if not take and sizes == 1:
+            take = j == sized - 1
+        elif not take:
+            for t in range(sizes):                 # round(t (sized - 1) / (sizes - 1)) == j
+                if (2 * t * (sized - 1) + sizes - 1) // (2 * (sizes - 1)) == j:
+                    take = True
+        if take:
+            cand[k] = i
+            k += 1
+        j += 1
+    return k
+
+
+@njit(cache=True)
+def search_pick(st, opts, acts, n, prm, gen):
+    """The search strategy's choice among ``acts[:n]`` (row ``prm``: ``kernels.search``, slots
+    SX_*): at a decision of a searched kind with more than one candidate (``candidates``), for
+    each of ``worlds`` determinizations every candidate is played and the deal rolled out to its
+    end ``rollouts`` times by the policy; the best total payout of the deal wins. Decisions of the
+    other kinds are the policy's."""
+    sid = np.int64(prm[SP_POLICY])
+    pprm = prm[SP_PRM:]
+    if n == 1:
+        return 0
+    if not (np.int64(prm[SX_KINDS]) >> decision_kind(st)) & 1:
+        return choose(st, opts, acts, n, sid, pprm, gen)
+    p = st[CUR]
+    key = search_key(gen)
+    g = np.empty(2, dtype=np.uint64)
+    seed_sub(g, key, 1 << 20, 0)
+    own = choose(st, opts, acts, n, sid, pprm, g)
+    cand = np.empty(MAX_ACTS, dtype=np.int64)
+    m = candidates(st, opts, acts, n, prm, own, cand)
+    if m == 1:
+        return cand[0]
+    worlds, rollouts = plan_budget(prm, m)
+    base = np.empty(ST_SIZE, dtype=np.int64)
+    sim = np.empty(ST_SIZE, dtype=np.int64)
+    acts2 = np.empty(MAX_ACTS, dtype=np.int64)
+    cards = np.empty(52, dtype=np.int64)
+    deck = np.empty(52, dtype=np.int64)
+    gdeck = np.empty(2, dtype=np.uint64)
+    total = np.zeros(m, dtype=np.float64)
+    trace = np.empty((0, 4), dtype=np.int64)
+    for w in range(worlds):
+        base[:] = st
+        seed_sub(g, key, w, -1)
+        determinize(base, opts, p, g, cards, sid, pprm)
+        for r in range(rollouts):
+            for i in range(m):
+                sim[:] = base
+                seed_sub(g, key, w, r)
+                apply_action(sim, opts, acts[cand[i]], gdeck, deck, trace)
+                rollout(sim, opts, sid, pprm, g, acts2, gdeck, deck, trace)
+                total[i] += sim[CHIPS + p]
+    return cand[best_action(total, m)]
+
+
+@njit(cache=True)
+def search_decision(st, opts, prm, key):
+    """The search's choice in state ``st`` with its play stream keyed by ``key`` (tests: the
+    same state with other hidden cards must give the same choice)."""
+    acts = np.empty(MAX_ACTS, dtype=np.int64)
+    n = legal_actions(st, opts, acts)
+    g = np.empty(2, dtype=np.uint64)
+    g[0] = np.uint64(key)
+    g[1] = 0
+    return acts[search_pick(st, opts, acts, n, prm, g)]
+
+
+# =============================================================================
 # check mode
 # =============================================================================
 @njit(cache=True)
@@ -1696,7 +2117,10 @@ def run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck
                 break
             sid -= PLUGIN
         if i < 0:
-            i = choose(st, opts, acts, n, sid, params[p], gplay)
+            if sid == S_SEARCH:
+                i = search_pick(st, opts, acts, n, params[p], gplay)
+            else:
+                i = choose(st, opts, acts, n, sid, params[p], gplay)
         apply_action(st, opts, acts[i], gdeck, deck, trace)
         if check:
             st[ERR] = check_invariants(st, opts)

@@ -17,7 +17,7 @@ from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt_card, fmt_mask, mask_cards
 from cardsim.sim.options import check_choice, check_ranges, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
-                              tuned)
+                              search_strategy, tuned)
 from cardsim.sim.trace import event, lines
 
 TIMING = ("phase1", "michigan")
@@ -495,6 +495,16 @@ def _replay(seed, deal_id, opts, sids, params, check, plug=None, pprm=None):
 STRONG = "heuristic:swap_below=3.186,pay_weight=0.1,auction_widow=0,sell_old=1,bid_max=3,suit_bid_max=6,bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=2,bid_old_max=1,bluff=0.4246,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "heuristic"), STRONG,
                         "`python scripts/tune_strong.py tripoli` (results/tune/tripoli/)"))
+STRATEGIES.append(search_strategy(
+    K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "random"), worlds=16, budget=0,
+    extra=(_P("kinds", 239.0, 0.0, 255.0, "bit mask of the decision kinds searched (the rest the policy plays): "
+              + ", ".join(f"{1 << k} {name}" for k, name in enumerate(K.KIND_NAMES)), integer=True),
+           _P("sizes", 2.0, 0.0, 1000.0, "amounts of a bid, bet or raise compared: this many spread evenly from "
+              "the smallest to the largest, and the policy's own (0 = every amount)", integer=True)),
+    help="determinized Monte Carlo search: at each decision it deals the cards its seat cannot see again "
+         "(other hands and the widow, keeping what the widow, Phase 1, a showdown, the Michigan leads and stops "
+         "showed) and plays every legal action out to the end of the deal with the rollout policy at every "
+         "seat; takes the best mean payout of the deal"))
 
 
 GAME = GameSpec(
