@@ -142,6 +142,14 @@ def _make_classes(game: str):
         def returns(self):
             return self.inner.returns()
 
+        def resample_from_infostate(self, player, sampler=None):
+            """A state with the same information state for ``player`` (OpenSpiel's ISMCTS calls
+            this): the step API's ``resample``; ``sampler`` is ignored (numpy draws the cards)."""
+            c = self.clone()
+            self._rng = getattr(self, "_rng", None) or np.random.default_rng(len(self.history()))
+            c.inner = self.inner.resample(player, self._rng)
+            return c
+
         def __str__(self):
             return str(self.inner)
 

@@ -223,6 +223,32 @@ class TonkState:
                 for q in range(self.n):
                     self._seen[q].append("void: two or more deal-tonks, the same dealer deals again")
 
+    def resample(self, seat: int, rng) -> TonkState:
+        """A state ``seat`` cannot tell from this one: the other hands dealt again from the cards
+        it has not seen (each keeps the cards it is known to have taken from the pile), the stock
+        in a new order. ``rng``: a ``numpy.random.Generator``. (ISMCTS's determinization.) The other
+        seats' information states in the new world start from what they see there now (their
+        earlier private history belongs to the hands they no longer hold)."""
+        c = self.clone()
+        if self._deck_pending() or self.is_terminal():
+            return c
+        st, n = c.st, self.n
+        ptr = int(st[K.STOCK_PTR])
+        keep = {q: int(st[K.HAND + q]) & int(st[K.KNOWN + q]) for q in range(n) if q != seat}
+        pool = [int(x) for x in st[K.DECK + ptr:K.DECK + 52]]
+        for q in keep:
+            pool += [x for x in range(52) if (int(st[K.HAND + q]) & ~keep[q]) >> x & 1]
+        pool = [int(x) for x in rng.permutation(pool)]
+        for q in keep:
+            m = keep[q]
+            for _ in range(bin(int(st[K.HAND + q])).count("1") - bin(keep[q]).count("1")):
+                m |= 1 << pool.pop()
+            st[K.HAND + q] = m
+        st[K.DECK + ptr:K.DECK + 52] = pool
+        for q in keep:        # the others' histories in that world: what they hold there, from now on
+            c._seen[q] = [f"a world resampled for seat {seat}", c.observation_string(q)]
+        return c
+
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0] * self.n
