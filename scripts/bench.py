@@ -354,7 +354,7 @@ from cardsim.sim.registry import get_game, seat_arrays, seat_table
 spec = get_game({game!r})
 numba.set_num_threads({threads})
 opts = spec.options_cls(**spec.presets[{preset!r}]).to_array({players})
-sids, params = seat_arrays(spec, seat_table(spec, [{strategy!r}], {players}))
+sids, params = seat_arrays(spec, seat_table(spec, {seats!r}, {players}))
 rec = np.zeros(({n}, spec.record_width), dtype=np.int64 if {game!r} == "contract_rummy" else np.int32)
 w = min({n}, 256)
 spec.play_batch(1, 0, w, opts, sids, params, False, rec[:w])
@@ -413,7 +413,7 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
                         for _ in range(2):
                             for k, root in roots.items():
                                 env = dict(os.environ, NUMBA_CACHE_DIR=str(caches[k]))
-                                code = MEASURE.format(root=str(root), game=g, preset=preset, strategy=strategy,
+                                code = MEASURE.format(root=str(root), game=g, preset=preset, seats=[strategy],
                                                       players=players, n=n, threads=threads, repeats=args.repeats)
                                 got[k].append(float(_child(code, root, env)))
                         a, b = (statistics.median(got[k]) for k in roots)
@@ -464,7 +464,7 @@ def strategies_section(args, cores: int) -> list[str]:
             k = max(64, int(k * args.scale))
             got = []
             for threads in (1, cores):
-                code = MEASURE.format(root=str(ROOT), game=g, preset=preset, strategy=name, players=players,
+                code = MEASURE.format(root=str(ROOT), game=g, preset=preset, seats=[name], players=players,
                                       n=k, threads=threads, repeats=args.repeats)
                 got.append(float(_child(code, ROOT)))
             rows.append((g, preset, name, players, *got))
@@ -540,25 +540,6 @@ def plugins_section(args, cores: int) -> list[str]:
     return lines + [""]
 
 
-SEARCH_MEASURE = """
-import statistics, sys, time
-sys.path.insert(0, {root!r})
-import numba, numpy as np
-from cardsim.sim.registry import get_game, seat_arrays, seat_table
-spec = get_game({game!r})
-numba.set_num_threads({threads})
-opts = spec.options_cls().to_array({players})
-sids, params = seat_arrays(spec, seat_table(spec, {seats!r}, {players}))
-rec = np.zeros(({n}, spec.record_width), dtype=np.int64 if {game!r} == "contract_rummy" else np.int32)
-spec.play_batch(1, 0, 2, opts, sids, params, False, rec[:2])
-ts = []
-for _ in range({repeats}):
-    t = time.perf_counter()
-    spec.play_batch(1, 0, {n}, opts, sids, params, False, rec)
-    ts.append(time.perf_counter() - t)
-print({n} / statistics.median(ts))
-"""
-
 SEARCH_RECORDS = {"tonk": 2000, "marafon": 20, "trionfo": 40, "tripoli": 200, "telefunken": 10, "contract_rummy": 10}
 NOT_ACTIONS = {"hand", "deal", "end", "score", "result", "trick", "upcard"}    # table events of the traces
 
@@ -588,8 +569,8 @@ def search_section(args, cores: int) -> list[str]:
         n = max(2, int(SEARCH_RECORDS.get(g, 20) * args.scale / 0.25))
         rates = []
         for threads in (1, cores):
-            code = SEARCH_MEASURE.format(root=str(ROOT), game=g, seats=seats, players=players, n=n,
-                                         threads=threads, repeats=min(args.repeats, 3))
+            code = MEASURE.format(root=str(ROOT), game=g, preset=BASELINE_CASES[g][0][0], seats=seats,
+                                  players=players, n=n, threads=threads, repeats=min(args.repeats, 3))
             rates.append(float(_child(code, ROOT)))
         acts = search_actions(g, seats, players, min(n, 20))
         compare_s = 10_000 * players / rates[1]
@@ -597,7 +578,7 @@ def search_section(args, cores: int) -> list[str]:
         print(rows[-1], file=sys.stderr)
     lines = ["## Search players: one `search` seat at its default budget", "",
              f"Default rules, the other seats `strong`; records/s is the median of {min(args.repeats, 3)} runs of the "
-             "given records after a warm-up. Actions: the search seat's trace events per record (forced ones, "
+             "given records after a warm-up (as many records, at most 256). Actions: the search seat's trace events per record (forced ones, "
              "which it takes without searching, included), over up to 20 replayed records. The last column "
              "projects a 10,000-record `compare --strategy search --strategy strong --field strong` on all cores "
              "(the search point plays each record once per seat; the strong point's time is left out). Target "
