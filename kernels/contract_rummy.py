@@ -37,7 +37,8 @@ Choices this module adds where the spec leaves room
   with the rollout policy at every seat (``rollouts`` times; the same streams for every
   answer); the value is minus its penalty of the deal relative to the others' mean (the game
   score is the sum of deal penalties). The policy's own answer is tried first and kept unless
-  another one's mean gain is at least ``z`` paired standard errors. The policy (its default
+  another one's mean gain is at least ``z`` paired standard errors (as a Student t quantile:
+  ``z + (z^3 + z) / (4 (m - 1))`` for m samples; one sample keeps the policy's answer). The policy (its default
   parameters) makes every other decision of the seat. The search's key is drawn from the
   table's play stream. ``KNOWN`` is public bookkeeping only: it changes no rule
   (``RULES_VERSION`` unchanged) and no other strategy's play.
@@ -1988,11 +1989,14 @@ def search_pick(st, opts, tab, p, kind, prm, gen, plug, pprm, vb):
                 dsq[i] += (val[i] - val[0]) ** 2
     b = best_action(total, k)
     z = prm[SX_Z]
+    m = worlds * rollouts
     if b > 0 and z > 0:
-        m = worlds * rollouts
+        if m < 2:
+            return opt[0]               # no spread to test against: the policy's answer
         d = (total[b] - total[0]) / m
-        var = (dsq[b] / m - d * d) / max(1, m - 1)
-        if var > 0 and d < z * np.sqrt(var):
+        var = max(0.0, dsq[b] / m - d * d) / (m - 1)
+        t = z + (z ** 3 + z) / (4 * (m - 1))    # z as a Student t quantile of m - 1 degrees of freedom
+        if d < t * np.sqrt(var):
             b = 0
     return opt[b]
 

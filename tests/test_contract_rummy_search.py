@@ -151,4 +151,5 @@ def test_search_row_and_labels():
     _, p2 = seat_arrays(GAME, seat_table(GAME, ["search"], 4))
     row = [p.default for p in strong.params]
     assert p2[0, SP_POLICY] == strong.sid and list(p2[0, SP_PRM:SP_PRM + len(row)]) == row
+    assert p2[0, 0] == 32 and p2[0, K.SX_KINDS] == 3 and p2[0, K.SX_CANDS] == 3 and p2[0, K.SX_Z] == 2  # defaults
     assert short_label(GAME, seat_table(GAME, ["search"], 4)[0].label) == "search"

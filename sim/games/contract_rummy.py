@@ -590,7 +590,7 @@ STRONG = "cautious:max_mayi=99,near=99,volunteer=1,danger=3,far=3,layoff_target=
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "cautious"), STRONG,
                         "`python scripts/tune_strong.py contract_rummy` (results/tune/contract_rummy/)"))
 STRATEGIES.append(search_strategy(
-    K.S_SEARCH, STRATEGIES, ("strong", "cautious", "mayi", "greedy", "random"), worlds=2, budget=0,
+    K.S_SEARCH, STRATEGIES, ("strong", "cautious", "mayi", "greedy", "random"), worlds=32, budget=0,
     extra=(ParamSpec("kinds", 3.0, 1.0, 3.0, "decisions searched (a bit mask): 1 the draw (take the top discard, a "
                      "May-I under out_of_turn_discard, or draw), 2 the discard; the policy makes the rest",
                      integer=True),
