@@ -1834,8 +1834,7 @@ def determinize(st, opts, tab, p, gen, cards):
     need = st[STOCK_HI] - st[STOCK_LO]
     for q in range(n):
         if q != p:
-            for c in range(HOLD):
-                need += st[HAND + HOLD * q + c] - st[KNOWN + HOLD * q + c]
+            need += st[HSIZE + q] - st[KNOWN + HOLD * q:KNOWN + HOLD * (q + 1)].sum()
     if need != m:
         return False
     shuffle_prefix(cards, m, gen)

@@ -13,7 +13,8 @@ SEARCH = "search:worlds=2,z=0"      # z = 0: the best mean decides, the most wor
 
 
 def known(st, q):
-    return K.hand_of(st, q).copy() * 0 + st[K.KNOWN + K.HOLD * q:K.KNOWN + K.HOLD * (q + 1)]
+    """Seat q's publicly known cards (a count vector, copied)."""
+    return st[K.KNOWN + K.HOLD * q:K.KNOWN + K.HOLD * (q + 1)].copy()
 
 
 def redeal_hidden(st, p, rng):
