@@ -27,6 +27,21 @@ Choices this module adds where the spec leaves room
   help in the discard choice (the ``may_i_model = none`` stall), ``cautious`` defends only
   while ``far`` cards short. ``fuzz`` is greedy with each decision random with probability
   ``noise``.
+* ``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
+  determinized Monte Carlo over two decision kinds of its own turns, chosen by the ``kinds``
+  bit mask: the draw (take the top discard, a May-I under ``out_of_turn_discard``, or draw)
+  and the discard (the policy's best ``discards`` card types). At such a decision it deals
+  ``worlds`` times what its seat cannot see (``determinize``: the other hands, which keep the
+  cards they are publicly known to hold, ``KNOWN``, and the stock's order), forces each
+  answer on the hook (``F_KIND``, ``F_SEAT``, ``F_VAL``) and plays the deal out to its end
+  with the rollout policy at every seat (``rollouts`` times; the same streams for every
+  answer); the value is minus its penalty of the deal relative to the others' mean (the game
+  score is the sum of deal penalties). The policy's own answer is tried first and kept unless
+  another one's mean gain is at least ``z`` paired standard errors (as a Student t quantile:
+  ``z + (z^3 + z) / (4 (m - 1))`` for m samples; one sample keeps the policy's answer). The policy (its default
+  parameters) makes every other decision of the seat. The search's key is drawn from the
+  table's play stream. ``KNOWN`` is public bookkeeping only: it changes no rule
+  (``RULES_VERSION`` unchanged) and no other strategy's play.
 * Plug-in seats (issue 17, sid ``PLUGIN + base``): every decision above is a ``K_*`` kind
   with its own legal list built where it is taken (``ask``; the codes are listed at the
   ``K_*`` constants and in ``cardsim.contract_rummy``), the seat's view is ``fill_view``;
@@ -101,6 +116,8 @@ from cardsim.kernels import melds_float as F
 from cardsim.kernels.cards import lowbit, popcount
 from cardsim.kernels.jit import njit, no_plugin, plugin_params, threaded_batch, trace_put, unowned
 from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
+from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, \
+    shuffle_prefix
 
 RULES_VERSION = 2
 # 2 (issue 12): go_out_requires_discard melds all but one card instead of not melding; the
@@ -199,7 +216,13 @@ PCARDS = 100     # PCARDS + p: penalty cards drawn this deal (check: equals MAYI
 HAND = 110       # HAND + 53 p: count vector of seat p
 STOCK = HAND + HOLD * MAX_PLAYERS
 PILE = STOCK + MAX_PACK
-ST_SIZE = PILE + MAX_PACK
+KNOWN = PILE + MAX_PACK  # KNOWN + 53 p + c: copies of card c seat p is publicly known to hold (taken
+                         # from the pile, bought, or a joker freed by its swap, less each copy of c it
+                         # gave up since; never more than it holds): a search's determinization keeps them
+F_KIND = KNOWN + HOLD * MAX_PLAYERS  # a search rollout's forced decision: its kind + 1 (0: none) ...
+F_SEAT = F_KIND + 1      # ... the seat it is forced for ...
+F_VAL = F_KIND + 2       # ... and the answer (K_DRAW: 1 take; K_DISCARD: the card); used once
+ST_SIZE = F_KIND + 3
 
 # table rows: melds_float meld row, then
 T_OWNER = M.M_SIZE
@@ -235,9 +258,11 @@ S_GREEDY = 1
 S_MAYI = 2          # greedy with May-I limits (max_mayi, near)
 S_CAUTIOUS = 3      # greedy plus the defence (danger, far)
 S_FUZZ = 4          # greedy with random decisions (noise)
+S_SEARCH = 5        # determinized Monte Carlo search (row: kernels.search; the policy's row from SP_PRM)
 # Every strategy but random reads the same parameter row (sim.games.contract_rummy lists
 # each strategy's defaults): greedy is mayi with no May-I limit and no defence.
-N_PARAMS = 11
+N_POLICY = 11       # a built-in's parameter row (the P_* slots)
+N_PARAMS = SP_PRM + N_POLICY
 P_MAX = 0           # May-I's (penalty cards) per deal; >= 99: no limit
 P_NEAR = 1          # take a paid discard only if at most this many cards stay missing
 P_VOL = 2           # 1 = volunteer for out-of-turn plays
@@ -251,6 +276,12 @@ P_VOL_PTS = 8       # volunteer only when the holding is worth at least this man
 P_NOISE = 9         # fuzz: probability that a decision is a fair coin / a random discard
 P_SWAP = 10         # 1 = make joker swaps
 UNLIMITED = 99
+SX_KINDS = SP_EXTRA      # search: bit 0 the draw (take the discard or not), bit 1 the discard
+SX_CANDS = SP_EXTRA + 1  # search: discards tried, the policy's best ones first
+SX_Z = SP_EXTRA + 2      # search: another answer than the policy's only if its paired gain is at least
+                         # this many standard errors (0: the best mean)
+SX_DRAW = 1
+SX_DISCARD = 2
 JT_FIRST = 0
 JT_HELP = 1
 JT_RUN = 2
@@ -409,6 +440,8 @@ def give(st, p, c):
 @njit(cache=True)
 def take(st, p, c):
     st[HAND + HOLD * p + c] -= 1
+    if st[KNOWN + HOLD * p + c] > 0:
+        st[KNOWN + HOLD * p + c] -= 1
     st[HSIZE + p] -= 1
     st[LOSS + p] += 1
 
@@ -531,6 +564,8 @@ def reset_deal(st, d, dealer):
             st[f + p] = 0
         st[LASTK + p] = -10
     st[HAND:STOCK] = 0
+    st[KNOWN:F_KIND] = 0
+    st[F_KIND] = 0
 
 
 @njit(cache=True)
@@ -931,6 +966,19 @@ def base_of(sid):
     return sid - PLUGIN if sid >= PLUGIN else sid
 
 
+@njit(cache=True, inline='always')
+def seat_sid(sids, params, q):
+    """The built-in that makes seat q's undecided choices: its base, or a search seat's policy."""
+    s = base_of(sids[q])
+    return np.int64(params[q, SP_POLICY]) if s == S_SEARCH else s
+
+
+@njit(cache=True, inline='always')
+def seat_row(sids, params, q):
+    """The parameter row of ``seat_sid`` (a search seat: its policy's row)."""
+    return params[q][SP_PRM:] if base_of(sids[q]) == S_SEARCH else params[q][0:]
+
+
 @njit(cache=True)
 def fill_view(st, opts, tab, p, kind, card, meld, info, info2, view):
     """What seat p may see, into ``view`` (the V_* layout): its own hand, the table, the
@@ -1173,6 +1221,7 @@ def take_top(st, opts, p, code, trace):
     k = top_k(st)
     c = pile_pop(st)
     give(st, p, c)
+    st[KNOWN + HOLD * p + c] += 1
     st[TAKEN] = -1 if opts[O_TAKEN_DISCARD] or code == T_BUY else c
     log(st, trace, code, p, c, 0, 0, sizes(st, p))
     return k
@@ -1190,7 +1239,7 @@ def offer_oot(st, opts, tab, p, sids, params, gplay, trace, plug, pprm, vb):
         if opts[O_COOLDOWN] and st[COOL + q] != 0:
             continue
         a = ask_yes(st, opts, tab, q, K_VOLUNTEER, top_card(st), -1, 0, plug, pprm, vb) if sids[q] >= PLUGIN else -1
-        if volunteers(st, opts, q, base_of(sids[q]), params[q], gplay) if a < 0 else a == 1:
+        if volunteers(st, opts, q, seat_sid(sids, params, q), seat_row(sids, params, q), gplay) if a < 0 else a == 1:
             log(st, trace, T_VOLUNTEER, q, 0, 0, 0, sizes(st, q))
             return q
     return -1
@@ -1208,7 +1257,8 @@ def offer_buy(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm, vb):
         if b == st[TOP_FROM] or not may_take_paid(st, opts, b):
             continue
         a = ask_yes(st, opts, tab, b, K_BUY, c, -1, 1, plug, pprm, vb) if sids[b] >= PLUGIN else -1
-        if wants_card(st, opts, tab, b, c, True, base_of(sids[b]), params[b], gplay, sc) if a < 0 else a == 1:
+        if wants_card(st, opts, tab, b, c, True, seat_sid(sids, params, b), seat_row(sids, params, b), gplay, sc) \
+                if a < 0 else a == 1:
             k = take_top(st, opts, b, T_BUY, trace)
             st[LASTK + b] = k
             return penalty_card(st, opts, b, gplay, trace)
@@ -1233,13 +1283,17 @@ def draw_oot_model(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm,
 @njit(cache=True)
 def want_top(st, opts, tab, p, paid, sids, params, gplay, sc, plug, pprm, vb):
     """choose_draw: the turn player takes the top discard (K_DRAW for a plug-in seat)."""
+    if st[F_KIND] == K_DRAW + 1 and st[F_SEAT] == p:
+        st[F_KIND] = 0
+        return st[F_VAL] == 1
     a = -1
     if sids[p] >= PLUGIN:
         info = 0 if not paid else (1 if opts[O_PENALTY] == 0 else 2)
         a = ask_yes(st, opts, tab, p, K_DRAW, top_card(st), -1, info, plug, pprm, vb)
     if a >= 0:
         return a == 1
-    return wants_card(st, opts, tab, p, top_card(st), paid, base_of(sids[p]), params[p], gplay, sc)
+    return wants_card(st, opts, tab, p, top_card(st), paid, seat_sid(sids, params, p), seat_row(sids, params, p),
+                      gplay, sc)
 
 
 @njit(cache=True)
@@ -1266,7 +1320,7 @@ def oot_play(st, opts, tab, q, sids, params, gplay, trace, sc, plug, pprm, vb):
     log(st, trace, T_OOT, q, c, 0, 0, sizes(st, q))
     x = plug_discard(st, opts, tab, q, True, plug, pprm, vb) if sids[q] >= PLUGIN else -1
     if x < 0:
-        x = choose_discard(st, opts, tab, q, True, base_of(sids[q]), params[q], gplay, sc)
+        x = choose_discard(st, opts, tab, q, True, seat_sid(sids, params, q), seat_row(sids, params, q), gplay, sc)
     discard(st, q, x, 1, trace)
     st[OOT + q] += 1
     if opts[O_COOLDOWN]:
@@ -1346,7 +1400,10 @@ def lay_meld(st, opts, tab, p, mo, trace):
     n = spec[M.C_GROUPS] + spec[M.C_RUNS]
     h = hand_of(st, p)
     before = st[HSIZE + p]
+    was = h.copy()
     F.rows_cards(mo, n, h)
+    for c in range(HOLD):
+        st[KNOWN + HOLD * p + c] = max(0, st[KNOWN + HOLD * p + c] - (was[c] - h[c]))
     after = 0
     for c in range(HOLD):
         after += h[c]
@@ -1455,6 +1512,7 @@ def swap_into_meld(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm,
                     F.swap(tab[i], c)
                     take(st, p, c)
                     give(st, p, JK)
+                    st[KNOWN + HOLD * p + JK] += 1
                     log(st, trace, T_SWAP, p, c, i, swap_info(window(tab[i]), tab, SWAP_MELD), sizes(st, p))
                     return True
     return False
@@ -1574,6 +1632,7 @@ def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok, pl, plug, ppr
                     t = j - 1
                 if j == 0 or (j < 0 and keep and (t < 0 or sid == S_RANDOM and below(gplay, 2) == 1)):
                     give(st, p, JK)
+                    st[KNOWN + HOLD * p + JK] += 1
                     st[JOKER_DUE] += 1
                     t = SWAP_KEPT
                 else:
@@ -1676,7 +1735,12 @@ def discard_phase(st, opts, tab, p, sid, prm, gplay, trace, sc, pl, plug, pprm, 
     """Step 3: one discard (none in deal 7 under deal7_discard_mode = never)."""
     if opts[O_D7_NO_DISCARD] and st[DEAL] == 7:
         return 0
-    c = plug_discard(st, opts, tab, p, False, plug, pprm, vb) if pl else -1
+    c = -1
+    if st[F_KIND] == K_DISCARD + 1 and st[F_SEAT] == p:
+        st[F_KIND] = 0
+        c = st[F_VAL]
+    elif pl:
+        c = plug_discard(st, opts, tab, p, False, plug, pprm, vb)
     if c < 0:
         c = choose_discard(st, opts, tab, p, False, sid, prm, gplay, sc)
     if c < 0:
@@ -1691,20 +1755,35 @@ def discard_phase(st, opts, tab, p, sid, prm, gplay, trace, sc, pl, plug, pprm, 
 def play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb):
     """One normal turn of CUR and any out-of-turn play it causes; returns a check error.
     Seats with sid >= PLUGIN ask ``plug`` first (their row of ``pprm``; ``vb``: the view and
-    legal buffer, VB_SIZE)."""
+    legal buffer, VB_SIZE). A search seat (S_SEARCH) searches its draw and its discard (the
+    kinds of its row) and forces the answer on the hook; its policy makes the rest."""
     p = st[CUR]
     pl = sids[p] >= PLUGIN
-    sid = base_of(sids[p])
+    sid = seat_sid(sids, params, p)
+    prm = seat_row(sids, params, p)
+    srch = sids[p] == S_SEARCH
     begin_turn(st, p)
+    if srch and int(params[p, SX_KINDS]) & SX_DRAW and draw_asked(st, opts, p):
+        search_force(st, opts, tab, p, K_DRAW, params[p], gplay, plug, pprm, vb)
     q = draw_phase(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm, vb)
     if q == -2 or over(st):
         return 0
     st[XFER] = 1 if q >= 0 else 0
-    act_phase(st, opts, tab, p, sid, params[p], gplay, mo, trace, pl, plug, pprm, vb)
+    act_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb)
     if over(st):
         return 0
+    if srch and q < 0 and int(params[p, SX_KINDS]) & SX_DISCARD and not (opts[O_D7_NO_DISCARD] and st[DEAL] == 7):
+        search_force(st, opts, tab, p, K_DISCARD, params[p], gplay, plug, pprm, vb)
+    return end_turn(st, opts, tab, sids, params, gplay, trace, sc, p, q, plug, pprm, vb)
+
+
+@njit(cache=True, inline='always')
+def end_turn(st, opts, tab, sids, params, gplay, trace, sc, p, q, plug, pprm, vb):
+    """The turn after step 2: the discard (none when Q plays out of turn), Q's out-of-turn
+    play, the next turn player."""
     if q < 0:
-        e = discard_phase(st, opts, tab, p, sid, params[p], gplay, trace, sc, pl, plug, pprm, vb)
+        e = discard_phase(st, opts, tab, p, seat_sid(sids, params, p), seat_row(sids, params, p), gplay, trace, sc,
+                          sids[p] >= PLUGIN, plug, pprm, vb)
         if e or over(st):
             return e
     elif st[JOKER_DUE] > 0:
@@ -1713,6 +1792,220 @@ def play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb)
         oot_play(st, opts, tab, q, sids, params, gplay, trace, sc, plug, pprm, vb)
     st[CUR] = (p + 1) % st[N]
     return 0
+
+
+# =============================================================================
+# search (issue 19): determinized Monte Carlo over the draw and the discard
+# =============================================================================
+@njit(cache=True)
+def draw_asked(st, opts, p):
+    """choose_draw is asked of the turn player p (want_top is reached)."""
+    if st[PILE_LEN] == 0:
+        return False
+    return opts[O_MAYI_MODEL] != MODEL_OOT or may_take_paid(st, opts, p)
+
+
+@njit(cache=True)
+def determinize(st, opts, tab, p, gen, cards):
+    """Deal again, in ``st``, what seat ``p`` cannot see: every other hand (the cards it is
+    publicly known to hold, ``KNOWN``, stay in it; the rest drawn at random) and the stock's
+    order, from the cards ``p`` has not seen. Reads only what ``p`` may see: its own hand, the
+    pile, the table, hand sizes, the stock's size and KNOWN. False if the counts disagree
+    (never: tests)."""
+    n = st[N]
+    cnt = np.zeros(HOLD, np.int64)
+    for c in range(52):
+        cnt[c] = opts[O_DECKS]
+    cnt[JK] = opts[O_JOKERS]
+    seen = np.zeros(HOLD, np.int64)
+    table_counts(tab, st[NMELDS], seen)
+    for i in range(st[PILE_LEN]):
+        seen[st[PILE + i] & 63] += 1
+    for c in range(HOLD):
+        seen[c] += st[HAND + HOLD * p + c]
+        for q in range(n):
+            if q != p:
+                seen[c] += st[KNOWN + HOLD * q + c]
+    m = 0
+    for c in range(HOLD):
+        for _ in range(cnt[c] - seen[c]):
+            cards[m] = c
+            m += 1
+    need = st[STOCK_HI] - st[STOCK_LO]
+    for q in range(n):
+        if q != p:
+            need += st[HSIZE + q] - st[KNOWN + HOLD * q:KNOWN + HOLD * (q + 1)].sum()
+    if need != m:
+        return False
+    shuffle_prefix(cards, m, gen)
+    k = 0
+    for q in range(n):
+        if q != p:
+            for c in range(HOLD):
+                st[HAND + HOLD * q + c] = st[KNOWN + HOLD * q + c]
+            for _ in range(st[HSIZE + q] - st[KNOWN + HOLD * q:KNOWN + HOLD * (q + 1)].sum()):
+                st[HAND + HOLD * q + cards[k]] += 1
+                k += 1
+    for i in range(st[STOCK_LO], st[STOCK_HI]):
+        st[STOCK + i] = cards[k]
+        k += 1
+    return True
+
+
+@njit(cache=True)
+def deal_value(st, opts, p):
+    """Seat p's result of the finished deal in ``st``: minus (its penalty less the cut bonus
+    it wins) relative to the others' mean."""
+    n = st[N]
+    void = opts[O_VOID_DEAD] and st[DREASON] != D_OUT
+    rules = rules_of(opts)
+    mine = 0.0
+    rest = 0.0
+    for q in range(n):
+        v = 0.0
+        if q != st[OUT] and not void:
+            v = F.hold_points(hand_of(st, q), rules)
+        if st[CUT_OK] and opts[O_CUT_RECIP] == 1 and st[OUT] == q:
+            v -= opts[O_CUT_POINTS]
+        if q == p:
+            mine = v
+        else:
+            rest += v
+    return rest / (n - 1) - mine
+
+
+@njit(cache=True)
+def rollout(st, opts, tab, sids, params, g, sc, mo, plug, pprm, vb, draw):
+    """Play the deal in ``st`` to its end with the rows ``params`` at every seat, from the
+    turn player's draw (``draw``; begin_turn done) or its discard (its step 2 done, no
+    out-of-turn play pending)."""
+    trace = np.zeros((0, 6), np.int64)
+    p = st[CUR]
+    if draw:
+        q = draw_phase(st, opts, tab, p, sids, params, g, trace, sc, plug, pprm, vb)
+        if q == -2 or over(st):
+            return
+        st[XFER] = 1 if q >= 0 else 0
+        act_phase(st, opts, tab, p, sids[p], params[p], g, mo, trace, False, plug, pprm, vb)
+        if over(st):
+            return
+    else:
+        q = -1
+    if end_turn(st, opts, tab, sids, params, g, trace, sc, p, q, plug, pprm, vb) or over(st):
+        return
+    while not over(st):
+        if st[TURN] >= opts[O_MAX_TURNS]:
+            end_deal(st, D_TURN_CAP, -1)
+            return
+        p = st[CUR]
+        begin_turn(st, p)
+        q = draw_phase(st, opts, tab, p, sids, params, g, trace, sc, plug, pprm, vb)
+        if q == -2 or over(st):
+            return
+        st[XFER] = 1 if q >= 0 else 0
+        act_phase(st, opts, tab, p, sids[p], params[p], g, mo, trace, False, plug, pprm, vb)
+        if over(st):
+            return
+        if end_turn(st, opts, tab, sids, params, g, trace, sc, p, q, plug, pprm, vb):
+            return
+
+
+@njit(cache=True)
+def search_options(st, opts, tab, p, kind, sid, pol, gen, out):
+    """The answers a search tries (the policy's own first): K_DRAW its choice, then the other;
+    K_DISCARD the legal discards in the policy's order (at most SX_CANDS of them, at least one)."""
+    sc = np.zeros(16, np.int64)
+    if kind == K_DRAW:
+        paid = opts[O_MAYI_MODEL] == MODEL_OOT
+        w = wants_card(st, opts, tab, p, top_card(st), paid, sid, pol, gen, sc)
+        out[0] = 1 if w else 0
+        out[1] = 0 if w else 1
+        return 2
+    h, spec, rules = hand_of(st, p), spec_of(opts, st[DEAL]), rules_of(opts)
+    near = danger(st, opts, p, pol, sid, sc)
+    keys = np.empty(HOLD, np.int64)
+    m = 0
+    for c in range(HOLD):
+        if discard_ok(st, p, c, False):
+            keys[m] = discard_key(st, tab, p, c, h, spec, rules, near) * 64 + c
+            m += 1
+    keys[:m].sort()
+    for i in range(m):
+        out[i] = keys[i] % 64
+    return m
+
+
+@njit(cache=True)
+def search_pick(st, opts, tab, p, kind, prm, gen, plug, pprm, vb):
+    """The search's answer to seat p's decision ``kind`` (K_DRAW: 1 take, 0 draw; K_DISCARD:
+    the card), row ``prm`` (``kernels.search``): for each of ``worlds`` determinizations every
+    answer tried is forced and the deal rolled out to its end ``rollouts`` times with the
+    policy at every seat (the same streams for every answer); the best total ``deal_value``
+    wins, the policy's own answer on ties."""
+    n = st[N]
+    sid = np.int64(prm[SP_POLICY])
+    pol = prm[SP_PRM:]
+    opt = np.empty(HOLD, np.int64)
+    key = search_key(gen)
+    g = np.empty(2, np.uint64)
+    seed_sub(g, key, -1, -1)
+    k = search_options(st, opts, tab, p, kind, sid, pol, g, opt)
+    if kind == K_DISCARD:
+        k = min(k, max(1, int(prm[SX_CANDS])))
+    if k == 0:
+        return -1
+    if k == 1:
+        return opt[0]
+    worlds, rollouts = plan_budget(prm, k)
+    sids2 = np.full(n, sid, np.int64)
+    params2 = np.zeros((n, N_PARAMS), np.float64)
+    for q in range(n):
+        params2[q, :N_POLICY] = pol[:N_POLICY]
+    base = np.empty(ST_SIZE, np.int64)
+    sim = np.empty(ST_SIZE, np.int64)
+    tab2 = np.empty_like(tab)
+    cards = np.empty(MAX_PACK, np.int64)
+    sc = np.zeros(16, np.int64)
+    mo = np.zeros((MO_ROWS, HOLD), np.int64)
+    total = np.zeros(k, np.float64)
+    dsq = np.zeros(k, np.float64)       # squares of the paired differences to the policy's answer
+    val = np.zeros(k, np.float64)
+    for w in range(worlds):
+        base[:] = st
+        seed_sub(g, key, w, -1)
+        determinize(base, opts, tab, p, g, cards)
+        for r in range(rollouts):
+            for i in range(k):
+                sim[:] = base
+                tab2[:] = tab
+                sim[F_KIND] = kind + 1
+                sim[F_SEAT] = p
+                sim[F_VAL] = opt[i]
+                seed_sub(g, key, w, r)
+                rollout(sim, opts, tab2, sids2, params2, g, sc, mo, plug, pprm, vb, kind == K_DRAW)
+                val[i] = deal_value(sim, opts, p)
+                total[i] += val[i]
+                dsq[i] += (val[i] - val[0]) ** 2
+    b = best_action(total, k)
+    z = prm[SX_Z]
+    m = worlds * rollouts
+    if b > 0 and z > 0:
+        if m < 2:
+            return opt[0]               # no spread to test against: the policy's answer
+        d = (total[b] - total[0]) / m
+        var = max(0.0, dsq[b] / m - d * d) / (m - 1)
+        t = z + (z ** 3 + z) / (4 * (m - 1))    # z as a Student t quantile of m - 1 degrees of freedom
+        if d < t * np.sqrt(var):
+            b = 0
+    return opt[b]
+
+
+@njit(cache=True)
+def search_force(st, opts, tab, p, kind, prm, gen, plug, pprm, vb):
+    """Search seat p's decision ``kind`` and force its answer on the hook that takes it next."""
+    st[F_VAL] = search_pick(st, opts, tab, p, kind, prm, gen, plug, pprm, vb)
+    st[F_SEAT] = p
+    st[F_KIND] = kind + 1
 
 
 @njit(cache=True)

@@ -62,6 +62,7 @@ from cardsim.sim.spec import (
     penalty_game_columns,
     plugin_fields,
     record_fields,
+    search_strategy,
     tuned,
 )
 from cardsim.sim.trace import event, lines
@@ -588,6 +589,18 @@ def _replay(seed, game_id, opts, sids, params, check, plug=None, pprm=None):
 STRONG = "cautious:max_mayi=99,near=99,volunteer=1,danger=3,far=3,layoff_target=1,joker_target=1,meld_jokers=1,vol_points=0,noise=0,swap=1"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "cautious"), STRONG,
                         "`python scripts/tune_strong.py contract_rummy` (results/tune/contract_rummy/)"))
+STRATEGIES.append(search_strategy(
+    K.S_SEARCH, STRATEGIES, ("strong", "cautious", "mayi", "greedy", "random"), worlds=32, budget=0,
+    extra=(ParamSpec("kinds", 3.0, 1.0, 3.0, "decisions searched (a bit mask): 1 the draw (take the top discard, a "
+                     "May-I under out_of_turn_discard, or draw), 2 the discard; the policy makes the rest",
+                     integer=True),
+           ParamSpec("discards", 3.0, 1.0, 12.0, "discards tried, the policy's best ones first", integer=True),
+           ParamSpec("z", 2.0, 0.0, 10.0, "another answer than the policy's only where its mean gain over the policy's "
+                     "is at least z standard errors (paired on the same worlds); 0 = the best mean")),
+    help="determinized Monte Carlo search: at its draw and its discard it deals the unseen cards again (other "
+         "hands, keeping the cards they are known to hold, and the stock) and plays each answer out to the end of "
+         "the deal with the rollout policy at every seat; takes the best mean of its penalty against the others' "
+         "mean"))
 
 
 GAME = GameSpec(
