@@ -41,7 +41,9 @@ Choices this module adds where the spec leaves room
   seat (``rollouts`` times, the same streams for every card), and takes the card with the
   best total money of its seat in the hand. A record is a session of hands whose money is
   the sum of the hands' and a hand's play changes no other hand, so the hand's money is the
-  record's own measure. Bids, trump and the call are the policy's. A table with a search
+  record's own measure. With ``trump`` the declarer names trump the same way (each suit
+  rolled out over the whole hand, the partner called as the policy calls); bids and the call
+  are the policy's. A table with a search
   seat plays the general card loop (``play_tricks_plugged``; ``PLUGGED``); ``VOID`` is public
   bookkeeping only (``RULES_VERSION`` unchanged).
 * Redeal cap ``MAX_REDEALS`` (100, not in the spec): a hand still thrown in after that many
@@ -84,7 +86,7 @@ import numpy as np
 from cardsim.kernels.cards import lowbit, nth_card, popcount
 from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned, with_plugin_params
 from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
-from cardsim.kernels.search import SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, shuffle_prefix
+from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, shuffle_prefix
 from cardsim.kernels.tricks import (
     FULL40,
     LAST_TRICK_THIRDS,
@@ -195,8 +197,10 @@ ERROR_NAMES = ("", "cards not conserved", "no legal card", "illegal card or bid 
 S_RANDOM = 0       # params: pass_bias
 S_GREEDY = 1       # params: self_call (bids by GREEDY_THRESHOLDS)
 S_HEURISTIC = 2    # params: t1..t4 (strength for each level), explore, self_call
-S_SEARCH = 3       # params: the search row (kernels.search: worlds, rollouts, budget, policy, then the policy's row)
+S_SEARCH = 3       # params: the search row (kernels.search: worlds, rollouts, budget, policy, trump, then the
+                   # policy's row)
 N_PARAMS = SP_PRM + 6
+EX_TRUMP = SP_EXTRA  # search row: 1 = the declarer's trump by search too, 0 = by the policy
 GREEDY_THRESHOLDS = (9.0, 13.0, 15.0, 17.0)
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
 N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
@@ -505,7 +509,7 @@ def make_contract(st, opts, sids, params, gplay, trace, plug):
     plugged = sid >= PLUGIN
     if plugged:
         sid -= PLUGIN
-    off = 0                          # a search declarer makes the contract as its rollout policy
+    off = 0                          # a search declarer: the call (and the trump, unless searched) as its policy
     if sid == S_SEARCH:
         sid = np.int64(params[d, SP_POLICY])
         off = SP_PRM
@@ -514,6 +518,8 @@ def make_contract(st, opts, sids, params, gplay, trace, plug):
         trump = plugin_decide(st, opts, d, K_TRUMP, 0, plug, params)
         if trump == -2:
             return E_PLUGIN
+    if trump < 0 and off > 0 and params[d, EX_TRUMP] != 0:
+        trump = search_trump(st, opts, d, params[d], gplay)
     if trump < 0:
         trump = below(gplay, 4) if sid == S_RANDOM else best_trump(st[HAND + d])
     st[TRUMP] = trump
@@ -992,12 +998,63 @@ def search_card(st, opts, p, legal, prm, gen):
     return acts[best_action(total, n)]
 
 
+@njit(cache=True)
+def contract_as(st, opts, d, trump, sid, prm, gen):
+    """``make_contract`` after the trump, for a rollout: the partner as the built-in ``sid``
+    (row ``prm``) calls or names it, and the leader of trick 1."""
+    st[TRUMP] = trump
+    if not is_solo(st, opts):
+        if opts[O_PARTNER_METHOD] == 1:
+            st[PARTNER] = choose_named(st, d, sid, gen)
+            st[REVEALED] = 1
+        else:
+            st[CALLED] = choose_called(st, d, trump, sid, prm, gen, opts[O_SELF_CALL] != 0)
+            st[PARTNER] = owner_of(st, st[CALLED])
+    fl = opts[O_FIRST_LEADER]
+    st[LEADER] = st[FIRST_BIDDER] if fl == 0 else (st[FIRST_SPEAKER] if fl == 1 else d)
+
+
+@njit(cache=True)
+def search_trump(st, opts, d, prm, gen):
+    """The search declarer's trump: each suit is named in ``worlds`` deals of the other 32
+    cards, the partner called as the policy would, and the hand rolled out by the policy; the
+    suit of the best total money of the declarer wins."""
+    worlds, rollouts = plan_budget(prm, 4)
+    key = search_key(gen)
+    pol = np.int64(prm[SP_POLICY])
+    sids = np.full(N_PLAYERS, pol)
+    base = np.empty(ST_SIZE, np.int64)
+    sim = np.empty(ST_SIZE, np.int64)
+    work = np.empty(64, np.int64)
+    total = np.zeros(4, np.float64)
+    g = np.empty(2, np.uint64)
+    trace = np.zeros((0, TRACE_W), np.int64)
+    for w in range(worlds):
+        base[:] = st
+        seed_sub(g, key, w, -1)
+        determinize(base, opts, d, g, work)
+        for r in range(rollouts):
+            for s in range(4):
+                sim[:] = base
+                seed_sub(g, key, w, r)
+                contract_as(sim, opts, d, s, pol, prm[SP_PRM:], g)
+                roll_hand(sim, opts, sids, g, trace)
+                total[s] += sim[HMONEY + d]
+    return best_action(total, 4)
+
+
 def search_decision(st, opts, prm, key):
     """The search's card in state ``st`` (the seat to play: leader + cards in the trick) with
     its play stream keyed by ``key`` (tests: other hidden cards must give the same card)."""
     p = (int(st[LEADER]) + int(st[NCARDS])) % N_PLAYERS
     g = np.array([key, 0], dtype=np.uint64)
     return search_card(st, opts, p, legal_cards(st[HAND + p], st[LED]), prm, g)
+
+
+def search_trump_decision(st, opts, prm, key):
+    """The search declarer's trump in state ``st`` (auction over, DECLARER set) for tests."""
+    g = np.array([key, 0], dtype=np.uint64)
+    return search_trump(st, opts, int(st[DECLARER]), prm, g)
 
 
 # =============================================================================

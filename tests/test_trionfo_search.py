@@ -103,6 +103,18 @@ def test_search_does_not_peek():
         assert K.search_decision(st, opts, prm, 1000 + i) == K.search_decision(other, opts, prm, 1000 + i), i
         checked += 1
     assert checked > 100 and moved > 0.6 * checked
+    chiamo = seat("heuristic:t1=0,t2=40,t3=40,t4=40")
+    for h in range(6):                               # the declarer's trump
+        opts = TrionfoOptions(**(GAME.presets["self_call"] if h % 2 else {})).to_array(5)
+        st = np.zeros(K.ST_SIZE, np.int64)
+        st[K.N], st[K.HAND_IDX], st[K.DEALER] = 5, h % 2, h % 5
+        g = gen(700 + h)
+        K.deal(st, g, NO_TRACE)
+        K.speak(st, int(st[K.FIRST_SPEAKER]), 1, NO_TRACE)
+        st[K.DECLARER] = st[K.HIGH_BIDDER]
+        fixed = {int(st[K.FIRST_SPEAKER]): FIVE_D} if h % 2 == 0 else {}
+        other = redeal_hidden(st, int(st[K.DECLARER]), [0] * 5, fixed, rng, bool(opts[K.O_SELF_CALL]))
+        assert K.search_trump_decision(st, opts, prm, h) == K.search_trump_decision(other, opts, prm, h)
 
 
 def test_search_result_does_not_depend_on_workers():
@@ -120,7 +132,7 @@ def test_search_row_and_labels():
     slots; the row fits N_PARAMS, so plug-in rows still start there."""
     sids, params = seat_arrays(GAME, seat_table(GAME, ["search:policy=greedy,worlds=5"] + ["strong"] * 4, 5))
     assert sids[0] == K.S_SEARCH and params.shape[1] == K.N_PARAMS
-    assert params[0, 0] == 5 and params[0, SP_POLICY] == K.S_GREEDY
+    assert params[0, 0] == 5 and params[0, SP_POLICY] == K.S_GREEDY and params[0, K.EX_TRUMP] == 1
     strong = GAME.strategies["strong"]
     _, p2 = seat_arrays(GAME, seat_table(GAME, ["search"], 5))
     assert p2[0, SP_POLICY] == strong.sid == K.S_HEURISTIC
