@@ -460,10 +460,11 @@ def claim_window(st, opts, first, sids, params, gplay, trace, plug, plugged):
             if i == -2:
                 return E_PLUGIN
         if i < 0:
+            off = 0
             if plugged and sid == S_SEARCH:          # a search seat claims as its rollout policy
-                i = 1 if wants_claim(st, opts, p, np.int64(params[p, SP_POLICY]), params[p, SP_PRM:], gplay) else 0
-            else:
-                i = 1 if wants_claim(st, opts, p, sid, params[p], gplay) else 0
+                sid = np.int64(params[p, SP_POLICY])
+                off = SP_PRM
+            i = 1 if wants_claim(st, opts, p, sid, params[p, off:], gplay) else 0
         if i:
             resolve_claim(st, opts, p, trace)
             return 0

@@ -438,11 +438,11 @@ def auction(st, opts, sids, params, check, gplay, trace, plug):
                 if level == -2:
                     return E_PLUGIN
             if level < 0:
+                off = 0
                 if sid == S_SEARCH:              # a search seat bids as its rollout policy
-                    level = choose_bid(st, p, st[HIGH_LEVEL], np.int64(params[p, SP_POLICY]), params[p, SP_PRM:],
-                                       gplay)
-                else:
-                    level = choose_bid(st, p, st[HIGH_LEVEL], sid, params[p], gplay)
+                    sid = np.int64(params[p, SP_POLICY])
+                    off = SP_PRM
+                level = choose_bid(st, p, st[HIGH_LEVEL], sid, params[p, off:], gplay)
             if check and level != 0 and not (st[HIGH_LEVEL] < level <= LEVELS):
                 return E_ILLEGAL
             speak(st, p, level, trace)

@@ -104,6 +104,7 @@ def test_search_does_not_peek(preset):
         assert K.search_decision(st, opts, prm, 1000 + i) == K.search_decision(other, opts, prm, 1000 + i), i
         checked += 1
     assert checked > 120 and moved > 0.6 * checked
+    _, prm = prm_of(SEARCH + ",trump=1")
     for h in range(6):
         st = np.zeros(K.ST_SIZE, np.int64)
         st[K.N], st[K.HAND_NO], st[K.DEALER] = 4, 1 + h % 2, h % 4
@@ -133,6 +134,6 @@ def test_search_row_and_labels():
     _, p2 = seat_arrays(GAME, seat_table(GAME, ["search"], 4))
     assert p2[0, SP_POLICY] == strong.sid == K.S_HEURISTIC
     assert list(p2[0, SP_PRM:]) == [p.default for p in strong.params]
-    assert p2[0, K.EX_GAME_WEIGHT] == GAME.strategies["search"].params[4].default and p2[0, K.EX_TRUMP] == 1
+    assert p2[0, K.EX_GAME_WEIGHT] == GAME.strategies["search"].params[4].default and p2[0, K.EX_TRUMP] == 0
     same = seat_table(GAME, ["search:policy=2"], 4)[0]
     assert short_label(GAME, same.label) == "search:policy=greedy"

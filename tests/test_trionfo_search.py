@@ -130,7 +130,7 @@ def test_search_result_does_not_depend_on_workers():
 def test_search_row_and_labels():
     """The policy by name; the kernel row carries its sid and parameters after the search's own
     slots; the row fits N_PARAMS, so plug-in rows still start there."""
-    sids, params = seat_arrays(GAME, seat_table(GAME, ["search:policy=greedy,worlds=5"] + ["strong"] * 4, 5))
+    sids, params = seat_arrays(GAME, seat_table(GAME, ["search:policy=greedy,worlds=5,trump=1"] + ["strong"] * 4, 5))
     assert sids[0] == K.S_SEARCH and params.shape[1] == K.N_PARAMS
     assert params[0, 0] == 5 and params[0, SP_POLICY] == K.S_GREEDY and params[0, K.EX_TRUMP] == 1
     strong = GAME.strategies["strong"]

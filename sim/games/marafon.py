@@ -355,8 +355,8 @@ STRATEGIES.append(search_strategy(
     K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "greedy", "random"), worlds=16, budget=0,
     extra=(ParamSpec("game_weight", 20.0, 0.0, 1000.0, "a game won in a rollout's hand counts this many hand "
                      "points (a game lost: minus); 0 = the hand's points alone"),
-           ParamSpec("trump", 1.0, 0.0, 1.0, "1: the battitore names trump by search too (each suit rolled out); "
-                     "0: as the rollout policy", integer=True)),
+           ParamSpec("trump", 0.0, 0.0, 1.0, "1: the battitore names trump by search too (each suit rolled out); "
+                     "0: as the rollout policy (default: measured better, results/search/marafon.md)", integer=True)),
     help="determinized Monte Carlo search: at each card it deals the three hidden hands again (hand sizes, "
          "the voids shown, the declared cricche, the battitore's 4D in a game's first hand) and plays every "
          "legal card out to the end of the hand with the rollout policy at every seat; takes the best mean of "

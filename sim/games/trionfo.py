@@ -301,8 +301,9 @@ STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "heuristic"), ST
                         "`python scripts/tune_strong.py trionfo` (results/tune/trionfo/)"))
 STRATEGIES.append(search_strategy(
     K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "greedy", "random"), worlds=16, budget=0,
-    extra=(ParamSpec("trump", 1.0, 0.0, 1.0, "1: the declarer names trump by search too (each suit rolled out, "
-                     "the partner called as the policy calls); 0: as the rollout policy", integer=True),),
+    extra=(ParamSpec("trump", 0.0, 0.0, 1.0, "1: the declarer names trump by search too (each suit rolled out, "
+                     "the partner called as the policy calls); 0: as the rollout policy (default: no gain measured "
+                     "for trump=1, results/search/trionfo.md)", integer=True),),
     help="determinized Monte Carlo search: at each card it deals the four hidden hands again (hand sizes, the "
          "voids shown, the first hand's 5D with the first speaker, an unplayed called card with another seat: "
          "the world's partner) and plays every legal card out to the end of the hand with the rollout "
