@@ -26,6 +26,23 @@ Choices this module adds where the spec leaves room
   ``claim_due`` claims at a window where the side's exact count has reached the target
   (correct claims); with both 0 it never claims.
 * ``allow_lead_signals`` is reserved by the spec without semantics: only ``False`` exists.
+* ``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
+  determinized Monte Carlo. At a card with more than one legal card it deals ``worlds``
+  times the three hands its seat cannot see (``determinize``: hand sizes, the suits each seat
+  has shown void in (``VOID``), the declared cricche still unplayed, the battitore's 4D in a
+  game's first hand, and with automatic declarations no seat past its trick-1 turn holding a
+  cricca it did not declare; ``deal_constrained`` keeps every card placeable by Hall's
+  condition), plays every legal card in each and rolls the hand out to its end with the
+  rollout policy at every seat (declarations and claims included; ``rollouts`` times, the same
+  streams for every card), and takes the card with the best total ``search_value``: the
+  hand's point difference of its side, plus ``game_weight`` points for a game won in that
+  hand (minus for one lost). A record is a match of one or more games of several hands, so
+  the hand's points are a proxy of the match result: sound, as the result is a race to the
+  target in hand points, and the game term counts where the hand decides it. With ``trump``
+  the battitore names trump the same way (each suit rolled out over whole hands); claims and
+  optional declarations are the policy's. A table with a search seat plays the general loop
+  (``play_out_plugged``; ``PLUGGED``), so the built-in tables' loop is unchanged. ``VOID``
+  and ``PLAYED_BY`` are public bookkeeping only (``RULES_VERSION`` unchanged).
 * Plug-in strategies (issue 17): a seat with sid ``PLUGIN + b`` asks a user's ``decide`` (a
   ``jit.PLUG_SIG`` function) first for the decision kinds of its mask: K_TRUMP (legal: the
   suits 0..3), K_DECLARE (an optional marafona: 0 no, 1 yes), K_CLAIM (a claim window: 0 no,
@@ -71,6 +88,8 @@ import numpy as np
 from cardsim.kernels.cards import lowbit, nth_card, popcount
 from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned, with_plugin_params
 from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
+from cardsim.kernels.search import (SP_EXTRA, SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub,
+                                    shuffle_prefix)
 from cardsim.kernels.tricks import (
     FULL40,
     LAST_TRICK_THIRDS,
@@ -156,8 +175,11 @@ DECK = 50        # DECK .. DECK+39: the shuffled deck of this hand
 DECL = 90        # DECL + p: suit mask of the cricche seat p declared this hand (public; a plug-in's view)
 PVIEW = 94       # PVIEW .. +VIEW_SIZE: a plug-in's view (scratch, written before each plug-in decision)
 PLEGAL = 140     # PLEGAL .. +40: a plug-in decision's legal actions (scratch)
-PLUGGED = 180    # 1 when a seat of the table is a plug-in (sid >= PLUGIN)
-ST_SIZE = 181
+PLUGGED = 180    # 1 when a seat of the table is a plug-in (sid >= PLUGIN) or a search (S_SEARCH): the
+                 # table plays the general loop (``play_out_plugged``)
+VOID = 181       # VOID + p: suits (bits 0..3) seat p has shown void in this hand by not following (public)
+PLAYED_BY = 185  # PLAYED_BY + p: cards seat p has played this hand (public)
+ST_SIZE = 189
 
 # ---- end reasons -----------------------------------------------------------------
 R_TARGET = 0
@@ -184,7 +206,11 @@ ERROR_NAMES = ("", "cards not conserved", "no legal card", "illegal card chosen"
 S_RANDOM = 0       # params: claim_prob, claim_due
 S_GREEDY = 1       # no params
 S_HEURISTIC = 2    # params: claim_margin, memory_noise, honour_min, marafona_weight
-N_PARAMS = 4
+S_SEARCH = 3       # params: the search row (kernels.search: worlds, rollouts, budget, policy, game_weight,
+                   # trump, then the policy's row)
+N_PARAMS = SP_PRM + 4
+EX_GAME_WEIGHT = SP_EXTRA      # search row: a game won (lost) in a rollout counts this many points (minus)
+EX_TRUMP = SP_EXTRA + 1        # search row: 1 = the battitore's trump by search too, 0 = by the policy
 GREEDY_MARAFONA_WEIGHT = 1000.0   # greedy always names the suit of its marafona
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
 N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
@@ -303,6 +329,8 @@ def owner_of(st, card):
 @njit(cache=True)
 def reset_hand(st):
     for i in range(BATT, PVIEW):
+        st[i] = 0
+    for i in range(VOID, ST_SIZE):
         st[i] = 0
     st[TRUMP] = -1
     st[LED] = -1
@@ -432,7 +460,11 @@ def claim_window(st, opts, first, sids, params, gplay, trace, plug, plugged):
             if i == -2:
                 return E_PLUGIN
         if i < 0:
-            i = 1 if wants_claim(st, opts, p, sid, params[p], gplay) else 0
+            off = 0
+            if plugged and sid == S_SEARCH:          # a search seat claims as its rollout policy
+                sid = np.int64(params[p, SP_POLICY])
+                off = SP_PRM
+            i = 1 if wants_claim(st, opts, p, sid, params[p, off:], gplay) else 0
         if i:
             resolve_claim(st, opts, p, trace)
             return 0
@@ -476,6 +508,8 @@ def declare_step(st, opts, p, sids, params, gplay, trace, plug, plugged):
             if i == -2:
                 return E_PLUGIN
         if i < 0:
+            if plugged and sid == S_SEARCH:
+                sid = np.int64(params[p, SP_POLICY])
             i = 1 if wants_declare(sid, gplay) else 0
         if i == 0:
             return 0
@@ -624,8 +658,11 @@ def choose_card(st, p, legal, sid, prm, gen):
 def put_card(st, p, card, trace):
     st[HAND + p] &= ~(np.int64(1) << card)
     st[PLAYED] |= np.int64(1) << card
+    st[PLAYED_BY + p] |= np.int64(1) << card
     if st[NCARDS] == 0:
         st[LED] = card // 10
+    elif card // 10 != st[LED]:
+        st[VOID + p] |= np.int64(1) << st[LED]
     st[TRICK + st[NCARDS]] = card
     st[NCARDS] += 1
     st[ASKED] = 0
@@ -646,7 +683,10 @@ def play_turn(st, opts, p, sid, prm, check, gplay, trace, plug, params, plugged)
         if card == -2:
             return E_PLUGIN
     if card < 0:
-        card = choose_card(st, p, legal, sid, prm, gplay)
+        if plugged and sid == S_SEARCH:
+            card = search_card(st, opts, p, legal, prm, gplay, plug)
+        else:
+            card = choose_card(st, p, legal, sid, prm, gplay)
     if check and not (legal >> card) & 1:
         return E_ILLEGAL
     put_card(st, p, card, trace)
@@ -740,6 +780,297 @@ def next_dealer(st, opts):
         st[DEALER] = st[HOLDER4D]
     else:
         st[DEALER] = (st[DEALER] + 1) % 4
+
+
+# =============================================================================
+# search (issue 19): determinized Monte Carlo over the legal cards (and the trump)
+# =============================================================================
+CRICCA = 0b1110000000   # the 3, 2 and A of suit 0 (shift by 10 x suit)
+DEAL_TRIES = 16         # deals tried for a world that also respects the declarations not made
+
+
+@njit(cache=True)
+def acted_in_first_trick(st, q):
+    """Seat q has had its turn in trick 1 (so it declared there, or held nothing to declare)."""
+    return st[TRICK_NO] > 0 or ((q - st[LEADER]) & 3) < st[NCARDS]
+
+
+@njit(cache=True)
+def declarable_in(st, opts, q, hand):
+    """``declarable`` for seat q holding ``hand``."""
+    if opts[O_DECLARER] == 1 and q != st[BATT]:
+        return 0
+    c = cricche(hand)
+    if opts[O_TRUMP_ONLY]:
+        c &= 1 << st[TRUMP]
+    return c
+
+
+@njit(cache=True)
+def deal_feasible(rem, left, allow):
+    """Whether the cards still to deal (``rem``: per suit) fit the seats' needs (``left``) and
+    allowed suits (``allow``): Hall's condition, for every set T of the three seats, the cards
+    only seats of T may take are at most T's needs."""
+    for t in range(8):
+        cap = 0
+        for j in range(3):
+            if (t >> j) & 1:
+                cap += left[j]
+        dem = 0
+        for s in range(4):
+            inside = True
+            for j in range(3):
+                if (allow[j] >> s) & 1 and not (t >> j) & 1:
+                    inside = False
+            if inside:
+                dem += rem[s]
+        if dem > cap:
+            return False
+    return True
+
+
+@njit(cache=True)
+def deal_constrained(cards, m, need, allow, out, gen, left, rem):
+    """Deal ``cards[:m]`` (shuffled) to three seats: ``need[j]`` cards each, none of a suit
+    seat j has shown void in (``allow[j]``: the suits it may hold), into ``out``. Each card goes
+    to a seat drawn in proportion to its open places among those that may take it and leave
+    the rest dealable (``deal_feasible``); without voids that is a uniform deal."""
+    for j in range(3):
+        left[j] = need[j]
+        out[j] = 0
+    for s in range(4):
+        rem[s] = 0
+    for i in range(m):
+        rem[cards[i] // 10] += 1
+    for i in range(m):
+        c = cards[i]
+        s = c // 10
+        rem[s] -= 1
+        skip = 0
+        chosen = -1
+        while True:
+            tot = 0
+            for j in range(3):
+                if not (skip >> j) & 1 and (allow[j] >> s) & 1:
+                    tot += left[j]
+            if tot == 0:
+                break
+            x = below(gen, tot)
+            j = 0
+            for jj in range(3):
+                w = left[jj] if not (skip >> jj) & 1 and (allow[jj] >> s) & 1 else 0
+                if x < w:
+                    j = jj
+                    break
+                x -= w
+            left[j] -= 1
+            if deal_feasible(rem, left, allow):
+                chosen = j
+                break
+            left[j] += 1
+            skip |= 1 << j
+        if chosen < 0:           # only for inconsistent constraints: any seat with room
+            for j in range(3):
+                if left[j] > 0:
+                    chosen = j
+            left[chosen] -= 1
+        out[chosen] |= np.int64(1) << c
+
+
+@njit(cache=True)
+def determinize(st, opts, p, gen, work):
+    """Deal again, in ``st``, the three hands seat ``p`` cannot see, from the cards it has not
+    seen, consistently with everything public: hand sizes, the suits each seat has shown void
+    in (``VOID``), the declared cricche still unplayed (``DECL``) and, in a game's first hand,
+    the 4 of coins with the battitore (he named trump as its holder) until it is played; with
+    ``marafona_auto_declare``, no seat that has had its turn in trick 1 gets a cricca it would
+    have declared and did not (up to DEAL_TRIES deals; then the last one). Reads only what
+    ``p`` may see. ``work``: scratch (64 int64)."""
+    others = work[0:3]
+    known = work[3:6]
+    need = work[6:9]
+    allow = work[9:12]
+    hands = work[12:15]
+    left = work[15:18]
+    rem = work[18:22]
+    cards = work[24:64]
+    k = 0
+    for q in range(N_PLAYERS):
+        if q != p:
+            others[k] = q
+            k += 1
+    taken = st[PLAYED] | st[HAND + p]
+    for j in range(3):
+        q = others[j]
+        m = 0
+        for s in range(4):
+            if (st[DECL + q] >> s) & 1:
+                m |= np.int64(CRICCA) << (10 * s)
+        if st[HAND_NO] == 1 and q == st[BATT]:
+            m |= np.int64(1) << FOUR_COINS
+        m &= ~st[PLAYED]
+        known[j] = m
+        taken |= m
+        need[j] = popcount(st[HAND + q]) - popcount(m)
+        allow[j] = 15 & ~st[VOID + q]
+    pool = FULL40 & ~taken
+    m = 0
+    while pool:
+        cards[m] = lowbit(pool)
+        m += 1
+        pool &= pool - 1
+    check = opts[O_AUTO_DECLARE] == 1 and st[TRUMP] >= 0
+    for attempt in range(DEAL_TRIES):
+        shuffle_prefix(cards, m, gen)
+        deal_constrained(cards, m, need, allow, hands, gen, left, rem)
+        ok = True
+        if check:
+            for j in range(3):
+                q = others[j]
+                if acted_in_first_trick(st, q) and \
+                        declarable_in(st, opts, q, hands[j] | known[j] | st[PLAYED_BY + q]) != st[DECL + q]:
+                    ok = False
+        if ok:
+            break
+    for j in range(3):
+        st[HAND + others[j]] = hands[j] | known[j]
+
+
+@njit(cache=True)
+def roll_hand(st, opts, sids, params, gen, trace, plug):
+    """Play the hand in ``st`` to its end from wherever it stands (mid-trick too: the seats
+    still to play in this trick first), with the strategies ``sids`` / ``params`` (built-ins
+    only): declarations, claim windows, tricks, and the scoring and end-of-game test of
+    ``play_tricks``; stops at the end of the hand (or of the game)."""
+    while st[OVER] == 0 and st[TRICK_NO] < TRICKS:
+        while st[NCARDS] < N_PLAYERS:
+            p = (st[LEADER] + st[NCARDS]) & 3
+            if st[TRICK_NO] == 0:
+                declare_step(st, opts, p, sids, params, gen, trace, plug, False)
+            if opts[O_CLAIM_TIMING] == 1 and st[ASKED] == 0 and st[OVER] == 0:
+                claim_window(st, opts, p, sids, params, gen, trace, plug, False)
+            if st[OVER]:
+                return
+            legal = legal_cards(st[HAND + p], st[LED])
+            put_card(st, p, choose_card(st, p, legal, sids[p], params[p], gen), trace)
+        finish_trick(st, trace)
+        claim_window(st, opts, st[LAST_WINNER], sids, params, gen, trace, plug, False)
+    if st[OVER] == 0:
+        score_hand(st, opts, trace)
+        after_hand(st, opts, trace)
+
+
+@njit(cache=True)
+def search_value(st, opts, side, game_weight):
+    """A rollout's worth to ``side``: its hand points minus the other side's (the scored
+    points; thirds / 3 and the marafone where a claim ended the hand), plus ``game_weight``
+    if the game ended in the hand and ``side`` won it (minus if it lost)."""
+    o = 1 - side
+    if st[TRICK_NO] == TRICKS and st[HAND_END] == 0:
+        v = float(st[PTS + side] - st[PTS + o])
+    else:
+        v = (st[THIRDS + side] - st[THIRDS + o]) / 3.0 + opts[O_MARAF_POINTS] * (st[MARAF + side] - st[MARAF + o])
+    if st[OVER]:
+        if st[WIN_SIDE] == side:
+            v += game_weight
+        elif st[WIN_SIDE] == o:
+            v -= game_weight
+    return v
+
+
+@njit(cache=True)
+def rollout_table(prm, width):
+    """Every seat the search row's rollout policy, with its parameter row."""
+    sids = np.empty(N_PLAYERS, np.int64)
+    params = np.zeros((N_PLAYERS, width), np.float64)
+    for q in range(N_PLAYERS):
+        sids[q] = np.int64(prm[SP_POLICY])
+        for i in range(N_PARAMS - SP_PRM):
+            params[q, i] = prm[SP_PRM + i]
+    return sids, params
+
+
+@njit(cache=True)
+def search_card(st, opts, p, legal, prm, gen, plug):
+    """The search strategy's card (row ``prm``: ``kernels.search``) among the mask ``legal``:
+    in each of ``worlds`` determinizations every legal card is played and the hand rolled out
+    ``rollouts`` times by the policy at every seat (the same rollout streams for every card);
+    the card with the best total ``search_value`` wins (the lowest card on ties)."""
+    n = popcount(legal)
+    if n == 1:
+        return lowbit(legal)
+    acts = np.empty(TRICKS, np.int64)
+    m = legal
+    for i in range(n):
+        acts[i] = lowbit(m)
+        m &= m - 1
+    worlds, rollouts = plan_budget(prm, n)
+    key = search_key(gen)
+    sids_r, params_r = rollout_table(prm, N_PARAMS)
+    gw = prm[EX_GAME_WEIGHT]
+    base = np.empty(ST_SIZE, np.int64)
+    sim = np.empty(ST_SIZE, np.int64)
+    work = np.empty(64, np.int64)
+    total = np.zeros(n, np.float64)
+    g = np.empty(2, np.uint64)
+    trace = np.zeros((0, TRACE_W), np.int64)
+    for w in range(worlds):
+        base[:] = st
+        seed_sub(g, key, w, -1)
+        determinize(base, opts, p, g, work)
+        for r in range(rollouts):
+            for i in range(n):
+                sim[:] = base
+                seed_sub(g, key, w, r)
+                put_card(sim, p, acts[i], trace)
+                roll_hand(sim, opts, sids_r, params_r, g, trace, plug)
+                total[i] += search_value(sim, opts, p & 1, gw)
+    return acts[best_action(total, n)]
+
+
+@njit(cache=True)
+def search_trump(st, opts, b, prm, gen, plug):
+    """The search battitore's trump: with ``trump`` set, each suit is named in ``worlds``
+    deals of the other 30 cards and the hand rolled out by the policy (declarations
+    included); the best total ``search_value`` wins. With ``trump`` 0, the policy's choice."""
+    if prm[EX_TRUMP] == 0:
+        return choose_trump(st[HAND + b], np.int64(prm[SP_POLICY]), prm[SP_PRM:], opts, gen)
+    worlds, rollouts = plan_budget(prm, 4)
+    key = search_key(gen)
+    sids_r, params_r = rollout_table(prm, N_PARAMS)
+    gw = prm[EX_GAME_WEIGHT]
+    base = np.empty(ST_SIZE, np.int64)
+    sim = np.empty(ST_SIZE, np.int64)
+    work = np.empty(64, np.int64)
+    total = np.zeros(4, np.float64)
+    g = np.empty(2, np.uint64)
+    trace = np.zeros((0, TRACE_W), np.int64)
+    for w in range(worlds):
+        base[:] = st
+        seed_sub(g, key, w, -1)
+        determinize(base, opts, b, g, work)
+        for r in range(rollouts):
+            for s in range(4):
+                sim[:] = base
+                seed_sub(g, key, w, r)
+                set_trump(sim, s, trace)
+                roll_hand(sim, opts, sids_r, params_r, g, trace, plug)
+                total[s] += search_value(sim, opts, b & 1, gw)
+    return best_action(total, 4)
+
+
+def search_decision(st, opts, prm, key):
+    """The search's card in state ``st`` (the seat to play: leader + cards in the trick) with
+    its play stream keyed by ``key`` (tests: other hidden cards must give the same card)."""
+    p = (int(st[LEADER]) + int(st[NCARDS])) & 3
+    g = np.array([key, 0], dtype=np.uint64)
+    return search_card(st, opts, p, legal_cards(st[HAND + p], st[LED]), prm, g, no_plugin)
+
+
+def search_trump_decision(st, opts, prm, key):
+    """The search battitore's trump in state ``st`` (dealt, trump not named) for tests."""
+    g = np.array([key, 0], dtype=np.uint64)
+    return search_trump(st, opts, int(st[BATT]), prm, g, no_plugin)
 
 
 # =============================================================================
@@ -848,7 +1179,10 @@ def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, ro
         if suit == -2:
             return E_PLUGIN
     if suit < 0:
-        suit = choose_trump(st[HAND + b], sid, params[b], opts, gplay)
+        if sid == S_SEARCH:
+            suit = search_trump(st, opts, b, params[b], gplay, plug)
+        else:
+            suit = choose_trump(st[HAND + b], sid, params[b], opts, gplay)
     set_trump(st, suit, trace)
     extra = st[EXTRA]
     st[EXTRA_HANDS] += extra
@@ -929,7 +1263,7 @@ def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, r
     row[:] = 0
     st[N] = N_PLAYERS
     for p in range(N_PLAYERS):
-        if sids[p] >= PLUGIN:
+        if sids[p] >= PLUGIN or sids[p] == S_SEARCH:
             st[PLUGGED] = 1
     st[DEALER] = first_dealer(opts, seed, game, gdeck)
     st[FIRST_DEALER] = st[DEALER]

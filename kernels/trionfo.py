@@ -31,6 +31,21 @@ Choices this module adds where the spec leaves room
 * ``name_player``: the declarer names a seat openly; the heuristic names the seat that bid
   highest in the auction (nearest to the declarer's right on ties, his right if nobody else
   bid).
+* ``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
+  determinized Monte Carlo over the legal cards. It deals ``worlds`` times the four hands
+  its seat cannot see (``determinize``: hand sizes, the suits each seat has shown void in
+  (``VOID``), in a session's first hand the 5D with the first speaker, and an unplayed called
+  card it does not hold with one of the others, never the declarer without self-calls; that
+  seat is the world's partner, so the secret partner is sampled, not read), plays every
+  legal card in each and rolls the hand out with the rollout policy's card play at every
+  seat (``rollouts`` times, the same streams for every card), and takes the card with the
+  best total money of its seat in the hand. A record is a session of hands whose money is
+  the sum of the hands' and a hand's play changes no other hand, so the hand's money is the
+  record's own measure. With ``trump`` the declarer names trump the same way (each suit
+  rolled out over the whole hand, the partner called as the policy calls); bids and the call
+  are the policy's. A table with a search
+  seat plays the general card loop (``play_tricks_plugged``; ``PLUGGED``); ``VOID`` is public
+  bookkeeping only (``RULES_VERSION`` unchanged).
 * Redeal cap ``MAX_REDEALS`` (100, not in the spec): a hand still thrown in after that many
   deals is void (no money) and the session is flagged ``truncated``.
 * Plug-in strategies (issue 17): a seat with sid ``PLUGIN + b`` asks a user's ``decide`` (a
@@ -71,6 +86,7 @@ import numpy as np
 from cardsim.kernels.cards import lowbit, nth_card, popcount
 from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned, with_plugin_params
 from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
+from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, shuffle_prefix
 from cardsim.kernels.tricks import (
     FULL40,
     LAST_TRICK_THIRDS,
@@ -154,8 +170,10 @@ TRICK = 55       # TRICK + i: i-th card of the current trick
 DECK = 60        # DECK .. DECK+39: the shuffled deck
 PVIEW = 100      # PVIEW .. +VIEW_SIZE: a plug-in's view (scratch, written before each plug-in decision)
 PLEGAL = 157     # PLEGAL .. +40: a plug-in decision's legal actions (scratch)
-PLUGGED = 197    # 1 when a seat of the table is a plug-in (sid >= PLUGIN)
-ST_SIZE = 198
+PLUGGED = 197    # 1 when a seat of the table is a plug-in (sid >= PLUGIN) or a search (S_SEARCH): the
+                 # table plays the general card loop (``play_tricks_plugged``)
+VOID = 198       # VOID + p: suits (bits 0..3) seat p has shown void in this hand by not following (public)
+ST_SIZE = 203
 
 # ---- end reasons of a session ----------------------------------------------------
 R_COMPLETE = 0
@@ -179,7 +197,10 @@ ERROR_NAMES = ("", "cards not conserved", "no legal card", "illegal card or bid 
 S_RANDOM = 0       # params: pass_bias
 S_GREEDY = 1       # params: self_call (bids by GREEDY_THRESHOLDS)
 S_HEURISTIC = 2    # params: t1..t4 (strength for each level), explore, self_call
-N_PARAMS = 6
+S_SEARCH = 3       # params: the search row (kernels.search: worlds, rollouts, budget, policy, trump, then the
+                   # policy's row)
+N_PARAMS = SP_PRM + 6
+EX_TRUMP = SP_EXTRA  # search row: 1 = the declarer's trump by search too, 0 = by the policy
 GREEDY_THRESHOLDS = (9.0, 13.0, 15.0, 17.0)
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
 N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
@@ -324,6 +345,8 @@ def reset_deal(st):
         st[i] = 0
     for i in range(HMONEY, PVIEW):
         st[i] = 0
+    for i in range(VOID, ST_SIZE):
+        st[i] = 0
     st[HIGH_BIDDER] = -1
     st[FIRST_BIDDER] = -1
     st[DECLARER] = -1
@@ -415,7 +438,11 @@ def auction(st, opts, sids, params, check, gplay, trace, plug):
                 if level == -2:
                     return E_PLUGIN
             if level < 0:
-                level = choose_bid(st, p, st[HIGH_LEVEL], sid, params[p], gplay)
+                off = 0
+                if sid == S_SEARCH:              # a search seat bids as its rollout policy
+                    sid = np.int64(params[p, SP_POLICY])
+                    off = SP_PRM
+                level = choose_bid(st, p, st[HIGH_LEVEL], sid, params[p, off:], gplay)
             if check and level != 0 and not (st[HIGH_LEVEL] < level <= LEVELS):
                 return E_ILLEGAL
             speak(st, p, level, trace)
@@ -482,11 +509,17 @@ def make_contract(st, opts, sids, params, gplay, trace, plug):
     plugged = sid >= PLUGIN
     if plugged:
         sid -= PLUGIN
+    off = 0                          # a search declarer: the call (and the trump, unless searched) as its policy
+    if sid == S_SEARCH:
+        sid = np.int64(params[d, SP_POLICY])
+        off = SP_PRM
     trump = -1
     if plugged:
         trump = plugin_decide(st, opts, d, K_TRUMP, 0, plug, params)
         if trump == -2:
             return E_PLUGIN
+    if trump < 0 and off > 0 and params[d, EX_TRUMP] != 0:
+        trump = search_trump(st, opts, d, params[d], gplay)
     if trump < 0:
         trump = below(gplay, 4) if sid == S_RANDOM else best_trump(st[HAND + d])
     st[TRUMP] = trump
@@ -507,7 +540,7 @@ def make_contract(st, opts, sids, params, gplay, trace, plug):
                                   params)
                 if c == -2:
                     return E_PLUGIN
-            st[CALLED] = choose_called(st, d, st[TRUMP], sid, params[d], gplay, self_ok) if c < 0 else c
+            st[CALLED] = choose_called(st, d, st[TRUMP], sid, params[d, off:], gplay, self_ok) if c < 0 else c
             st[PARTNER] = owner_of(st, st[CALLED])
     fl = opts[O_FIRST_LEADER]
     st[LEADER] = st[FIRST_BIDDER] if fl == 0 else (st[FIRST_SPEAKER] if fl == 1 else d)
@@ -683,19 +716,29 @@ def play_turn(st, opts, p, sid, check, gplay, trace, plug, params, plugged):
         if card == -2:
             return E_PLUGIN
     if card < 0:
-        card = choose_card(st, opts, p, legal, sid, gplay)
+        if plugged and sid == S_SEARCH:
+            card = search_card(st, opts, p, legal, params[p], gplay)
+        else:
+            card = choose_card(st, opts, p, legal, sid, gplay)
     if check and not (legal >> card) & 1:
         return E_ILLEGAL
+    put_card(st, p, card, trace)
+    return 0
+
+
+@njit(cache=True, inline='always')
+def put_card(st, p, card, trace):
     st[HAND + p] &= ~(np.int64(1) << card)
     st[PLAYED] |= np.int64(1) << card
     if st[NCARDS] == 0:
         st[LED] = card // 10
+    elif card // 10 != st[LED]:
+        st[VOID + p] |= np.int64(1) << st[LED]
     st[TRICK + st[NCARDS]] = card
     st[NCARDS] += 1
     if card == st[CALLED]:
         st[REVEALED] = 1
     log(st, trace, T_PLAY, p, card, 0, 0, 0)
-    return 0
 
 
 @njit(cache=True, inline='always')
@@ -770,6 +813,248 @@ def settle(st, opts, trace):
     log(st, trace, T_SETTLE, d, st[SIDE_PTS], st[WON], s, 0)
     for p in range(N_PLAYERS):
         log(st, trace, T_MONEY, p, st[HMONEY + p], st[MONEY + p], 0, 0)
+
+
+# =============================================================================
+# search (issue 19): determinized Monte Carlo over the legal cards
+# =============================================================================
+OTHERS = N_PLAYERS - 1
+
+
+@njit(cache=True)
+def deal_feasible(rem, left, elig):
+    """Whether the cards still to deal (``rem``: per suit) fit the seats' open places
+    (``left``) where ``elig[s]`` (a mask of the OTHERS seats) may take suit s: Hall's
+    condition, for every set T of seats, the cards only seats of T may take are at most T's
+    places."""
+    for t in range(1 << OTHERS):
+        cap = 0
+        for j in range(OTHERS):
+            if (t >> j) & 1:
+                cap += left[j]
+        dem = 0
+        for s in range(4):
+            if elig[s] & ~t == 0:
+                dem += rem[s]
+        if dem > cap:
+            return False
+    return True
+
+
+@njit(cache=True)
+def place(c, seats, left, rem, elig, gen):
+    """A seat for card ``c`` among the mask ``seats``, drawn in proportion to its open places
+    among those that leave the rest dealable (``deal_feasible``); -1 if none does."""
+    skip = 0
+    while True:
+        tot = 0
+        for j in range(OTHERS):
+            if (seats >> j) & 1 and not (skip >> j) & 1:
+                tot += left[j]
+        if tot == 0:
+            return -1
+        x = below(gen, tot)
+        j = 0
+        for jj in range(OTHERS):
+            w = left[jj] if (seats >> jj) & 1 and not (skip >> jj) & 1 else 0
+            if x < w:
+                j = jj
+                break
+            x -= w
+        left[j] -= 1
+        if deal_feasible(rem, left, elig):
+            return j
+        left[j] += 1
+        skip |= 1 << j
+
+
+@njit(cache=True)
+def determinize(st, opts, p, gen, work):
+    """Deal again, in ``st``, the four hands seat ``p`` cannot see, from the cards it has not
+    seen, consistently with everything public: hand sizes, the suits each seat has shown void
+    in (``VOID``), in a session's first hand the 5 of coins with the first speaker (he speaks
+    first as its holder) until it is played, and an unplayed called card not in ``p``'s hand
+    with one of the others (not the declarer unless self-calls are allowed); its holder is the
+    world's partner. Each card goes to a seat drawn in proportion to its open places among
+    those that may take it and leave the rest dealable (without voids: a uniform deal).
+    Reads only what ``p`` may see. ``work``: scratch (64 int64)."""
+    others = work[0:4]
+    known = work[4:8]
+    left = work[8:12]
+    hands = work[12:16]
+    rem = work[16:20]
+    elig = work[20:24]
+    cards = work[24:64]
+    k = 0
+    for q in range(N_PLAYERS):
+        if q != p:
+            others[k] = q
+            k += 1
+    taken = st[PLAYED] | st[HAND + p]
+    for s in range(4):
+        elig[s] = 0
+        rem[s] = 0
+    for j in range(OTHERS):
+        q = others[j]
+        m = 0
+        if st[HAND_IDX] == 0 and q == st[FIRST_SPEAKER]:
+            m = np.int64(1) << FIVE_COINS
+        m &= ~st[PLAYED]
+        known[j] = m
+        taken |= m
+        left[j] = popcount(st[HAND + q]) - popcount(m)
+        hands[j] = m
+        for s in range(4):
+            if not (st[VOID + q] >> s) & 1:
+                elig[s] |= 1 << j
+    called = st[CALLED]
+    special = called >= 0 and not (taken >> called) & 1
+    if special:
+        taken |= np.int64(1) << called
+    pool = FULL40 & ~taken
+    m = 0
+    while pool:
+        cards[m] = lowbit(pool)
+        rem[cards[m] // 10] += 1
+        m += 1
+        pool &= pool - 1
+    shuffle_prefix(cards, m, gen)
+    if special:
+        seats = elig[called // 10]
+        for j in range(OTHERS):
+            if others[j] == st[DECLARER] and opts[O_SELF_CALL] == 0:
+                seats &= ~(1 << j)
+        j = place(called, seats, left, rem, elig, gen)
+        if j < 0:                   # only for inconsistent constraints
+            j = 0
+            while left[j] == 0:
+                j += 1
+            left[j] -= 1
+        hands[j] |= np.int64(1) << called
+        st[PARTNER] = others[j]
+    for i in range(m):
+        c = cards[i]
+        rem[c // 10] -= 1
+        j = place(c, elig[c // 10], left, rem, elig, gen)
+        if j < 0:
+            j = 0
+            while left[j] == 0:
+                j += 1
+            left[j] -= 1
+        hands[j] |= np.int64(1) << c
+    for j in range(OTHERS):
+        st[HAND + others[j]] = hands[j]
+
+
+@njit(cache=True)
+def roll_hand(st, opts, sids, gen, trace):
+    """Play the hand in ``st`` to its end from wherever it stands (mid-trick too) with the
+    built-in card play of ``sids`` at every seat, and settle it."""
+    while st[TRICK_NO] < TRICKS:
+        while st[NCARDS] < N_PLAYERS:
+            p = (st[LEADER] + st[NCARDS]) % N_PLAYERS
+            legal = legal_cards(st[HAND + p], st[LED])
+            put_card(st, p, choose_card(st, opts, p, legal, sids[p], gen), trace)
+        finish_trick(st, trace)
+    settle(st, opts, trace)
+
+
+@njit(cache=True)
+def search_card(st, opts, p, legal, prm, gen):
+    """The search strategy's card (row ``prm``: ``kernels.search``) among the mask ``legal``:
+    in each of ``worlds`` determinizations every legal card is played and the hand rolled out
+    ``rollouts`` times with the policy's card play at every seat (the same rollout streams for
+    every card); the card with the best total money of seat ``p`` in the hand wins (the
+    lowest card on ties). The session's money is the sum of its hands' and the play of a hand
+    changes no other hand, so the hand's money is the record's own measure."""
+    n = popcount(legal)
+    if n == 1:
+        return lowbit(legal)
+    acts = np.empty(TRICKS, np.int64)
+    m = legal
+    for i in range(n):
+        acts[i] = lowbit(m)
+        m &= m - 1
+    worlds, rollouts = plan_budget(prm, n)
+    key = search_key(gen)
+    sids = np.full(N_PLAYERS, np.int64(prm[SP_POLICY]))
+    base = np.empty(ST_SIZE, np.int64)
+    sim = np.empty(ST_SIZE, np.int64)
+    work = np.empty(64, np.int64)
+    total = np.zeros(n, np.float64)
+    g = np.empty(2, np.uint64)
+    trace = np.zeros((0, TRACE_W), np.int64)
+    for w in range(worlds):
+        base[:] = st
+        seed_sub(g, key, w, -1)
+        determinize(base, opts, p, g, work)
+        for r in range(rollouts):
+            for i in range(n):
+                sim[:] = base
+                seed_sub(g, key, w, r)
+                put_card(sim, p, acts[i], trace)
+                roll_hand(sim, opts, sids, g, trace)
+                total[i] += sim[HMONEY + p]
+    return acts[best_action(total, n)]
+
+
+@njit(cache=True)
+def contract_as(st, opts, d, trump, sid, prm, gen):
+    """``make_contract`` after the trump, for a rollout: the partner as the built-in ``sid``
+    (row ``prm``) calls or names it, and the leader of trick 1."""
+    st[TRUMP] = trump
+    if not is_solo(st, opts):
+        if opts[O_PARTNER_METHOD] == 1:
+            st[PARTNER] = choose_named(st, d, sid, gen)
+            st[REVEALED] = 1
+        else:
+            st[CALLED] = choose_called(st, d, trump, sid, prm, gen, opts[O_SELF_CALL] != 0)
+            st[PARTNER] = owner_of(st, st[CALLED])
+    fl = opts[O_FIRST_LEADER]
+    st[LEADER] = st[FIRST_BIDDER] if fl == 0 else (st[FIRST_SPEAKER] if fl == 1 else d)
+
+
+@njit(cache=True)
+def search_trump(st, opts, d, prm, gen):
+    """The search declarer's trump: each suit is named in ``worlds`` deals of the other 32
+    cards, the partner called as the policy would, and the hand rolled out by the policy; the
+    suit of the best total money of the declarer wins."""
+    worlds, rollouts = plan_budget(prm, 4)
+    key = search_key(gen)
+    pol = np.int64(prm[SP_POLICY])
+    sids = np.full(N_PLAYERS, pol)
+    base = np.empty(ST_SIZE, np.int64)
+    sim = np.empty(ST_SIZE, np.int64)
+    work = np.empty(64, np.int64)
+    total = np.zeros(4, np.float64)
+    g = np.empty(2, np.uint64)
+    trace = np.zeros((0, TRACE_W), np.int64)
+    for w in range(worlds):
+        base[:] = st
+        seed_sub(g, key, w, -1)
+        determinize(base, opts, d, g, work)
+        for r in range(rollouts):
+            for s in range(4):
+                sim[:] = base
+                seed_sub(g, key, w, r)
+                contract_as(sim, opts, d, s, pol, prm[SP_PRM:], g)
+                roll_hand(sim, opts, sids, g, trace)
+                total[s] += sim[HMONEY + d]
+    return best_action(total, 4)
+
+
+def search_decision(st, opts, prm, key):
+    """The search's card in state ``st`` (the seat to play: leader + cards in the trick) with
+    its play stream keyed by ``key`` (tests: other hidden cards must give the same card)."""
+    p = (int(st[LEADER]) + int(st[NCARDS])) % N_PLAYERS
+    g = np.array([key, 0], dtype=np.uint64)
+    return search_card(st, opts, p, legal_cards(st[HAND + p], st[LED]), prm, g)
+
+
+def search_trump_decision(st, opts, prm, key):
+    """The search declarer's trump in state ``st`` (auction over, DECLARER set) for tests."""
+    g = np.array([key, 0], dtype=np.uint64)
+    return search_trump(st, opts, int(st[DECLARER]), prm, g)
 
 
 # =============================================================================
@@ -905,7 +1190,7 @@ def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay,
     row[:] = 0
     st[N] = N_PLAYERS
     for p in range(N_PLAYERS):
-        if sids[p] >= PLUGIN:
+        if sids[p] >= PLUGIN or sids[p] == S_SEARCH:
             st[PLUGGED] = 1
     if opts[O_FIRST_DEALER] >= 0:
         st[DEALER] = opts[O_FIRST_DEALER]

@@ -32,7 +32,7 @@ from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt40, fmt40_card, fmt40_mask, parse as parse52  # noqa: F401 - re-exported
 from cardsim.sim.options import check_choice, check_ranges, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
-                              tuned)
+                              search_strategy, tuned)
 from cardsim.sim.trace import event, lines
 
 DECLARER = ("any_player", "battitore_only")
@@ -351,6 +351,17 @@ def _replay(seed, game_id, opts, sids, params, check, plug=None, pprm=None):
 STRONG = "heuristic:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=125.6"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "heuristic"), STRONG,
                         "`python scripts/tune_strong.py marafon` (results/tune/marafon/)"))
+STRATEGIES.append(search_strategy(
+    K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "greedy", "random"), worlds=16, budget=0,
+    extra=(ParamSpec("game_weight", 20.0, 0.0, 1000.0, "a game won in a rollout's hand counts this many hand "
+                     "points (a game lost: minus); 0 = the hand's points alone"),
+           ParamSpec("trump", 0.0, 0.0, 1.0, "1: the battitore names trump by search too (each suit rolled out); "
+                     "0: as the rollout policy (default: measured better, results/search/marafon.md)", integer=True)),
+    help="determinized Monte Carlo search: at each card it deals the three hidden hands again (hand sizes, "
+         "the voids shown, the declared cricche, the battitore's 4D in a game's first hand) and plays every "
+         "legal card out to the end of the hand with the rollout policy at every seat; takes the best mean of "
+         "the hand's point difference (+- game_weight where the game ends in the hand); claims and "
+         "declarations as the policy"))
 
 
 GAME = GameSpec(

@@ -25,7 +25,7 @@ from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt40_card, fmt40_mask
 from cardsim.sim.options import check_choice, check_ranges, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
-                              tuned)
+                              search_strategy, tuned)
 from cardsim.sim.trace import event, lines
 
 PARTNER_METHOD = ("call_card", "name_player")
@@ -299,6 +299,16 @@ def _replay(seed, game_id, opts, sids, params, check, plug=None, pprm=None):
 STRONG = "heuristic:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,self_call=1.477"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "heuristic"), STRONG,
                         "`python scripts/tune_strong.py trionfo` (results/tune/trionfo/)"))
+STRATEGIES.append(search_strategy(
+    K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "greedy", "random"), worlds=16, budget=0,
+    extra=(ParamSpec("trump", 0.0, 0.0, 1.0, "1: the declarer names trump by search too (each suit rolled out, "
+                     "the partner called as the policy calls); 0: as the rollout policy (default: no gain measured "
+                     "for trump=1, results/search/trionfo.md)", integer=True),),
+    help="determinized Monte Carlo search: at each card it deals the four hidden hands again (hand sizes, the "
+         "voids shown, the first hand's 5D with the first speaker, an unplayed called card with another seat: "
+         "the world's partner) and plays every legal card out to the end of the hand with the rollout "
+         "policy's card play at every seat; takes the best mean money of its seat in the hand; the trump the same way "
+         "(trump=1); bids and the call as the policy"))
 
 
 GAME = GameSpec(
