@@ -124,7 +124,8 @@ def test_search_result_does_not_depend_on_workers():
 def test_search_row_and_labels():
     """The kernel row: worlds, rollouts, budget, the policy's sid, the four Telefunken slots
     (kinds, chip, margin, hands), then the policy's default parameters; labels print the name."""
-    sids, params = seat_arrays(GAME, seat_table(GAME, ["search:policy=greedy,worlds=16,chip=2", "strong", "strong", "strong"], 4))
+    lineup = ["search:policy=greedy,worlds=16,chip=2"] + ["strong"] * 3
+    sids, params = seat_arrays(GAME, seat_table(GAME, lineup, 4))
     assert sids[0] == K.S_SEARCH and params.shape[1] == K.N_PARAMS
     assert params[0, 0] == 16 and params[0, SP_POLICY] == K.S_GREEDY and params[0, K.X_CHIP] == 2
     _, p2 = seat_arrays(GAME, seat_table(GAME, ["search"], 4))

@@ -1074,8 +1074,8 @@ STRATEGIES.append(search_strategy(
                      "determinizations and rollouts) by which another action's mean must beat the rollout policy's "
                      "own choice to be taken instead (0: any gain)"),
            ParamSpec("hands", 63.0, 0.0, 255.0, "bit mask of the hands whose decisions are searched (1 Hand 1, "
-                     "2 Hand 2, 4 Hand 3, .., 64 Hand 7; 63: Hands 1-6, whose rollouts are cheaper); the policy plays the "
-                     "others", integer=True)),
+                     "2 Hand 2, 4 Hand 3, .., 64 Hand 7; 63: Hands 1-6, whose rollouts are cheaper); the policy "
+                     "plays the others", integer=True)),
     help="determinized Monte Carlo search of the chosen decision kinds in the chosen hands (default: buy offers "
          "of a card that brings the seat nearer its contract, the free upcard and going down, in Hands 1-6): deals the "
          "unseen cards again (other holdings keep the cards known to be there: bought or taken from the pile, "
