@@ -330,8 +330,8 @@ S_PATIENT = 3         # params: reserve, near
 S_PLANNER = 4         # params: Q_* below
 S_FUZZ = 5            # params: greedy (percent of decisions played as greedy), buy (percent of offers
 #                       bought), hold (percent of turns that lay nothing): the fuzzer
-S_SEARCH = 6          # params: the search row (kernels.search: worlds, rollouts, budget, policy, kinds,
-#                       chip, margin, then the policy's row)
+S_SEARCH = 6          # params: the search row (kernels.search: worlds, rollouts, budget, policy; X_*:
+#                       kinds, chip, margin, hands; then the policy's row)
 N_PARAMS = SP_PRM + 12
 # planner parameters (Q_*: indices into its row)
 Q_RESERVE = 0         # buy before the last hand only while holding more than this (plus Q_PER_HAND)

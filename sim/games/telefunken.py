@@ -1062,7 +1062,7 @@ STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "planner"), STRO
                         "`python scripts/tune_strong.py telefunken` (results/tune/telefunken/)"))
 SEARCH_KINDS = (1 << K.K_BUY) | (1 << K.K_UPCARD) | (1 << K.K_GO_DOWN)
 STRATEGIES.append(search_strategy(
-    K.S_SEARCH, STRATEGIES, ("strong", "planner", "greedy", "chip_saver", "patient", "random"), worlds=4, budget=0,
+    K.S_SEARCH, STRATEGIES, ("strong", "planner", "greedy", "chip_saver", "patient", "random"), worlds=8, budget=0,
     extra=(ParamSpec("kinds", float(SEARCH_KINDS), 0.0, float((1 << (K.X_COND + 1)) - 1),
                      "bit mask of the decision kinds searched (the plug-in kinds: 1 buy, 2 upcard, 4 go down, "
                      "8 go out in Hand 7, 16 lay once down, 32 discard); the policy takes the others; "
