@@ -80,6 +80,25 @@ a hand laid at once, and after STALL_TURNS turns of a hand breaks standoffs with
 discards; these changed the default strategies' play (they left ~31 % of Bolivia games at the
 turn cap).
 
+``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
+determinized Monte Carlo over the decisions of chosen kinds (X_KINDS, the plug-in kinds K_*:
+by default buy offers of a card that would bring the seat nearer its contract, the free
+upcard and going down) in chosen hands (X_HANDS, by default Hands 1-6; a Hand-7 rollout
+costs several times more); the rollout policy (by default ``strong``) makes every other
+decision. At a searched decision the candidates (buy / pass, take / draw, each go-down and
+the policy's discard without it, ...) are played in ``worlds`` determinizations
+(``determinize``: the other holdings, which keep the copies KN says they hold, and the
+stock's order; optionally, X_COND, a seat not down that has played a turn gets a holding
+that cannot go down), each rolled out ``rollouts`` times to the end of the hand with the
+policy at every seat on the same streams for every candidate (common random numbers). The
+value is the seat's result of the hand: minus its penalty, less X_CHIP points per chip
+spent (before the last hand; chips are worth nothing after it). The best mean is taken only
+when it beats the policy's own choice by more than X_MARGIN standard errors of the paired
+differences; otherwise the policy's choice stands (few determinizations are noisy, and a
+noisy choice between two actions costs more than it gains). KN is public bookkeeping only:
+it changes no rule and no other strategy's play (``RULES_VERSION`` unchanged). A search
+cutter cuts as its rollout policy would (planner's aim and joker keep).
+
 Options (int array, built by ``sim.games.telefunken.TelefunkenOptions.to_array``):
 the ``O_*`` entries below, then the meld rules array (``kernels.melds`` R_*) at ``O_RULES``,
 then the contracts table (8 rows of ``C_STRIDE``, the first ``melds.C_SIZE`` used, row 0
@@ -97,6 +116,8 @@ from cardsim.kernels import melds as M
 from cardsim.kernels.cards import lowbit, popcount, rank_mask
 from cardsim.kernels.jit import njit, no_plugin, plugin_params, threaded_batch, trace_put, unowned
 from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
+from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, \
+    shuffle_prefix
 
 RULES_VERSION = 4          # 2: the Ecuador exchange is offered only when needed; 3: a pure trio closes
 #                            only under fourth_suit_only (A14); final_discard_required holds in Hand 7;
@@ -225,7 +246,14 @@ KEEP_SET = 107   # 1: a plug-in cutter chose CUT_KEEPS this hand (K_KEEP)
 STOCK = 110      # STOCK .. +108: the stock (top at STOCK_LO)
 PILE = STOCK + DECK_SIZE      # discard pile, bottom first
 POOL = PILE + DECK_SIZE       # exchange pool
-ST_SIZE = POOL + DECK_SIZE
+KN = POOL + DECK_SIZE          # KN + 53 * p + c: copies of card c (52 joker) seat p holds that every
+#                                seat knows of: taken from the discard pile (bought, the free upcard,
+#                                take_discard), jokers kept at the cut or taken back from the table;
+#                                one copy fewer each time p lays, discards or passes a card c; cleared
+#                                for a seat that passes cards in an exchange (public bookkeeping read
+#                                only by the search's determinization)
+KN_STRIDE = 53
+ST_SIZE = KN + KN_STRIDE * MAX_PLAYERS
 
 # ---- table meld rows: melds M_* fields, then ---------------------------------------
 T_TWOS = 9               # the wild twos among its wild cards (2 bits per suit, as HT)
@@ -302,7 +330,9 @@ S_PATIENT = 3         # params: reserve, near
 S_PLANNER = 4         # params: Q_* below
 S_FUZZ = 5            # params: greedy (percent of decisions played as greedy), buy (percent of offers
 #                       bought), hold (percent of turns that lay nothing): the fuzzer
-N_PARAMS = 12
+S_SEARCH = 6          # params: the search row (kernels.search: worlds, rollouts, budget, policy; X_*:
+#                       kinds, chip, margin, hands; then the policy's row)
+N_PARAMS = SP_PRM + 12
 # planner parameters (Q_*: indices into its row)
 Q_RESERVE = 0         # buy before the last hand only while holding more than this (plus Q_PER_HAND)
 Q_NEAR = 1            # buy only if at most this many cards are missing after buying
@@ -501,7 +531,9 @@ def give(st, p, c):
 
 @njit(cache=True)
 def take(st, p, c):
-    """Card c (52 = joker) leaves seat p's holding."""
+    """Card c (52 = joker) leaves seat p's holding (one publicly known copy fewer, KN)."""
+    if st[KN + KN_STRIDE * p + c] > 0:
+        st[KN + KN_STRIDE * p + c] -= 1
     if c == JK:
         st[HJ + p] -= 1
         return
@@ -545,6 +577,13 @@ def pick_wild(st, p, rules):
     return lowest_two(st[HT + p])
 
 
+@njit(cache=True, inline='always')
+def known_give(st, p, c):
+    """Card c goes into seat p's holding in sight of everybody (KN)."""
+    give(st, p, c)
+    st[KN + KN_STRIDE * p + c] += 1
+
+
 @njit(cache=True)
 def take_mask(st, p, q1, q2, jokers, rules):
     """Natural cards (two planes) and ``jokers`` wild cards (pick_wild each) leave seat p's
@@ -569,11 +608,11 @@ def wild_out(st, tab, i, p):
     else its lowest-suit two (the meld's wild cards are interchangeable)."""
     twos = tab[i, T_TWOS]
     if tab[i, M.M_JOKERS] > twos_count(twos) or twos == 0:
-        give(st, p, JK)
+        known_give(st, p, JK)
         return JK
     c = lowest_two(twos)
     tab[i, T_TWOS] -= np.int64(1) << (2 * (c // 13))
-    give(st, p, c)
+    known_give(st, p, c)
     return c
 
 
@@ -690,7 +729,7 @@ def keeps_joker(st, opts, sid, kept, gplay):
         sid -= PLUGIN                       # else its base
     if opts[O_CUT_JOKERS] == 1 and sid == S_RANDOM:
         return below(gplay, 2) == 1
-    if opts[O_CUT_JOKERS] == 1 and sid == S_PLANNER:
+    if opts[O_CUT_JOKERS] == 1 and (sid == S_PLANNER or sid == S_SEARCH):
         return kept < st[CUT_KEEPS]
     return True
 
@@ -709,7 +748,7 @@ def cut_sequence(st, opts, b, cutter, sids, gplay):
     for i in range(t):
         c = st[STOCK + i]
         if i >= t - 3 and c == JK and keeps_joker(st, opts, sids[cutter], kept, gplay):
-            give(st, cutter, JK)
+            known_give(st, cutter, JK)
             kept += 1
         else:
             st[POOL + n] = c
@@ -781,6 +820,8 @@ def reset_hand(st, h, dealer):
     for p in range(n):
         for f in (H1, H2, HJ, HT, DOWN, DOWN_TURN, BUYS, PEN, EXK):
             st[f + p] = 0
+    for i in range(KN, KN + KN_STRIDE * MAX_PLAYERS):
+        st[i] = 0
 
 
 @njit(cache=True)
@@ -911,7 +952,7 @@ def buy(st, opts, gplay, trace):
         st[CHIPS + b] -= 1
     st[BUYS + b] += 1
     st[GBUYS + b] += 1
-    give(st, b, pile_pop(st))
+    known_give(st, b, pile_pop(st))
     st[DISCARD] = -1
     pen = opts[O_BUY_PENALTY]
     p = st[NEXTP]
@@ -994,6 +1035,9 @@ def exchange_done(st, opts, gplay, trace):
         for _ in range(st[EXK + p]):
             give(st, p, st[POOL + i])
             i += 1
+        if st[EXK + p] > 0:                         # what it passed is private: nothing known stays
+            for c in range(KN_STRIDE):
+                st[KN + KN_STRIDE * p + c] = 0
         log(st, trace, T_EXCHANGE, p, st[H1 + p], st[H2 + p], st[HJ + p], st[HT + p])
     st[POOL_LEN] = 0
     st[EX_ROUND] -= 1
@@ -1650,7 +1694,7 @@ def apply_action(st, opts, tab, mo, x, gplay, trace):
         pass_buy(st, opts, gplay, trace)
     elif kind == A_TAKE_UPCARD:
         c = pile_pop(st)
-        give(st, st[CUR], c)
+        known_give(st, st[CUR], c)
         st[TAKEN] = c if opts[O_TAKE_DISCARD] else -1
         log(st, trace, T_TAKE, st[CUR], c, 0, 0)
         st[PHASE] = P_ACT
@@ -2536,6 +2580,275 @@ def hand_blocked(st, opts, tab, sc, mo, acts):
     return True
 
 
+# =============================================================================
+# search (issue 19): determinized Monte Carlo over the decisions of chosen kinds
+# =============================================================================
+SEARCH_POLICY_STREAM = 1 << 20   # the world index of the stream the policy's own choice draws from
+X_KINDS = SP_EXTRA               # bit k: decisions of plug-in kind k (K_*) are searched
+X_CHIP = SP_EXTRA + 1            # points a chip left is worth before the last hand
+X_MARGIN = SP_EXTRA + 2          # standard errors by which another action must beat the policy's choice
+X_HANDS = SP_EXTRA + 3           # bit h - 1: decisions of hand h are searched
+X_COND = 10                      # bit of X_KINDS (above the K_* kinds): determinizations deal the seats
+#                                  not down holdings that cannot go down (determinize's ``cond``)
+
+
+@njit(cache=True, inline='always')
+def copies(st, q, c):
+    """Copies of card c (52 = joker) in seat q's holding."""
+    if c == JK:
+        return st[HJ + q]
+    if is_wild_two(st, c):
+        return (st[HT + q] >> (2 * (c // 13))) & 3
+    return ((st[H1 + q] >> c) & 1) + ((st[H2 + q] >> c) & 1)
+
+
+@njit(cache=True)
+def could_go_down(st, opts, q, mo):
+    """Seat q's holding holds this hand's contract (one of its alternatives)."""
+    h = st[CONTRACT]
+    if spec_of(opts, h)[M.C_NEXT] == 0:
+        return contract_melds(st[H1 + q], st[H2 + q], wilds(st, q), h, opts, mo, True)
+    alt = h
+    while alt:
+        if contract_melds(st[H1 + q], st[H2 + q], wilds(st, q), h, opts, mo, True, alt):
+            return True
+        alt = spec_of(opts, alt)[M.C_NEXT]
+    return False
+
+
+DEAL_TRIES = 12                  # deals of one holding tried before a determinization gives up a condition
+
+
+@njit(cache=True)
+def determinize(st, opts, p, gen, cards, cond, mo):
+    """Deal again, in ``st``, what seat ``p`` cannot see: every other holding (the copies
+    every seat knows it holds, KN, stay; the rest drawn at random) and the stock's order,
+    from the unseen cards (the stock and the other holdings less their known copies: the
+    deck less p's holding, the discard pile, the table and the known copies, so a function
+    of what p sees, listed in card order). Not used during an exchange (its pool is private).
+    ``cond``: a seat that is not down though it has played a turn of this hand (not one laid
+    at once) is dealt a holding that cannot go down (up to DEAL_TRIES deals), as the
+    rollout policy, which goes down when it can, would hold."""
+    n = st[N]
+    first = (st[DEALER] + 1) % n
+    cond = cond != 0 and not hand7_at_once(st, opts) and opts[O_EXCHANGE_MODEL] == 0
+    cnt = np.zeros(KN_STRIDE, np.int64)
+    for i in range(st[STOCK_LO], st[STOCK_HI]):
+        cnt[st[STOCK + i]] += 1
+    for q in range(n):
+        if q != p:
+            for c in range(KN_STRIDE):
+                cnt[c] += copies(st, q, c) - st[KN + KN_STRIDE * q + c]
+    m = 0
+    for c in range(KN_STRIDE):
+        for _ in range(cnt[c]):
+            cards[m] = c
+            m += 1
+    shuffle_prefix(cards, m, gen)
+    k = 0
+    for q in range(n):
+        if q == p:
+            continue
+        size = held(st, q)
+        check = cond and st[DOWN + q] == 0 and (q - first + n) % n < st[TURN]
+        for t in range(DEAL_TRIES if check else 1):
+            if t > 0:                               # it could go down: deal it again
+                shuffle_prefix(cards[k:], m - k, gen)
+            st[H1 + q], st[H2 + q], st[HJ + q], st[HT + q] = 0, 0, 0, 0
+            left = size
+            for c in range(KN_STRIDE):
+                for _ in range(st[KN + KN_STRIDE * q + c]):
+                    give(st, q, c)
+                    left -= 1
+            for j in range(left):
+                give(st, q, cards[k + j])
+            if not check or not could_go_down(st, opts, q, mo):
+                break
+        k += left
+    for i in range(st[STOCK_LO], st[STOCK_HI]):
+        st[STOCK + i] = cards[k]
+        k += 1
+
+
+@njit(cache=True)
+def search_rollout(st, opts, tab, sc, mo, sid, prm, gen, acts, trace):
+    """Play the hand in ``st`` to its end with the built-in ``sid`` (row ``prm``) at every seat."""
+    while st[PHASE] != P_OVER:
+        n = legal_actions(st, opts, tab, sc, mo, acts)
+        if n == 0:
+            break
+        apply_action(st, opts, tab, mo, acts[choose(st, opts, tab, sc, mo, acts, n, sid, prm, gen)], gen, trace)
+
+
+@njit(cache=True)
+def search_value(sim, st, opts, p, chip):
+    """Seat p's result at the end of the rolled-out hand ``sim`` (decided in ``st``): minus its
+    penalty, less ``chip`` points per chip it spent since (before the last hand only)."""
+    v = 0.0
+    if sim[OUT] != p:
+        v -= holding_points(sim, p, rules_of(opts))
+    if st[HNO] < opts[O_HANDS]:
+        v -= chip * (st[CHIPS + p] - sim[CHIPS + p])
+    return v
+
+
+@njit(cache=True)
+def search_kind(st, opts, acts, n, p):
+    """The plug-in kind (K_*) of the decision ``acts[:n]`` of seat ``p``, -1 for those the
+    search never takes (the exchange, the dealer's contract and opening discard). A purchase
+    offer counts only when the card itself would bring p nearer its contract (else the
+    policy passes: nothing to weigh)."""
+    ph = st[PHASE]
+    if ph == P_BUY:
+        if st[DOWN + p] or need_with(st, opts, p, st[DISCARD], -1) >= need_with(st, opts, p, -1):
+            return -1
+        return K_BUY
+    if ph == P_UPCARD:
+        return K_UPCARD
+    if ph != P_ACT:
+        return -1
+    lay = False
+    for i in range(n):
+        k = acts[i] & 15
+        if k == A_GO_OUT7:
+            return K_GO_OUT
+        if k == A_GO_DOWN:
+            return K_GO_DOWN
+        if k != A_DISCARD:
+            lay = True
+    return K_LAY if lay else K_DISCARD
+
+
+@njit(cache=True)
+def policy_among(st, opts, tab, sc, mo, acts, idx, m, sid, prm, gen, a2):
+    """Index (into acts) of the policy's choice among ``acts[idx[:m]]``."""
+    for i in range(m):
+        a2[i] = acts[idx[i]]
+    x = a2[choose(st, opts, tab, sc, mo, a2, m, sid, prm, gen)]
+    for i in range(m):
+        if acts[idx[i]] == x:
+            return idx[i]
+    return idx[0]
+
+
+@njit(cache=True)
+def search_pick(st, opts, tab, acts, n, prm, gplay):
+    """The search strategy's choice among ``acts[:n]`` (row ``prm``: ``kernels.search``,
+    X_* slots). Decisions of a kind outside X_KINDS, or of a hand outside X_HANDS, are the
+    policy's. Otherwise the
+    candidates (buy / pass; take / draw; each go-down or go-out and the policy's discard
+    without it; each table action and the policy's discard; each discard) are played in
+    ``worlds`` determinizations, each rolled out ``rollouts`` times to the end of the hand
+    by the policy at every seat (the same streams for every candidate), valued by
+    ``search_value``; the best mean wins when it beats the policy's own choice by more than
+    X_MARGIN standard errors of the paired differences, else the policy's choice stands."""
+    p = st[ASK] if st[PHASE] == P_BUY else st[CUR]
+    sid = np.int64(prm[SP_POLICY])
+    pprm = prm[SP_PRM:].copy()                      # C-contiguous: choose's compiled signature
+    sc = np.empty((MAX_ACTS, 3), np.int64)
+    mo = np.empty((M.MAX_GO_OUT_MELDS, M.M_SIZE), np.int64)
+    kind = search_kind(st, opts, acts, n, p) if n > 1 and (np.int64(prm[X_HANDS]) >> (st[HNO] - 1)) & 1 else -1
+    if kind < 0 or not (np.int64(prm[X_KINDS]) >> kind) & 1:
+        return choose(st, opts, tab, sc, mo, acts, n, sid, pprm, gplay)
+    key = search_key(gplay)
+    g = np.empty(2, np.uint64)
+    a2 = np.empty(MAX_ACTS, np.int64)
+    idx = np.empty(n, np.int64)
+    cand = np.empty(n + 1, np.int64)
+    for i in range(n):
+        idx[i] = i
+    seed_sub(g, key, SEARCH_POLICY_STREAM, 0)
+    pol = policy_among(st, opts, tab, sc, mo, acts, idx, n, sid, pprm, g, a2)
+    m = 0
+    if kind == K_BUY or kind == K_UPCARD or kind == K_DISCARD:
+        for i in range(n):
+            cand[m] = i
+            m += 1
+    else:
+        k = 0
+        for i in range(n):
+            if acts[i] & 15 == A_DISCARD:
+                idx[k] = i
+                k += 1
+            else:
+                cand[m] = i
+                m += 1
+        if k > 0:
+            seed_sub(g, key, SEARCH_POLICY_STREAM, 1)
+            cand[m] = policy_among(st, opts, tab, sc, mo, acts, idx, k, sid, pprm, g, a2)
+            m += 1
+    pc = -1
+    for i in range(m):
+        if cand[i] == pol:
+            pc = i
+    if pc < 0:
+        cand[m] = pol
+        pc = m
+        m += 1
+    if m == 1:
+        return pol
+    worlds, rollouts = plan_budget(prm, m)
+    chip = prm[X_CHIP]
+    vals = np.zeros((m, worlds * rollouts), np.float64)
+    base = np.empty(ST_SIZE, np.int64)
+    sim = np.empty(ST_SIZE, np.int64)
+    stab = np.empty_like(tab)
+    cards = np.empty(DECK_SIZE, np.int64)
+    trace = np.zeros((0, TRACE_WIDTH), np.int64)
+    for w in range(worlds):
+        base[:] = st
+        seed_sub(g, key, w, -1)
+        determinize(base, opts, p, g, cards, (np.int64(prm[X_KINDS]) >> X_COND) & 1, mo)
+        for r in range(rollouts):
+            for i in range(m):
+                sim[:] = base
+                stab[:] = tab
+                seed_sub(g, key, w, r)
+                apply_action(sim, opts, stab, mo, acts[cand[i]], g, trace)
+                search_rollout(sim, opts, stab, sc, mo, sid, pprm, g, a2, trace)
+                vals[i, w * rollouts + r] = search_value(sim, st, opts, p, chip)
+    return cand[confident_best(vals, m, worlds * rollouts, pc, prm[X_MARGIN])]
+
+
+@njit(cache=True)
+def confident_best(vals, m, k, pc, z):
+    """Index of the candidate with the best mean of ``vals[:, :k]`` (the first on ties) if it
+    beats candidate ``pc`` (the policy's choice) by more than ``z`` standard errors of the
+    paired differences (any gain at z = 0), else ``pc``."""
+    total = np.zeros(m, np.float64)
+    for i in range(m):
+        total[i] = vals[i, :k].sum()
+    best = best_action(total, m)
+    if best == pc:
+        return pc
+    d = vals[best, :k] - vals[pc, :k]
+    mean = d.mean()
+    if mean <= 0.0:
+        return pc
+    if z > 0.0:
+        if k < 2:
+            return pc
+        se = np.sqrt(((d - mean) ** 2).sum() / (k - 1) / k)
+        if mean <= z * se:
+            return pc
+    return best
+
+
+@njit(cache=True)
+def search_decision(st, opts, tab, prm, key):
+    """The search's choice (an action) in state ``st`` / table ``tab`` with its play stream
+    keyed by ``key`` (tests: the same state with other hidden cards must give the same)."""
+    acts = np.empty(MAX_ACTS, np.int64)
+    sc = np.empty((MAX_ACTS, 3), np.int64)
+    mo = np.empty((M.MAX_GO_OUT_MELDS, M.M_SIZE), np.int64)
+    t = st.copy()
+    n = legal_actions(t, opts, tab, sc, mo, acts)
+    g = np.empty(2, np.uint64)
+    g[0] = np.uint64(key)
+    g[1] = 0
+    return acts[search_pick(t, opts, tab, acts, n, prm, g)]
+
+
 @njit(cache=True, inline='always')
 def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo, gdeck, gplay,
               plug, pprm, view, legal):
@@ -2547,9 +2860,12 @@ def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo
     csid = sids[cutter]
     if csid >= PLUGIN:
         csid -= PLUGIN
+    off = 0
+    if csid == S_SEARCH:                            # a search seat cuts as its rollout policy
+        csid, off = int(params[cutter, SP_POLICY]), SP_PRM
     if csid == S_PLANNER:
-        st[CUT_AIMED] = int(params[cutter, Q_CUT_AIM])
-        st[CUT_KEEPS] = int(params[cutter, Q_KEEP_JOKERS])
+        st[CUT_AIMED] = int(params[cutter, off + Q_CUT_AIM])
+        st[CUT_KEEPS] = int(params[cutter, off + Q_KEEP_JOKERS])
     if sids[cutter] >= PLUGIN:
         if plugin_cut(st, opts, tab, h, dealer, cutter, gdeck, plug, pprm[cutter], view, legal) != 0:
             return E_PLUGIN
@@ -2567,7 +2883,10 @@ def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo
                 return E_PLUGIN
             sid -= PLUGIN
         if i < 0:
-            i = choose(st, opts, tab, sc, mo, acts, n, sid, params[p], gplay)
+            if sid == S_SEARCH:
+                i = search_pick(st, opts, tab, acts, n, params[p], gplay)
+            else:
+                i = choose(st, opts, tab, sc, mo, acts, n, sid, params[p], gplay)
         x = acts[i]
         if check and check_buy(st, opts, x):
             return E_BUY_DOWN

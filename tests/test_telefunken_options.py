@@ -384,9 +384,10 @@ def test_registry_lists_telefunken():
 
 def test_strategies_and_parameters():
     g = GAME
-    assert list(g.strategies) == ["random", "greedy", "chip_saver", "patient", "planner", "fuzz", "strong"]
+    assert list(g.strategies) == ["random", "greedy", "chip_saver", "patient", "planner", "fuzz", "strong", "search"]
     assert [s.sid for s in g.strategies.values()] == [K.S_RANDOM, K.S_GREEDY, K.S_CHIP_SAVER, K.S_PATIENT,
-                                                      K.S_PLANNER, K.S_FUZZ, K.S_PLANNER]   # strong: tuned planner
+                                                      K.S_PLANNER, K.S_FUZZ, K.S_PLANNER,   # strong: tuned planner
+                                                      K.S_SEARCH]
     params = {s.name: [(p.name, p.default, p.lo, p.hi) for p in s.params] for s in g.strategies.values()}
     assert params["random"] == params["greedy"] == []
     assert params["chip_saver"] == [("reserve", 2.0, 0.0, 20.0)]

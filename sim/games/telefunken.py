@@ -43,7 +43,7 @@ from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt_card
 from cardsim.sim.options import check_choice, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, penalty_game_columns,
-                              plugin_fields, record_fields, tuned)
+                              plugin_fields, record_fields, search_strategy, tuned)
 from cardsim.sim.trace import event, lines
 
 EXACT_BONUS = ("chip", "card", "points", "none", "erase_previous")
@@ -1060,6 +1060,28 @@ def _replay(seed, game_id, opts, sids, params, check, plug=None, pprm=None):
 STRONG = "planner:reserve=0,near=2,per_hand=0.1716,down_left=17,down_turn=0,exchange=8,keep_jokers=1,cut_aim=0,deny=-1,stall=300,alternative=0,h7_growth=0"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "planner"), STRONG,
                         "`python scripts/tune_strong.py telefunken` (results/tune/telefunken/)"))
+SEARCH_KINDS = (1 << K.K_BUY) | (1 << K.K_UPCARD) | (1 << K.K_GO_DOWN)
+STRATEGIES.append(search_strategy(
+    K.S_SEARCH, STRATEGIES, ("strong", "planner", "greedy", "chip_saver", "patient", "random"), worlds=8, budget=0,
+    extra=(ParamSpec("kinds", float(SEARCH_KINDS), 0.0, float((1 << (K.X_COND + 1)) - 1),
+                     "bit mask of the decision kinds searched (the plug-in kinds: 1 buy, 2 upcard, 4 go down, "
+                     "8 go out in Hand 7, 16 lay once down, 32 discard); the policy takes the others; "
+                     f"+{1 << K.X_COND}: the determinizations deal a seat that is not down though it has played a "
+                     "turn of the hand a holding that cannot go down (as the policy would hold)", integer=True),
+           ParamSpec("chip", 4.0, 0.0, 100.0, "points a chip left is worth at the end of a hand before the last "
+                     "(the value of a chip spent in the hand searched)"),
+           ParamSpec("margin", 2.0, 0.0, 100.0, "standard errors (of the paired differences over the "
+                     "determinizations and rollouts) by which another action's mean must beat the rollout policy's "
+                     "own choice to be taken instead (0: any gain)"),
+           ParamSpec("hands", 63.0, 0.0, 255.0, "bit mask of the hands whose decisions are searched (1 Hand 1, "
+                     "2 Hand 2, 4 Hand 3, .., 64 Hand 7; 63: Hands 1-6, whose rollouts are cheaper); the policy "
+                     "plays the others", integer=True)),
+    help="determinized Monte Carlo search of the chosen decision kinds in the chosen hands (default: buy offers "
+         "of a card that brings the seat nearer its contract, the free upcard and going down, in Hands 1-6): deals the "
+         "unseen cards again (other holdings keep the cards known to be there: bought or taken from the pile, "
+         "jokers kept at the cut or taken back) and the stock, plays every candidate out to the end of the hand "
+         "with the rollout policy at every seat, and takes the best mean of minus its hand penalty less chip points "
+         "per chip spent; the policy makes every other decision"))
 
 
 GAME = GameSpec(
