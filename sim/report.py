@@ -326,6 +326,15 @@ def _even_shares(name: str, n: int) -> int:
         return n
 
 
+def _record_units(name: str) -> tuple[str, str]:
+    """(singular, plural) of what a record of the game is: ("deal", "deals") for Tonk."""
+    try:
+        from cardsim.sim.registry import get_game
+        return tuple(get_game(name).record_unit)
+    except Exception:
+        return "deal", "deals"
+
+
 def _payout_words(name: str) -> tuple[str, str]:
     """(label, unit) of a game's payout column: ("payout (chips)", "chips") for Tonk."""
     try:
@@ -875,6 +884,7 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
     reason_names = list(meta.get("reason_names") or [])
     parts = _partitions(path)
     scans = _scan_points(parts, reason_names) if deals else {}
+    one, many = _record_units(meta.get("game", ""))
     _stage("read the records")
 
     base = _candidate(mpts[0]).partition(":")[0] if mpts else "?"
@@ -952,13 +962,13 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
     else:
         shown = [r for r in pts if r["point"] in scans]
         lines += _distribution_table([(f"{r['point']}: {md_code(r['label'])}", scans[r["point"]][0]) for r in shown],
-                                     "point", "games", money)
+                                     "point", many, money)
         series = [(f"{r['point']}: {_wrap(r['label'], 32)}", scans[r["point"]][0]) for r in plot_pts
                   if r["point"] in scans]
-        lines += [f"Every lineup of every deal counts once (the candidate's seat): {lineups:,} × {deals:,} "
-                  "games per point.", ""]
-        _image(lines, _distribution_plot(out, "payouts.png", f"Candidate's payout per game by point · {head}",
-                                         series, "point", "games", label), "payout distribution per point")
+        lines += [f"Every lineup of every {one} counts once (the candidate's seat): {lineups:,} × {deals:,} "
+                  f"{many} per point.", ""]
+        _image(lines, _distribution_plot(out, "payouts.png", f"Candidate's payout per {one} by point · {head}",
+                                         series, "point", many, label), "payout distribution per point")
 
     lines += ["## Outcomes", ""]
     if not scans:
@@ -972,14 +982,15 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
             c = scans[r["point"]][1]
             tot = max(int(c.sum()), 1)
             rows.append([f"{r['point']}: {md_code(r['label'])}"] + [_share(c[i], tot) for i in used] + [f"{tot:,}"])
-        lines += ["Share of games (all lineups) by how they ended; reasons that never occurred are left out.", ""]
-        lines += _table(["point"] + [md(reason_names[i]) for i in used] + ["games"], rows)
+        lines += [f"Share of {many} (all lineups) by how they ended; reasons that never occurred are left out.", ""]
+        lines += _table(["point"] + [md(reason_names[i]) for i in used] + [many], rows)
         if all(r.get("truncated_share") is not None for r in pts):
-            lines += ["Games stopped by a turn cap (truncated): " + "; ".join(
+            lines += [f"{many.capitalize()} stopped by a turn cap (truncated): " + "; ".join(
                 f"{r['point']}: {int(r['truncated']):,} ({_pct(r['truncated_share'])})" for r in pts) + ".", ""]
         else:
-            lines += ["Games stopped by a turn cap (truncated): not recorded in this dataset.", ""]
-        _image(lines, _outcome_stack_plot(out, plot_pts, scans, reason_names, used, head), "outcome frequencies per point")
+            lines += [f"{many.capitalize()} stopped by a turn cap (truncated): not recorded in this dataset.", ""]
+        _image(lines, _outcome_stack_plot(out, plot_pts, scans, reason_names, used, head, many),
+               "outcome frequencies per point")
     return lines
 
 
@@ -1129,7 +1140,7 @@ def _points_plot(out: Path, pts, best: int, head: str, d: int, what: str, n: int
     return _save(fig, out, "points.png")
 
 
-def _outcome_stack_plot(out: Path, pts, scans, reason_names, used, head: str) -> str | None:
+def _outcome_stack_plot(out: Path, pts, scans, reason_names, used, head: str, many: str = "deals") -> str | None:
     rows = [r for r in pts if r["point"] in scans]
     if not rows or not used:
         return None
@@ -1163,9 +1174,9 @@ def _outcome_stack_plot(out: Path, pts, scans, reason_names, used, head: str) ->
     ax.set_ylim(len(rows) - 0.5, -0.5)
     ax.set_xlim(0, 100)
     ax.grid(axis="y", visible=False)
-    ax.set_xlabel("share of games (%)")
+    ax.set_xlabel(f"share of {many} (%)")
     ax.set_ylabel("point")
-    fig.suptitle(f"How the games ended, by point · {head}")
+    fig.suptitle(f"How the {many} ended, by point · {head}")
     handles, names = ax.get_legend_handles_labels()
     fig.legend(handles + [_ci_handle()], names + ["95% interval of a share"], loc="outside lower center",
                frameon=False, ncol=len(used) + 1 if len(used) <= 6 else math.ceil((len(used) + 1) / 2))

@@ -170,6 +170,7 @@ def test_compare_report(sources, tmp_path):
     assert "field `greedy`" in text
     outcomes = table_rows(text, "| point |", after="by how they ended")
     assert [r[-1] for r in outcomes] == ["4,500", "4,500"]   # 3 lineups x 1500 deals
+    assert "Share of deals (all lineups)" in text and "games" not in text      # Tonk's records are deals
 
 
 def test_paired_difference_matches_summary(sources):
