@@ -146,7 +146,7 @@ def test_sweep_report(sources, tmp_path):
     assert "runner-up" in text and "95% CI" in text
     assert sum("**(best)**" in r[1] for r in rows) == 1
     assert "grid: `threshold` = 0, 4, 8, 12" in text
-    assert len(table_rows(text, "| point |", after="Share of games by payout")) == 4
+    assert len(table_rows(text, "| point |", after="Share of deals by payout")) == 4
     outcomes = table_rows(text, "| point |", after="by how they ended")
     assert [r[-1] for r in outcomes] == ["3,000"] * 4          # 2 lineups x 1500 deals
 
