@@ -29,19 +29,10 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import cardsim.openspiel  # noqa: E402,F401
 from cardsim.kernels import tonk as K  # noqa: E402
-from cardsim.kernels.rng import STREAM_DECK, STREAM_PLAY, seed_stream  # noqa: E402
+from cardsim.kernels.rng import STREAM_PLAY, seed_stream  # noqa: E402
 from cardsim.sim.games.tonk import GAME  # noqa: E402
-from cardsim.sim.games.tonk_step import action_id  # noqa: E402
+from cardsim.sim.games.tonk_step import action_id, batch_deck  # noqa: E402
 from cardsim.sim.registry import seat_arrays, seat_table  # noqa: E402
-
-
-def batch_deck(seed: int, d: int, opts) -> list[int]:
-    st = K.new_state(opts)
-    K.reset_hand(st)
-    g = np.zeros(2, np.uint64)
-    seed_stream(g, seed, d, STREAM_DECK)
-    K.deal_cards(st, opts, g, np.zeros((0, 4), np.int64))
-    return [int(c) for c in st[K.DECK:K.DECK + 52]]
 
 
 def play(game, deck, seed, d, seat, who, bot, strong, search) -> float:

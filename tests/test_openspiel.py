@@ -9,10 +9,10 @@ pyspiel = pytest.importorskip("pyspiel")
 import cardsim  # noqa: E402
 import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import tonk as K  # noqa: E402
-from cardsim.kernels.rng import STREAM_DECK, STREAM_PLAY, seed_stream  # noqa: E402
+from cardsim.kernels.rng import STREAM_PLAY, seed_stream  # noqa: E402
 from cardsim.sim.errors import UsageError  # noqa: E402
 from cardsim.sim.games.tonk import GAME  # noqa: E402
-from cardsim.sim.games.tonk_step import action_id  # noqa: E402
+from cardsim.sim.games.tonk_step import action_id, batch_deck  # noqa: E402
 from cardsim.sim.registry import seat_arrays, seat_table  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
 
@@ -43,16 +43,6 @@ def test_parameters_are_the_options():
     pyspiel.random_sim_test(g, num_sims=30, serialize=False, verbose=False)   # redeals by chance
 
 
-def batch_deck(seed, d, opts, dealer):
-    st = K.new_state(opts)
-    K.reset_hand(st)
-    st[K.DEALER] = dealer
-    g = np.zeros(2, np.uint64)
-    seed_stream(g, seed, d, STREAM_DECK)
-    K.deal_cards(st, opts, g, np.zeros((0, 4), np.int64))
-    return [int(c) for c in st[K.DECK:K.DECK + 52]]
-
-
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_bridged_deal_is_the_batch_record(players):
     """Deals played through OpenSpiel, chance fed with the batch's cards and every seat's decision
@@ -70,7 +60,7 @@ def test_a_bridged_deal_is_the_batch_record(players):
     for d in range(0, 60, players):                  # deals the bridge's dealer (seat 0) deals
         if rec.end_reason[d] == "void_redeal":
             continue
-        deck = batch_deck(seed, d, game.step.opts, 0)
+        deck = batch_deck(seed, d, game.step.opts)
         gplay = np.zeros(2, np.uint64)
         seed_stream(gplay, seed, d, STREAM_PLAY)
         s = game.new_initial_state()

@@ -19,6 +19,7 @@ from itertools import combinations
 import numpy as np
 
 from cardsim.kernels import tonk as K
+from cardsim.kernels.rng import STREAM_DECK, seed_stream
 from cardsim.sim.notation import fmt_card, fmt_mask
 from cardsim.sim.step import CHANCE, TERMINAL, StepGame
 
@@ -73,6 +74,18 @@ def action_text(i: int) -> str:
         card, owner, run = k // 8, (k // 2) % 4, k % 2
         return f"hit {fmt_card(card)} on seat {owner}'s {'run' if run else 'book'}"
     return f"discard {fmt_card(i - _DISC0)}"
+
+
+def batch_deck(seed: int, deal_id: int, opts) -> list[int]:
+    """The deck order the batch deals for (``seed``, ``deal_id``): the chance outcomes that replay
+    that deal through the step API (the first ``5 n`` cards and the upcard, then each stock draw
+    as ``deck[stock pointer]``)."""
+    st = K.new_state(opts)
+    K.reset_hand(st)
+    g = np.zeros(2, np.uint64)
+    seed_stream(g, seed, deal_id, STREAM_DECK)
+    K.deal_cards(st, opts, g, np.zeros((0, 4), np.int64))
+    return [int(c) for c in st[K.DECK:K.DECK + 52]]
 
 
 def make_game(n: int, options) -> StepGame:
