@@ -14,6 +14,7 @@ import numpy as np
 
 from cardsim.sim.errors import UsageError
 from cardsim.sim.options import ascii_only
+from cardsim.sim.spec import num_text as _num
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, RecordRangeError, StrategySpec,  # noqa: F401 - re-exported
                               kernel_fields, narrow, record_fields, tuned)
 
@@ -38,10 +39,6 @@ class Seat:
     def as_dict(self) -> dict:
         return {"strategy": self.strategy.name,
                 "params": {p.name: v for p, v in zip(self.strategy.params, self.values)}}
-
-
-def _num(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 
 GAME_NAMES = ("tonk", "telefunken", "marafon", "trionfo", "tripoli", "contract_rummy")
@@ -152,8 +149,9 @@ def _parse_params(spec: StrategySpec, rest: str) -> Seat:
         given.add(key)
         ascii_only(f"strategy {name}: parameter {key}", val)
         p = next(p for p in spec.params if p.name == key)
-        if p.read(val) is not None:
-            values[key] = p.read(val)
+        named = p.read(val)
+        if named is not None:
+            values[key] = named
             continue
         if not _NUMBER.fullmatch(val):
             if p.choices:

@@ -12,6 +12,11 @@ from typing import Any
 import numpy as np
 
 
+def num_text(v: float) -> str:
+    """A parameter value as labels and messages write it: whole numbers without a point."""
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
 @dataclass(frozen=True)
 class ParamSpec:
     name: str
@@ -27,7 +32,7 @@ class ParamSpec:
         """The value as a label writes it (a choice by its name)."""
         if self.choices and float(v).is_integer() and 0 <= int(v) < len(self.choices):
             return self.choices[int(v)]
-        return str(int(v)) if float(v).is_integer() else repr(float(v))
+        return num_text(v)
 
     def read(self, text: str) -> float | None:
         """A choice's name as its index (None: not a name of this parameter)."""
@@ -62,10 +67,10 @@ def tuned(base: StrategySpec, label: str, source: str, name: str = "strong") -> 
                         f"(iterated best response: no {base.name} point beats a table of it at that budget)")
 
 
-# The kernel parameter row of a search strategy (issue 19; every game's kernels read it alike):
-# [worlds, rollouts, budget, policy sid, four game-specific slots, the policy's parameters...]
+# The kernel parameter row of a search strategy (issue 19; every game's kernels read it alike,
+# kernels/search.py's SP_* slots): [worlds, rollouts, budget, policy sid, four game-specific
+# slots, the policy's parameters from slot 8 (SP_PRM) on]
 SEARCH_ROW_EXTRA = 4
-SEARCH_ROW_POLICY = 8
 
 
 def search_strategy(sid: int, strategies: list, policies: tuple, worlds: int, budget: int, help: str,

@@ -223,7 +223,8 @@ class TonkState:
                 self._seen[q].append(f"upcard {fmt_card(card)}")
         if self._deck_pending():
             return
-        rest = [c for c in range(52) if c not in set(self._deck)]
+        dealt = set(self._deck)
+        rest = [c for c in range(52) if c not in dealt]
         self.st[K.DECK:K.DECK + 52] = self._deck + rest      # the stock's order: chance decides each draw
         K.deal_from_deck(self.st, self.opts, self._trace)
         if K.after_deal(self.st, self.opts, int(self.st[K.REDEALS]), self._trace):
