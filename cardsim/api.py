@@ -154,20 +154,22 @@ def _check_cluster(cluster: str | None) -> None:
                          f"{host_cores()} cores; give local:1..{host_cores()} (or local)")
 
 
-def _compile_notice(game: str, entry: str, notice: Notice | None) -> None:
+def _compile_notice(game: str, entry: str, notice: Notice | None, search: bool = False) -> None:
     from cardsim.sim.warm import notice as line_of
-    line = line_of(game, entry) if notice is not None else None
+    line = line_of(game, entry, search) if notice is not None else None
     if line:
         notice(line)
 
 
 def _play(play, kind: str, game: str, deals: int, out: str | None, keep_records: bool, until_ci, max_deals,
-          resume: bool, overwrite: bool, scheduler, cluster, progress: Progress | None, notice: Notice | None):
+          resume: bool, overwrite: bool, scheduler, cluster, progress: Progress | None, notice: Notice | None,
+          seats=()):
     """The common part of run / compare / sweep: checks, output place, executor, the
-    first-compile notice; ``play(path, update, until_ci, cap, resume, executor)`` plays."""
+    first-compile notices (``seats``: every seat played, for the search's); ``play(path,
+    update, until_ci, cap, resume, executor)`` plays."""
     from cardsim.sim.executor import make_executor
     from cardsim.sim.store import check_output
-    from cardsim.sim.warm import mark_compiled
+    from cardsim.sim.warm import mark_compiled, seats_search
     cap = precision_cap(until_ci, max_deals, deals)
     if out is not None and not str(out).strip():
         raise UsageError("--out is empty; give a file or directory name")
@@ -182,8 +184,9 @@ def _play(play, kind: str, game: str, deals: int, out: str | None, keep_records:
         check_output(out, kind, overwrite)              # refused before anything is played
     _check_cluster(cluster)
     local = scheduler is None and cluster is None
+    searching = seats_search(seats)
     if local:
-        _compile_notice(game, "play", notice)
+        _compile_notice(game, "play", notice, searching)
     path, keep = _where(out, kind) if (out or keep_records) else (None, None)
     ex = make_executor(scheduler, cluster)
     try:
@@ -192,6 +195,8 @@ def _play(play, kind: str, game: str, deals: int, out: str | None, keep_records:
         ex.close()
     if local:
         mark_compiled(game, "play")
+        if searching:
+            mark_compiled(game, "search")
     return res, keep
 
 
@@ -210,7 +215,8 @@ def run(game: str, *, players: int | None = None, deals: int = 10_000, strategie
     cfg = make_config(game, players, deals, seed, list(strategies or []), _option_texts(options), preset, workers,
                       check, first_deal, DEFAULT_SHARD if shard_size is None else shard_size)
     res, keep = _play(lambda *args: run_batch(cfg, *args, overwrite=overwrite), "run", cfg.game.name, deals, out,
-                      keep_records, until_ci, max_deals, resume, overwrite, scheduler, cluster, progress, notice)
+                      keep_records, until_ci, max_deals, resume, overwrite, scheduler, cluster, progress, notice,
+                      cfg.seats)
     tables = {k: pd.DataFrame(res.summary[k]) for k in ("seats", "strategies", "outcomes")}
     return Result("run", tables["seats"], res.meta, tables, res.summary, res.path, keep, res.timing, cfg)
 
@@ -220,7 +226,7 @@ def _experiment(exp, deals, out, overwrite, until_ci, max_deals, keep_records, r
     from cardsim.sim.experiment import run_experiment
     res, keep = _play(lambda *args: run_experiment(exp, deals, *args, overwrite=overwrite), exp.kind, exp.game_name,
                       deals, out, keep_records, until_ci, max_deals, resume, overwrite, scheduler, cluster, progress,
-                      notice)
+                      notice, [s for p in exp.points for seats, _ in p.lineups for s in seats])
     points = pd.DataFrame(res.summary["points"])
     return Result(exp.kind, points, res.meta, {"points": points}, res.summary, res.path, keep, res.timing, exp)
 
@@ -370,7 +376,9 @@ def replay(game: str, deal: int | None = None, *, seed: int | None = None, playe
         deal = 0 if deal is None else deal
         cfg = make_config(game, players, 1, 0 if seed is None else seed, list(strategies or []),
                           _option_texts(options), preset, None, check, deal)
-    _compile_notice(cfg.game.name, "replay", notice)
+    from cardsim.sim.warm import seats_search
+    searching = seats_search(cfg.seats)
+    _compile_notice(cfg.game.name, "replay", notice, searching)
     if check:
         st, _ = replay_state(cfg, deal)
         code = cfg.game.state_error(st)
@@ -382,6 +390,8 @@ def replay(game: str, deal: int | None = None, *, seed: int | None = None, playe
         lines.insert(1, f"{source.kind} point {source.point} ({source.point_label}), lineup {source.lineup}: "
                         f"the point's result is seat {source.counted_seat}'s")
     mark_compiled(cfg.game.name, "replay")
+    if searching:
+        mark_compiled(cfg.game.name, "search")
     doc["text"] = "\n".join(lines)
     return doc
 

@@ -41,7 +41,9 @@ Choices this module adds where the spec leaves room
   ``z + (z^3 + z) / (4 (m - 1))`` for m samples; one sample keeps the policy's answer). The policy (its default
   parameters) makes every other decision of the seat. The search's key is drawn from the
   table's play stream. ``KNOWN`` is public bookkeeping only: it changes no rule
-  (``RULES_VERSION`` unchanged) and no other strategy's play.
+  (``RULES_VERSION`` unchanged) and no other strategy's play. The batch kernels call
+  ``search_force`` as a callback (``srch``, ``SEARCH_SIG``) compiled the first time a table
+  has a search seat (``search_cfunc``), not in every game's batch kernel (issue 14).
 * Plug-in seats (issue 17, sid ``PLUGIN + base``): every decision above is a ``K_*`` kind
   with its own legal list built where it is taken (``ask``; the codes are listed at the
   ``K_*`` constants and in ``cardsim.contract_rummy``), the seat's view is ``fill_view``;
@@ -114,7 +116,20 @@ import numpy as np
 from cardsim.kernels import melds as M
 from cardsim.kernels import melds_float as F
 from cardsim.kernels.cards import lowbit, popcount
-from cardsim.kernels.jit import njit, no_plugin, plugin_params, threaded_batch, trace_put, unowned
+import numba
+from numba import types
+
+from cardsim.kernels.jit import (
+    PLUG_SIG,
+    lazy_cfunc,
+    njit,
+    no_plugin,
+    plugin_params,
+    search_callback,
+    threaded_batch,
+    trace_put,
+    unowned,
+)
 from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, \
     shuffle_prefix
@@ -1752,19 +1767,20 @@ def discard_phase(st, opts, tab, p, sid, prm, gplay, trace, sc, pl, plug, pprm, 
 
 
 @njit(cache=True, inline='always')
-def play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb):
+def play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb, srch):
     """One normal turn of CUR and any out-of-turn play it causes; returns a check error.
     Seats with sid >= PLUGIN ask ``plug`` first (their row of ``pprm``; ``vb``: the view and
     legal buffer, VB_SIZE). A search seat (S_SEARCH) searches its draw and its discard (the
-    kinds of its row) and forces the answer on the hook; its policy makes the rest."""
+    kinds of its row; ``srch``: ``search_force`` as SEARCH_SIG) and forces the answer on the
+    hook; its policy makes the rest."""
     p = st[CUR]
     pl = sids[p] >= PLUGIN
     sid = seat_sid(sids, params, p)
     prm = seat_row(sids, params, p)
-    srch = sids[p] == S_SEARCH
+    searching = sids[p] == S_SEARCH
     begin_turn(st, p)
-    if srch and int(params[p, SX_KINDS]) & SX_DRAW and draw_asked(st, opts, p):
-        search_force(st, opts, tab, p, K_DRAW, params[p], gplay, plug, pprm, vb)
+    if searching and int(params[p, SX_KINDS]) & SX_DRAW and draw_asked(st, opts, p):
+        srch(st, opts, tab, p, K_DRAW, params[p], gplay, plug, pprm, vb)
     q = draw_phase(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm, vb)
     if q == -2 or over(st):
         return 0
@@ -1772,8 +1788,9 @@ def play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb)
     act_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb)
     if over(st):
         return 0
-    if srch and q < 0 and int(params[p, SX_KINDS]) & SX_DISCARD and not (opts[O_D7_NO_DISCARD] and st[DEAL] == 7):
-        search_force(st, opts, tab, p, K_DISCARD, params[p], gplay, plug, pprm, vb)
+    if searching and q < 0 and int(params[p, SX_KINDS]) & SX_DISCARD and not (opts[O_D7_NO_DISCARD] and
+                                                                               st[DEAL] == 7):
+        srch(st, opts, tab, p, K_DISCARD, params[p], gplay, plug, pprm, vb)
     return end_turn(st, opts, tab, sids, params, gplay, trace, sc, p, q, plug, pprm, vb)
 
 
@@ -2008,6 +2025,27 @@ def search_force(st, opts, tab, p, kind, prm, gen, plug, pprm, vb):
     st[F_KIND] = kind + 1
 
 
+# The batch kernels call the search (``search_force``) through SEARCH_SIG: ``search_cfunc()``
+# compiled when a search seat plays (jit.lazy_cfunc), ``no_search`` otherwise (never called).
+SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64[:, ::1], types.int64, types.int64,
+                         types.float64[::1], types.uint64[::1], types.FunctionType(PLUG_SIG),
+                         types.float64[:, ::1], types.int64[::1])
+
+
+def _search_entry(st, opts, tab, p, kind, prm, gen, plug, pprm, vb):
+    search_force(st, opts, tab, p, kind, prm, gen, plug, pprm, vb)
+    return 0
+
+
+search_cfunc = lazy_cfunc(SEARCH_SIG, _search_entry)
+
+
+@numba.cfunc(SEARCH_SIG, cache=True)
+def no_search(st, opts, tab, p, kind, prm, gen, plug, pprm, vb):
+    """The search argument of a table without a search seat (never called)."""
+    return 0
+
+
 @njit(cache=True)
 def score_deal(st, opts, trace):
     """§14: everybody but the player out scores his hand (nobody: void dead-stock deal)."""
@@ -2100,7 +2138,7 @@ def check_invariants(st, opts, tab):
 # deals, games, batches
 # =============================================================================
 @njit(cache=True, inline='always')
-def play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo, gdeck, gplay, plug, pprm, vb):
+def play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo, gdeck, gplay, plug, pprm, vb, srch):
     """Deal and play deal d to its end and score it; returns the check error (0 = none),
     E_PLUGIN when a plug-in's answer stopped it."""
     start_deal(st, opts, d, dealer, gdeck, trace)
@@ -2109,7 +2147,7 @@ def play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo, gdec
             end_deal(st, D_TURN_CAP, -1)
             st[TRUNC] = 1
             break
-        e = play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb)
+        e = play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb, srch)
         if st[PERR]:
             return E_PLUGIN
         if e == 0 and check:
@@ -2195,7 +2233,8 @@ def first_dealer(opts, seed, game, gdeck):
 
 
 @njit(cache=True, inline='always')
-def play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gdeck, gplay, row, plug, pprm, vb):
+def play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gdeck, gplay, row, plug, pprm, vb,
+              srch):
     """Play game ``game`` of run ``seed`` (seven deals) into the record ``row``."""
     st[:] = 0
     row[:] = 0
@@ -2207,7 +2246,7 @@ def play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gde
     for d in range(1, DEALS + 1):
         seed_stream(gdeck, seed, game, np.int64(STREAM_DEAL + d))
         st[ERR] = play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo,
-                            gdeck, gplay, plug, pprm, vb)
+                            gdeck, gplay, plug, pprm, vb, srch)
         write_deal(st, row)
         if st[ERR]:
             break
@@ -2229,9 +2268,10 @@ def buffers():
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm, srch):
     """Games first+lo .. first+hi-1 into rec[lo:hi]; ``plug`` is the plug-in (a
-    ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN. The loop works on
+    ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN, ``srch`` the search
+    (SEARCH_SIG) for the search seats. The loop works on
     ``unowned`` views of the inputs all threads share and of this thread's buffers (no
     reference counting, an atomic operation per array handed on; the arrays outlive this
     call)."""
@@ -2241,7 +2281,7 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
     pp = unowned(pprm)
     for g in range(lo, hi):
         play_game(unowned(st), o, unowned(tab), seed, first + g, s, p, check, unowned(trace),
-                  unowned(sc), unowned(mo), unowned(gdeck), unowned(gplay), r[g], plug, pp, unowned(vb))
+                  unowned(sc), unowned(mo), unowned(gdeck), unowned(gplay), r[g], plug, pp, unowned(vb), srch)
 
 
 def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
@@ -2251,34 +2291,21 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     with its parameters ``pprm``; one compiled kernel serves every table."""
     pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
     plug = no_plugin if plug is None else plug
-    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
+    srch = search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search)
+    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, srch, least=CHUNK)
 
 
 @njit(cache=True)
-def replay_kernel(seed, game, opts, sids, params, check, trace, plug, pprm):
+def replay_kernel(seed, game, opts, sids, params, check, trace, plug, pprm, srch):
     st, tab, sc, mo, gdeck, gplay, vb = buffers()
     row = np.zeros(RECORD_COLS, np.int64)
-    play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gdeck, gplay, row, plug, pprm, vb)
+    play_game(st, opts, tab, seed, game, sids, params, check, trace, sc, mo, gdeck, gplay, row, plug, pprm, vb,
+              srch)
     return st
 
 
 def replay_game(seed, game, opts, sids, params, check, trace, plug=None, pprm=None):
     """Play one game alone with a trace buffer; returns the final state."""
     pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
-    return replay_kernel(seed, game, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)
-
-
-@njit(cache=True)
-def deal_batch(seed, first, count, d, opts, sids, params, rec, plug, pprm):
-    """Benchmark helper: play deal d alone for games first..first+count-1 (greedy etc.;
-    ``plug`` / ``pprm`` as ``play_chunk``'s); rec[g] = turns of the deal."""
-    st, tab, sc, mo, gdeck, gplay, vb = buffers()
-    trace = np.zeros((0, 6), np.int64)
-    n = opts[O_PLAYERS]
-    for g in range(count):
-        st[:] = 0
-        st[N] = n
-        seed_stream(gplay, seed, first + g, np.int64(STREAM_PLAY))
-        seed_stream(gdeck, seed, first + g, np.int64(STREAM_DEAL + d))
-        play_deal(st, opts, tab, d, g % n, sids, params, False, trace, sc, mo, gdeck, gplay, plug, pprm, vb)
-        rec[g] = st[TURN]
+    return replay_kernel(seed, game, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm,
+                         search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search))

@@ -1,4 +1,5 @@
 """Numba helpers shared by the game kernels (no game logic)."""
+import functools
 import itertools
 from concurrent.futures import ThreadPoolExecutor
 
@@ -162,3 +163,24 @@ def with_plugin_params(params, pprm, n_plug):
 def no_plugin(view, legal, n, prm):
     """The plug-in argument of a table without one: leaves every choice to the built-in."""
     return -1
+
+
+def lazy_cfunc(sig, fn):
+    """A function that returns ``fn`` compiled as a C callback of signature ``sig`` (cached on
+    disk), compiling it at its first call in the process, not at import.
+
+    The search strategies (issue 19) reach the batch kernels this way: a game's ``play_chunk``
+    takes its search as a first-class function of ``sig``, the same type whether or not a
+    search seat plays, so the batch kernel compiles without the search's rollouts (a third or
+    more of its compile time) and a table without a search seat never compiles them; a table
+    with one compiles this callback once (``search_callback``)."""
+    return functools.cache(lambda: numba.cfunc(sig, cache=True)(fn))
+
+
+def search_callback(sids, search_sid, plugin, compiled, none):
+    """The search callback a table needs: ``compiled()`` (a ``lazy_cfunc``) when one of the
+    seats ``sids`` is a search seat (sid ``search_sid``, or a plug-in ``plugin + search_sid``
+    whose undecided choices the search makes), else ``none``, a cached callback that is never
+    called."""
+    base = np.asarray(sids) % plugin
+    return compiled() if bool((base == search_sid).any()) else none

@@ -97,7 +97,9 @@ when it beats the policy's own choice by more than X_MARGIN standard errors of t
 differences; otherwise the policy's choice stands (few determinizations are noisy, and a
 noisy choice between two actions costs more than it gains). KN is public bookkeeping only:
 it changes no rule and no other strategy's play (``RULES_VERSION`` unchanged). A search
-cutter cuts as its rollout policy would (planner's aim and joker keep).
+cutter cuts as its rollout policy would (planner's aim and joker keep). The batch kernels
+call the search as a callback (``srch``, ``SEARCH_SIG``) that is compiled the first time a
+table has a search seat (``search_cfunc``), not in every game's batch kernel (issue 14).
 
 Options (int array, built by ``sim.games.telefunken.TelefunkenOptions.to_array``):
 the ``O_*`` entries below, then the meld rules array (``kernels.melds`` R_*) at ``O_RULES``,
@@ -114,7 +116,19 @@ import numpy as np
 
 from cardsim.kernels import melds as M
 from cardsim.kernels.cards import lowbit, popcount, rank_mask
-from cardsim.kernels.jit import njit, no_plugin, plugin_params, threaded_batch, trace_put, unowned
+import numba
+from numba import types
+
+from cardsim.kernels.jit import (
+    lazy_cfunc,
+    njit,
+    no_plugin,
+    plugin_params,
+    search_callback,
+    threaded_batch,
+    trace_put,
+    unowned,
+)
 from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
 from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, \
     shuffle_prefix
@@ -2834,6 +2848,25 @@ def confident_best(vals, m, k, pc, z):
     return best
 
 
+# The batch kernels call the search through SEARCH_SIG: ``search_cfunc()`` compiled when a
+# search seat plays (jit.lazy_cfunc), ``no_search`` otherwise (never called).
+SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64[:, ::1], types.int64[::1], types.int64,
+                         types.float64[::1], types.uint64[::1])
+
+
+def _search_entry(st, opts, tab, acts, n, prm, gplay):
+    return search_pick(st, opts, tab, acts, n, prm, gplay)
+
+
+search_cfunc = lazy_cfunc(SEARCH_SIG, _search_entry)
+
+
+@numba.cfunc(SEARCH_SIG, cache=True)
+def no_search(st, opts, tab, acts, n, prm, gplay):
+    """The search argument of a table without a search seat (never called)."""
+    return 0
+
+
 @njit(cache=True)
 def search_decision(st, opts, tab, prm, key):
     """The search's choice (an action) in state ``st`` / table ``tab`` with its play stream
@@ -2851,10 +2884,10 @@ def search_decision(st, opts, tab, prm, key):
 
 @njit(cache=True, inline='always')
 def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo, gdeck, gplay,
-              plug, pprm, view, legal):
+              plug, pprm, view, legal, srch):
     """Deal and play hand h to its end; returns the check error (0 = none). Seats with sid >=
     PLUGIN are decided by ``plug`` (their row of ``pprm``) where it answers, by their base
-    built-in (sid - PLUGIN) elsewhere."""
+    built-in (sid - PLUGIN) elsewhere; search seats by ``srch`` (SEARCH_SIG)."""
     cutter = (dealer + st[N] - 1) % st[N]
     st[CUT_AIMED], st[CUT_KEEPS], st[KEEP_SET] = 0, 3, 0
     csid = sids[cutter]
@@ -2884,7 +2917,7 @@ def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo
             sid -= PLUGIN
         if i < 0:
             if sid == S_SEARCH:
-                i = search_pick(st, opts, tab, acts, n, params[p], gplay)
+                i = srch(st, opts, tab, acts, n, params[p], gplay)
             else:
                 i = choose(st, opts, tab, sc, mo, acts, n, sid, params[p], gplay)
         x = acts[i]
@@ -2915,7 +2948,7 @@ def first_dealer(opts, seed, game, gdeck):
 
 @njit(cache=True, inline='always')
 def play_game(st, opts, tab, seed, game, sids, params, check, trace, acts, sc, mo, gdeck,
-              gplay, row, plug, pprm, view, legal):
+              gplay, row, plug, pprm, view, legal, srch):
     """Play game ``game`` of run ``seed`` (O_HANDS hands) into the record ``row``."""
     st[:] = 0
     row[:] = 0
@@ -2930,7 +2963,7 @@ def play_game(st, opts, tab, seed, game, sids, params, check, trace, acts, sc, m
     for h in range(1, opts[O_HANDS] + 1):
         seed_stream(gdeck, seed, game, np.int64(STREAM_HAND + h))
         st[ERR] = play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc,
-                            mo, gdeck, gplay, plug, pprm, view, legal)
+                            mo, gdeck, gplay, plug, pprm, view, legal, srch)
         write_hand(st, row)
         if st[ERR]:
             break
@@ -2952,9 +2985,10 @@ def buffers():
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm, srch):
     """Play games first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug`` is
-    the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN. The loop
+    the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN, ``srch``
+    the search (SEARCH_SIG) for the search seats. The loop
     works on ``unowned`` views of the inputs all threads share and of this thread's buffers
     (no reference counting, an atomic operation per array handed on; the arrays outlive the
     loop)."""
@@ -2967,7 +3001,7 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
     for d in range(lo, hi):
         play_game(unowned(st), o, unowned(tab), seed, first + d, s, p, check, unowned(trace),
                   unowned(acts), unowned(sc), unowned(mo), unowned(gdeck), unowned(gplay), r[d],
-                  plug, pp, unowned(view), unowned(legal))
+                  plug, pp, unowned(view), unowned(legal), srch)
 
 
 def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
@@ -2977,21 +3011,23 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     its parameters ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
     pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
     plug = no_plugin if plug is None else plug
-    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
+    srch = search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search)
+    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, srch, least=CHUNK)
 
 
 @njit(cache=True)
-def replay_kernel(seed, game, opts, sids, params, check, trace, plug, pprm):
+def replay_kernel(seed, game, opts, sids, params, check, trace, plug, pprm, srch):
     st, tab, acts, sc, mo, gdeck, gplay = buffers()
     row = np.zeros(RECORD_COLS, np.int64)
     view = np.zeros(VIEW_SIZE, np.int64)
     legal = np.zeros(MAX_ACTS, np.int64)
     play_game(st, opts, tab, seed, game, sids, params, check, trace, acts, sc, mo, gdeck,
-              gplay, row, plug, pprm, view, legal)
+              gplay, row, plug, pprm, view, legal, srch)
     return st
 
 
 def replay_game(seed, game, opts, sids, params, check, trace, plug=None, pprm=None):
     """Play one game alone with a trace buffer; returns the final state."""
     pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
-    return replay_kernel(seed, game, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)
+    return replay_kernel(seed, game, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm,
+                         search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search))

@@ -91,6 +91,9 @@ Speed (the batch loop plays a few hundred thousand deals a second per thread):
   check mode) stay separate functions.
 * Constant arguments of kernels that are not inlined are written ``np.int64(...)`` or
   ``np.bool_(...)``: numba would otherwise compile one version per literal value.
+* The search reaches ``play_deal`` as a callback (``srch``, of type ``SEARCH_SIG``):
+  ``search_cfunc()`` is compiled the first time a table has a search seat, so the batch
+  kernel compiles without the search's rollouts (issue 14).
 """
 import numpy as np
 from numba import prange
@@ -107,7 +110,19 @@ from cardsim.kernels.cards import (
     ranks_present,
     run_neighbours,
 )
-from cardsim.kernels.jit import njit, no_plugin, plugin_params, threaded_batch, trace_put, unowned
+import numba
+from numba import types
+
+from cardsim.kernels.jit import (
+    lazy_cfunc,
+    njit,
+    no_plugin,
+    plugin_params,
+    search_callback,
+    threaded_batch,
+    trace_put,
+    unowned,
+)
 from cardsim.kernels.search import (
     SP_POLICY,
     SP_PRM,
@@ -1287,6 +1302,25 @@ def search_pick(st, opts, acts, n, prm, gen):
     return best_action(total, n)
 
 
+# The batch kernels call the search through SEARCH_SIG: ``search_cfunc()`` compiled when a
+# search seat plays (jit.lazy_cfunc), ``no_search`` otherwise (never called).
+SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64[::1], types.int64,
+                         types.float64[::1], types.uint64[::1])
+
+
+def _search_entry(st, opts, acts, n, prm, gen):
+    return search_pick(st, opts, acts, n, prm, gen)
+
+
+search_cfunc = lazy_cfunc(SEARCH_SIG, _search_entry)
+
+
+@numba.cfunc(SEARCH_SIG, cache=True)
+def no_search(st, opts, acts, n, prm, gen):
+    """The search argument of a table without a search seat (never called)."""
+    return 0
+
+
 @njit(cache=True)
 def search_decision(st, opts, prm, key):
     """The search's choice in state ``st`` with its play stream keyed by ``key`` (tests: the
@@ -1374,9 +1408,11 @@ def check_invariants(st, opts):
 # one deal, a batch
 # =============================================================================
 @njit(cache=True, inline='always')
-def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, plug, pprm, view, legal):
+def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, plug, pprm, view, legal,
+              srch):
     """Play deal ``deal_id`` of run ``seed`` to the end in ``st``; returns the check error.
-    Seats with sid >= PLUGIN are decided by ``plug`` (their row of ``pprm``).
+    Seats with sid >= PLUGIN are decided by ``plug`` (their row of ``pprm``), search seats by
+    ``srch`` (SEARCH_SIG).
 
     The loop works on ``unowned`` views of the arrays (they live as long as this call)."""
     st, opts, sids, params = unowned(st), unowned(opts), unowned(sids), unowned(params)
@@ -1402,7 +1438,7 @@ def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, 
             sid -= PLUGIN
         if i < 0:
             if sid == S_SEARCH:
-                i = search_pick(st, opts, acts, n, params[p], gplay)
+                i = srch(st, opts, acts, n, params[p], gplay)
             else:
                 i = choose(st, opts, acts, n, sid, params[p], gplay)
         apply_action(st, opts, acts[i], trace)
@@ -1433,9 +1469,10 @@ def write_record(st, row):
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm, srch):
     """Play deals first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug`` is
-    the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN."""
+    the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN, ``srch``
+    the search (SEARCH_SIG) for the search seats."""
     st = new_state(opts)
     acts = np.empty(MAX_ACTS, dtype=np.int64)
     legal = np.empty(MAX_ACTS, dtype=np.int64)
@@ -1446,7 +1483,7 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)   # shared by threads
     pp = unowned(pprm)
     for d in range(lo, hi):
-        play_deal(st, o, seed, first + d, s, p, check, trace, acts, gdeck, gplay, plug, pp, view, legal)
+        play_deal(st, o, seed, first + d, s, p, check, trace, acts, gdeck, gplay, plug, pp, view, legal, srch)
         write_record(st, r[d])
 
 
@@ -1457,12 +1494,15 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
     pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
     plug = no_plugin if plug is None else plug
-    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, least=CHUNK)
+    srch = search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search)
+    threaded_batch(play_chunk, seed, first, count, opts, sids, params, check, rec, plug, pprm, srch, least=CHUNK)
 
 
 @njit(cache=True)
-def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm, st, acts, legal, view, gdeck, gplay):
-    play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, plug, pprm, view, legal)
+def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm, srch, st, acts, legal, view, gdeck,
+                  gplay):
+    play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, plug, pprm, view, legal,
+              srch)
     return st
 
 
@@ -1472,8 +1512,9 @@ def replay_deal(seed, deal_id, opts, sids, params, check, trace, plug=None, pprm
     views, so the arrays must outlive the call; locals of the kernel whose last use is the
     call would be freed under the views (a search seat's allocations then reused them)."""
     pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
+    srch = search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search)
     return replay_kernel(seed, deal_id, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm,
-                         new_state(opts), np.empty(MAX_ACTS, dtype=np.int64), np.empty(MAX_ACTS, dtype=np.int64),
+                         srch, new_state(opts), np.empty(MAX_ACTS, dtype=np.int64), np.empty(MAX_ACTS, dtype=np.int64),
                          np.empty(VIEW_SIZE, dtype=np.int64), np.empty(2, dtype=np.uint64),
                          np.empty(2, dtype=np.uint64))
 

@@ -45,7 +45,9 @@ Choices this module adds where the spec leaves room
   rolled out over the whole hand, the partner called as the policy calls); bids and the call
   are the policy's. A table with a search
   seat plays the general card loop (``play_tricks_plugged``; ``PLUGGED``); ``VOID`` is public
-  bookkeeping only (``RULES_VERSION`` unchanged).
+  bookkeeping only (``RULES_VERSION`` unchanged). The batch kernels call the search as a
+  callback (``srch``, ``SEARCH_SIG``: a card or the trump) compiled the first time a table
+  has a search seat (``search_cfunc``; issue 14).
 * Redeal cap ``MAX_REDEALS`` (100, not in the spec): a hand still thrown in after that many
   deals is void (no money) and the session is flagged ``truncated``.
 * Plug-in strategies (issue 17): a seat with sid ``PLUGIN + b`` asks a user's ``decide`` (a
@@ -84,7 +86,19 @@ the contract; the hand and the session are zero-sum; |money of a hand| <= 4 x ma
 import numpy as np
 
 from cardsim.kernels.cards import lowbit, nth_card, popcount
-from cardsim.kernels.jit import njit, no_plugin, threaded_batch, trace_put, unowned, with_plugin_params
+import numba
+from numba import types
+
+from cardsim.kernels.jit import (
+    lazy_cfunc,
+    njit,
+    no_plugin,
+    search_callback,
+    threaded_batch,
+    trace_put,
+    unowned,
+    with_plugin_params,
+)
 from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
 from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, shuffle_prefix
 from cardsim.kernels.tricks import (
@@ -499,7 +513,7 @@ def choose_named(st, d, sid, gen):
 
 
 @njit(cache=True)
-def make_contract(st, opts, sids, params, gplay, trace, plug):
+def make_contract(st, opts, sids, params, gplay, trace, plug, srch):
     """Declarer, trump, partner and the leader of trick 1; returns E_PLUGIN for a plug-in's
     illegal answer, else 0."""
     d = st[HIGH_BIDDER]
@@ -519,7 +533,7 @@ def make_contract(st, opts, sids, params, gplay, trace, plug):
         if trump == -2:
             return E_PLUGIN
     if trump < 0 and off > 0 and params[d, EX_TRUMP] != 0:
-        trump = search_trump(st, opts, d, params[d], gplay)
+        trump = srch(st, opts, d, K_TRUMP, 0, params[d], gplay)
     if trump < 0:
         trump = below(gplay, 4) if sid == S_RANDOM else best_trump(st[HAND + d])
     st[TRUMP] = trump
@@ -705,7 +719,7 @@ def choose_card(st, opts, p, legal, sid, gen):
 
 
 @njit(cache=True, inline='always')
-def play_turn(st, opts, p, sid, check, gplay, trace, plug, params, plugged):
+def play_turn(st, opts, p, sid, check, gplay, trace, plug, params, plugged, srch):
     legal = legal_cards(st[HAND + p], st[LED])
     if legal == 0:
         return E_NO_MOVES
@@ -717,7 +731,7 @@ def play_turn(st, opts, p, sid, check, gplay, trace, plug, params, plugged):
             return E_PLUGIN
     if card < 0:
         if plugged and sid == S_SEARCH:
-            card = search_card(st, opts, p, legal, params[p], gplay)
+            card = srch(st, opts, p, K_CARD, legal, params[p], gplay)
         else:
             card = choose_card(st, opts, p, legal, sid, gplay)
     if check and not (legal >> card) & 1:
@@ -759,26 +773,26 @@ def finish_trick(st, trace):
 
 
 @njit(cache=True)
-def play_tricks(st, opts, sids, params, check, gplay, trace, plug):
+def play_tricks(st, opts, sids, params, check, gplay, trace, plug, srch):
     """The eight tricks at a table without a plug-in seat (no plug-in branches)."""
-    return tricks_loop(st, opts, sids, params, check, gplay, trace, plug, False)
+    return tricks_loop(st, opts, sids, params, check, gplay, trace, plug, False, srch)
 
 
 @njit(cache=True)
-def play_tricks_plugged(st, opts, sids, params, check, gplay, trace, plug):
+def play_tricks_plugged(st, opts, sids, params, check, gplay, trace, plug, srch):
     """``play_tricks`` for a table with a plug-in seat. Two copies of the card loop: the
     call site of ``plugin_decide`` alone cost the built-in strategies about 15 % of their
     speed (measured), so the built-in tables play a loop without it."""
-    return tricks_loop(st, opts, sids, params, check, gplay, trace, plug, True)
+    return tricks_loop(st, opts, sids, params, check, gplay, trace, plug, True, srch)
 
 
 @njit(cache=True, inline='always')
-def tricks_loop(st, opts, sids, params, check, gplay, trace, plug, plugged):
+def tricks_loop(st, opts, sids, params, check, gplay, trace, plug, plugged, srch):
     for t in range(TRICKS):
         leader = st[LEADER]
         for k in range(N_PLAYERS):
             p = (leader + k) % N_PLAYERS
-            e = play_turn(st, opts, p, sids[p], check, gplay, trace, plug, params, plugged)
+            e = play_turn(st, opts, p, sids[p], check, gplay, trace, plug, params, plugged, srch)
             if e == 0 and check:
                 e = check_cards(st)
             if e:
@@ -1043,6 +1057,28 @@ def search_trump(st, opts, d, prm, gen):
     return best_action(total, 4)
 
 
+# The batch kernels call the search through SEARCH_SIG (seat, kind K_CARD with the legal mask
+# or K_TRUMP): ``search_cfunc()`` compiled when a search seat plays (jit.lazy_cfunc),
+# ``no_search`` otherwise (never called).
+SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64, types.int64, types.int64,
+                         types.float64[::1], types.uint64[::1])
+
+
+def _search_entry(st, opts, p, kind, legal, prm, gen):
+    if kind == K_TRUMP:
+        return search_trump(st, opts, p, prm, gen)
+    return search_card(st, opts, p, legal, prm, gen)
+
+
+search_cfunc = lazy_cfunc(SEARCH_SIG, _search_entry)
+
+
+@numba.cfunc(SEARCH_SIG, cache=True)
+def no_search(st, opts, p, kind, legal, prm, gen):
+    """The search argument of a table without a search seat (never called)."""
+    return 0
+
+
 def search_decision(st, opts, prm, key):
     """The search's card in state ``st`` (the seat to play: leader + cards in the trick) with
     its play stream keyed by ``key`` (tests: other hidden cards must give the same card)."""
@@ -1142,17 +1178,17 @@ def deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace, plug):
 
 
 @njit(cache=True, inline='always')
-def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug):
+def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, srch):
     """One hand of the session (its deals, auction, contract, tricks, money)."""
     seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[HAND_IDX])
     e = deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace, plug)
     if e == 0 and st[VOID_HAND] == 0:
-        e = make_contract(st, opts, sids, params, gplay, trace, plug)
+        e = make_contract(st, opts, sids, params, gplay, trace, plug, srch)
         if e == 0:
             if st[PLUGGED]:
-                e = play_tricks_plugged(st, opts, sids, params, check, gplay, trace, plug)
+                e = play_tricks_plugged(st, opts, sids, params, check, gplay, trace, plug, srch)
             else:
-                e = play_tricks(st, opts, sids, params, check, gplay, trace, plug)
+                e = play_tricks(st, opts, sids, params, check, gplay, trace, plug, srch)
         if e == 0:
             settle(st, opts, trace)
             if check:
@@ -1183,7 +1219,7 @@ def write_session(st, row):
 
 
 @njit(cache=True, inline='always')
-def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row, plug):
+def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row, plug, srch):
     """Play session ``game`` of run ``seed`` (trionfo_hands hands) into ``row``. Seats with
     sid >= PLUGIN are decided by ``plug`` where its kinds ask (``plugin_decide``)."""
     st[:] = 0
@@ -1201,7 +1237,7 @@ def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay,
     seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
     for h in range(opts[O_HANDS]):
         st[HAND_IDX] = h
-        st[ERR] = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug)
+        st[ERR] = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, srch)
         if st[ERR]:
             break
         st[DEALER] = nxt(st[DEALER])
@@ -1216,7 +1252,7 @@ def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay,
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug):
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, srch):
     """Play sessions first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug``
     is the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN, its
     parameters in ``params`` from column N_PARAMS on (``jit.with_plugin_params``)."""
@@ -1227,7 +1263,7 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug):
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)
     for d in range(lo, hi):
         play_session(unowned(st), o, seed, first + d, s, p, check, unowned(trace), unowned(gdeck),
-                     unowned(gplay), r[d], plug)
+                     unowned(gplay), r[d], plug, srch)
 
 
 def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
@@ -1236,19 +1272,21 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     ``plug``: the plug-in (``jit.plug_cfunc``) seated at the seats whose sid is >= PLUGIN, with
     its parameters ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
     threaded_batch(play_chunk, seed, first, count, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS),
-                   check, rec, no_plugin if plug is None else plug, least=CHUNK)
+                   check, rec, no_plugin if plug is None else plug,
+                   search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search), least=CHUNK)
 
 
 @njit(cache=True)
-def replay_kernel(seed, game, opts, sids, params, check, trace, plug):
+def replay_kernel(seed, game, opts, sids, params, check, trace, plug, srch):
     st = np.zeros(ST_SIZE, np.int64)
     row = np.zeros(RECORD_COLS, np.int64)
     play_session(st, opts, seed, game, sids, params, check, trace, np.zeros(2, np.uint64),
-                 np.zeros(2, np.uint64), row, plug)
+                 np.zeros(2, np.uint64), row, plug, srch)
     return st
 
 
 def replay_session(seed, game, opts, sids, params, check, trace, plug=None, pprm=None):
     """Play one session alone with a trace buffer; returns the final state."""
     return replay_kernel(seed, game, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS), check, trace,
-                         no_plugin if plug is None else plug)
+                         no_plugin if plug is None else plug,
+                         search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search))

@@ -64,6 +64,8 @@ Choices this module adds where the spec leaves room
   for every candidate; the best total payout of the deal (the record's payout) wins. The public
   facts it needs beyond the existing fields are kept in the state (``NOTH``, ``BETS``,
   ``CALL_PRICE``, ``FOLD_PRICE``): bookkeeping only, no rule changes (``RULES_VERSION`` unchanged).
+  The batch kernels call the search as a callback (``srch``, ``SEARCH_SIG``) compiled the first
+  time a table has a search seat (``search_cfunc``; issue 14).
 * The heuristic's defaults changed in issue 15 (a defect fix): the old thresholds (bet two
   pair, raise a straight, call a pair, never bluff) lost ~12 chips a deal to one tighter seat
   and ``swap_below=1.5`` was worse than never swapping. The defaults now come from a
@@ -106,7 +108,19 @@ import numpy as np
 
 from cardsim.kernels import poker as PK
 from cardsim.kernels.cards import FULL_DECK, lowbit, popcount
-from cardsim.kernels.jit import njit, no_plugin, plugin_params, threaded_batch, trace_put, unowned
+import numba
+from numba import types
+
+from cardsim.kernels.jit import (
+    lazy_cfunc,
+    njit,
+    no_plugin,
+    plugin_params,
+    search_callback,
+    threaded_batch,
+    trace_put,
+    unowned,
+)
 from cardsim.kernels.search import (
     SP_EXTRA,
     SP_POLICY,
@@ -1985,6 +1999,25 @@ def search_pick(st, opts, acts, n, prm, gen):
     return cand[best_action(total, m)]
 
 
+# The batch kernels call the search through SEARCH_SIG: ``search_cfunc()`` compiled when a
+# search seat plays (jit.lazy_cfunc), ``no_search`` otherwise (never called).
+SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64[::1], types.int64,
+                         types.float64[::1], types.uint64[::1])
+
+
+def _search_entry(st, opts, acts, n, prm, gen):
+    return search_pick(st, opts, acts, n, prm, gen)
+
+
+search_cfunc = lazy_cfunc(SEARCH_SIG, _search_entry)
+
+
+@numba.cfunc(SEARCH_SIG, cache=True)
+def no_search(st, opts, acts, n, prm, gen):
+    """The search argument of a table without a search seat (never called)."""
+    return 0
+
+
 @njit(cache=True)
 def search_decision(st, opts, prm, key):
     """The search's choice in state ``st`` with its play stream keyed by ``key`` (tests: the
@@ -2067,9 +2100,10 @@ def dealer_of(opts, seed, session, k):
 
 @njit(cache=True, inline='always')
 def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, deck, plug, pprm, view,
-              legal):
+              legal, srch):
     """Play deal ``deal_id`` on the board carried in ``st``; returns the check error. Seats with
-    sid >= PLUGIN are decided by ``plug`` (their row of ``pprm``)."""
+    sid >= PLUGIN are decided by ``plug`` (their row of ``pprm``), search seats by ``srch``
+    (SEARCH_SIG)."""
     st, opts, sids, params = unowned(st), unowned(opts), unowned(sids), unowned(params)
     trace, acts, gdeck, gplay, deck = unowned(trace), unowned(acts), unowned(gdeck), unowned(gplay), unowned(deck)
     pprm, view, legal = unowned(pprm), unowned(view), unowned(legal)
@@ -2088,7 +2122,8 @@ def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, 
             if not (st[ERR] == 0 and st[LAST_DEAL] and opts[O_CLEARING] and st[REASON] != R_STEP_CAP):
                 break
             clearing_start(st, opts, gdeck, deck, trace)
-        run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck, plug, pprm, view, legal)
+        run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck, plug, pprm, view, legal,
+                      srch)
     if check and st[ERR] == 0:
         st[ERR] = check_invariants(st, opts)
     log(st, trace, T_END, st[MWIN], st[REASON], st[MWIN])
@@ -2096,7 +2131,7 @@ def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, 
 
 
 @njit(cache=True, inline='always')
-def run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck, plug, pprm, view, legal):
+def run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck, plug, pprm, view, legal, srch):
     """Ask and apply decisions until the deal (or the clearing) is over or capped."""
     while st[PHASE] != P_OVER:
         if st[STEPS] >= opts[O_MAX_STEPS]:
@@ -2118,7 +2153,7 @@ def run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck
             sid -= PLUGIN
         if i < 0:
             if sid == S_SEARCH:
-                i = search_pick(st, opts, acts, n, params[p], gplay)
+                i = srch(st, opts, acts, n, params[p], gplay)
             else:
                 i = choose(st, opts, acts, n, sid, params[p], gplay)
         apply_action(st, opts, acts[i], gdeck, deck, trace)
@@ -2196,10 +2231,11 @@ def buffers(opts):
 
 
 @njit(cache=True, nogil=True)
-def play_range(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
+def play_range(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm, srch):
     """Play deals first+lo .. first+hi-1 into rec[lo:hi], replaying the session prefix
     of deal first+lo (its board) without writing it; ``plug`` is the plug-in (a
-    ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN."""
+    ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN, ``srch`` the search
+    (SEARCH_SIG) for the search seats."""
     st, acts, gdeck, gplay, deck = buffers(opts)
     trace = np.zeros((0, 4), np.int64)
     legal = np.empty(MAX_ACTS, np.int64)
@@ -2210,7 +2246,8 @@ def play_range(seed, first, lo, hi, opts, sids, params, check, rec, plug, pprm):
         if d % D == 0:
             for i in range(9):
                 st[BOARD + i] = 0
-        play_deal(st, opts, seed, d, sids, params, check, trace, acts, gdeck, gplay, deck, plug, pprm, view, legal)
+        play_deal(st, opts, seed, d, sids, params, check, trace, acts, gdeck, gplay, deck, plug, pprm, view, legal,
+                  srch)
         if d >= first + lo:
             write_record(st, rec[d - first])
 
@@ -2223,12 +2260,13 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
     pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
     plug = no_plugin if plug is None else plug
-    threaded_batch(play_range, seed, first, count, opts, sids, params, check, rec, plug, pprm,
+    srch = search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search)
+    threaded_batch(play_range, seed, first, count, opts, sids, params, check, rec, plug, pprm, srch,
                    least=int(opts[O_DEALS]) * SESSIONS_PER_CHUNK, align=int(opts[O_DEALS]))
 
 
 @njit(cache=True)
-def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
+def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm, srch):
     st, acts, gdeck, gplay, deck = buffers(opts)
     legal = np.empty(MAX_ACTS, np.int64)
     view = np.empty(VIEW_SIZE, np.int64)
@@ -2237,11 +2275,12 @@ def replay_kernel(seed, deal_id, opts, sids, params, check, trace, plug, pprm):
     for d in range(deal_id // D * D, deal_id + 1):   # the session's earlier deals unchecked, untraced
         last = d == deal_id                           # (one inlined copy of play_deal: half the compile)
         play_deal(st, opts, seed, d, sids, params, check and last, trace if last else none, acts, gdeck, gplay,
-                  deck, plug, pprm, view, legal)
+                  deck, plug, pprm, view, legal, srch)
     return st
 
 
 def replay_deal(seed, deal_id, opts, sids, params, check, trace, plug=None, pprm=None):
     """Play one deal alone (after its session's earlier deals) with a trace; final state."""
     pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
-    return replay_kernel(seed, deal_id, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm)
+    return replay_kernel(seed, deal_id, opts, sids, params, check, trace, no_plugin if plug is None else plug, pprm,
+                         search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search))

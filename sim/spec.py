@@ -47,6 +47,7 @@ class StrategySpec:
     help: str
     kernel_row: Callable | None = None    # values -> the kernel's parameter row, where it is not the values
                                           # themselves (search: its rollout policy's sid and parameters)
+    search: bool = False                  # a search strategy (its kernels compile on first use: compile_search)
 
 
 def tuned(base: StrategySpec, label: str, source: str, name: str = "strong") -> StrategySpec:
@@ -103,7 +104,7 @@ def search_strategy(sid: int, strategies: list, policies: tuple, worlds: int, bu
         pol = pols[int(vals[3])]
         row = vals[:3] + [float(pol.sid)] + vals[4:] + [0.0] * (SEARCH_ROW_EXTRA - len(vals[4:]))
         return row + [p.default for p in pol.params]
-    return StrategySpec(name, sid, params, help, kernel_row=kernel_row)
+    return StrategySpec(name, sid, params, help, kernel_row=kernel_row, search=True)
 
 
 def plugin_param(name: str, default: float, lo: float, hi: float, help: str = "", integer: bool = False) -> ParamSpec:
@@ -189,6 +190,9 @@ class GameSpec:
     derived_columns: Callable | None = None   # (cols, opts array, n) -> None: columns computed from deal_id
     unplayed: Callable | None = None          # (cols) -> {column: bool mask}: record slots of hands the row
                                               # did not play, written as nulls (sim.io.table_from_columns)
+    compile_search: Callable | None = None    # () -> the game's search callback, compiled (or loaded from the
+                                              # cache) now: the kernels compile it only for a table with a
+                                              # search seat (kernels.jit.lazy_cfunc; cardsim warmup)
     plugin: dict | None = None                # plug-in strategies: {"offset": sid of a plug-in seat over its
                                               # base's, "n_params": its parameter slots (the row has one
                                               # more: the kinds mask), "kinds": decision kinds, "error":
@@ -206,12 +210,13 @@ def plugin_fields(K) -> dict:
 
 def kernel_fields(K, **over) -> dict:
     """The GameSpec fields a kernel module ``K`` gives under the shared names (RULES_VERSION,
-    N_PARAMS, RECORD_COLS, REASON_NAMES, ERROR_NAMES, RC_ERR, ERR, play_batch); ``over``
-    replaces any of them."""
+    N_PARAMS, RECORD_COLS, REASON_NAMES, ERROR_NAMES, RC_ERR, ERR, play_batch, search_cfunc);
+    ``over`` replaces any of them."""
     fields = {"rules_version": K.RULES_VERSION, "n_params": K.N_PARAMS, "record_width": K.RECORD_COLS,
               "reason_names": K.REASON_NAMES, "error_names": K.ERROR_NAMES,
               "err_col": getattr(K, "RC_ERR", None),
               "play_batch": lambda *args: K.play_batch(*args),        # looked up when called
+              "compile_search": lambda: K.search_cfunc(),
               "state_error": lambda st: int(st[K.ERR])}
     fields.update(over)
     return fields

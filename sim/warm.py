@@ -15,7 +15,10 @@ from pathlib import Path
 # the figure the notice quotes. A replay compiles the game's replay entry, about as long.
 COMPILE_SECONDS = {"tonk": 20, "telefunken": 105, "contract_rummy": 85, "marafon": 35, "trionfo": 20,
                    "tripoli": 40}
-ENTRIES = ("play", "replay")
+# The search strategy's callback, compiled the first time a search seat plays (BENCHMARKS.md).
+SEARCH_SECONDS = {"tonk": 15, "telefunken": 60, "contract_rummy": 40, "marafon": 25, "trionfo": 15,
+                  "tripoli": 20}
+ENTRIES = ("play", "replay", "search")
 
 
 def cache_dir() -> str:
@@ -45,19 +48,34 @@ def mark_compiled(game: str, entry: str = "play") -> None:
         pass
 
 
-def notice(game: str, entry: str = "play") -> str | None:
-    """The line to print before ``entry`` of ``game`` first runs here, or None when cached."""
-    if is_compiled(game, entry):
+def notice(game: str, entry: str = "play", search: bool = False) -> str | None:
+    """The line to print before ``entry`` of ``game`` first runs here (``search``: with a search
+    seat, which compiles the search entry too), or None when all of it is cached."""
+    names = {"play": "kernels", "replay": "replay kernels", "search": "search kernels"}
+    todo = [e for e in dict.fromkeys([entry] + (["search"] if search else [])) if not is_compiled(game, e)]
+    if not todo:
         return None
-    what = "kernels" if entry == "play" else "replay kernels"
-    return (f"compiling {game} {what} once, about {COMPILE_SECONDS.get(game, 30)} s on 2 cores "
+    what = " and ".join(names[e] for e in todo)
+    secs = sum((SEARCH_SECONDS if e == "search" else COMPILE_SECONDS).get(game, 30) for e in todo)
+    return (f"compiling {game} {what} once, about {secs} s on 2 cores "
             f"(cached for later runs; `cardsim warmup {game}` does it ahead of time)")
+
+
+def seats_search(seats) -> bool:
+    """True when one of ``seats`` (``registry.Seat``) is a search seat, or a plug-in whose
+    undecided choices a search makes."""
+    return any(s.strategy.search or (s.base is not None and s.base.strategy.search) for s in seats)
 
 
 def warm(game: str, entry: str = "play") -> None:
     """Compile (or load from the cache) ``entry`` of ``game`` by playing its first deal of the
-    default table, then mark it compiled."""
+    default table (``search``: by compiling the search callback), then mark it compiled."""
+    from cardsim.sim.registry import get_game
     from cardsim.sim.runner import make_config, play_shard, replay
+    if entry == "search":
+        get_game(game).compile_search()
+        mark_compiled(game, entry)
+        return
     cfg = make_config(game, None, 1, 0, None)
     if entry == "play":
         play_shard(cfg, 0, 1)

@@ -35,6 +35,16 @@ def test_notice_until_the_game_is_compiled(cache):
     assert warm.notice("tonk") is not None
 
 
+def test_a_search_seat_adds_the_search_kernels_to_the_notice(cache):
+    line = warm.notice("tonk", "play", search=True)
+    assert line.startswith("compiling tonk kernels and search kernels once, about ")
+    warm.mark_compiled("tonk")
+    assert warm.notice("tonk", "play", search=True).startswith("compiling tonk search kernels once")
+    assert warm.notice("tonk", "play") is None
+    warm.mark_compiled("tonk", "search")
+    assert warm.notice("tonk", "replay", search=True).startswith("compiling tonk replay kernels once")
+
+
 def test_run_prints_the_notice_once_on_a_terminal(cache, monkeypatch):
     buf = io.StringIO()
     monkeypatch.setattr(cli_mod, "err", Console(file=buf, force_terminal=True, soft_wrap=True))
@@ -60,7 +70,7 @@ def test_no_notice_when_quiet_json_or_not_a_terminal(cache):
 def test_warmup_compiles_and_marks(cache):
     res = CliRunner().invoke(app, ["warmup", "tonk", "--quiet"])
     assert res.exit_code == 0, res.output
-    assert warm.is_compiled("tonk") and warm.is_compiled("tonk", "replay")
+    assert warm.is_compiled("tonk") and warm.is_compiled("tonk", "replay") and warm.is_compiled("tonk", "search")
     res = CliRunner().invoke(app, ["warmup", "tonk"])
     assert res.exit_code == 0
     assert res.stdout.startswith("tonk: kernels compiled in ")
@@ -84,3 +94,24 @@ def test_a_game_imports_only_its_own_modules(game):
     if game == "marafon":
         others -= {"tricks"}
     assert not [m for m in mods if m.split(".")[-1] in others], mods
+
+
+# A table without a search seat never compiles the search (issue 14: the search's rollouts are
+# a callback compiled on first use, kernels.jit.lazy_cfunc); a table with one compiles it once.
+SEARCH_COMPILED = """
+import numpy as np
+from cardsim.kernels import {game} as K
+from cardsim.sim.runner import make_config, play_shard
+play_shard(make_config({game!r}, {players}, deals=2, seed=1, strategies={plain!r}), 0, 2)
+before = K.search_cfunc.cache_info().currsize
+play_shard(make_config({game!r}, {players}, deals=1, seed=1, strategies={searching!r}), 0, 1)
+print(before, K.search_cfunc.cache_info().currsize)
+"""
+
+
+@pytest.mark.parametrize("game,players", [("tonk", 2), ("tripoli", 4)])
+def test_the_search_compiles_only_for_a_search_seat(game, players):
+    code = SEARCH_COMPILED.format(game=game, players=players, plain=["greedy"],
+                                  searching=["search:worlds=1"] + ["greedy"] * (players - 1))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["0", "1"]
