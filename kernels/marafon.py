@@ -42,9 +42,10 @@ Choices this module adds where the spec leaves room
   the battitore names trump the same way (each suit rolled out over whole hands); claims and
   optional declarations are the policy's. A table with a search seat plays the general loop
   (``play_out_plugged``; ``PLUGGED``), so the built-in tables' loop is unchanged. ``VOID``
-  and ``PLAYED_BY`` are public bookkeeping only (``RULES_VERSION`` unchanged). The batch
-  kernels call the search as a callback (``srch``, ``SEARCH_SIG``: a card or the trump)
-  compiled the first time a table has a search seat (``search_cfunc``; issue 14).
+  and ``PLAYED_BY`` are public bookkeeping only (``RULES_VERSION`` unchanged). A table with
+  a search or plug-in seat plays its hands (trump and tricks) through a callback
+  (``plugged_hand`` as ``PLUGGED_SIG``) compiled the first time such a table plays
+  (``plugged_cfunc``; issue 14): a built-in table compiles neither.
 * Plug-in strategies (issue 17): a seat with sid ``PLUGIN + b`` asks a user's ``decide`` (a
   ``jit.PLUG_SIG`` function) first for the decision kinds of its mask: K_TRUMP (legal: the
   suits 0..3), K_DECLARE (an optional marafona: 0 no, 1 yes), K_CLAIM (a claim window: 0 no,
@@ -96,7 +97,6 @@ from cardsim.kernels.jit import (
     lazy_cfunc,
     njit,
     no_plugin,
-    search_callback,
     threaded_batch,
     trace_put,
     unowned,
@@ -685,7 +685,7 @@ def put_card(st, p, card, trace):
 
 
 @njit(cache=True, inline='always')
-def play_turn(st, opts, p, sid, prm, check, gplay, trace, plug, params, plugged, srch):
+def play_turn(st, opts, p, sid, prm, check, gplay, trace, plug, params, plugged):
     """Seat p plays one card; returns a check error (0 = none)."""
     legal = legal_cards(st[HAND + p], st[LED])
     if legal == 0:
@@ -699,7 +699,7 @@ def play_turn(st, opts, p, sid, prm, check, gplay, trace, plug, params, plugged,
             return E_PLUGIN
     if card < 0:
         if plugged and sid == S_SEARCH:
-            card = srch(st, opts, p, K_CARD, legal, prm, gplay, plug)
+            card = search_card(st, opts, p, legal, prm, gplay, plug)
         else:
             card = choose_card(st, p, legal, sid, prm, gplay)
     if check and not (legal >> card) & 1:
@@ -731,7 +731,7 @@ def finish_trick(st, trace):
 
 
 @njit(cache=True, inline='always')
-def play_trick(st, opts, sids, params, check, gplay, trace, plug, plugged, srch):
+def play_trick(st, opts, sids, params, check, gplay, trace, plug, plugged):
     """One trick with its declarations and claim windows; returns a check error."""
     leader = st[LEADER]
     for k in range(N_PLAYERS):
@@ -746,7 +746,7 @@ def play_trick(st, opts, sids, params, check, gplay, trace, plug, plugged, srch)
                 return e
         if st[OVER]:
             return 0
-        e = play_turn(st, opts, p, sids[p], params[p], check, gplay, trace, plug, params, plugged, srch)
+        e = play_turn(st, opts, p, sids[p], params[p], check, gplay, trace, plug, params, plugged)
         if e == 0 and check:
             e = check_cards(st)
         if e:
@@ -1074,28 +1074,6 @@ def search_trump(st, opts, b, prm, gen, plug):
     return best_action(total, 4)
 
 
-# The batch kernels call the search through SEARCH_SIG (seat, kind K_CARD with the legal mask
-# or K_TRUMP): ``search_cfunc()`` compiled when a search seat plays (jit.lazy_cfunc),
-# ``no_search`` otherwise (never called).
-SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64, types.int64, types.int64,
-                         types.float64[::1], types.uint64[::1], types.FunctionType(PLUG_SIG))
-
-
-def _search_entry(st, opts, p, kind, legal, prm, gen, plug):
-    if kind == K_TRUMP:
-        return search_trump(st, opts, p, prm, gen, plug)
-    return search_card(st, opts, p, legal, prm, gen, plug)
-
-
-search_cfunc = lazy_cfunc(SEARCH_SIG, _search_entry)
-
-
-@numba.cfunc(SEARCH_SIG, cache=True)
-def no_search(st, opts, p, kind, legal, prm, gen, plug):
-    """The search argument of a table without a search seat (never called)."""
-    return 0
-
-
 def search_decision(st, opts, prm, key):
     """The search's card in state ``st`` (the seat to play: leader + cards in the trick) with
     its play stream keyed by ``key`` (tests: other hidden cards must give the same card)."""
@@ -1172,25 +1150,69 @@ def write_hand(st, row, extra):
 
 
 @njit(cache=True)
-def play_out(st, opts, sids, params, check, gplay, trace, plug, srch):
+def play_out(st, opts, sids, params, check, gplay, trace, plug):
     """Play the ten tricks of a dealt hand whose trump is named, score it and decide the
-    game; returns a check error. A table without a plug-in seat (no plug-in branches)."""
-    return play_tricks(st, opts, sids, params, check, gplay, trace, plug, False, srch)
+    game; returns a check error. A table without a plug-in or search seat (no plug-in
+    branches)."""
+    return play_tricks(st, opts, sids, params, check, gplay, trace, plug, False)
 
 
 @njit(cache=True)
-def play_out_plugged(st, opts, sids, params, check, gplay, trace, plug, srch):
-    """``play_out`` for a table with a plug-in seat. Two copies of the play loop: the call
-    sites of ``plugin_decide`` alone cost the built-in strategies 15-25 % of their speed
-    (measured), so the built-in tables play a loop without them."""
-    return play_tricks(st, opts, sids, params, check, gplay, trace, plug, True, srch)
+def plugged_hand(st, opts, sids, params, check, gplay, trace, plug):
+    """Trump and tricks of a dealt hand at a table with a plug-in or search seat (``PLUGGED``):
+    the battitore's trump (a plug-in's K_TRUMP, a search), then ``play_out`` with the plug-in
+    and search branches. Returns a check error, or -E_PLUGIN when the trump answer stopped the
+    match (no hand played). Two copies of the play loop: the call sites of ``plugin_decide``
+    alone cost the built-in strategies 15-25 % of their speed (measured), so the built-in
+    tables play a loop without them; this one reaches the batch kernels as the callback
+    ``plugged_cfunc()`` (PLUGGED_SIG), compiled the first time such a table plays."""
+    b = st[BATT]
+    sid, suit = sids[b], -1
+    if sid >= PLUGIN:
+        sid -= PLUGIN
+        if asks(params, b, K_TRUMP):
+            suit = plugin_decide(st, opts, b, K_TRUMP, 0, plug, params)
+        if suit == -2:
+            return -E_PLUGIN
+    if suit < 0:
+        if sid == S_SEARCH:
+            suit = search_trump(st, opts, b, params[b], gplay, plug)
+        else:
+            suit = choose_trump(st[HAND + b], sid, params[b], opts, gplay)
+    set_trump(st, suit, trace)
+    return play_tricks(st, opts, sids, params, check, gplay, trace, plug, True)
+
+
+# A table with a plug-in or search seat plays its hands through PLUGGED_SIG: ``plugged_cfunc()``
+# compiled the first time one plays (jit.lazy_cfunc), ``no_plugged`` otherwise (never called).
+PLUGGED_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64[::1], types.float64[:, ::1],
+                          types.boolean, types.uint64[::1], types.int64[:, ::1], types.FunctionType(PLUG_SIG))
+
+
+def _plugged_entry(st, opts, sids, params, check, gplay, trace, plug):
+    return plugged_hand(st, opts, sids, params, check, gplay, trace, plug)
+
+
+plugged_cfunc = lazy_cfunc(PLUGGED_SIG, _plugged_entry)
+
+
+@numba.cfunc(PLUGGED_SIG, cache=True)
+def no_plugged(st, opts, sids, params, check, gplay, trace, plug):
+    """The hand argument of a table without a plug-in or search seat (never called)."""
+    return 0
+
+
+def hand_callback(sids):
+    """``plugged_cfunc()`` for a table with a plug-in or search seat, else ``no_plugged``."""
+    sids = np.asarray(sids)
+    return plugged_cfunc() if bool(((sids >= PLUGIN) | (sids == S_SEARCH)).any()) else no_plugged
 
 
 @njit(cache=True, inline='always')
-def play_tricks(st, opts, sids, params, check, gplay, trace, plug, plugged, srch):
+def play_tricks(st, opts, sids, params, check, gplay, trace, plug, plugged):
     e = 0
     for t in range(TRICKS):
-        e = play_trick(st, opts, sids, params, check, gplay, trace, plug, plugged, srch)
+        e = play_trick(st, opts, sids, params, check, gplay, trace, plug, plugged)
         if e or st[OVER]:
             break
     if e == 0 and st[OVER] == 0:
@@ -1203,30 +1225,22 @@ def play_tricks(st, opts, sids, params, check, gplay, trace, plug, plugged, srch
 
 
 @njit(cache=True, inline='always')
-def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, srch):
-    """Deal, name trump and play hand ``HAND_NO`` to its end; returns a check error."""
+def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, hand):
+    """Deal, name trump and play hand ``HAND_NO`` to its end; returns a check error. A table
+    with a plug-in or search seat plays it with ``hand`` (``plugged_hand``, PLUGGED_SIG)."""
     seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[MATCH_HANDS])
     begin_hand(st, gdeck, trace)
-    b = st[BATT]
-    sid, suit = sids[b], -1
-    if sid >= PLUGIN:
-        sid -= PLUGIN
-        if asks(params, b, K_TRUMP):
-            suit = plugin_decide(st, opts, b, K_TRUMP, 0, plug, params)
-        if suit == -2:
-            return E_PLUGIN
-    if suit < 0:
-        if sid == S_SEARCH:
-            suit = srch(st, opts, b, K_TRUMP, 0, params[b], gplay, plug)
-        else:
-            suit = choose_trump(st[HAND + b], sid, params[b], opts, gplay)
-    set_trump(st, suit, trace)
-    extra = st[EXTRA]
-    st[EXTRA_HANDS] += extra
+    extra = st[EXTRA]                 # naming trump leaves it alone; the hand's play may set it
     if st[PLUGGED]:
-        e = play_out_plugged(st, opts, sids, params, check, gplay, trace, plug, srch)
+        e = hand(st, opts, sids, params, check, gplay, trace, plug)
+        if e == -E_PLUGIN:
+            return E_PLUGIN
+        st[EXTRA_HANDS] += extra      # (read only by write_match)
     else:
-        e = play_out(st, opts, sids, params, check, gplay, trace, plug, srch)
+        b = st[BATT]
+        set_trump(st, choose_trump(st[HAND + b], sids[b], params[b], opts, gplay), trace)
+        st[EXTRA_HANDS] += extra
+        e = play_out(st, opts, sids, params, check, gplay, trace, plug)
     write_hand(st, row, extra)
     return e
 
@@ -1240,7 +1254,7 @@ def cap_game(st, trace):
 
 
 @njit(cache=True, inline='always')
-def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, srch):
+def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, hand):
     """One game to the target (or a claim); returns a check error."""
     st[SCORE] = 0
     st[SCORE + 1] = 0
@@ -1256,7 +1270,7 @@ def play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, ro
             break
         st[HAND_NO] += 1
         st[MATCH_HANDS] += 1
-        e = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, srch)
+        e = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, hand)
         if e:
             return e
         next_dealer(st, opts)
@@ -1293,7 +1307,7 @@ def write_match(st, row, game):
 
 
 @njit(cache=True, inline='always')
-def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row, plug, srch):
+def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row, plug, hand):
     """Play match ``game`` of run ``seed`` into ``row``; returns the check error. Seats with
     sid >= PLUGIN are decided by ``plug`` where its kinds ask (``plugin_decide``)."""
     st[:] = 0
@@ -1308,7 +1322,7 @@ def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, r
     need = opts[O_GAMES] // 2 + 1
     for g in range(opts[O_GAMES]):
         st[GAME_NO] = g
-        st[ERR] = play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, srch)
+        st[ERR] = play_game(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, hand)
         if st[ERR] or st[WIN_SIDE] < 0 or st[GAMES] >= need or st[GAMES + 1] >= need:
             break
     write_match(st, row, game)
@@ -1316,11 +1330,11 @@ def play_match(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, r
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, srch):
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, hand):
     """Play matches first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug`` is
     the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN, its
-    parameters in ``params`` from column N_PARAMS on (``jit.with_plugin_params``); ``srch`` the
-    search (SEARCH_SIG) for the search seats."""
+    parameters in ``params`` from column N_PARAMS on (``jit.with_plugin_params``); ``hand`` plays
+    the hands of a table with a plug-in or search seat (PLUGGED_SIG)."""
     st = np.zeros(ST_SIZE, np.int64)
     gdeck = np.zeros(2, np.uint64)
     gplay = np.zeros(2, np.uint64)
@@ -1328,7 +1342,7 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, srch):
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)   # shared by threads
     for d in range(lo, hi):
         play_match(unowned(st), o, seed, first + d, s, p, check, unowned(trace), unowned(gdeck),
-                   unowned(gplay), r[d], plug, srch)
+                   unowned(gplay), r[d], plug, hand)
 
 
 def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
@@ -1338,15 +1352,15 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     its parameters ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
     threaded_batch(play_chunk, seed, first, count, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS),
                    check, rec, no_plugin if plug is None else plug,
-                   search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search), least=CHUNK)
+                   hand_callback(sids), least=CHUNK)
 
 
 @njit(cache=True)
-def replay_kernel(seed, game, opts, sids, params, check, trace, plug, srch):
+def replay_kernel(seed, game, opts, sids, params, check, trace, plug, hand):
     st = np.zeros(ST_SIZE, np.int64)
     row = np.zeros(RECORD_COLS, np.int64)
     play_match(st, opts, seed, game, sids, params, check, trace, np.zeros(2, np.uint64),
-               np.zeros(2, np.uint64), row, plug, srch)
+               np.zeros(2, np.uint64), row, plug, hand)
     return st
 
 
@@ -1354,4 +1368,4 @@ def replay_match(seed, game, opts, sids, params, check, trace, plug=None, pprm=N
     """Play one match alone with a trace buffer; returns the final state."""
     return replay_kernel(seed, game, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS), check, trace,
                          no_plugin if plug is None else plug,
-                         search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search))
+                         hand_callback(sids))

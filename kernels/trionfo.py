@@ -47,7 +47,9 @@ Choices this module adds where the spec leaves room
   seat plays the general card loop (``play_tricks_plugged``; ``PLUGGED``); ``VOID`` is public
   bookkeeping only (``RULES_VERSION`` unchanged). The batch kernels call the search as a
   callback (``srch``, ``SEARCH_SIG``: a card or the trump) compiled the first time a table
-  has a search seat (``search_cfunc``; issue 14).
+  has a search seat (``search_cfunc``; issue 14), and a table with a search or plug-in seat
+  plays its tricks through another (``play_tricks_plugged`` as ``PLUGGED_SIG``,
+  ``plugged_cfunc``): a built-in table compiles neither.
 * Redeal cap ``MAX_REDEALS`` (100, not in the spec): a hand still thrown in after that many
   deals is void (no money) and the session is flagged ``truncated``.
 * Plug-in strategies (issue 17): a seat with sid ``PLUGIN + b`` asks a user's ``decide`` (a
@@ -90,6 +92,7 @@ import numba
 from numba import types
 
 from cardsim.kernels.jit import (
+    PLUG_SIG,
     lazy_cfunc,
     njit,
     no_plugin,
@@ -780,9 +783,11 @@ def play_tricks(st, opts, sids, params, check, gplay, trace, plug, srch):
 
 @njit(cache=True)
 def play_tricks_plugged(st, opts, sids, params, check, gplay, trace, plug, srch):
-    """``play_tricks`` for a table with a plug-in seat. Two copies of the card loop: the
-    call site of ``plugin_decide`` alone cost the built-in strategies about 15 % of their
-    speed (measured), so the built-in tables play a loop without it."""
+    """``play_tricks`` for a table with a plug-in or search seat. Two copies of the card
+    loop: the call site of ``plugin_decide`` alone cost the built-in strategies about 15 % of
+    their speed (measured), so the built-in tables play a loop without it; this one reaches
+    the batch kernels as the callback ``plugged_cfunc()`` (PLUGGED_SIG), compiled the first
+    time such a table plays."""
     return tricks_loop(st, opts, sids, params, check, gplay, trace, plug, True, srch)
 
 
@@ -1079,6 +1084,32 @@ def no_search(st, opts, p, kind, legal, prm, gen):
     return 0
 
 
+# A table with a plug-in or search seat plays its tricks through PLUGGED_SIG: ``plugged_cfunc()``
+# compiled the first time one plays (jit.lazy_cfunc), ``no_plugged`` otherwise (never called).
+PLUGGED_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64[::1], types.float64[:, ::1],
+                          types.boolean, types.uint64[::1], types.int64[:, ::1], types.FunctionType(PLUG_SIG),
+                          types.FunctionType(SEARCH_SIG))
+
+
+def _plugged_entry(st, opts, sids, params, check, gplay, trace, plug, srch):
+    return play_tricks_plugged(st, opts, sids, params, check, gplay, trace, plug, srch)
+
+
+plugged_cfunc = lazy_cfunc(PLUGGED_SIG, _plugged_entry)
+
+
+@numba.cfunc(PLUGGED_SIG, cache=True)
+def no_plugged(st, opts, sids, params, check, gplay, trace, plug, srch):
+    """The tricks argument of a table without a plug-in or search seat (never called)."""
+    return 0
+
+
+def tricks_callback(sids):
+    """``plugged_cfunc()`` for a table with a plug-in or search seat, else ``no_plugged``."""
+    sids = np.asarray(sids)
+    return plugged_cfunc() if bool(((sids >= PLUGIN) | (sids == S_SEARCH)).any()) else no_plugged
+
+
 def search_decision(st, opts, prm, key):
     """The search's card in state ``st`` (the seat to play: leader + cards in the trick) with
     its play stream keyed by ``key`` (tests: other hidden cards must give the same card)."""
@@ -1178,7 +1209,7 @@ def deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace, plug):
 
 
 @njit(cache=True, inline='always')
-def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, srch):
+def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, srch, tricks):
     """One hand of the session (its deals, auction, contract, tricks, money)."""
     seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[HAND_IDX])
     e = deal_until_bid(st, opts, sids, params, check, gdeck, gplay, trace, plug)
@@ -1186,7 +1217,7 @@ def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, ro
         e = make_contract(st, opts, sids, params, gplay, trace, plug, srch)
         if e == 0:
             if st[PLUGGED]:
-                e = play_tricks_plugged(st, opts, sids, params, check, gplay, trace, plug, srch)
+                e = tricks(st, opts, sids, params, check, gplay, trace, plug, srch)
             else:
                 e = play_tricks(st, opts, sids, params, check, gplay, trace, plug, srch)
         if e == 0:
@@ -1219,7 +1250,7 @@ def write_session(st, row):
 
 
 @njit(cache=True, inline='always')
-def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row, plug, srch):
+def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay, row, plug, srch, tricks):
     """Play session ``game`` of run ``seed`` (trionfo_hands hands) into ``row``. Seats with
     sid >= PLUGIN are decided by ``plug`` where its kinds ask (``plugin_decide``)."""
     st[:] = 0
@@ -1237,7 +1268,8 @@ def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay,
     seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
     for h in range(opts[O_HANDS]):
         st[HAND_IDX] = h
-        st[ERR] = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, srch)
+        st[ERR] = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, srch,
+                            tricks)
         if st[ERR]:
             break
         st[DEALER] = nxt(st[DEALER])
@@ -1252,7 +1284,7 @@ def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay,
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, srch):
+def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, srch, tricks):
     """Play sessions first+lo .. first+hi-1 into rec[lo:hi] with one set of buffers; ``plug``
     is the plug-in (a ``jit.PLUG_SIG`` function) for the seats whose sid is >= PLUGIN, its
     parameters in ``params`` from column N_PARAMS on (``jit.with_plugin_params``)."""
@@ -1263,7 +1295,7 @@ def play_chunk(seed, first, lo, hi, opts, sids, params, check, rec, plug, srch):
     o, s, p, r = unowned(opts), unowned(sids), unowned(params), unowned(rec)
     for d in range(lo, hi):
         play_session(unowned(st), o, seed, first + d, s, p, check, unowned(trace), unowned(gdeck),
-                     unowned(gplay), r[d], plug, srch)
+                     unowned(gplay), r[d], plug, srch, tricks)
 
 
 def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pprm=None):
@@ -1273,15 +1305,16 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     its parameters ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
     threaded_batch(play_chunk, seed, first, count, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS),
                    check, rec, no_plugin if plug is None else plug,
-                   search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search), least=CHUNK)
+                   search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search), tricks_callback(sids),
+                   least=CHUNK)
 
 
 @njit(cache=True)
-def replay_kernel(seed, game, opts, sids, params, check, trace, plug, srch):
+def replay_kernel(seed, game, opts, sids, params, check, trace, plug, srch, tricks):
     st = np.zeros(ST_SIZE, np.int64)
     row = np.zeros(RECORD_COLS, np.int64)
     play_session(st, opts, seed, game, sids, params, check, trace, np.zeros(2, np.uint64),
-                 np.zeros(2, np.uint64), row, plug, srch)
+                 np.zeros(2, np.uint64), row, plug, srch, tricks)
     return st
 
 
@@ -1289,4 +1322,4 @@ def replay_session(seed, game, opts, sids, params, check, trace, plug=None, pprm
     """Play one session alone with a trace buffer; returns the final state."""
     return replay_kernel(seed, game, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS), check, trace,
                          no_plugin if plug is None else plug,
-                         search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search))
+                         search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search), tricks_callback(sids))

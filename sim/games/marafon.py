@@ -378,7 +378,7 @@ GAME = GameSpec(
     replay=_replay,
     format_trace=format_trace,
     trace_events=trace_events,
-    **kernel_fields(K),
+    **kernel_fields(K, compile_search=lambda: K.plugged_cfunc()),
     plugin={**plugin_fields(K),
             "kinds": {K.K_TRUMP: "the battitore names trump (legal: the suits 0..3)",
                       K.K_DECLARE: "declare a marafona when declaring is optional (legal: 0 no, 1 yes)",

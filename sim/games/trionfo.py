@@ -325,7 +325,7 @@ GAME = GameSpec(
     replay=_replay,
     format_trace=format_trace,
     trace_events=trace_events,
-    **kernel_fields(K),
+    **kernel_fields(K, compile_search=lambda: (K.search_cfunc(), K.plugged_cfunc())),
     plugin={**plugin_fields(K),
             "kinds": {K.K_BID: "speak in the auction (legal: 0 pass, then the levels above the highest bid)",
                       K.K_TRUMP: "the declarer names trump (legal: the suits 0..3)",
