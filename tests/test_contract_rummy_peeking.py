@@ -43,7 +43,7 @@ def mid_deal_states(preset, count, seed, **over):
         for _ in range(int(rng.integers(0, 70))):
             if K.over(st):
                 break
-            K.play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, *K.no_plug(4))
+            K.play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, *K.no_plug(4), K.no_search)
         if not K.over(st):
             out.append((st, tab, opts))
     return out

@@ -90,7 +90,7 @@ class Game:
 
     def turn(self):
         e = K.play_turn(self.st, self.opts, self.tab, self.sids, self.params, self.gplay, self.trace,
-                        self.sc, self.mo, *K.no_plug(len(self.sids)))
+                        self.sc, self.mo, *K.no_plug(len(self.sids)), K.no_search)
         assert e == 0
         return self
 

@@ -50,7 +50,7 @@ def example1(**kw):
     assert not K.auction_over(st, opts, 5)                    # seat 2 is still in
     K.speak(st, 2, 0, NO_TRACE)
     assert K.auction_over(st, opts, 6)
-    K.make_contract(st, opts, GREEDY[0], GREEDY[1], gen(), NO_TRACE, *NO_PLUG)
+    K.make_contract(st, opts, GREEDY[0], GREEDY[1], gen(), NO_TRACE, *NO_PLUG, K.no_search)
     return st
 
 
@@ -188,7 +188,7 @@ def test_name_player_picks_the_other_highest_bidder_openly():
     for seat, level in ((1, 1), (2, 0), (3, 0), (4, 0), (0, 0)):
         K.speak(st, seat, level, NO_TRACE)
     assert K.auction_over(st, opts, 5) and st[K.HIGH_BIDDER] == 1
-    K.make_contract(st, opts, GREEDY[0], GREEDY[1], gen(), NO_TRACE, *NO_PLUG)
+    K.make_contract(st, opts, GREEDY[0], GREEDY[1], gen(), NO_TRACE, *NO_PLUG, K.no_search)
     assert st[K.PARTNER] == 2 and st[K.REVEALED] == 1 and st[K.CALLED] == -1
     st[K.BID + 3] = 1
     assert K.choose_named(st, 1, K.S_GREEDY, gen()) == 3

@@ -41,7 +41,7 @@ def hands_of_random_play(n_hands, seed):
         if st[K.HIGH_BIDDER] < 0:
             continue
         params = np.array([seat("heuristic:self_call=8")[1]] * 5)     # secret solos under self_call
-        K.make_contract(st, opts, np.full(5, K.S_HEURISTIC, np.int64), params, g, NO_TRACE, *NO_PLUG)
+        K.make_contract(st, opts, np.full(5, K.S_HEURISTIC, np.int64), params, g, NO_TRACE, *NO_PLUG, K.no_search)
         voids = [0] * 5
         fixed = {int(st[K.FIRST_SPEAKER]): FIVE_D} if st[K.HAND_IDX] == 0 else {}
         for t in range(K.TRICKS):
@@ -49,7 +49,7 @@ def hands_of_random_play(n_hands, seed):
                 p = (int(st[K.LEADER]) + k) % 5
                 yield st, opts, p, voids, {q: m & int(st[K.HAND + q]) for q, m in fixed.items()}
                 before, led = int(st[K.HAND + p]), int(st[K.LED])
-                assert K.play_turn(st, opts, p, K.S_RANDOM, True, g, NO_TRACE, *NO_PLUG, params, False) == 0
+                assert K.play_turn(st, opts, p, K.S_RANDOM, True, g, NO_TRACE, *NO_PLUG, params, False, K.no_search) == 0
                 card = (before & ~int(st[K.HAND + p])).bit_length() - 1
                 if led >= 0 and card // 10 != led:
                     voids[p] |= 1 << led

@@ -187,7 +187,7 @@ def test_no_peeking():
             counts["call"] += 1
         sids = np.full(5, K.S_HEURISTIC, np.int64)
         params = np.array([seats[5][1]] * 5)        # self_call=8: secret solos under self_call
-        K.make_contract(st, opts, sids, params, g, NO_TRACE, *NO_PLUG)
+        K.make_contract(st, opts, sids, params, g, NO_TRACE, *NO_PLUG, K.no_search)
         for t in range(K.TRICKS):
             for k in range(5):
                 p = (int(st[K.LEADER]) + k) % 5
@@ -195,7 +195,7 @@ def test_no_peeking():
                 same(p, lambda s_, sid, prm, gg: K.choose_card(s_, opts, p, legal, sid, gg))
                 counts["card"] += 1
                 before, led = int(st[K.HAND + p]), int(st[K.LED])
-                assert K.play_turn(st, opts, p, K.S_RANDOM, True, g, NO_TRACE, *NO_PLUG, params, False) == 0
+                assert K.play_turn(st, opts, p, K.S_RANDOM, True, g, NO_TRACE, *NO_PLUG, params, False, K.no_search) == 0
                 card = (before & ~int(st[K.HAND + p])).bit_length() - 1
                 if led >= 0 and card // 10 != led:
                     voids[p] |= 1 << led
