@@ -20,7 +20,9 @@ Randomness: a search draws one 64-bit key from the seat's play stream per decisi
 the stream keyed by (key, w, r), the same for every legal action (common random numbers: the
 actions are compared on the same deals and the same rollout luck).
 """
+import numba
 import numpy as np
+from numba import types
 
 from cardsim.kernels.jit import njit
 from cardsim.kernels.rng import GOLDEN, below, mix64, next_u64
@@ -31,6 +33,19 @@ SP_BUDGET = 2
 SP_POLICY = 3
 SP_EXTRA = 4
 SP_PRM = 8
+
+# The batch kernels of a game whose search picks among a list of legal actions (Tonk, Tripoli)
+# call it through this type: (state, options, actions, their number, the search row, the play
+# stream) -> the index chosen. The game's ``search_cfunc()`` (``jit.lazy_cfunc``) is compiled when
+# a search seat plays; a table without one passes ``no_acts_search``.
+ACTS_SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64[::1], types.int64,
+                              types.float64[::1], types.uint64[::1])
+
+
+@numba.cfunc(ACTS_SEARCH_SIG, cache=True)
+def no_acts_search(st, opts, acts, n, prm, gen):
+    """The search argument of a table without a search seat (never called)."""
+    return 0
 
 @njit(cache=True)
 def search_key(gen):

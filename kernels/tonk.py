@@ -110,9 +110,6 @@ from cardsim.kernels.cards import (
     ranks_present,
     run_neighbours,
 )
-import numba
-from numba import types
-
 from cardsim.kernels.jit import (
     lazy_cfunc,
     njit,
@@ -124,11 +121,13 @@ from cardsim.kernels.jit import (
     unowned,
 )
 from cardsim.kernels.search import (
+    ACTS_SEARCH_SIG,
     SP_POLICY,
     SP_PRM,
     best_action,
     plan_budget,
     search_key,
+    no_acts_search,
     seed_sub,
     shuffle_prefix,
 )
@@ -1302,10 +1301,9 @@ def search_pick(st, opts, acts, n, prm, gen):
     return best_action(total, n)
 
 
-# The batch kernels call the search through SEARCH_SIG: ``search_cfunc()`` compiled when a
-# search seat plays (jit.lazy_cfunc), ``no_search`` otherwise (never called).
-SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64[::1], types.int64,
-                         types.float64[::1], types.uint64[::1])
+# The batch kernels call the search through SEARCH_SIG (kernels.search): ``search_cfunc()``
+# compiled when a search seat plays (jit.lazy_cfunc), ``no_search`` otherwise (never called).
+SEARCH_SIG, no_search = ACTS_SEARCH_SIG, no_acts_search
 
 
 def _search_entry(st, opts, acts, n, prm, gen):
@@ -1313,12 +1311,6 @@ def _search_entry(st, opts, acts, n, prm, gen):
 
 
 search_cfunc = lazy_cfunc(SEARCH_SIG, _search_entry)
-
-
-@numba.cfunc(SEARCH_SIG, cache=True)
-def no_search(st, opts, acts, n, prm, gen):
-    """The search argument of a table without a search seat (never called)."""
-    return 0
 
 
 @njit(cache=True)

@@ -108,9 +108,6 @@ import numpy as np
 
 from cardsim.kernels import poker as PK
 from cardsim.kernels.cards import FULL_DECK, lowbit, popcount
-import numba
-from numba import types
-
 from cardsim.kernels.jit import (
     lazy_cfunc,
     njit,
@@ -122,12 +119,14 @@ from cardsim.kernels.jit import (
     unowned,
 )
 from cardsim.kernels.search import (
+    ACTS_SEARCH_SIG,
     SP_EXTRA,
     SP_POLICY,
     SP_PRM,
     best_action,
     plan_budget,
     search_key,
+    no_acts_search,
     seed_sub,
     shuffle_prefix,
 )
@@ -1999,10 +1998,9 @@ def search_pick(st, opts, acts, n, prm, gen):
     return cand[best_action(total, m)]
 
 
-# The batch kernels call the search through SEARCH_SIG: ``search_cfunc()`` compiled when a
-# search seat plays (jit.lazy_cfunc), ``no_search`` otherwise (never called).
-SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64[::1], types.int64,
-                         types.float64[::1], types.uint64[::1])
+# The batch kernels call the search through SEARCH_SIG (kernels.search): ``search_cfunc()``
+# compiled when a search seat plays (jit.lazy_cfunc), ``no_search`` otherwise (never called).
+SEARCH_SIG, no_search = ACTS_SEARCH_SIG, no_acts_search
 
 
 def _search_entry(st, opts, acts, n, prm, gen):
@@ -2010,12 +2008,6 @@ def _search_entry(st, opts, acts, n, prm, gen):
 
 
 search_cfunc = lazy_cfunc(SEARCH_SIG, _search_entry)
-
-
-@numba.cfunc(SEARCH_SIG, cache=True)
-def no_search(st, opts, acts, n, prm, gen):
-    """The search argument of a table without a search seat (never called)."""
-    return 0
 
 
 @njit(cache=True)
