@@ -350,7 +350,7 @@ def replay(game: str, deal: int | None = None, *, seed: int | None = None, playe
     warning)."""
     from cardsim.sim.runner import (DEAL_LIMIT, make_config, open_replay_source, raise_check_error,
                                     replay as replay_state, replay_document, replay_lines)
-    from cardsim.sim.warm import mark_compiled
+    from cardsim.sim.warm import mark_compiled, seats_search
     if deal is not None and not 0 <= deal < DEAL_LIMIT:
         raise UsageError(f"--deal must be >= 0 and <= 2**63-2 (got {deal})")
     path = _replay_output(game)
@@ -376,7 +376,6 @@ def replay(game: str, deal: int | None = None, *, seed: int | None = None, playe
         deal = 0 if deal is None else deal
         cfg = make_config(game, players, 1, 0 if seed is None else seed, list(strategies or []),
                           _option_texts(options), preset, None, check, deal)
-    from cardsim.sim.warm import seats_search
     searching = seats_search(cfg.seats)
     _compile_notice(cfg.game.name, "replay", notice, searching)
     if check:

@@ -184,3 +184,11 @@ def search_callback(sids, search_sid, plugin, compiled, none):
     called."""
     base = np.asarray(sids) % plugin
     return compiled() if bool((base == search_sid).any()) else none
+
+
+def plugged_callback(sids, search_sid, plugin, compiled, none):
+    """The callback of a table's plug-in / search play loop (Marafon, Trionfo): ``compiled()``
+    (a ``lazy_cfunc``) when one of the seats ``sids`` is a plug-in (sid >= ``plugin``) or a
+    search seat (``search_sid``), the kernels' own test for that loop, else ``none``."""
+    sids = np.asarray(sids)
+    return compiled() if bool(((sids >= plugin) | (sids == search_sid)).any()) else none

@@ -97,6 +97,7 @@ from cardsim.kernels.jit import (
     lazy_cfunc,
     njit,
     no_plugin,
+    plugged_callback,
     threaded_batch,
     trace_put,
     unowned,
@@ -1202,12 +1203,6 @@ def no_plugged(st, opts, sids, params, check, gplay, trace, plug):
     return 0
 
 
-def hand_callback(sids):
-    """``plugged_cfunc()`` for a table with a plug-in or search seat, else ``no_plugged``."""
-    sids = np.asarray(sids)
-    return plugged_cfunc() if bool(((sids >= PLUGIN) | (sids == S_SEARCH)).any()) else no_plugged
-
-
 @njit(cache=True, inline='always')
 def play_tricks(st, opts, sids, params, check, gplay, trace, plug, plugged):
     e = 0
@@ -1352,7 +1347,7 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     its parameters ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
     threaded_batch(play_chunk, seed, first, count, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS),
                    check, rec, no_plugin if plug is None else plug,
-                   hand_callback(sids), least=CHUNK)
+                   plugged_callback(sids, S_SEARCH, PLUGIN, plugged_cfunc, no_plugged), least=CHUNK)
 
 
 @njit(cache=True)
@@ -1368,4 +1363,4 @@ def replay_match(seed, game, opts, sids, params, check, trace, plug=None, pprm=N
     """Play one match alone with a trace buffer; returns the final state."""
     return replay_kernel(seed, game, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS), check, trace,
                          no_plugin if plug is None else plug,
-                         hand_callback(sids))
+                         plugged_callback(sids, S_SEARCH, PLUGIN, plugged_cfunc, no_plugged))

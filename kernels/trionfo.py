@@ -96,6 +96,7 @@ from cardsim.kernels.jit import (
     lazy_cfunc,
     njit,
     no_plugin,
+    plugged_callback,
     search_callback,
     threaded_batch,
     trace_put,
@@ -1104,12 +1105,6 @@ def no_plugged(st, opts, sids, params, check, gplay, trace, plug, srch):
     return 0
 
 
-def tricks_callback(sids):
-    """``plugged_cfunc()`` for a table with a plug-in or search seat, else ``no_plugged``."""
-    sids = np.asarray(sids)
-    return plugged_cfunc() if bool(((sids >= PLUGIN) | (sids == S_SEARCH)).any()) else no_plugged
-
-
 def search_decision(st, opts, prm, key):
     """The search's card in state ``st`` (the seat to play: leader + cards in the trick) with
     its play stream keyed by ``key`` (tests: other hidden cards must give the same card)."""
@@ -1305,7 +1300,8 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     its parameters ``pprm``; one compiled kernel serves every table, with a plug-in or without."""
     threaded_batch(play_chunk, seed, first, count, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS),
                    check, rec, no_plugin if plug is None else plug,
-                   search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search), tricks_callback(sids),
+                   search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search),
+                   plugged_callback(sids, S_SEARCH, PLUGIN, plugged_cfunc, no_plugged),
                    least=CHUNK)
 
 
@@ -1322,4 +1318,5 @@ def replay_session(seed, game, opts, sids, params, check, trace, plug=None, pprm
     """Play one session alone with a trace buffer; returns the final state."""
     return replay_kernel(seed, game, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS), check, trace,
                          no_plugin if plug is None else plug,
-                         search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search), tricks_callback(sids))
+                         search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search),
+                         plugged_callback(sids, S_SEARCH, PLUGIN, plugged_cfunc, no_plugged))
