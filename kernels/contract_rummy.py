@@ -1138,7 +1138,7 @@ def plug_meld(st, opts, tab, p, mo, plug, pprm, vb):
     left1 = held - rows_len(mo, nm)
     trial = mo[F.MAX_CM:2 * F.MAX_CM, :M.M_SIZE]
     left2 = -1
-    if F.solve_contract_ws(h, spec, rules, trial, False, mo[2 * F.MAX_CM + 2:]) >= 0:
+    if F.sep_solve_contract_ws(h, spec, rules, trial, False, mo[2 * F.MAX_CM + 2:]) >= 0:
         l2 = held - rows_len(trial, nm)
         same = True
         for k in range(nm):
@@ -1162,7 +1162,7 @@ def plug_meld(st, opts, tab, p, mo, plug, pprm, vb):
         for c in range(HOLD):
             if h[c] > 0:
                 h[c] -= 1
-                if F.solve_contract_ws(h, every, rules, trial, True, ws) >= 0:
+                if F.sep_solve_contract_ws(h, every, rules, trial, True, ws) >= 0:
                     vb[m + n] = 3 + c
                     n += 1
                 h[c] += 1
@@ -1171,11 +1171,11 @@ def plug_meld(st, opts, tab, p, mo, plug, pprm, vb):
         return -1
     code = vb[m + a]
     if code == 2:
-        F.solve_contract_ws(h, spec, rules, trial, False, ws)
+        F.sep_solve_contract_ws(h, spec, rules, trial, False, ws)
         mo[:nm, :M.M_SIZE] = trial[:nm]
     elif code >= 3:
         h[code - 3] -= 1
-        F.solve_contract_ws(h, every, rules, trial, False, ws)
+        F.sep_solve_contract_ws(h, every, rules, trial, False, ws)
         h[code - 3] += 1
         mo[:nm, :M.M_SIZE] = trial[:nm]
     return code
@@ -1358,7 +1358,7 @@ def best_meld(st, opts, p, mo):
     rest = mo[2 * F.MAX_CM]
     every = mo[2 * F.MAX_CM + 1, :F.CF_SIZE]
     ws = mo[2 * F.MAX_CM + 2:]
-    v = F.solve_contract_ws(h, spec, rules, out, False, ws)
+    v = F.sep_solve_contract_ws(h, spec, rules, out, False, ws)
     if v < 0:
         return -1
     nm = spec[M.C_GROUPS] + spec[M.C_RUNS]
@@ -1374,7 +1374,7 @@ def best_meld(st, opts, p, mo):
                 return w
         return v
     if spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0 and 2 <= left <= 4 and \
-            F.solve_contract_ws(h, every, rules, trial, False, ws) >= 0:
+            F.sep_solve_contract_ws(h, every, rules, trial, False, ws) >= 0:
         out[:nm] = trial[:nm]
     return v
 
@@ -1392,14 +1392,14 @@ def all_but_one(h, spec, every, rules, out, trial, ws, nm, fallback):
         for c in range(HOLD):
             if h[c] > 0:
                 h[c] -= 1
-                w = F.solve_contract_ws(h, sp, rules, trial, pass_spec == 0, ws)
+                w = F.sep_solve_contract_ws(h, sp, rules, trial, pass_spec == 0, ws)
                 h[c] += 1
                 if w > best:
                     best = w
                     bc = c
         if bc >= 0:
             h[bc] -= 1
-            F.solve_contract_ws(h, sp, rules, trial, pass_spec == 0, ws)
+            F.sep_solve_contract_ws(h, sp, rules, trial, pass_spec == 0, ws)
             h[bc] += 1
             out[:nm] = trial[:nm]
             return best

@@ -91,6 +91,13 @@ import numpy as np
 
 from cardsim.kernels.cards import lowbit, popcount, rank_mask, suit_mask
 from cardsim.kernels.jit import njit
+from cardsim.kernels.separate import separate
+from numba import types
+
+# Signatures of the solvers other kernels call as separate kernels (``kernels.separate``): each
+# compiled once, not again inside every caller above it.
+_I, _B = types.int64, types.boolean
+_V, _MX = types.int64[::1], types.int64[:, ::1]
 
 # ---- rules array ---------------------------------------------------------------
 R_MAX_JOKERS = 0
@@ -837,17 +844,20 @@ def solve_contract(p1, p2, jokers, spec, rules, out, stop_first):
     return best
 
 
+sep_solve_contract = separate(solve_contract, _I(_I, _I, _I, _V, _V, _MX, _B))
+
+
 @njit(cache=True)
 def solve_hand(p1, p2, jokers, contracts, hand, rules, out, stop_first):
     """solve_contract over the contract of ``hand`` and its alternatives (C_NEXT): the most
     points laid (ties: the first alternative; ``stop_first``: the first that is held)."""
     row = contracts[hand, C_NEXT]
-    best = solve_contract(p1, p2, jokers, contracts[hand], rules, out, stop_first)
+    best = sep_solve_contract(p1, p2, jokers, contracts[hand], rules, out, stop_first)
     if row == 0 or (stop_first and best >= 0):
         return best
     alt = np.zeros_like(out)
     while row:
-        gain = solve_contract(p1, p2, jokers, contracts[row], rules, alt, stop_first)
+        gain = sep_solve_contract(p1, p2, jokers, contracts[row], rules, alt, stop_first)
         if gain > best:
             best = gain
             out[:] = alt
@@ -857,17 +867,20 @@ def solve_hand(p1, p2, jokers, contracts, hand, rules, out, stop_first):
     return best
 
 
+sep_solve_hand = separate(solve_hand, _I(_I, _I, _I, _MX, _I, _V, _MX, _B))
+
+
 @njit(cache=True)
 def find_contract(p1, p2, jokers, hand, contracts, rules, out):
     """The holding can lay the contract of ``hand``; one way to do it goes to ``out``."""
-    return solve_hand(p1, p2, jokers, contracts, hand, rules, out, True) >= 0
+    return sep_solve_hand(p1, p2, jokers, contracts, hand, rules, out, True) >= 0
 
 
 @njit(cache=True)
 def best_contract(p1, p2, jokers, hand, contracts, rules, out):
     """Penalty left in the holding after laying the contract of ``hand`` in the way that
     leaves the least (ties: see module docstring), melds in ``out``; -1 if not held."""
-    gain = solve_hand(p1, p2, jokers, contracts, hand, rules, out, False)
+    gain = sep_solve_hand(p1, p2, jokers, contracts, hand, rules, out, False)
     if gain < 0:
         return -1
     return penalty_rules(p1, p2, jokers, rules) - gain
@@ -1265,6 +1278,9 @@ def gen_search(p1, p2, jokers, spec, rules, stop_first, spare_lo, spare_hi, best
     return best
 
 
+sep_gen_search = separate(gen_search, _I(_I, _I, _I, _V, _V, _B, _I, _I, _MX))
+
+
 @njit(cache=True)
 def gen_write(rows, spec, out):
     """The levels' melds in the fast path's order: groups (pure first), then the runs."""
@@ -1281,7 +1297,7 @@ def gen_solve(p1, p2, jokers, spec, rules, out, stop_first):
     """solve_contract for the general shapes and rules (see the section comment); a search
     that hits GEN_NODE_CAP without a way counts as not held."""
     rows = np.zeros((GEN_LEVELS, M_SIZE), np.int64)
-    best = gen_search(p1, p2, jokers, spec, rules, stop_first, 0, 99, rows)
+    best = sep_gen_search(p1, p2, jokers, spec, rules, stop_first, 0, 99, rows)
     out[:] = 0
     if best >= 0:
         gen_write(rows, spec, out)
@@ -1300,7 +1316,7 @@ def gen_go_out(p1, p2, jokers, contracts, hand, rules, out, need_discard):
         row = hand
         while row:
             spec = contracts[row]
-            found = gen_search(p1, p2, jokers, spec, rules, True, spare, spare, rows)
+            found = sep_gen_search(p1, p2, jokers, spec, rules, True, spare, spare, rows)
             if found == GO_CAPPED:
                 return GO_CAPPED
             if found >= 0:
@@ -1315,6 +1331,9 @@ def gen_go_out(p1, p2, jokers, contracts, hand, rules, out, need_discard):
     out[:] = 0
     return -1
 
+
+
+sep_gen_go_out = separate(gen_go_out, _I(_I, _I, _I, _MX, _I, _V, _MX, _B))
 
 
 @njit(cache=True)
@@ -2102,3 +2121,6 @@ def go_out_partition(p1, p2, jokers, spec, rules, out, need_discard=False):
         if n == GO_CAPPED:
             return GO_CAPPED
     return -1
+
+
+sep_go_out_partition = separate(go_out_partition, _I(_I, _I, _I, _V, _V, _MX, _B))

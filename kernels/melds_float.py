@@ -61,6 +61,8 @@ import numpy as np
 from cardsim.kernels import melds as M
 from cardsim.kernels.cards import lowbit, popcount
 from cardsim.kernels.jit import njit
+from cardsim.kernels.separate import separate
+from numba import types
 from cardsim.kernels.melds import (
     C_GROUP_EXACT,
     C_GROUP_SIZE,
@@ -988,6 +990,13 @@ def solve_contract_ws(hold, spec, rules, out, stop_first, ws):
         return -1
     write_rows(best, spec[C_GROUPS] + spec[C_RUNS], out)
     return bv[BV_VAL]
+
+
+# The game loops call the solver as a separate kernel (``kernels.separate``): compiled once,
+# not again inside each of the half-dozen Contract Rummy kernels above it.
+_I, _V = types.int64, types.int64[::1]
+sep_solve_contract_ws = separate(solve_contract_ws, _I(_V, _V, _V, types.int64[:, :], types.boolean,
+                                                         types.int64[:, ::1]))
 
 
 @njit(cache=True)

@@ -1381,8 +1381,8 @@ def go_out(p1, p2, jokers, opts, mo):
     spec = spec_of(opts, k)
     if opts[O_EXTRA_MELDS] and spec[M.C_NEXT] == 0 and not M.needs_general(spec, rules) \
             and rules[M.R_MAX_JOKERS] <= 1:
-        return M.go_out_partition(p1, p2, jokers, spec, rules, mo, need)
-    return M.gen_go_out(p1, p2, jokers, contracts_of(opts), k, rules, mo, need)
+        return M.sep_go_out_partition(p1, p2, jokers, spec, rules, mo, need)
+    return M.sep_gen_go_out(p1, p2, jokers, contracts_of(opts), k, rules, mo, need)
 
 
 @njit(cache=True)
@@ -1390,8 +1390,8 @@ def solve_row(p1, p2, jok, contracts, h, alt, rules, mo, stop_first):
     """Points laid by the best way to go down in hand h (alt = 0: any of its alternatives;
     alt > 0: that contracts row alone), -1 when the holding lacks it."""
     if alt > 0:
-        return M.solve_contract(p1, p2, jok, contracts[alt], rules, mo, stop_first)
-    return M.solve_hand(p1, p2, jok, contracts, h, rules, mo, stop_first)
+        return M.sep_solve_contract(p1, p2, jok, contracts[alt], rules, mo, stop_first)
+    return M.sep_solve_hand(p1, p2, jok, contracts, h, rules, mo, stop_first)
 
 
 @njit(cache=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 # Cold compile of import + first deal on a 2-core machine (results/BENCHMARKS.md, rounded up):
 # the figure the notice quotes. A replay compiles the game's replay entry, about as long.
-COMPILE_SECONDS = {"tonk": 20, "telefunken": 105, "contract_rummy": 55, "marafon": 15, "trionfo": 15,
+COMPILE_SECONDS = {"tonk": 20, "telefunken": 75, "contract_rummy": 50, "marafon": 15, "trionfo": 15,
                    "tripoli": 30}
 # The search strategy's callbacks, compiled the first time a search seat plays (rough figures).
 SEARCH_SECONDS = {"tonk": 15, "telefunken": 60, "contract_rummy": 40, "marafon": 25, "trionfo": 15,
