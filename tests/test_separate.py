@@ -9,6 +9,7 @@ import numpy as np
 from numba import types
 
 from cardsim.kernels import melds as M
+from cardsim.kernels import melds_float as F
 from cardsim.kernels import separate as S
 from cardsim.kernels.jit import njit
 
@@ -95,5 +96,5 @@ def test_a_cached_caller_finds_its_callee_in_a_new_process(tmp_path):
 
 
 def test_the_meld_solvers_are_separate():
-    for k in (M.solve_contract, M.solve_hand, M.gen_search, M.gen_go_out, M.go_out_partition):
+    for k in (M.solve_contract, M.solve_hand, M.gen_search, M.gen_go_out, M.go_out_partition, F.solve_contract_ws):
         assert S.symbol_of(k) in S._TARGETS
