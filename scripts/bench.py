@@ -637,7 +637,7 @@ def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
     """The file with the given game blocks replaced (others kept, in SECTIONS order)."""
     old = path.read_text() if path.exists() else ""
     parts = []
-    for game in [*SECTIONS, "strategies", "plugins", "search", "openspiel", "baseline"]:
+    for game in [*SECTIONS, "strategies", "plugins", "search", "openspiel", "baseline", "baseline-separate"]:
         start, end = f"<!-- bench:{game} -->", f"<!-- /bench:{game} -->"
         if game in blocks:
             parts.append("\n".join([start, *blocks[game], end]))
