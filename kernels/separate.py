@@ -78,9 +78,7 @@ def separate(kernel, sig):
     exec(f"def typer(typingctx, {params}):\n    return impl(({params}{',' if n == 1 else ''}))\n", scope)
     typer = scope["typer"]
     typer.__name__ = f"separate_{kernel.py_func.__name__}"
-    call = intrinsic(typer)
-    call.kernel = kernel
-    return call
+    return intrinsic(typer)
 
 
 def install() -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -634,10 +635,13 @@ def openspiel_section(args, cores: int) -> list[str]:
 
 
 def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
-    """The file with the given game blocks replaced (others kept, in SECTIONS order)."""
+    """The file with the given game blocks replaced (others kept: the known ones in SECTIONS order,
+    then any other section, such as a hand-written side-by-side comparison, in file order)."""
     old = path.read_text() if path.exists() else ""
     parts = []
-    for game in [*SECTIONS, "strategies", "plugins", "search", "openspiel", "baseline", "baseline-separate"]:
+    known = [*SECTIONS, "strategies", "plugins", "search", "openspiel", "baseline"]
+    others = [m for m in re.findall(r"<!-- bench:([\w-]+) -->", old) if m not in known]   # kept, in file order
+    for game in [*known, *others]:
         start, end = f"<!-- bench:{game} -->", f"<!-- /bench:{game} -->"
         if game in blocks:
             parts.append("\n".join([start, *blocks[game], end]))
