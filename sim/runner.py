@@ -20,6 +20,7 @@ import numpy as np
 from cardsim.sim.errors import CheckError, UsageError
 from cardsim.sim.executor import LocalExecutor
 from cardsim.sim.drive import drive, shard_layout, timing_meta
+from cardsim.sim.interrupt import held
 from cardsim.sim.io import iter_record_batches, read_output_meta, read_run_meta
 from cardsim.sim.store import ShardStore
 from cardsim.sim.options import build_options, options_dict
@@ -151,10 +152,12 @@ def play_shard(cfg: RunConfig, first: int, count: int) -> dict:
     rec = np.zeros((count, game.record_width), dtype=np.int32)
     opts = cfg.option_array
     plug, pprm = seat_plugin(game, cfg.seats)
-    if plug is None:
-        game.play_batch(cfg.seed, first, count, opts, sids, params, cfg.check, rec)
-    else:
-        game.play_batch(cfg.seed, first, count, opts, sids, params, cfg.check, rec, plug, pprm)
+    with held():                    # Ctrl-C waits for the kernel to return (sim.interrupt)
+        if plug is None:
+            game.play_batch(cfg.seed, first, count, opts, sids, params, cfg.check, rec)
+        else:
+            game.play_batch(cfg.seed, first, count, opts, sids, params, cfg.check, rec, plug, pprm)
+    if plug is not None:
         bad = np.flatnonzero(rec[:, game.err_col] == game.plugin["error"])
         if len(bad):
             raise_plugin_error(cfg, first + int(bad[0]))
