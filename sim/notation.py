@@ -5,6 +5,8 @@ Ranks ``A 2 3 4 5 6 7 8 9 10 J Q K`` (``T`` is accepted for 10), suits ``C D H S
 """
 from __future__ import annotations
 
+import functools
+
 from cardsim.kernels.cards import JOKER, RANK_NAMES, SUIT_NAMES
 
 _SUIT_ALIASES = {"C": 0, "D": 1, "H": 2, "S": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
@@ -66,20 +68,33 @@ def fmt_mask(mask: int) -> str:
 
 # ---- the 40-card Italian deck (Marafon, Trionfo: ids 10 * suit + strength, kernels.tricks) ----
 
-def fmt40_card(card: int) -> str:
+@functools.lru_cache(maxsize=1)
+def _names40() -> tuple[str, ...]:
     from cardsim.kernels.tricks import STRENGTH_NAMES, SUIT_NAMES40
+    return tuple(STRENGTH_NAMES[c % 10] + SUIT_NAMES40[c // 10] for c in range(40))
+
+
+# the order fmt40_mask writes a hand in: by suit, strongest first within a suit
+_ORDER40 = tuple(c for s in range(4) for c in range(10 * s + 9, 10 * s - 1, -1))
+
+
+def fmt40_card(card: int) -> str:
     card = int(card)
     if not 0 <= card < 40:
         raise ValueError(f"not a 40-card id: {card}")
-    return STRENGTH_NAMES[card % 10] + SUIT_NAMES40[card // 10]
+    return _names40()[card]
 
 
 def fmt40(cards) -> str:
     return " ".join(fmt40_card(c) for c in cards)
 
 
+@functools.lru_cache(maxsize=8192)
+def _fmt40_mask(mask: int) -> str:
+    names = _names40()
+    return " ".join(names[c] for c in _ORDER40 if mask >> c & 1) or "-"
+
+
 def fmt40_mask(mask: int) -> str:
     """Mask -> notation by suit, strongest first within a suit (``-`` if empty)."""
-    mask = int(mask)
-    cards = [c for s in range(4) for c in range(10 * s + 9, 10 * s - 1, -1) if mask >> c & 1]
-    return fmt40(cards) if cards else "-"
+    return _fmt40_mask(int(mask))

@@ -122,6 +122,11 @@ class TonkState:
         self.history: list[int] = []
 
     # ---- what OpenSpiel calls a state -----------------------------------------------------------
+    def __deepcopy__(self, memo) -> TonkState:
+        """``clone`` (OpenSpiel clones a Python state with ``copy.deepcopy``: a deep copy would copy
+        the game and every logged line, quadratic over a long match)."""
+        return self.clone()
+
     def clone(self) -> TonkState:
         c = TonkState.__new__(TonkState)
         c.__dict__.update(self.__dict__)

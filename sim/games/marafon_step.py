@@ -1,0 +1,398 @@
+"""Marafon in the step API (``sim.step``; issue 20): one match, decision by decision, on the
+kernels' state and helpers (``kernels.marafon``: ``set_trump``, ``declarable``, ``put_card``,
+``finish_trick``, ``resolve_claim``, ``score_hand``, ``after_hand``, ``next_dealer``, ``cap_game``;
+``kernels.tricks.legal_cards``), in the order the batch kernel plays them (``play_match``).
+
+Chance: each hand is dealt card by card in the kernel's order (two rounds of packets of five from
+the dealer's right: deck position i goes to seat ``dealer + 1 + (i mod 20) // 5``), each card
+uniform among those not dealt yet. The first dealer is ``first_dealer`` (seat 0 when it is
+``random``: the bridge has no run seed).
+
+Decisions, in the rules' order: the battitore names trump; in trick 1, at a seat's turn, an
+optional marafona (only when ``marafona_auto_declare`` is false; an automatic one is declared
+for the seat); every claim window asks the four seats in turn from the seat that opened it (a
+window is opened after each trick, after a declaration, and with ``claim_timing=every_card``
+before each card; none in an extra hand or with claims off); then the seat's card.
+
+Action ids (``num_distinct_actions`` = 47): 0..39 play that card (40-card ids, suit x 10 +
+strength, ``kernels.tricks``), 40..43 name that suit trump, 44 no (no marafona, no claim), 45
+declare the marafona, 46 claim the game. Chance outcomes are card ids 0..39. Returns are the
+match result of each seat's side: +1 won, -1 lost (0 for a capped game ending level).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.kernels import marafon as K
+from cardsim.kernels.rng import seed_stream, shuffle
+from cardsim.kernels.tricks import SUIT_NAMES40, legal_cards
+from cardsim.sim.notation import fmt40_card, fmt40_mask
+from cardsim.sim.step import CHANCE, TERMINAL, StepGame
+
+A_TRUMP = 40         # A_TRUMP + suit: name that suit trump
+A_NO = 44            # no marafona / no claim
+A_DECLARE = 45       # declare the marafona
+A_CLAIM = 46         # claim the game
+N_ACTIONS = 47
+
+
+def _trace() -> np.ndarray:
+    return np.zeros((0, K.TRACE_W), np.int64)
+
+
+def action_text(i: int) -> str:
+    if i < 40:
+        return f"play {fmt40_card(i)}"
+    if i < A_NO:
+        return f"name {SUIT_NAMES40[i - A_TRUMP]} trump"
+    return {A_NO: "no", A_DECLARE: "declare the marafona", A_CLAIM: "claim the game"}[i]
+
+
+def batch_deck(seed: int, match: int, hand: int) -> list[int]:
+    """The deck order the batch deals hand ``hand`` (1-based, counted over the match) of match
+    ``match`` of run ``seed`` from: the chance outcomes that replay that hand."""
+    st = np.zeros(K.ST_SIZE, np.int64)
+    st[K.DECK:K.DECK + 40] = np.arange(40)
+    g = np.zeros(2, np.uint64)
+    seed_stream(g, seed, match, np.int64(K.STREAM_HAND + hand))
+    shuffle(g, st, K.DECK, K.DECK + 40)
+    return [int(c) for c in st[K.DECK:K.DECK + 40]]
+
+
+def make_game(n: int, options) -> StepGame:
+    opts = options.to_array(n)
+    games, hands = int(opts[K.O_GAMES]), int(opts[K.O_MAX_HANDS])
+    per_hand = 40 + 1 + 40 + 4 + 4 * (10 + 4 + 40)       # deal, trump, cards, declarations, windows
+    return StepGame("marafon", n, options, opts, N_ACTIONS, 40,
+                    max_game_length=games * hands * per_hand, min_utility=-1.0, max_utility=1.0,
+                    observation_size=OBS_SIZE, state_cls=MarafonState)
+
+
+# observation tensor: own hand, cards played this hand, the current trick's card of each seat, the
+# cards in each side's tricks, the cricche each seat declared (suits), trump, battitore, dealer,
+# leader, the seat to act and this seat (one-hot each), the decision kind (trump, marafona,
+# claim, card), game scores / 41, thirds won this hand / 35, games won, extra hand
+OBS_SIZE = 40 + 40 + 4 * 40 + 2 * 40 + 4 * 4 + 4 * 6 + 4 + 2 + 2 + 2 + 1
+_KINDS = {"trump": 0, "declare": 1, "claim": 2, "card": 3}
+
+
+class MarafonState:
+    """One Marafon match in the step API (see the module docstring)."""
+
+    def __init__(self, game: StepGame):
+        self.game = game
+        self.n = 4
+        self.opts = o = game.opts
+        self.st = st = np.zeros(K.ST_SIZE, np.int64)
+        st[K.N] = 4
+        st[K.DEALER] = max(0, int(o[K.O_FIRST_DEALER]))
+        st[K.FIRST_DEALER] = st[K.DEALER]
+        self.phase = "deal"        # deal (chance), trump, declare, claim, card (decisions), over;
+                                   # seat, trick_end, hand_end, game_end (passed through by _advance)
+        self.stage = 0             # the seat to play: 0 its marafona next, 1 its card-time window, 2 its card
+        self.window = [0, 0]       # a claim window: the seat that opened it, seats asked so far
+        self.resume = "seat"       # where play goes on after the window
+        self._deck: list[int] = []
+        self._seen = [[] for _ in range(4)]
+        self.history: list[int] = []
+        self._new_game()
+
+    def __deepcopy__(self, memo) -> MarafonState:
+        """``clone`` (OpenSpiel clones a Python state with ``copy.deepcopy``: a deep copy would copy
+        the game and every logged line, quadratic over a long match)."""
+        return self.clone()
+
+    def clone(self) -> MarafonState:
+        c = MarafonState.__new__(MarafonState)
+        c.__dict__.update(self.__dict__)
+        c.st = self.st.copy()
+        c.window = list(self.window)
+        c._deck = list(self._deck)
+        c._seen = [list(x) for x in self._seen]
+        c.history = list(self.history)
+        return c
+
+    def _tell(self, text: str, seat: int | None = None, private: str | None = None) -> None:
+        for q in range(4):
+            self._seen[q].append(private if q == seat and private is not None else text)
+
+    # ---- the flow of play_match, one step at a time -------------------------------------------
+    def _new_game(self) -> None:
+        st = self.st
+        for i in (K.SCORE, K.SCORE + 1, K.HAND_NO, K.EXTRA, K.OVER):
+            st[i] = 0
+        st[K.WIN_SIDE] = -1
+        st[K.REASON] = -1
+        self._tell(f"game {int(st[K.GAME_NO]) + 1}")
+        self._new_hand()
+
+    def _new_hand(self) -> None:
+        st = self.st
+        if st[K.HAND_NO] >= self.opts[K.O_MAX_HANDS]:
+            K.cap_game(st, _trace())
+            self.phase = "game_end"
+            return
+        st[K.HAND_NO] += 1
+        st[K.MATCH_HANDS] += 1
+        K.reset_hand(st)
+        self._deck = []
+        self.phase = "deal"
+        self._tell(f"hand {int(st[K.HAND_NO])}, dealer seat {int(st[K.DEALER])}")
+
+    def _deal_to(self, i: int) -> int:
+        return (int(self.st[K.DEALER]) + 1 + (i % 20) // 5) % 4
+
+    def _deal_card(self, card: int) -> None:
+        st = self.st
+        to = self._deal_to(len(self._deck))
+        self._deck.append(card)
+        st[K.HAND + to] |= 1 << card
+        self._tell(f"seat {to} is dealt a card", to, f"seat {to} is dealt {fmt40_card(card)}")
+        if len(self._deck) < 40:
+            return
+        st[K.DECK:K.DECK + 40] = self._deck
+        st[K.HOLDER4D] = K.owner_of(st, K.FOUR_COINS)
+        st[K.BATT] = st[K.HOLDER4D] if st[K.HAND_NO] == 1 else (st[K.DEALER] + 1) % 4
+        st[K.EXTRA_HANDS] += st[K.EXTRA]
+        self._tell(f"seat {int(st[K.BATT])} is the battitore")
+        self.phase = "trump"
+
+    def _open_window(self, first: int, resume: str) -> None:
+        st = self.st
+        st[K.ASKED] = 1
+        if self.opts[K.O_CLAIMS] == 0 or st[K.EXTRA]:
+            self.phase = resume
+            return
+        self.window = [first, 0]
+        self.resume = resume
+        self.phase = "claim"
+
+    def _declare(self, p: int, c: int) -> None:
+        st = self.st
+        st[K.MARAF + (p & 1)] += bin(c).count("1")
+        st[K.DECL + p] |= c
+        self._tell(f"seat {p} declares the marafona of {' '.join(SUIT_NAMES40[s] for s in range(4) if c >> s & 1)}")
+        self._open_window(p, "seat")
+
+    def _to_play(self) -> int:
+        return int(self.st[K.LEADER] + self.st[K.NCARDS]) & 3
+
+    def _advance(self) -> None:
+        """Run what no one decides (automatic declarations, the end of a trick, of a hand, of a
+        game) up to the next decision or chance node."""
+        st, o = self.st, self.opts
+        while True:
+            ph = self.phase
+            if ph in ("deal", "trump", "declare", "claim", "card", "over"):
+                return
+            if ph == "seat":
+                p = self._to_play()
+                if self.stage == 0:
+                    self.stage = 1
+                    c = int(K.declarable(st, o, p)) if st[K.TRICK_NO] == 0 else 0
+                    if c:
+                        if o[K.O_AUTO_DECLARE]:
+                            self._declare(p, c)
+                        else:
+                            self.phase = "declare"
+                elif self.stage == 1:
+                    self.stage = 2
+                    if o[K.O_CLAIM_TIMING] == 1 and st[K.ASKED] == 0 and st[K.OVER] == 0:
+                        self._open_window(p, "seat")
+                else:
+                    self.phase = "hand_end" if st[K.OVER] else "card"
+            elif ph == "trick_end":
+                if st[K.OVER]:
+                    self.phase = "hand_end"
+                elif st[K.TRICK_NO] == K.TRICKS:
+                    K.score_hand(st, o, _trace())
+                    K.after_hand(st, o, _trace())
+                    self._tell(f"hand points {int(st[K.PTS])}-{int(st[K.PTS + 1])}, "
+                               f"score {int(st[K.SCORE])}-{int(st[K.SCORE + 1])}")
+                    self.phase = "hand_end"
+                else:
+                    self.stage = 0
+                    self.phase = "seat"
+            elif ph == "hand_end":
+                K.next_dealer(st, o)
+                if st[K.OVER]:
+                    self.phase = "game_end"
+                else:
+                    self._new_hand()
+            elif ph == "game_end":
+                self._tell(f"game over: side {int(st[K.WIN_SIDE])} wins" if st[K.WIN_SIDE] >= 0 else
+                           "game over: level")
+                need = int(o[K.O_GAMES]) // 2 + 1
+                if (st[K.WIN_SIDE] < 0 or st[K.GAMES] >= need or st[K.GAMES + 1] >= need
+                        or st[K.GAME_NO] + 1 >= o[K.O_GAMES]):
+                    self.phase = "over"
+                else:
+                    st[K.GAME_NO] += 1
+                    self._new_game()
+            else:
+                raise AssertionError(ph)
+
+    # ---- what OpenSpiel calls a state -----------------------------------------------------------
+    def is_chance(self) -> bool:
+        return self.phase == "deal"
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def current_player(self) -> int:
+        ph = self.phase
+        if ph == "deal":
+            return CHANCE
+        if ph == "over":
+            return TERMINAL
+        if ph == "trump":
+            return int(self.st[K.BATT])
+        if ph == "claim":
+            return (self.window[0] + self.window[1]) & 3
+        return self._to_play()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        dealt = set(self._deck)
+        cards = [c for c in range(40) if c not in dealt]
+        return [(c, 1.0 / len(cards)) for c in cards]
+
+    def legal_actions(self) -> list[int]:
+        ph = self.phase
+        if ph == "deal":
+            return [c for c, _ in self.chance_outcomes()]
+        if ph == "trump":
+            return [A_TRUMP + s for s in range(4)]
+        if ph == "declare":
+            return [A_NO, A_DECLARE]
+        if ph == "claim":
+            return [A_NO, A_CLAIM]
+        if ph == "card":
+            st = self.st
+            m = int(legal_cards(st[K.HAND + self._to_play()], st[K.LED]))
+            return [c for c in range(40) if m >> c & 1]
+        return []
+
+    def apply(self, action: int) -> None:
+        action = int(action)
+        if action not in self.legal_actions():
+            raise ValueError(f"action {action} is not legal here")
+        st, ph = self.st, self.phase
+        if ph == "deal":
+            self._deal_card(action)
+        elif ph == "trump":
+            K.set_trump(st, action - A_TRUMP, _trace())
+            self._tell(f"seat {int(st[K.BATT])} names {SUIT_NAMES40[action - A_TRUMP]} trump")
+            self.stage = 0
+            self.phase = "seat"
+        elif ph == "declare":
+            p = self._to_play()
+            if action == A_DECLARE:
+                self._declare(p, int(K.declarable(st, self.opts, p)))
+            else:
+                self._tell(f"seat {p} does not declare")
+                self.phase = "seat"
+        elif ph == "claim":
+            p = self.current_player()
+            if action == A_CLAIM:
+                K.resolve_claim(st, self.opts, p, _trace())
+                self._tell(f"seat {p} claims: {'correct' if st[K.HAND_END] == 1 else 'wrong'}")
+                self.phase = self.resume
+            else:
+                self.window[1] += 1
+                if self.window[1] == 4:
+                    self.phase = self.resume
+        else:                                          # a card
+            p = self._to_play()
+            K.put_card(st, p, action, _trace())
+            self._tell(f"seat {p} plays {fmt40_card(action)}")
+            if st[K.NCARDS] == 4:
+                K.finish_trick(st, _trace())
+                self._tell(f"seat {int(st[K.LAST_WINNER])} wins the trick")
+                self._open_window(int(st[K.LAST_WINNER]), "trick_end")
+            else:
+                self.stage = 0
+                self.phase = "seat"
+        self.history.append(action)
+        self._advance()
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0] * 4
+        g0, g1 = int(self.st[K.GAMES]), int(self.st[K.GAMES + 1])
+        side = 0 if g0 > g1 else (1 if g1 > g0 else -1)
+        return [0.0 if side < 0 else (1.0 if p % 2 == side else -1.0) for p in range(4)]
+
+    def resample(self, seat: int, rng) -> MarafonState:
+        """A state ``seat`` cannot tell from this one: the three other hands dealt again from the
+        cards it has not seen, consistently with everything public (``kernels.marafon.determinize``:
+        hand sizes, shown voids, declared cricche, the battitore's 4 of coins). ``rng``: a
+        ``numpy.random.Generator``. (ISMCTS's determinization; during a deal, the state itself.)"""
+        c = self.clone()
+        if self.phase in ("deal", "over"):
+            return c
+        g = np.zeros(2, np.uint64)
+        seed_stream(g, int(rng.integers(2 ** 62)), 0, np.int64(0))
+        K.determinize(c.st, self.opts, seat, g, np.zeros(64, np.int64))
+        for q in range(4):
+            if q != seat:
+                c._seen[q] = [f"a world resampled for seat {seat}", c.observation_string(q)]
+        return c
+
+    # ---- what a seat sees --------------------------------------------------------------------
+    def _hand_of(self, seat: int) -> int:
+        return int(self.st[K.HAND + seat])
+
+    def observation_string(self, seat: int) -> str:
+        st = self.st
+        trump = int(st[K.TRUMP])
+        trick = " ".join(fmt40_card(int(st[K.TRICK + i])) for i in range(int(st[K.NCARDS]))) or "-"
+        decl = " | ".join(f"{q}:{''.join(SUIT_NAMES40[s] for s in range(4) if st[K.DECL + q] >> s & 1) or '-'}"
+                          for q in range(4))
+        return (f"seat {seat} · to act {self.current_player()} · {self.phase} · hand "
+                f"{fmt40_mask(self._hand_of(seat)) or '-'} · trump {SUIT_NAMES40[trump] if trump >= 0 else '-'} · "
+                f"battitore {int(st[K.BATT])} · leader {int(st[K.LEADER])} · trick {trick} · played "
+                f"{fmt40_mask(int(st[K.PLAYED])) or '-'} · thirds {int(st[K.THIRDS])}-{int(st[K.THIRDS + 1])} · "
+                f"declared {decl} · score {int(st[K.SCORE])}-{int(st[K.SCORE + 1])} · games "
+                f"{int(st[K.GAMES])}-{int(st[K.GAMES + 1])} · hand {int(st[K.HAND_NO])}"
+                f"{' (extra)' if st[K.EXTRA] else ''}")
+
+    def information_state_string(self, seat: int) -> str:
+        return f"seat {seat}\n" + "\n".join(self._seen[seat])
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        st = self.st
+        t = np.zeros(OBS_SIZE, np.float32)
+        lead, ncards = int(st[K.LEADER]), int(st[K.NCARDS])
+        masks = [self._hand_of(seat), int(st[K.PLAYED])]
+        for q in range(4):
+            i = (q - lead) & 3
+            masks.append(1 << int(st[K.TRICK + i]) if i < ncards else 0)
+        masks += [int(st[K.WON]), int(st[K.WON + 1])]
+        bits = np.unpackbits(np.array(masks, "<u8").view(np.uint8), bitorder="little")
+        at = 40 * len(masks)
+        t[:at] = bits.reshape(len(masks), 64)[:, :40].ravel()
+        for q in range(4):
+            for s in range(4):
+                t[at + s] = st[K.DECL + q] >> s & 1
+            at += 4
+        for v in (st[K.TRUMP], st[K.BATT], st[K.DEALER], st[K.LEADER], self.current_player(), seat):
+            if 0 <= v < 4:
+                t[at + int(v)] = 1.0
+            at += 4
+        if self.phase in _KINDS:
+            t[at + _KINDS[self.phase]] = 1.0
+        at += 4
+        for s in range(2):
+            t[at + s] = st[K.SCORE + s] / 41.0
+            t[at + 2 + s] = st[K.THIRDS + s] / 35.0
+            t[at + 4 + s] = st[K.GAMES + s]
+        at += 6
+        t[at] = st[K.EXTRA]
+        return t
+
+    def action_string(self, action: int) -> str:
+        return f"card {fmt40_card(action)}" if self.is_chance() else action_text(action)
+
+    def __str__(self) -> str:
+        return "\n".join(f"seat {q}: {fmt40_mask(self._hand_of(q))}" for q in range(4)) + \
+            f"\n{self.observation_string(0)}"
