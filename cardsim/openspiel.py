@@ -15,7 +15,7 @@ which the bridge deals as seat 0: it has no run seed).
 Chance nodes deal the cards one by one and decide every draw from the stock; actions are the step
 API's dense ids, legal ones ascending; ``returns()`` are cardsim's payouts (chips). Information
 state strings (perfect recall) and observation strings and tensors show a player only what that
-seat may see. Tonk and Marafon have adapters so far; the other games are still to come.
+seat may see. Tonk, Marafon and Trionfo have adapters so far; the other games are still to come.
 """
 from __future__ import annotations
 

@@ -33,7 +33,8 @@ from cardsim.sim.errors import UsageError
 CHANCE = -1
 TERMINAL = -4
 
-STEP_GAMES = {"tonk": "cardsim.sim.games.tonk_step", "marafon": "cardsim.sim.games.marafon_step"}
+STEP_GAMES = {"tonk": "cardsim.sim.games.tonk_step", "marafon": "cardsim.sim.games.marafon_step",
+              "trionfo": "cardsim.sim.games.trionfo_step"}
 
 
 def option_text(value) -> str:
