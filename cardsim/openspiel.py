@@ -15,10 +15,12 @@ which the bridge deals as seat 0: it has no run seed).
 Chance nodes deal the cards one by one and decide every draw from the stock; actions are the step
 API's dense ids, legal ones ascending; ``returns()`` are cardsim's payouts (chips). Information
 state strings (perfect recall) and observation strings and tensors show a player only what that
-seat may see. Tonk, Marafon and Trionfo have adapters so far; the other games are still to come.
+seat may see. Tonk, Marafon, Trionfo and Tripoli have adapters so far (Tripoli is general-sum:
+without clearing rounds the board keeps chips); Telefunken and Contract Rummy are still to come.
 """
 from __future__ import annotations
 
+import importlib
 import typing
 
 import numpy as np
@@ -68,12 +70,13 @@ def _spec(game: str) -> dict:
 def _game_type(game: str) -> pyspiel.GameType:
     spec = get_game(game)
     lo, hi, _ = spec.players
+    zero_sum = getattr(importlib.import_module(STEP_GAMES[game]), "ZERO_SUM", True)
     return pyspiel.GameType(
         short_name=f"cardsim_{game}", long_name=f"cardsim {game}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=hi, min_num_players=lo,
         provides_information_state_string=True, provides_information_state_tensor=False,
@@ -83,6 +86,7 @@ def _game_type(game: str) -> pyspiel.GameType:
 
 def _make_classes(game: str):
     game_type = _game_type(game)
+    zero_sum = game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
     defaults = _spec(game)
     spec = get_game(game)
     raw = {f.name: getattr(spec.options_cls(), f.name) for f in option_fields(spec.options_cls)}
@@ -98,8 +102,8 @@ def _make_classes(game: str):
             s = self.step
             info = pyspiel.GameInfo(num_distinct_actions=s.num_distinct_actions,
                                     max_chance_outcomes=s.max_chance_outcomes, num_players=s.players,
-                                    min_utility=s.min_utility, max_utility=s.max_utility, utility_sum=0.0,
-                                    max_game_length=s.max_game_length)
+                                    min_utility=s.min_utility, max_utility=s.max_utility,
+                                    utility_sum=0.0 if zero_sum else None, max_game_length=s.max_game_length)
             super().__init__(game_type, info, params)
 
         def new_initial_state(self):

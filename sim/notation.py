@@ -62,6 +62,11 @@ def mask_cards(mask: int) -> list[int]:
 
 def fmt_mask(mask: int) -> str:
     """Bitmask -> notation, cards ordered by suit then rank (``-`` if empty)."""
+    return _fmt_mask(int(mask))
+
+
+@functools.lru_cache(maxsize=8192)
+def _fmt_mask(mask: int) -> str:
     cards = mask_cards(mask)
     return fmt(cards) if cards else "-"
 

@@ -1,0 +1,462 @@
+"""Tripoli in the step API (``sim.step``; issue 20): one session, decision by decision, on the
+kernels' own action interface (``kernels.tripoli``: ``reset_deal``, ``antes``, ``after_widow``,
+``legal_actions``, ``apply_action``, ``clearing_start``, ``determinize``), in the order the batch
+kernel plays it (``play_range`` over a session: ``play_deal``, ``run_decisions``).
+
+A game is one session: ``deals_per_session`` deals (default one per player) from an empty board,
+the board carried from deal to deal, then the ``clearing_pots`` clearing rounds after the last
+deal. Returns are each seat's balance change over the session (zero-sum with clearing rounds;
+without them the chips left on the board belong to nobody, so the game is general-sum). Deal
+``k``'s dealer is ``first_dealer + k`` (seat 0 first when ``first_dealer`` is random: the bridge
+has no run seed). A deal stopped by ``max_steps`` ends as in the batch (``truncated``, no
+clearing round after it).
+
+Chance: each deal's 52 cards one by one in the kernel's order (deck position i goes to position
+``i mod (n + 1)`` of the deal order: the widow last, or first without ``widow_dealt_last``; seat
+positions from the dealer's left), each uniform among the cards not dealt yet; under ``cosmo`` the
+pay suit (4 outcomes) and the sequence start (11); in each clearing round the 5 cards of every
+seat (from the round dealer's left, 5 x n cards of a fresh deck).
+
+Decisions: every legal action of the kernel's (``legal_actions``: widow, auctions, the pay suit,
+each poker card picked, bets, the Michigan leads; following in Phase 3 is forced and played by the
+kernel). Action ids: 0 keep, 1 swap, 2 auction the widow, 3 done, 4 auction the old hand, 5 pass,
+6 check, 7 call, 8 fold, 9..12 name the pay suit, 13..16 lead that suit, 17..68 pick card
+``id - 17`` (``kernels.cards`` ids), then bet 1..``bet_limit``, raise 1..``bet_limit``, and bid
+1..``auction_max_bid`` (its guard, 1000, when none).
+
+What a seat sees: its own hand and poker picks, the widow once it has seen it, everything the
+kernel logs publicly (antes, the board, every action but which card a seat picks, claims,
+showdowns, pots, plays, payments, prizes), and its own clearing-round cards.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.kernels import poker as PK
+from cardsim.kernels import tripoli as K
+from cardsim.kernels.rng import seed_stream, shuffle
+from cardsim.sim.notation import fmt_card, fmt_mask
+from cardsim.sim.step import CHANCE, TERMINAL, StepGame
+
+ZERO_SUM = False          # without clearing rounds the board keeps chips (the bridge: general-sum)
+SIMPLE = {K.A_KEEP: 0, K.A_SWAP: 1, K.A_AUCTION_WIDOW: 2, K.A_DONE: 3, K.A_AUCTION_OLD: 4, K.A_PASS: 5,
+          K.A_CHECK: 6, K.A_CALL: 7, K.A_FOLD: 8}
+_SIMPLE_CODE = {v: k for k, v in SIMPLE.items()}
+A_SUIT, A_LEAD, A_PICK, A_AMOUNTS = 9, 13, 17, 69
+PHASE_NAMES = ("widow", "after swap", "after unsold", "auction", "pay suit", "select", "bet", "lead", "over")
+TRACE_ROWS = 1024                 # rows one kernel call may log (a lead plays at most the 52 cards)
+_PUBLIC_NAMES = {K.T_BOARD: "board", K.T_CLAIM: "claim", K.T_SHOW: "show", K.T_POT: "pot", K.T_PLAY: "play",
+                 K.T_STOP: "stop", K.T_END: "end", K.T_PAYMENT: "payment", K.T_CLEAR: "clearing round",
+                 K.T_DIALS: "dials", K.T_ANTE: "ante", K.T_SOLD: "sold", K.T_STAKE: "stake", K.T_PRIZE: "prize"}
+
+
+def _limits(opts) -> tuple[int, int]:
+    return int(opts[K.O_LIMIT]), int(opts[K.O_MAX_BID])
+
+
+def action_id(code: int, opts) -> int:
+    """The dense id of the kernel's action ``code`` (kind | payload << 8)."""
+    kind, x = code & 15, code >> 8
+    limit, _ = _limits(opts)
+    if kind in SIMPLE:
+        return SIMPLE[kind]
+    if kind == K.A_SUIT:
+        return A_SUIT + x
+    if kind == K.A_LEAD:
+        return A_LEAD + x
+    if kind == K.A_PICK:
+        return A_PICK + x
+    if kind == K.A_BET:
+        return A_AMOUNTS + x - 1
+    if kind == K.A_RAISE:
+        return A_AMOUNTS + limit + x - 1
+    return A_AMOUNTS + 2 * limit + x - 1           # a bid
+
+
+def action_code(i: int, opts) -> int:
+    """The kernel's action for the dense id ``i``."""
+    limit, _ = _limits(opts)
+    if i in _SIMPLE_CODE:
+        return _SIMPLE_CODE[i]
+    if i < A_LEAD:
+        return K.A_SUIT | (i - A_SUIT) << 8
+    if i < A_PICK:
+        return K.A_LEAD | (i - A_LEAD) << 8
+    if i < A_AMOUNTS:
+        return K.A_PICK | (i - A_PICK) << 8
+    j = i - A_AMOUNTS
+    if j < limit:
+        return K.A_BET | (j + 1) << 8
+    if j < 2 * limit:
+        return K.A_RAISE | (j - limit + 1) << 8
+    return K.A_BID | (j - 2 * limit + 1) << 8
+
+
+def action_text(code: int) -> str:
+    kind, x = code & 15, code >> 8
+    name = K.ACTION_NAMES[kind]
+    if kind in (K.A_BID, K.A_BET, K.A_RAISE):
+        return f"{name} {x}"
+    if kind == K.A_PICK:
+        return f"pick {fmt_card(x)}"
+    if kind in (K.A_SUIT, K.A_LEAD):
+        return f"{name} {'CDHS'[x]}"
+    return name
+
+
+def batch_deck(seed: int, deal: int) -> tuple[list[int], list[int]]:
+    """Deal ``deal`` of run ``seed`` as the batch shuffles it: (its 52 cards in deck order, the
+    cosmo dials drawn after the shuffle: pay suit, sequence start)."""
+    deck = np.arange(52, dtype=np.int64)
+    g = np.zeros(2, np.uint64)
+    seed_stream(g, seed, deal, np.int64(K.STREAM_DECK))
+    shuffle(g, deck, 0, 52)
+    return [int(c) for c in deck], [int(K.below(g, np.int64(4))), int(K.below(g, np.int64(11)))]
+
+
+def batch_clearing(seed: int, deal: int, j: int, n: int) -> list[int]:
+    """The 5 x n cards clearing round ``j`` after deal ``deal`` deals, in the batch's order."""
+    deck = np.arange(52, dtype=np.int64)
+    g = np.zeros(2, np.uint64)
+    seed_stream(g, seed, deal, np.int64(K.STREAM_CLEAR + j))
+    shuffle(g, deck, 0, 52)
+    return [int(c) for c in deck[:5 * n]]
+
+
+def make_game(n: int, options) -> StepGame:
+    opts = options.to_array(n)
+    deals, clearing = int(opts[K.O_DEALS]), int(opts[K.O_CLEARING])
+    limit, bid = _limits(opts)
+    raises = int(opts[K.O_MAX_RAISES])
+    per_deal = n * (9 * int(opts[K.O_ANTE]) + limit * (raises + 2) + 3 * bid)
+    most = float(deals * per_deal + clearing * n * limit * (raises + 2))
+    length = deals * (54 + int(opts[K.O_MAX_STEPS])) + clearing * 5 * n
+    return StepGame("tripoli", n, options, opts, A_AMOUNTS + 2 * limit + bid, 52, max_game_length=length,
+                    min_utility=-most, max_utility=most, observation_size=obs_size(n), state_cls=TripoliState)
+
+
+def obs_size(n: int) -> int:
+    """Observation tensor: own hand, own poker picks, the widow if seen, cards played in Phase 3,
+    own clearing-round cards (52 each); the board's 9 spaces / 100; per seat its balance this
+    session / 100, its bet this round / 100, folded, cards held / 20; the phase (9), the seat to
+    act, this seat, the dealer, the high bidder (one-hot of n each); the pay suit (4), the sequence
+    start (11); the high bid / 100; the deal of the session / deals."""
+    return 5 * 52 + 9 + 4 * n + 9 + 4 * n + 4 + 11 + 2
+
+
+class TripoliState:
+    """One Tripoli session in the step API (see the module docstring)."""
+
+    def __init__(self, game: StepGame):
+        fresh = getattr(game, "_fresh_tripoli", None)
+        if fresh is not None:                      # OpenSpiel makes many initial states: copy the first
+            self.__dict__.update(fresh.clone().__dict__)
+            return
+        self.game = game
+        self.opts = o = game.opts
+        self.n = n = game.players
+        self.st = st = np.zeros(K.ST_SIZE, np.int64)
+        st[K.N] = n
+        self.deal_no = 0
+        self.money = [0] * n
+        self.chance = "deal"          # deal, dials (cosmo), clear (a clearing round's cards); None: a decision
+        self.clearing = False         # the session's clearing rounds have begun
+        self.over = False
+        self._deck: list[int] = []
+        self._seen = [[] for _ in range(n)]
+        self.history: list[int] = []
+        self._start_deal()
+        game._fresh_tripoli = self.clone()
+
+    def __deepcopy__(self, memo) -> TripoliState:
+        """``clone`` (OpenSpiel clones a Python state with ``copy.deepcopy``)."""
+        return self.clone()
+
+    def clone(self) -> TripoliState:
+        c = TripoliState.__new__(TripoliState)
+        c.__dict__.update(self.__dict__)
+        c.st = self.st.copy()
+        c.money = list(self.money)
+        c._deck = list(self._deck)
+        c._seen = [list(x) for x in self._seen]
+        c.history = list(self.history)
+        return c
+
+    # ---- events --------------------------------------------------------------------------------
+    def _tell(self, text: str, seat: int | None = None, private: str | None = None) -> None:
+        for q in range(self.n):
+            self._seen[q].append(private if q == seat and private is not None else text)
+
+    def _run(self, fn, *args) -> None:
+        """Call a kernel function whose last argument is the trace, and tell its public rows (a
+        poker pick only to its seat; dealt cards are told by the chance nodes)."""
+        st = self.st
+        trace = np.zeros((TRACE_ROWS, 4), np.int64)
+        st[K.TR_LEN] = 0
+        hands = [int(st[K.HAND + q]) for q in range(self.n)]
+        seen, widowish = int(st[K.W_SEEN]), self.chance is None and st[K.PHASE] <= K.P_AUCTION
+        fn(*args, trace)
+        for code, seat, a, b in trace[:min(int(st[K.TR_LEN]), TRACE_ROWS)].tolist():
+            if code == K.T_ACTION:
+                if a & 15 == K.A_PICK:
+                    self._tell(f"seat {seat} picks a card", seat, f"seat {seat} picks {fmt_card(a >> 8)}")
+                else:
+                    self._tell(f"seat {seat}: {action_text(a)}")
+            elif code == K.T_SHOW:
+                self._tell(f"seat {seat} shows {fmt_mask(a)}")
+            elif code == K.T_PLAY:
+                self._tell(f"seat {seat} plays {fmt_card(a)}")
+            elif code in _PUBLIC_NAMES:
+                self._tell(f"{_PUBLIC_NAMES[code]}: seat {seat} {a} {b}")
+        for q in range(self.n):                       # a swap with the widow: the seat sees its new hand
+            if widowish and int(st[K.HAND + q]) != hands[q]:
+                self._seen[q].append(f"seat {q} now holds {fmt_mask(int(st[K.HAND + q]))}")
+        if int(st[K.W_SEEN]) != seen and st[K.W_SEEN] >= 0:
+            w = int(st[K.W_SEEN])
+            self._seen[w].append(f"the widow: {fmt_mask(int(st[K.WIDOW]))}")
+
+    # ---- the flow of a session ---------------------------------------------------------------
+    def _start_deal(self) -> None:
+        st, o = self.st, self.opts
+        dealer = (max(0, int(o[K.O_FIRST_DEALER])) + self.deal_no) % self.n
+        K.reset_deal(st, o, dealer)
+        st[K.SESSION] = 0
+        st[K.DEAL_NO] = self.deal_no
+        st[K.DEAL_ID] = self.deal_no
+        st[K.LAST_DEAL] = 1 if self.deal_no == int(o[K.O_DEALS]) - 1 else 0
+        self._tell(f"deal {self.deal_no + 1}, dealer seat {dealer}")
+        self.chance = None
+        self._run(K.antes, st, o)
+        self._deck = []
+        self.chance = "deal"
+
+    def _deal_to(self, i: int) -> int:
+        """Seat of deck position i (n: the widow)."""
+        n = self.n
+        j = i % (n + 1)
+        if not self.opts[K.O_WIDOW_LAST]:
+            j = (j + n) % (n + 1)
+        return n if j == n else (int(self.st[K.DEALER]) + 1 + j) % n
+
+    def _deal_card(self, card: int) -> None:
+        st, n = self.st, self.n
+        to = self._deal_to(len(self._deck))
+        self._deck.append(card)
+        if to == n:
+            st[K.WIDOW] |= 1 << card
+            self._tell("the widow is dealt a card")
+        else:
+            st[K.HAND + to] |= 1 << card
+            self._tell(f"seat {to} is dealt a card", to, f"seat {to} is dealt {fmt_card(card)}")
+        if len(self._deck) == 52:
+            if self.opts[K.O_COSMO]:
+                self._deck = []
+                self.chance = "dials"
+            else:
+                self._hands_dealt()
+
+    def _hands_dealt(self) -> None:
+        st, o = self.st, self.opts
+        self._tell(f"pay suit {'CDHS'[int(st[K.PAY_SUIT])]}, sequence from {int(st[K.SEQ])}")
+        self.chance = None
+        if o[K.O_WIDOW]:
+            st[K.PHASE] = K.P_WIDOW
+            st[K.CUR] = st[K.DEALER]
+        else:
+            self._run(K.after_widow, st, o)
+        self._settle()
+
+    def _clear_deal(self, card: int) -> None:
+        st, n = self.st, self.n
+        to = (int(st[K.BET_DEALER]) + 1 + len(self._deck)) % n
+        self._deck.append(card)
+        st[K.CLH + to] |= 1 << card
+        self._tell(f"seat {to} is dealt a clearing card", to, f"seat {to} is dealt {fmt_card(card)} (clearing)")
+        if len(self._deck) == 5 * n:
+            for q in range(n):
+                st[K.CLS + q] = PK.eval5(st[K.CLH + q])
+            self.chance = None
+            self._settle()
+
+    def _begin_clearing_deal(self) -> None:
+        """The kernel dealt a clearing round from its own stream: deal it again by chance."""
+        st = self.st
+        for q in range(self.n):
+            st[K.CLH + q] = 0
+            st[K.CLS + q] = 0
+        self._deck = []
+        self.chance = "clear"
+
+    def _settle(self) -> None:
+        """After a step: the step cap, the clearing rounds, the next deal or the end."""
+        st, o = self.st, self.opts
+        if st[K.PHASE] != K.P_OVER and st[K.STEPS] >= o[K.O_MAX_STEPS]:
+            st[K.TRUNC] = 1
+            st[K.REASON] = K.R_STEP_CAP
+            st[K.PHASE] = K.P_OVER
+            self._tell("the deal stops: step cap")
+        if st[K.PHASE] != K.P_OVER:
+            return
+        if (not self.clearing and st[K.LAST_DEAL] and o[K.O_CLEARING] and st[K.REASON] != K.R_STEP_CAP
+                and st[K.ERR] == 0):
+            self.clearing = True
+            self._run(K.clearing_start, st, o, np.zeros(2, np.uint64), np.zeros(52, np.int64))
+            self._begin_clearing_deal()
+            return
+        for q in range(self.n):
+            self.money[q] += int(st[K.CHIPS + q])
+        self._tell("deal over: " + " ".join(f"{int(st[K.CHIPS + q]):+d}" for q in range(self.n)))
+        self.deal_no += 1
+        if self.deal_no < int(o[K.O_DEALS]):
+            self._start_deal()
+        else:
+            self.over = True
+
+    # ---- what OpenSpiel calls a state -----------------------------------------------------------
+    def is_chance(self) -> bool:
+        return self.chance is not None and not self.over
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def current_player(self) -> int:
+        if self.over:
+            return TERMINAL
+        if self.chance is not None:
+            return CHANCE
+        return int(self.st[K.CUR])
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.chance == "dials":
+            k = 4 if not self._deck else 11
+            return [(i, 1.0 / k) for i in range(k)]
+        if self.chance == "clear":
+            taken = int(np.bitwise_or.reduce(self.st[K.CLH:K.CLH + self.n]))
+        else:
+            taken = int(np.bitwise_or.reduce(self.st[K.HAND:K.HAND + self.n])) | int(self.st[K.WIDOW])
+        cards = [c for c in range(52) if not taken >> c & 1]
+        return [(c, 1.0 / len(cards)) for c in cards]
+
+    def _codes(self) -> list[int]:
+        acts = np.zeros(K.MAX_ACTS, np.int64)
+        k = int(K.legal_actions(self.st, self.opts, acts))
+        return [int(a) for a in acts[:k]]
+
+    def legal_actions(self) -> list[int]:
+        if self.over:
+            return []
+        if self.chance is not None:
+            return [c for c, _ in self.chance_outcomes()]
+        return sorted(action_id(a, self.opts) for a in self._codes())
+
+    def apply(self, action: int) -> None:
+        action = int(action)
+        if action not in self.legal_actions():
+            raise ValueError(f"action {action} is not legal here")
+        st = self.st
+        if self.chance == "deal":
+            self._deal_card(action)
+        elif self.chance == "dials":
+            self._deck.append(action)
+            if len(self._deck) == 2:
+                st[K.PAY_SUIT], st[K.SEQ] = self._deck
+                self._hands_dealt()
+        elif self.chance == "clear":
+            self._clear_deal(action)
+        else:
+            index = int(st[K.CL_INDEX])
+            self._run(K.apply_action, st, self.opts, action_code(action, self.opts), np.zeros(2, np.uint64),
+                      np.zeros(52, np.int64))
+            if self.clearing and st[K.PHASE] == K.P_BET and int(st[K.CL_INDEX]) != index:
+                self._begin_clearing_deal()
+            else:
+                self._settle()
+        self.history.append(action)
+
+    def returns(self) -> list[float]:
+        if not self.over:
+            return [0.0] * self.n
+        return [float(m) for m in self.money]
+
+    def resample(self, seat: int, rng) -> TripoliState:
+        """A state ``seat`` cannot tell from this one: what it has not seen dealt again,
+        consistently with what it has (``kernels.tripoli.determinize``: its hand and picks, the
+        played cards, the widow if seen, the pay cards Phase 1 showed, a showdown's hands, the
+        cards a seat is known not to hold, the Phase-1 sequences; the other seats' unshown picks
+        as the best poker hand of their new cards; in a clearing round the others' cards).
+        ``rng``: a ``numpy.random.Generator``. (ISMCTS's determinization; at a chance node, the
+        state itself.)"""
+        c = self.clone()
+        if self.chance is not None or self.over:
+            return c
+        g = np.zeros(2, np.uint64)
+        seed_stream(g, int(rng.integers(2 ** 62)), 0, np.int64(0))
+        K.determinize(c.st, self.opts, seat, g, np.zeros(52, np.int64), K.S_RANDOM, np.zeros(K.N_PARAMS))
+        for q in range(self.n):
+            if q != seat:
+                c._seen[q] = [f"a world resampled for seat {seat}", c.observation_string(q)]
+        return c
+
+    # ---- what a seat sees --------------------------------------------------------------------
+    def _balance(self, q: int) -> int:
+        return self.money[q] + (int(self.st[K.CHIPS + q]) if not self.over else 0)
+
+    def observation_string(self, seat: int) -> str:
+        st = self.st.tolist()
+        n = self.n
+        widow = fmt_mask(st[K.WIDOW]) if st[K.W_SEEN] == seat else "?"
+        phase = "chance" if self.chance is not None else ("over" if self.over else PHASE_NAMES[st[K.PHASE]])
+        return (f"seat {seat} · to act {self.current_player()} · {phase} · deal {self.deal_no + 1} · dealer "
+                f"{st[K.DEALER]} · hand {fmt_mask(st[K.HAND + seat])} · picked {fmt_mask(st[K.PICK + seat])} · "
+                f"widow {widow} · clearing cards {fmt_mask(st[K.CLH + seat])} · pay suit {'CDHS'[st[K.PAY_SUIT]]} "
+                f"· sequence {st[K.SEQ]} · board " + " ".join(str(st[K.BOARD + i]) for i in range(9))
+                + " · balances " + " ".join(str(self._balance(q)) for q in range(n))
+                + f" · high bid {st[K.HIGH]} by {st[K.HIGH_BY]} · bets "
+                + " ".join(str(st[K.CONTRIB + q]) for q in range(n))
+                + f" · folded {st[K.FOLDED]} · raises {st[K.RAISES]} · played {fmt_mask(st[K.PLAYED])} · held "
+                + " ".join(str(st[K.HAND + q].bit_count()) for q in range(n)))
+
+    def information_state_string(self, seat: int) -> str:
+        return f"seat {seat}\n" + "\n".join(self._seen[seat])
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        st = self.st.tolist()
+        n = self.n
+        t = np.zeros(obs_size(n), np.float32)
+        masks = [st[K.HAND + seat], st[K.PICK + seat], st[K.WIDOW] if st[K.W_SEEN] == seat else 0,
+                 st[K.PLAYED], st[K.CLH + seat]]
+        bits = np.unpackbits(np.array(masks, "<u8").view(np.uint8), bitorder="little")
+        t[:260] = bits.reshape(5, 64)[:, :52].ravel()
+        at = 260
+        t[at:at + 9] = [st[K.BOARD + i] / 100.0 for i in range(9)]
+        at += 9
+        t[at:at + n] = [self._balance(q) / 100.0 for q in range(n)]
+        t[at + n:at + 2 * n] = [st[K.CONTRIB + q] / 100.0 for q in range(n)]
+        t[at + 2 * n:at + 3 * n] = [st[K.FOLDED] >> q & 1 for q in range(n)]
+        t[at + 3 * n:at + 4 * n] = [st[K.HAND + q].bit_count() / 20.0 for q in range(n)]
+        at += 4 * n
+        ones = []
+        if self.chance is None and not self.over:
+            ones.append(at + st[K.PHASE])
+        at += 9
+        for v in (self.current_player(), seat, st[K.DEALER], st[K.HIGH_BY]):
+            if 0 <= v < n:
+                ones.append(at + v)
+            at += n
+        ones.append(at + st[K.PAY_SUIT])
+        at += 4
+        ones.append(at + st[K.SEQ])
+        at += 11
+        t[ones] = 1.0
+        t[at] = st[K.HIGH] / 100.0
+        t[at + 1] = self.deal_no / max(1, int(self.opts[K.O_DEALS]))
+        return t
+
+    def action_string(self, action: int) -> str:
+        if self.is_chance():
+            return f"outcome {action}" if self.chance == "dials" else f"card {fmt_card(action)}"
+        return action_text(action_code(action, self.opts))
+
+    def __str__(self) -> str:
+        return "\n".join(f"seat {q}: {fmt_mask(int(self.st[K.HAND + q]))}" for q in range(self.n)) + \
+            f"\nwidow: {fmt_mask(int(self.st[K.WIDOW]))}\n{self.observation_string(0)}"
