@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cardsim.kernels.rng import seed_stream
 from cardsim.sim.errors import UsageError
 
 CHANCE = -1
@@ -65,6 +66,78 @@ class StepGame:
 
     def new_state(self):
         return self.state_cls(self)
+
+
+class StepState:
+    """What every game's step state shares: each seat's perfect-recall log (``_seen``), the
+    action history, cloning (numpy arrays copied, lists copied one level down, everything else
+    shared: the game and its options), and the uniform chance over the cards still to deal."""
+    _seen: list[list[str]]
+    n: int
+
+    phase: str
+
+    def is_chance(self) -> bool:
+        """A phase machine's default: chance while dealing (``phase`` "deal"), over at "over"."""
+        return self.phase == "deal"
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def __deepcopy__(self, memo):
+        """``clone`` (OpenSpiel clones a Python state with ``copy.deepcopy``: a deep copy would copy
+        the game and every logged line, quadratic over a long match)."""
+        return self.clone()
+
+    def clone(self):
+        c = self.__class__.__new__(self.__class__)
+        for k, v in self.__dict__.items():
+            if isinstance(v, np.ndarray):
+                v = v.copy()
+            elif isinstance(v, list):
+                v = [list(x) if isinstance(x, list) else x for x in v]
+            c.__dict__[k] = v
+        return c
+
+    def _tell(self, text: str, seat: int | None = None, private: str | None = None) -> None:
+        """Log ``text`` for every seat (``private`` instead for ``seat``)."""
+        for q in range(self.n):
+            self._seen[q].append(private if q == seat and private is not None else text)
+
+    def information_state_string(self, seat: int) -> str:
+        return f"seat {seat}\n" + "\n".join(self._seen[seat])
+
+    def _checked(self, action) -> int:
+        """``action`` as an int, if it is legal here (else ValueError)."""
+        action = int(action)
+        if action not in self.legal_actions():
+            raise ValueError(f"action {action} is not legal here")
+        return action
+
+    @staticmethod
+    def _uniform(cards: int, taken: int) -> list[tuple[int, float]]:
+        """Each of the ``cards`` card ids not in the mask ``taken``, equally likely."""
+        left = [c for c in range(cards) if not taken >> c & 1]
+        return [(c, 1.0 / len(left)) for c in left]
+
+    def _resampled(self, c, seat: int) -> None:
+        """In the resampled state ``c``, the other seats' logs say only that it was resampled."""
+        for q in range(self.n):
+            if q != seat:
+                c._seen[q] = [f"a world resampled for seat {seat}", c.observation_string(q)]
+
+    def _resample_with(self, seat: int, rng, deal_again):
+        """A clone whose hidden cards ``deal_again(st, gen)`` (a kernel's determinization for
+        ``seat``) deals again on a stream seeded from ``rng`` (a ``numpy.random.Generator``);
+        at a chance node or the end, the clone as it is."""
+        c = self.clone()
+        if self.is_chance() or self.is_terminal():
+            return c
+        g = np.zeros(2, np.uint64)
+        seed_stream(g, int(rng.integers(2 ** 62)), 0, np.int64(0))
+        deal_again(c.st, g)
+        self._resampled(c, seat)
+        return c
 
 
 def new_game(game: str, players: int | None = None, preset: str | None = None,

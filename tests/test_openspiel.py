@@ -13,6 +13,7 @@ from cardsim.kernels.rng import STREAM_PLAY, seed_stream  # noqa: E402
 from cardsim.sim.errors import UsageError  # noqa: E402
 from cardsim.sim.games.tonk import GAME  # noqa: E402
 from cardsim.sim.games.tonk_step import action_id, batch_deck  # noqa: E402
+from openspiel_helpers import ismcts_plays, resample_walk, same_views  # noqa: E402
 from cardsim.sim.registry import seat_arrays, seat_table  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
 
@@ -112,11 +113,7 @@ def test_views_show_only_the_seat():
                 j = K.DECK + ptr
                 st[K.HAND + other] = (int(st[K.HAND + other]) & ~(1 << c)) | (1 << int(st[j]))
                 st[j] = c
-                for q in range(3):
-                    if q != other:
-                        assert t.observation_string(q) == s.observation_string(q)
-                        assert t.information_state_string(q) == s.information_state_string(q)
-                        assert (t.observation_tensor(q) == s.observation_tensor(q)).all()
+                same_views(s, t, [q for q in range(3) if q != other])
                 assert t.observation_string(other) != s.observation_string(other)
             s.apply(legal[rng.integers(len(legal))])
 
@@ -125,39 +122,13 @@ def test_resample_keeps_the_seat_s_information_and_ismcts_plays():
     """``resample_from_infostate`` (ISMCTS's determinization) keeps the player's information state
     and observation, moves the hidden cards, keeps cards known taken from the pile; OpenSpiel's
     ISMCTS bot plays a few deals through the bridge."""
-    from open_spiel.python.algorithms import ismcts, mcts
     game = pyspiel.load_game("cardsim_tonk(players=3)")
     rng = np.random.default_rng(5)
-    moved = 0
-    for d in range(15):
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                outs = [o for o, _ in s.chance_outcomes()]
-                s.apply_action(int(outs[rng.integers(len(outs))]))
-                continue
-            p = s.current_player()
-            r = s.resample_from_infostate(p, None)
-            assert r.information_state_string(p) == s.information_state_string(p)
-            assert r.observation_string(p) == s.observation_string(p)
-            assert r.legal_actions() == s.legal_actions()
-            for q in range(3):
-                known = int(s.inner.st[K.KNOWN + q] & s.inner.st[K.HAND + q])
-                assert int(r.inner.st[K.HAND + q]) & known == known
-            moved += any(r.inner.st[K.HAND + q] != s.inner.st[K.HAND + q] for q in range(3) if q != p)
-            legal = s.legal_actions()
-            s.apply_action(int(legal[rng.integers(len(legal))]))
-    assert moved > 10
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 2.0, 20,
-                           random_state=np.random.RandomState(1), allow_inconsistent_action_sets=True)
-    for _ in range(3):
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                outs = [o for o, _ in s.chance_outcomes()]
-                s.apply_action(int(outs[rng.integers(len(outs))]))
-            else:
-                a = bot.step(s)
-                assert a in s.legal_actions()
-                s.apply_action(a)
-        assert sum(s.returns()) == 0
+
+    def check(s, r, p):
+        for q in range(3):
+            known = int(s.st[K.KNOWN + q] & s.st[K.HAND + q])
+            assert int(r.st[K.HAND + q]) & known == known
+        return any(r.st[K.HAND + q] != s.st[K.HAND + q] for q in range(3) if q != p)
+    assert resample_walk(game, 15, rng, check) > 10
+    ismcts_plays(game, rng, games=3, simulations=20)

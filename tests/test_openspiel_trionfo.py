@@ -7,15 +7,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import cardsim  # noqa: E402
 import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import trionfo as K  # noqa: E402
-from cardsim.kernels.rng import STREAM_PLAY, seed_stream  # noqa: E402
-from cardsim.kernels.tricks import best_trump  # noqa: E402
 from cardsim.sim.games.trionfo import GAME  # noqa: E402
-from cardsim.sim.games.trionfo_step import A_BID, A_CALL, A_NAME, A_TRUMP, batch_deck  # noqa: E402
-from cardsim.sim.registry import seat_arrays, seat_table  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
+from openspiel_helpers import batch_and_bridge, ismcts_plays, play_like_the_batch, resample_walk, same_views  # noqa: E402
 
 # a session is ten hands by default; OpenSpiel's checks play two (the session's first hand, with
 # the 5 of coins, and a later one), over the presets one (every rule of a hand, redeals included)
@@ -43,42 +39,6 @@ def test_a_full_session_is_zero_sum_and_ends():
     pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
 
 
-def play_like_the_batch(game, seed, session, sids, params):
-    """Session ``session`` through the bridge: chance fed with the batch's decks (redeals
-    included), each decision made by the seat's kernel strategy on the session's play stream,
-    in the batch's order."""
-    o = game.step.opts
-    gplay = np.zeros(2, np.uint64)
-    seed_stream(gplay, seed, session, np.int64(STREAM_PLAY))
-    s = game.new_initial_state()
-    deck = None
-    while not s.is_terminal():
-        inner = s.inner
-        st = inner.st
-        if s.is_chance_node():
-            if not inner._deck:
-                deck = batch_deck(seed, session, int(st[K.HAND_IDX]), int(st[K.REDEALS]))
-            s.apply_action(deck[len(inner._deck)])
-            continue
-        p = s.current_player()
-        legal = s.legal_actions()
-        sid, prm = int(sids[p]), params[p]
-        if inner.phase == "bid":
-            a = A_BID + int(K.choose_bid(st, p, st[K.HIGH_LEVEL], sid, prm, gplay))
-        elif inner.phase == "trump":
-            a = A_TRUMP + int(K.below(gplay, 4) if sid == K.S_RANDOM else best_trump(st[K.HAND + p]))
-        elif inner.phase == "call":
-            a = A_CALL + int(K.choose_called(st, p, st[K.TRUMP], sid, prm, gplay, o[K.O_SELF_CALL] != 0))
-        elif inner.phase == "name":
-            a = A_NAME + int(K.choose_named(st, p, sid, gplay))
-        else:
-            mask = sum(1 << c for c in legal)
-            a = int(K.choose_card(st, o, p, mask, sid, gplay))
-        assert a in legal, (inner.phase, a, legal)
-        s.apply_action(a)
-    return s
-
-
 @pytest.mark.parametrize("options", [{}, {"trionfo_partner_method": "name_player", "trionfo_partner_levels": 2,
                                           "trionfo_redeal_dealer": "next"},
                                      {"trionfo_allow_self_call": True, "trionfo_auction": "single_round",
@@ -90,11 +50,8 @@ def test_a_bridged_session_is_the_batch_record(options):
     strategies = ["heuristic:t1=17", "greedy:self_call=9", "random:pass_bias=40", "heuristic:t1=16,explore=0.1",
                   "heuristic:t1=18,self_call=10"]
     seed, n = 11, 12
-    opts = {"first_dealer": 0, "trionfo_hands": 4, **options}
-    rec = cardsim.run("trionfo", deals=n, seed=seed, strategies=strategies, options=opts, workers=1).records
-    text = ",".join(f"{k}={v}" for k, v in opts.items())
-    game = pyspiel.load_game(f"cardsim_trionfo({text})")
-    sids, params = seat_arrays(GAME, seat_table(GAME, strategies, 5))
+    rec, game, sids, params = batch_and_bridge("trionfo", strategies, n, seed,
+                                               {"first_dealer": 0, "trionfo_hands": 4, **options})
     redeals = 0
     for d in range(n):
         s = play_like_the_batch(game, seed, d, sids, params)
@@ -142,11 +99,7 @@ def test_views_show_only_the_seat_and_hide_the_partner():
                     hidden += 1
                 elif ca == called:
                     continue
-                for q in range(5):
-                    if q not in (a, b):
-                        assert t.observation_string(q) == s.observation_string(q)
-                        assert t.information_state_string(q) == s.information_state_string(q)
-                        assert (t.observation_tensor(q) == s.observation_tensor(q)).all()
+                same_views(s, t, [q for q in range(5) if q not in (a, b)])
                 assert t.observation_string(a) != s.observation_string(a)
                 swapped += 1
                 break
@@ -155,42 +108,16 @@ def test_views_show_only_the_seat_and_hide_the_partner():
 
 
 def test_resample_keeps_the_seat_s_information_and_ismcts_plays():
-    from open_spiel.python.algorithms import ismcts, mcts
     game = pyspiel.load_game(f"cardsim_trionfo({SHORT})")
     rng = np.random.default_rng(5)
-    moved = 0
-    for d in range(3):
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                outs = [o for o, _ in s.chance_outcomes()]
-                s.apply_action(int(outs[rng.integers(len(outs))]))
-                continue
-            p = s.current_player()
-            r = s.resample_from_infostate(p, None)
-            assert r.information_state_string(p) == s.information_state_string(p)
-            assert r.observation_string(p) == s.observation_string(p)
-            assert r.observation_tensor(p) == s.observation_tensor(p)
-            assert r.legal_actions() == s.legal_actions()
-            st, rt = s.inner.st, r.inner.st
-            held = [bin(int(st[K.HAND + q])).count("1") for q in range(5)]
-            assert held == [bin(int(rt[K.HAND + q])).count("1") for q in range(5)]
-            assert int(np.bitwise_or.reduce(rt[K.HAND:K.HAND + 5])) == int(np.bitwise_or.reduce(st[K.HAND:K.HAND + 5]))
-            if rt[K.CALLED] >= 0:
-                assert rt[K.PARTNER] == K.owner_of(rt, rt[K.CALLED])
-            moved += any(rt[K.HAND + q] != st[K.HAND + q] for q in range(5) if q != p)
-            legal = s.legal_actions()
-            s.apply_action(int(legal[rng.integers(len(legal))]))
-    assert moved > 100
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 2.0, 10,
-                           random_state=np.random.RandomState(1), allow_inconsistent_action_sets=True)
-    s = game.new_initial_state()
-    while not s.is_terminal():
-        if s.is_chance_node():
-            outs = [o for o, _ in s.chance_outcomes()]
-            s.apply_action(int(outs[rng.integers(len(outs))]))
-        else:
-            a = bot.step(s)
-            assert a in s.legal_actions()
-            s.apply_action(a)
-    assert sum(s.returns()) == 0
+
+    def check(s, r, p):
+        st, rt = s.st, r.st
+        assert [bin(int(st[K.HAND + q])).count("1") for q in range(5)] == \
+            [bin(int(rt[K.HAND + q])).count("1") for q in range(5)]
+        assert int(np.bitwise_or.reduce(rt[K.HAND:K.HAND + 5])) == int(np.bitwise_or.reduce(st[K.HAND:K.HAND + 5]))
+        if rt[K.CALLED] >= 0:
+            assert rt[K.PARTNER] == K.owner_of(rt, rt[K.CALLED])
+        return any(rt[K.HAND + q] != st[K.HAND + q] for q in range(5) if q != p)
+    assert resample_walk(game, 3, rng, check) > 100
+    ismcts_plays(game, rng)

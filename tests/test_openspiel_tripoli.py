@@ -7,14 +7,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import cardsim  # noqa: E402
 import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import tripoli as K  # noqa: E402
-from cardsim.kernels.rng import seed_stream  # noqa: E402
 from cardsim.sim.games.tripoli import GAME  # noqa: E402
-from cardsim.sim.games.tripoli_step import action_id, batch_clearing, batch_deck  # noqa: E402
-from cardsim.sim.registry import seat_arrays, seat_table  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
+from openspiel_helpers import batch_and_bridge, ismcts_plays, play_like_the_batch, resample_walk, same_views  # noqa: E402
 
 # a session is one deal per player by default; OpenSpiel's checks play sessions of two deals (the
 # board carried from one deal to the next) and, over the presets, of one deal with its clearing round
@@ -35,44 +32,18 @@ def test_random_sim_test_presets(preset):
     pyspiel.random_sim_test(game, num_sims=100, serialize=True, verbose=False)
 
 
-def play_like_the_batch(game, seed, session, sids, params):
-    """Session ``session`` through the bridge: chance fed with the batch's decks, dials and
-    clearing cards, each decision made by the seat's kernel strategy on its deal's play stream.
-    Returns the final state and each deal's balance changes."""
-    o = game.step.opts
-    n, deals = game.step.players, int(o[K.O_DEALS])
-    acts = np.zeros(K.MAX_ACTS, np.int64)
-    gplay = np.zeros(2, np.uint64)
-    s = game.new_initial_state()
-    at, per_deal, before = -1, [], [0] * n
-    while not s.is_terminal():
-        inner = s.inner
-        st = inner.st
-        d = session * deals + inner.deal_no
-        if inner.deal_no != at:
-            if at >= 0:
-                per_deal.append([m - b for m, b in zip(inner.money, before)])
-                before = list(inner.money)
-            at = inner.deal_no
-            seed_stream(gplay, seed, d, np.int64(K.STREAM_PLAY))
-            deck, dials = batch_deck(seed, d)
-            clearing = [batch_clearing(seed, d, j, n) for j in range(int(o[K.O_CLEARING]))]
-        if s.is_chance_node():
-            if inner.chance == "deal":
-                s.apply_action(deck[len(inner._deck)])
-            elif inner.chance == "dials":
-                s.apply_action(dials[len(inner._deck)])
-            else:
-                s.apply_action(clearing[int(st[K.CL_INDEX])][len(inner._deck)])
-            continue
-        p = s.current_player()
-        k = int(K.legal_actions(st, o, acts))
-        i = int(K.choose(st, o, acts, k, int(sids[p]), params[p], gplay))
-        a = action_id(int(acts[i]), o)
-        assert a in s.legal_actions()
-        s.apply_action(a)
-    per_deal.append([m - b for m, b in zip(s.inner.money, before)])
-    return s, per_deal
+def per_deal_payouts(game, seed, session, sids, params):
+    """Session ``session`` through the bridge (``play_like_the_batch``, each deal on its own play
+    stream): the final state and each deal's balance changes."""
+    deals = int(game.step.opts[K.O_DEALS])
+    money = []
+
+    def watch(inner):
+        if len(money) <= inner.deal_no:
+            money.append(list(inner.money))
+    s = play_like_the_batch(game, seed, session, sids, params, lambda inner: session * deals + inner.deal_no, watch)
+    money.append(list(s.inner.money))
+    return s, [[b - a for a, b in zip(x, y)] for x, y in zip(money, money[1:])]
 
 
 @pytest.mark.parametrize("options", [{}, {"cosmo": True, "clearing_pots": 2, "bet_limit_mode": "total"},
@@ -83,14 +54,10 @@ def test_a_bridged_session_is_the_batch_record(options):
     batch payouts, clearing rounds included."""
     strategies = ["heuristic", "random", "fuzz", "heuristic:bluff=0.3"]
     seed, sessions = 5, 3
-    opts = {"first_dealer": 0, **options}
-    rec = cardsim.run("tripoli", players=4, deals=4 * sessions, seed=seed, strategies=strategies, options=opts,
-                      workers=1).records
-    text = ",".join(f"{k}={v}" for k, v in opts.items())
-    game = pyspiel.load_game(f"cardsim_tripoli(players=4,{text})")
-    sids, params = seat_arrays(GAME, seat_table(GAME, strategies, 4))
+    rec, game, sids, params = batch_and_bridge("tripoli", strategies, 4 * sessions, seed, {"first_dealer": 0, **options},
+                                               players=4)
     for session in range(sessions):
-        s, per_deal = play_like_the_batch(game, seed, session, sids, params)
+        s, per_deal = per_deal_payouts(game, seed, session, sids, params)
         for k, got in enumerate(per_deal):
             d = session * 4 + k
             assert got == [int(rec[f"payout_{p}"][d]) for p in range(4)], (session, k)
@@ -122,11 +89,7 @@ def test_views_show_only_the_seat():
                 t = s.clone()
                 t.st[fa] = int(st[fa]) & ~(1 << ca) | 1 << cb
                 t.st[fb] = int(st[fb]) & ~(1 << cb) | 1 << ca
-                for q in range(4):
-                    if q not in (a, b) and not (4 in (a, b) and q == st[K.W_SEEN]):
-                        assert t.observation_string(q) == s.observation_string(q)
-                        assert t.information_state_string(q) == s.information_state_string(q)
-                        assert (t.observation_tensor(q) == s.observation_tensor(q)).all()
+                same_views(s, t, [q for q in range(4) if q not in (a, b) and not (4 in (a, b) and q == st[K.W_SEEN])])
                 if a < 4:
                     assert t.observation_string(a) != s.observation_string(a)
                 swapped += 1
@@ -135,39 +98,13 @@ def test_views_show_only_the_seat():
 
 
 def test_resample_keeps_the_seat_s_information_and_ismcts_plays():
-    from open_spiel.python.algorithms import ismcts, mcts
     game = pyspiel.load_game(f"cardsim_tripoli(players=3,{SHORT})")
     rng = np.random.default_rng(5)
-    moved = 0
-    for d in range(3):
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                outs = [o for o, _ in s.chance_outcomes()]
-                s.apply_action(int(outs[rng.integers(len(outs))]))
-                continue
-            p = s.current_player()
-            r = s.resample_from_infostate(p, None)
-            assert r.information_state_string(p) == s.information_state_string(p)
-            assert r.observation_string(p) == s.observation_string(p)
-            assert r.observation_tensor(p) == s.observation_tensor(p)
-            assert r.legal_actions() == s.legal_actions()
-            st, rt = s.inner.st, r.inner.st
-            assert [bin(int(st[K.HAND + q])).count("1") for q in range(3)] == \
-                [bin(int(rt[K.HAND + q])).count("1") for q in range(3)]
-            moved += any(rt[K.HAND + q] != st[K.HAND + q] for q in range(3) if q != p)
-            legal = s.legal_actions()
-            s.apply_action(int(legal[rng.integers(len(legal))]))
-    assert moved > 50
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 2.0, 10,
-                           random_state=np.random.RandomState(1), allow_inconsistent_action_sets=True)
-    s = game.new_initial_state()
-    while not s.is_terminal():
-        if s.is_chance_node():
-            outs = [o for o, _ in s.chance_outcomes()]
-            s.apply_action(int(outs[rng.integers(len(outs))]))
-        else:
-            a = bot.step(s)
-            assert a in s.legal_actions()
-            s.apply_action(a)
-    assert sum(s.returns()) == 0
+
+    def check(s, r, p):
+        st, rt = s.st, r.st
+        assert [bin(int(st[K.HAND + q])).count("1") for q in range(3)] == \
+            [bin(int(rt[K.HAND + q])).count("1") for q in range(3)]
+        return any(rt[K.HAND + q] != st[K.HAND + q] for q in range(3) if q != p)
+    assert resample_walk(game, 3, rng, check) > 50
+    ismcts_plays(game, rng)

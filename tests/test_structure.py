@@ -42,7 +42,9 @@ def test_game_modules_depend_only_downward():
     g = graph()
     for m, deps in g.items():
         if m.startswith("cardsim.sim.games."):
-            bad = {d for d in deps if d.startswith("cardsim.sim.games") or d in ("cardsim.sim.registry", "cardsim.sim.runner", "cardsim.sim.cli")}
+            own = m.removesuffix("_step")          # a game's step adapter may use its own game module
+            bad = {d for d in deps if (d.startswith("cardsim.sim.games") and d != own)
+                   or d in ("cardsim.sim.registry", "cardsim.sim.runner", "cardsim.sim.cli")}
             assert not bad, f"{m} imports {sorted(bad)}"
 
 

@@ -27,7 +27,7 @@ from cardsim.kernels import marafon as K
 from cardsim.kernels.rng import seed_stream, shuffle
 from cardsim.kernels.tricks import SUIT_NAMES40, legal_cards
 from cardsim.sim.notation import fmt40_card, fmt40_mask
-from cardsim.sim.step import CHANCE, TERMINAL, StepGame
+from cardsim.sim.step import CHANCE, TERMINAL, StepGame, StepState
 
 A_TRUMP = 40         # A_TRUMP + suit: name that suit trump
 A_NO = 44            # no marafona / no claim
@@ -76,7 +76,7 @@ OBS_SIZE = 40 + 40 + 4 * 40 + 2 * 40 + 4 * 4 + 4 * 6 + 4 + 2 + 2 + 2 + 1
 _KINDS = {"trump": 0, "declare": 1, "claim": 2, "card": 3}
 
 
-class MarafonState:
+class MarafonState(StepState):
     """One Marafon match in the step API (see the module docstring)."""
 
     def __init__(self, game: StepGame):
@@ -96,25 +96,6 @@ class MarafonState:
         self._seen = [[] for _ in range(4)]
         self.history: list[int] = []
         self._new_game()
-
-    def __deepcopy__(self, memo) -> MarafonState:
-        """``clone`` (OpenSpiel clones a Python state with ``copy.deepcopy``: a deep copy would copy
-        the game and every logged line, quadratic over a long match)."""
-        return self.clone()
-
-    def clone(self) -> MarafonState:
-        c = MarafonState.__new__(MarafonState)
-        c.__dict__.update(self.__dict__)
-        c.st = self.st.copy()
-        c.window = list(self.window)
-        c._deck = list(self._deck)
-        c._seen = [list(x) for x in self._seen]
-        c.history = list(self.history)
-        return c
-
-    def _tell(self, text: str, seat: int | None = None, private: str | None = None) -> None:
-        for q in range(4):
-            self._seen[q].append(private if q == seat and private is not None else text)
 
     # ---- the flow of play_match, one step at a time -------------------------------------------
     def _new_game(self) -> None:
@@ -233,12 +214,6 @@ class MarafonState:
                 raise AssertionError(ph)
 
     # ---- what OpenSpiel calls a state -----------------------------------------------------------
-    def is_chance(self) -> bool:
-        return self.phase == "deal"
-
-    def is_terminal(self) -> bool:
-        return self.phase == "over"
-
     def current_player(self) -> int:
         ph = self.phase
         if ph == "deal":
@@ -252,9 +227,7 @@ class MarafonState:
         return self._to_play()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        dealt = set(self._deck)
-        cards = [c for c in range(40) if c not in dealt]
-        return [(c, 1.0 / len(cards)) for c in cards]
+        return self._uniform(40, sum(1 << c for c in self._deck))
 
     def legal_actions(self) -> list[int]:
         ph = self.phase
@@ -273,9 +246,7 @@ class MarafonState:
         return []
 
     def apply(self, action: int) -> None:
-        action = int(action)
-        if action not in self.legal_actions():
-            raise ValueError(f"action {action} is not legal here")
+        action = self._checked(action)
         st, ph = self.st, self.phase
         if ph == "deal":
             self._deal_card(action)
@@ -315,6 +286,23 @@ class MarafonState:
         self.history.append(action)
         self._advance()
 
+    def batch_outcome(self, seed: int, match: int) -> int:
+        """At a chance node: the card the batch deals here in match ``match`` of run ``seed``."""
+        return batch_deck(seed, match, int(self.st[K.MATCH_HANDS]))[len(self._deck)]
+
+    def strategy_action(self, sid: int, prm, gplay) -> int:
+        """The action cardsim's built-in strategy ``sid`` (its parameter row ``prm``) takes here,
+        drawing from the play stream ``gplay`` as the batch kernel does: a match fed the batch's
+        decks (``batch_deck``) and play stream replays the batch record."""
+        st, o, p = self.st, self.opts, self.current_player()
+        if self.phase == "trump":
+            return A_TRUMP + int(K.choose_trump(st[K.HAND + p], sid, prm, o, gplay))
+        if self.phase == "declare":
+            return A_DECLARE if K.wants_declare(sid, gplay) else A_NO
+        if self.phase == "claim":
+            return A_CLAIM if K.wants_claim(st, o, p, sid, prm, gplay) else A_NO
+        return int(K.choose_card(st, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, prm, gplay))
+
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0] * 4
@@ -327,16 +315,8 @@ class MarafonState:
         cards it has not seen, consistently with everything public (``kernels.marafon.determinize``:
         hand sizes, shown voids, declared cricche, the battitore's 4 of coins). ``rng``: a
         ``numpy.random.Generator``. (ISMCTS's determinization; during a deal, the state itself.)"""
-        c = self.clone()
-        if self.phase in ("deal", "over"):
-            return c
-        g = np.zeros(2, np.uint64)
-        seed_stream(g, int(rng.integers(2 ** 62)), 0, np.int64(0))
-        K.determinize(c.st, self.opts, seat, g, np.zeros(64, np.int64))
-        for q in range(4):
-            if q != seat:
-                c._seen[q] = [f"a world resampled for seat {seat}", c.observation_string(q)]
-        return c
+        return self._resample_with(seat, rng, lambda st, g: K.determinize(st, self.opts, seat, g,
+                                                                           np.zeros(64, np.int64)))
 
     # ---- what a seat sees --------------------------------------------------------------------
     def _hand_of(self, seat: int) -> int:
@@ -355,9 +335,6 @@ class MarafonState:
                 f"declared {decl} · score {int(st[K.SCORE])}-{int(st[K.SCORE + 1])} · games "
                 f"{int(st[K.GAMES])}-{int(st[K.GAMES + 1])} · hand {int(st[K.HAND_NO])}"
                 f"{' (extra)' if st[K.EXTRA] else ''}")
-
-    def information_state_string(self, seat: int) -> str:
-        return f"seat {seat}\n" + "\n".join(self._seen[seat])
 
     def observation_tensor(self, seat: int) -> np.ndarray:
         st = self.st

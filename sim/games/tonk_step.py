@@ -21,7 +21,7 @@ import numpy as np
 from cardsim.kernels import tonk as K
 from cardsim.kernels.rng import STREAM_DECK, seed_stream
 from cardsim.sim.notation import fmt_card, fmt_mask
-from cardsim.sim.step import CHANCE, TERMINAL, StepGame
+from cardsim.sim.step import CHANCE, TERMINAL, StepGame, StepState
 
 _SPECIAL = [K.A_KNOCK, K.A_DRAW_STOCK, K.A_DRAW_DISCARD, K.A_END_DRY]
 _NAMES = {K.A_KNOCK: "knock", K.A_DRAW_STOCK: "draw from the stock", K.A_DRAW_DISCARD: "take the discard",
@@ -103,7 +103,7 @@ def make_game(n: int, options) -> StepGame:
 OBS_SIZE = 52 * 3 + 52 * 2 * K.MAX_PLAYERS + 52 * K.MAX_PLAYERS + K.MAX_PLAYERS + 1 + 2 * K.MAX_PLAYERS
 
 
-class TonkState:
+class TonkState(StepState):
     """One Tonk deal in the step API (see the module docstring)."""
 
     def __init__(self, game: StepGame):
@@ -122,21 +122,6 @@ class TonkState:
         self.history: list[int] = []
 
     # ---- what OpenSpiel calls a state -----------------------------------------------------------
-    def __deepcopy__(self, memo) -> TonkState:
-        """``clone`` (OpenSpiel clones a Python state with ``copy.deepcopy``: a deep copy would copy
-        the game and every logged line, quadratic over a long match)."""
-        return self.clone()
-
-    def clone(self) -> TonkState:
-        c = TonkState.__new__(TonkState)
-        c.__dict__.update(self.__dict__)
-        c.st = self.st.copy()
-        c._acts = self._acts.copy()
-        c._deck = list(self._deck)
-        c._seen = [list(x) for x in self._seen]
-        c.history = list(self.history)
-        return c
-
     def _deal_size(self) -> int:
         return 5 * self.n + (1 if self.opts[K.O_INITIAL_UPCARD] else 0)
 
@@ -293,9 +278,6 @@ class TonkState:
         return (f"seat {seat} · to act {o['to_act']} · hand {fmt_mask(o['hand']) or '-'} · pile "
                 f"{' '.join(fmt_card(c) for c in o['pile']) or '-'} · spreads {spreads} · taken "
                 f"{' | '.join(fmt_mask(m) or '-' for m in o['taken'])} · cards {o['hand_sizes']} · stock {o['stock']}")
-
-    def information_state_string(self, seat: int) -> str:
-        return f"seat {seat}\n" + "\n".join(self._seen[seat])
 
     def observation_tensor(self, seat: int) -> np.ndarray:
         o = self.observation(seat)

@@ -33,9 +33,9 @@ import numpy as np
 
 from cardsim.kernels import trionfo as K
 from cardsim.kernels.rng import seed_stream, shuffle
-from cardsim.kernels.tricks import FULL40, SUIT_NAMES40, legal_cards
+from cardsim.kernels.tricks import FULL40, SUIT_NAMES40, best_trump, legal_cards
 from cardsim.sim.notation import fmt40_card, fmt40_mask
-from cardsim.sim.step import CHANCE, TERMINAL, StepGame
+from cardsim.sim.step import CHANCE, TERMINAL, StepGame, StepState
 
 A_CALL = 40          # A_CALL + card: call that card
 A_TRUMP = 80         # A_TRUMP + suit: name that suit trump
@@ -96,7 +96,7 @@ OBS_SIZE = 40 + 40 + N * 40 + 40 + N + N * 5 + N + 5 + 4 + 7 * N + 5 + N
 _KINDS = {"bid": 0, "trump": 1, "call": 2, "name": 3, "card": 4}
 
 
-class TrionfoState:
+class TrionfoState(StepState):
     """One Trionfo session in the step API (see the module docstring)."""
 
     def __init__(self, game: StepGame):
@@ -115,23 +115,6 @@ class TrionfoState:
         self._seen = [[] for _ in range(N)]
         self.history: list[int] = []
         self._new_hand()
-
-    def __deepcopy__(self, memo) -> TrionfoState:
-        """``clone`` (OpenSpiel clones a Python state with ``copy.deepcopy``)."""
-        return self.clone()
-
-    def clone(self) -> TrionfoState:
-        c = TrionfoState.__new__(TrionfoState)
-        c.__dict__.update(self.__dict__)
-        c.st = self.st.copy()
-        c._deck = list(self._deck)
-        c._seen = [list(x) for x in self._seen]
-        c.history = list(self.history)
-        return c
-
-    def _tell(self, text: str, seat: int | None = None, private: str | None = None) -> None:
-        for q in range(N):
-            self._seen[q].append(private if q == seat and private is not None else text)
 
     # ---- the flow of play_session, one step at a time -----------------------------------------
     def _new_hand(self) -> None:
@@ -228,12 +211,6 @@ class TrionfoState:
         self.phase = "card"
 
     # ---- what OpenSpiel calls a state -----------------------------------------------------------
-    def is_chance(self) -> bool:
-        return self.phase == "deal"
-
-    def is_terminal(self) -> bool:
-        return self.phase == "over"
-
     def current_player(self) -> int:
         ph = self.phase
         if ph == "deal":
@@ -247,9 +224,7 @@ class TrionfoState:
         return self._to_play()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        dealt = set(self._deck)
-        cards = [c for c in range(40) if c not in dealt]
-        return [(c, 1.0 / len(cards)) for c in cards]
+        return self._uniform(40, sum(1 << c for c in self._deck))
 
     def _callable(self) -> int:
         st = self.st
@@ -276,9 +251,7 @@ class TrionfoState:
         return []
 
     def apply(self, action: int) -> None:
-        action = int(action)
-        if action not in self.legal_actions():
-            raise ValueError(f"action {action} is not legal here")
+        action = self._checked(action)
         st, ph = self.st, self.phase
         if ph == "deal":
             self._deal_card(action)
@@ -326,6 +299,26 @@ class TrionfoState:
         self.history.append(action)
         self._advance()
 
+    def batch_outcome(self, seed: int, session: int) -> int:
+        """At a chance node: the card the batch deals here in session ``session`` of run ``seed``."""
+        st = self.st
+        return batch_deck(seed, session, int(st[K.HAND_IDX]), int(st[K.REDEALS]))[len(self._deck)]
+
+    def strategy_action(self, sid: int, prm, gplay) -> int:
+        """The action cardsim's built-in strategy ``sid`` (its parameter row ``prm``) takes here,
+        drawing from the play stream ``gplay`` as the batch kernel does: a session fed the
+        batch's decks (``batch_deck``) and play stream replays the batch record."""
+        st, o, p = self.st, self.opts, self.current_player()
+        if self.phase == "bid":
+            return A_BID + int(K.choose_bid(st, p, st[K.HIGH_LEVEL], sid, prm, gplay))
+        if self.phase == "trump":
+            return A_TRUMP + int(K.below(gplay, 4) if sid == K.S_RANDOM else best_trump(st[K.HAND + p]))
+        if self.phase == "call":
+            return A_CALL + int(K.choose_called(st, p, st[K.TRUMP], sid, prm, gplay, o[K.O_SELF_CALL] != 0))
+        if self.phase == "name":
+            return A_NAME + int(K.choose_named(st, p, sid, gplay))
+        return int(K.choose_card(st, o, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, gplay))
+
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0] * N
@@ -338,16 +331,8 @@ class TrionfoState:
         an unplayed called card with one of the others, that seat the world's partner).
         ``rng``: a ``numpy.random.Generator``. (ISMCTS's determinization; during a deal, the state
         itself.)"""
-        c = self.clone()
-        if self.phase in ("deal", "over"):
-            return c
-        g = np.zeros(2, np.uint64)
-        seed_stream(g, int(rng.integers(2 ** 62)), 0, np.int64(0))
-        K.determinize(c.st, self.opts, seat, g, np.zeros(64, np.int64))
-        for q in range(N):
-            if q != seat:
-                c._seen[q] = [f"a world resampled for seat {seat}", c.observation_string(q)]
-        return c
+        return self._resample_with(seat, rng, lambda st, g: K.determinize(st, self.opts, seat, g,
+                                                                           np.zeros(64, np.int64)))
 
     # ---- what a seat sees --------------------------------------------------------------------
     def _hand_of(self, seat: int) -> int:
@@ -380,9 +365,6 @@ class TrionfoState:
                 f"{int(st[K.LEADER])} · trick {trick} · played {fmt40_mask(int(st[K.PLAYED]))} · thirds "
                 + "-".join(str(int(st[K.THIRDS + q])) for q in range(N)) + " · money "
                 + " ".join(str(int(st[K.MONEY + q])) for q in range(N)))
-
-    def information_state_string(self, seat: int) -> str:
-        return f"seat {seat}\n" + "\n".join(self._seen[seat])
 
     def observation_tensor(self, seat: int) -> np.ndarray:
         st = self.st.tolist()                       # Python ints: much faster to read one by one

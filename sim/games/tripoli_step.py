@@ -35,8 +35,9 @@ import numpy as np
 from cardsim.kernels import poker as PK
 from cardsim.kernels import tripoli as K
 from cardsim.kernels.rng import seed_stream, shuffle
+from cardsim.sim.games.tripoli import format_action
 from cardsim.sim.notation import fmt_card, fmt_mask
-from cardsim.sim.step import CHANCE, TERMINAL, StepGame
+from cardsim.sim.step import CHANCE, TERMINAL, StepGame, StepState
 
 ZERO_SUM = False          # without clearing rounds the board keeps chips (the bridge: general-sum)
 SIMPLE = {K.A_KEEP: 0, K.A_SWAP: 1, K.A_AUCTION_WIDOW: 2, K.A_DONE: 3, K.A_AUCTION_OLD: 4, K.A_PASS: 5,
@@ -92,18 +93,6 @@ def action_code(i: int, opts) -> int:
     return K.A_BID | (j - 2 * limit + 1) << 8
 
 
-def action_text(code: int) -> str:
-    kind, x = code & 15, code >> 8
-    name = K.ACTION_NAMES[kind]
-    if kind in (K.A_BID, K.A_BET, K.A_RAISE):
-        return f"{name} {x}"
-    if kind == K.A_PICK:
-        return f"pick {fmt_card(x)}"
-    if kind in (K.A_SUIT, K.A_LEAD):
-        return f"{name} {'CDHS'[x]}"
-    return name
-
-
 def batch_deck(seed: int, deal: int) -> tuple[list[int], list[int]]:
     """Deal ``deal`` of run ``seed`` as the batch shuffles it: (its 52 cards in deck order, the
     cosmo dials drawn after the shuffle: pay suit, sequence start)."""
@@ -144,7 +133,7 @@ def obs_size(n: int) -> int:
     return 5 * 52 + 9 + 4 * n + 9 + 4 * n + 4 + 11 + 2
 
 
-class TripoliState:
+class TripoliState(StepState):
     """One Tripoli session in the step API (see the module docstring)."""
 
     def __init__(self, game: StepGame):
@@ -168,25 +157,6 @@ class TripoliState:
         self._start_deal()
         game._fresh_tripoli = self.clone()
 
-    def __deepcopy__(self, memo) -> TripoliState:
-        """``clone`` (OpenSpiel clones a Python state with ``copy.deepcopy``)."""
-        return self.clone()
-
-    def clone(self) -> TripoliState:
-        c = TripoliState.__new__(TripoliState)
-        c.__dict__.update(self.__dict__)
-        c.st = self.st.copy()
-        c.money = list(self.money)
-        c._deck = list(self._deck)
-        c._seen = [list(x) for x in self._seen]
-        c.history = list(self.history)
-        return c
-
-    # ---- events --------------------------------------------------------------------------------
-    def _tell(self, text: str, seat: int | None = None, private: str | None = None) -> None:
-        for q in range(self.n):
-            self._seen[q].append(private if q == seat and private is not None else text)
-
     def _run(self, fn, *args) -> None:
         """Call a kernel function whose last argument is the trace, and tell its public rows (a
         poker pick only to its seat; dealt cards are told by the chance nodes)."""
@@ -201,7 +171,7 @@ class TripoliState:
                 if a & 15 == K.A_PICK:
                     self._tell(f"seat {seat} picks a card", seat, f"seat {seat} picks {fmt_card(a >> 8)}")
                 else:
-                    self._tell(f"seat {seat}: {action_text(a)}")
+                    self._tell(f"seat {seat}: {format_action(a)}")
             elif code == K.T_SHOW:
                 self._tell(f"seat {seat} shows {fmt_mask(a)}")
             elif code == K.T_PLAY:
@@ -334,8 +304,7 @@ class TripoliState:
             taken = int(np.bitwise_or.reduce(self.st[K.CLH:K.CLH + self.n]))
         else:
             taken = int(np.bitwise_or.reduce(self.st[K.HAND:K.HAND + self.n])) | int(self.st[K.WIDOW])
-        cards = [c for c in range(52) if not taken >> c & 1]
-        return [(c, 1.0 / len(cards)) for c in cards]
+        return self._uniform(52, taken)
 
     def _codes(self) -> list[int]:
         acts = np.zeros(K.MAX_ACTS, np.int64)
@@ -350,9 +319,7 @@ class TripoliState:
         return sorted(action_id(a, self.opts) for a in self._codes())
 
     def apply(self, action: int) -> None:
-        action = int(action)
-        if action not in self.legal_actions():
-            raise ValueError(f"action {action} is not legal here")
+        action = self._checked(action)
         st = self.st
         if self.chance == "deal":
             self._deal_card(action)
@@ -373,6 +340,23 @@ class TripoliState:
                 self._settle()
         self.history.append(action)
 
+    def strategy_action(self, sid: int, prm, gplay) -> int:
+        """The action cardsim's built-in strategy ``sid`` (its parameter row ``prm``) takes here,
+        drawing from its deal's play stream ``gplay`` as the batch kernel does (``choose``)."""
+        acts = np.zeros(K.MAX_ACTS, np.int64)
+        k = K.legal_actions(self.st, self.opts, acts)
+        return action_id(int(acts[K.choose(self.st, self.opts, acts, k, sid, prm, gplay)]), self.opts)
+
+    def batch_outcome(self, seed: int, session: int) -> int:
+        """At a chance node: the outcome the batch draws here in session ``session`` of run
+        ``seed`` (its deal ``session x deals_per_session + k``): a card of the deal, a cosmo dial,
+        a clearing round's card."""
+        d = session * int(self.opts[K.O_DEALS]) + self.deal_no
+        if self.chance == "clear":
+            return batch_clearing(seed, d, int(self.st[K.CL_INDEX]), self.n)[len(self._deck)]
+        deck, dials = batch_deck(seed, d)
+        return (dials if self.chance == "dials" else deck)[len(self._deck)]
+
     def returns(self) -> list[float]:
         if not self.over:
             return [0.0] * self.n
@@ -386,16 +370,8 @@ class TripoliState:
         as the best poker hand of their new cards; in a clearing round the others' cards).
         ``rng``: a ``numpy.random.Generator``. (ISMCTS's determinization; at a chance node, the
         state itself.)"""
-        c = self.clone()
-        if self.chance is not None or self.over:
-            return c
-        g = np.zeros(2, np.uint64)
-        seed_stream(g, int(rng.integers(2 ** 62)), 0, np.int64(0))
-        K.determinize(c.st, self.opts, seat, g, np.zeros(52, np.int64), K.S_RANDOM, np.zeros(K.N_PARAMS))
-        for q in range(self.n):
-            if q != seat:
-                c._seen[q] = [f"a world resampled for seat {seat}", c.observation_string(q)]
-        return c
+        return self._resample_with(seat, rng, lambda st, g: K.determinize(
+            st, self.opts, seat, g, np.zeros(52, np.int64), K.S_RANDOM, np.zeros(K.N_PARAMS)))
 
     # ---- what a seat sees --------------------------------------------------------------------
     def _balance(self, q: int) -> int:
@@ -415,9 +391,6 @@ class TripoliState:
                 + " ".join(str(st[K.CONTRIB + q]) for q in range(n))
                 + f" · folded {st[K.FOLDED]} · raises {st[K.RAISES]} · played {fmt_mask(st[K.PLAYED])} · held "
                 + " ".join(str(st[K.HAND + q].bit_count()) for q in range(n)))
-
-    def information_state_string(self, seat: int) -> str:
-        return f"seat {seat}\n" + "\n".join(self._seen[seat])
 
     def observation_tensor(self, seat: int) -> np.ndarray:
         st = self.st.tolist()
@@ -455,7 +428,7 @@ class TripoliState:
     def action_string(self, action: int) -> str:
         if self.is_chance():
             return f"outcome {action}" if self.chance == "dials" else f"card {fmt_card(action)}"
-        return action_text(action_code(action, self.opts))
+        return format_action(action_code(action, self.opts))
 
     def __str__(self) -> str:
         return "\n".join(f"seat {q}: {fmt_mask(int(self.st[K.HAND + q]))}" for q in range(self.n)) + \

@@ -1,0 +1,103 @@
+"""Shared pieces of the OpenSpiel bridge tests (``test_openspiel*.py``): random chance, a walk
+that checks ``resample_from_infostate`` at every decision, and ISMCTS playing whole games."""
+import numpy as np
+
+
+def chance_step(s, rng) -> None:
+    """Apply a uniformly drawn chance outcome."""
+    outs = [o for o, _ in s.chance_outcomes()]
+    s.apply_action(int(outs[rng.integers(len(outs))]))
+
+
+def resample_walk(game, games: int, rng, check, choose=None) -> int:
+    """Play ``games`` games, at random (or ``choose(s, legal)``); at each decision the player's
+    resampled state keeps its information state, observation and legal actions, and passes
+    ``check(s, r, p)`` (the inner states' own facts; returns whether the hidden cards moved).
+    Returns how many resampled states moved them."""
+    moved = 0
+    for _ in range(games):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                chance_step(s, rng)
+                continue
+            p = s.current_player()
+            r = s.resample_from_infostate(p, None)
+            assert r.information_state_string(p) == s.information_state_string(p)
+            assert r.observation_string(p) == s.observation_string(p)
+            assert r.observation_tensor(p) == s.observation_tensor(p)
+            assert r.legal_actions() == s.legal_actions()
+            moved += bool(check(s.inner, r.inner, p))
+            legal = s.legal_actions()
+            s.apply_action(int(choose(s, legal) if choose else legal[rng.integers(len(legal))]))
+    return moved
+
+
+def ismcts_plays(game, rng, games: int = 1, simulations: int = 10) -> None:
+    """OpenSpiel's ISMCTS bot takes every decision of ``games`` games; each is legal and the
+    returns are zero-sum."""
+    from open_spiel.python.algorithms import ismcts, mcts
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 2.0, simulations,
+                           random_state=np.random.RandomState(1), allow_inconsistent_action_sets=True)
+    for _ in range(games):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                chance_step(s, rng)
+            else:
+                a = bot.step(s)
+                assert a in s.legal_actions()
+                s.apply_action(a)
+        assert sum(s.returns()) == 0
+
+
+def batch_and_bridge(game: str, strategies, deals: int, seed: int, options: dict, players=None):
+    """The batch records of ``deals`` records and the bridged game with the same options, and
+    the seats' strategy ids and parameter rows."""
+    import pyspiel
+
+    import cardsim
+    from cardsim.sim.registry import get_game, seat_arrays, seat_table
+    spec = get_game(game)
+    rec = cardsim.run(game, players=players, deals=deals, seed=seed, strategies=strategies, options=options,
+                      workers=1).records
+    text = ",".join([f"players={players}"] * (players is not None) + [f"{k}={v}" for k, v in options.items()])
+    bridged = pyspiel.load_game(f"cardsim_{game}({text})")
+    sids, params = seat_arrays(spec, seat_table(spec, strategies, bridged.num_players()))
+    return rec, bridged, sids, params
+
+
+def play_like_the_batch(game, seed: int, record: int, sids, params, stream_of=None, watch=None):
+    """Record ``record`` through the bridge: chance fed with the batch's outcomes
+    (``batch_outcome``), each decision the seat's kernel strategy's (``strategy_action``) on the
+    play stream of ``stream_of(inner)`` (default: the record's), in the batch's order; ``watch``
+    sees the inner state before each step. Returns the final state."""
+    from cardsim.kernels.rng import STREAM_PLAY, seed_stream
+    gplay = np.zeros(2, np.uint64)
+    key = None
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        inner = s.inner
+        if watch:
+            watch(inner)
+        k = stream_of(inner) if stream_of else record
+        if k != key:
+            seed_stream(gplay, seed, k, np.int64(STREAM_PLAY))
+            key = k
+        if s.is_chance_node():
+            s.apply_action(inner.batch_outcome(seed, record))
+            continue
+        p = s.current_player()
+        a = inner.strategy_action(int(sids[p]), params[p], gplay)
+        assert a in s.legal_actions(), (p, a)
+        s.apply_action(a)
+    return s
+
+
+def same_views(s, t, seats) -> None:
+    """Step states ``s`` and ``t`` look the same to each of ``seats``: observation string and
+    tensor, information state string."""
+    for q in seats:
+        assert t.observation_string(q) == s.observation_string(q)
+        assert t.information_state_string(q) == s.information_state_string(q)
+        assert (t.observation_tensor(q) == s.observation_tensor(q)).all()
