@@ -593,7 +593,9 @@ def search_section(args, cores: int) -> list[str]:
     return lines + [""]
 
 
-OPENSPIEL_GAMES = ["cardsim_tonk(players=2)", "cardsim_tonk(players=4)", "gin_rummy", "hearts"]
+OPENSPIEL_GAMES = ["cardsim_tonk(players=2)", "cardsim_tonk(players=4)", "cardsim_marafon",
+                   "cardsim_marafon(claims_enabled=False)", "cardsim_trionfo", "cardsim_tripoli(players=4)",
+                   "gin_rummy", "hearts"]
 
 
 def openspiel_section(args, cores: int) -> list[str]:
