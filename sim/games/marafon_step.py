@@ -36,8 +36,7 @@ A_CLAIM = 46         # claim the game
 N_ACTIONS = 47
 
 
-def _trace() -> np.ndarray:
-    return np.zeros((0, K.TRACE_W), np.int64)
+NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)   # the kernels log nothing into an empty trace
 
 
 def action_text(i: int) -> str:
@@ -110,7 +109,7 @@ class MarafonState(StepState):
     def _new_hand(self) -> None:
         st = self.st
         if st[K.HAND_NO] >= self.opts[K.O_MAX_HANDS]:
-            K.cap_game(st, _trace())
+            K.cap_game(st, NO_TRACE)
             self.phase = "game_end"
             return
         st[K.HAND_NO] += 1
@@ -186,8 +185,8 @@ class MarafonState(StepState):
                 if st[K.OVER]:
                     self.phase = "hand_end"
                 elif st[K.TRICK_NO] == K.TRICKS:
-                    K.score_hand(st, o, _trace())
-                    K.after_hand(st, o, _trace())
+                    K.score_hand(st, o, NO_TRACE)
+                    K.after_hand(st, o, NO_TRACE)
                     self._tell(f"hand points {int(st[K.PTS])}-{int(st[K.PTS + 1])}, "
                                f"score {int(st[K.SCORE])}-{int(st[K.SCORE + 1])}")
                     self.phase = "hand_end"
@@ -251,7 +250,7 @@ class MarafonState(StepState):
         if ph == "deal":
             self._deal_card(action)
         elif ph == "trump":
-            K.set_trump(st, action - A_TRUMP, _trace())
+            K.set_trump(st, action - A_TRUMP, NO_TRACE)
             self._tell(f"seat {int(st[K.BATT])} names {SUIT_NAMES40[action - A_TRUMP]} trump")
             self.stage = 0
             self.phase = "seat"
@@ -265,7 +264,7 @@ class MarafonState(StepState):
         elif ph == "claim":
             p = self.current_player()
             if action == A_CLAIM:
-                K.resolve_claim(st, self.opts, p, _trace())
+                K.resolve_claim(st, self.opts, p, NO_TRACE)
                 self._tell(f"seat {p} claims: {'correct' if st[K.HAND_END] == 1 else 'wrong'}")
                 self.phase = self.resume
             else:
@@ -274,10 +273,10 @@ class MarafonState(StepState):
                     self.phase = self.resume
         else:                                          # a card
             p = self._to_play()
-            K.put_card(st, p, action, _trace())
+            K.put_card(st, p, action, NO_TRACE)
             self._tell(f"seat {p} plays {fmt40_card(action)}")
             if st[K.NCARDS] == 4:
-                K.finish_trick(st, _trace())
+                K.finish_trick(st, NO_TRACE)
                 self._tell(f"seat {int(st[K.LAST_WINNER])} wins the trick")
                 self._open_window(int(st[K.LAST_WINNER]), "trick_end")
             else:

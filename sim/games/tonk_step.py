@@ -249,8 +249,7 @@ class TonkState(StepState):
                 m |= 1 << pool.pop()
             st[K.HAND + q] = m
         st[K.DECK + ptr:K.DECK + 52] = pool
-        for q in keep:        # the others' histories in that world: what they hold there, from now on
-            c._seen[q] = [f"a world resampled for seat {seat}", c.observation_string(q)]
+        self._resampled(c, seat)     # the others' histories in that world: what they hold there, from now on
         return c
 
     def returns(self) -> list[float]:

@@ -34,6 +34,7 @@ import numpy as np
 from cardsim.kernels import trionfo as K
 from cardsim.kernels.rng import seed_stream, shuffle
 from cardsim.kernels.tricks import FULL40, SUIT_NAMES40, best_trump, legal_cards
+from cardsim.sim.games.trionfo import BID_NAMES
 from cardsim.sim.notation import fmt40_card, fmt40_mask
 from cardsim.sim.step import CHANCE, TERMINAL, StepGame, StepState
 
@@ -44,11 +45,9 @@ A_BID = 84           # A_BID + level (1..4): bid that level
 A_NAME = 89          # A_NAME + seat: name that seat partner
 N_ACTIONS = 94
 N = K.N_PLAYERS
-BID_NAMES = ("pass", "chiamo", "di più", "maso", "maso dei masi")
 
 
-def _trace() -> np.ndarray:
-    return np.zeros((0, K.TRACE_W), np.int64)
+NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)   # the kernels log nothing into an empty trace
 
 
 def action_text(i: int) -> str:
@@ -185,7 +184,7 @@ class TrionfoState(StepState):
                     self.phase = "hand_end"
             elif ph == "trick_end":
                 if st[K.TRICK_NO] == K.TRICKS:
-                    K.settle(st, o, _trace())
+                    K.settle(st, o, NO_TRACE)
                     self._tell(f"declarer side {int(st[K.SIDE_PTS])} points, {'won' if st[K.WON] else 'lost'}; "
                                "money " + " ".join(f"{int(st[K.HMONEY + q]):+d}" for q in range(N)))
                     self.phase = "hand_end"
@@ -193,11 +192,10 @@ class TrionfoState(StepState):
                     self.phase = "card"
             elif ph == "hand_end":
                 st[K.DEALER] = (st[K.DEALER] + 1) % N
-                if st[K.HAND_IDX] + 1 >= o[K.O_HANDS]:
-                    st[K.HAND_IDX] += 1
+                st[K.HAND_IDX] += 1
+                if st[K.HAND_IDX] >= o[K.O_HANDS]:
                     self.phase = "over"
                 else:
-                    st[K.HAND_IDX] += 1
                     self._new_hand()
             else:
                 raise AssertionError(ph)
@@ -257,7 +255,7 @@ class TrionfoState(StepState):
             self._deal_card(action)
         elif ph == "bid":
             p, level = self.speaker, action - A_BID
-            K.speak(st, p, level, _trace())
+            K.speak(st, p, level, NO_TRACE)
             self._tell(f"seat {p} {'passes' if level == 0 else 'bids ' + BID_NAMES[level]}")
             self.spoken += 1
             self.speaker = (p + 1) % N
@@ -289,11 +287,11 @@ class TrionfoState(StepState):
             self._lead()
         else:                                          # a card
             p = self._to_play()
-            K.put_card(st, p, action, _trace())
+            K.put_card(st, p, action, NO_TRACE)
             note = " (the called card: seat %d is the partner)" % p if action == st[K.CALLED] else ""
             self._tell(f"seat {p} plays {fmt40_card(action)}{note}")
             if st[K.NCARDS] == N:
-                K.finish_trick(st, _trace())
+                K.finish_trick(st, NO_TRACE)
                 self._tell(f"seat {int(st[K.LAST_WINNER])} wins the trick")
                 self.phase = "trick_end"
         self.history.append(action)

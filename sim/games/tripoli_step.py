@@ -51,14 +51,10 @@ _PUBLIC_NAMES = {K.T_BOARD: "board", K.T_CLAIM: "claim", K.T_SHOW: "show", K.T_P
                  K.T_DIALS: "dials", K.T_ANTE: "ante", K.T_SOLD: "sold", K.T_STAKE: "stake", K.T_PRIZE: "prize"}
 
 
-def _limits(opts) -> tuple[int, int]:
-    return int(opts[K.O_LIMIT]), int(opts[K.O_MAX_BID])
-
-
 def action_id(code: int, opts) -> int:
     """The dense id of the kernel's action ``code`` (kind | payload << 8)."""
     kind, x = code & 15, code >> 8
-    limit, _ = _limits(opts)
+    limit = int(opts[K.O_LIMIT])
     if kind in SIMPLE:
         return SIMPLE[kind]
     if kind == K.A_SUIT:
@@ -76,7 +72,7 @@ def action_id(code: int, opts) -> int:
 
 def action_code(i: int, opts) -> int:
     """The kernel's action for the dense id ``i``."""
-    limit, _ = _limits(opts)
+    limit = int(opts[K.O_LIMIT])
     if i in _SIMPLE_CODE:
         return _SIMPLE_CODE[i]
     if i < A_LEAD:
@@ -115,7 +111,7 @@ def batch_clearing(seed: int, deal: int, j: int, n: int) -> list[int]:
 def make_game(n: int, options) -> StepGame:
     opts = options.to_array(n)
     deals, clearing = int(opts[K.O_DEALS]), int(opts[K.O_CLEARING])
-    limit, bid = _limits(opts)
+    limit, bid = int(opts[K.O_LIMIT]), int(opts[K.O_MAX_BID])
     raises = int(opts[K.O_MAX_RAISES])
     per_deal = n * (9 * int(opts[K.O_ANTE]) + limit * (raises + 2) + 3 * bid)
     most = float(deals * per_deal + clearing * n * limit * (raises + 2))
@@ -161,7 +157,7 @@ class TripoliState(StepState):
         """Call a kernel function whose last argument is the trace, and tell its public rows (a
         poker pick only to its seat; dealt cards are told by the chance nodes)."""
         st = self.st
-        trace = np.zeros((TRACE_ROWS, 4), np.int64)
+        trace = np.empty((TRACE_ROWS, 4), np.int64)     # only the rows logged (TR_LEN) are read
         st[K.TR_LEN] = 0
         hands = [int(st[K.HAND + q]) for q in range(self.n)]
         seen, widowish = int(st[K.W_SEEN]), self.chance is None and st[K.PHASE] <= K.P_AUCTION
@@ -306,17 +302,18 @@ class TripoliState(StepState):
             taken = int(np.bitwise_or.reduce(self.st[K.HAND:K.HAND + self.n])) | int(self.st[K.WIDOW])
         return self._uniform(52, taken)
 
-    def _codes(self) -> list[int]:
+    def _kernel_legal(self) -> tuple[np.ndarray, int]:
+        """The kernel's legal actions here (its codes) and their number."""
         acts = np.zeros(K.MAX_ACTS, np.int64)
-        k = int(K.legal_actions(self.st, self.opts, acts))
-        return [int(a) for a in acts[:k]]
+        return acts, int(K.legal_actions(self.st, self.opts, acts))
 
     def legal_actions(self) -> list[int]:
         if self.over:
             return []
         if self.chance is not None:
             return [c for c, _ in self.chance_outcomes()]
-        return sorted(action_id(a, self.opts) for a in self._codes())
+        acts, k = self._kernel_legal()
+        return sorted(action_id(int(a), self.opts) for a in acts[:k])
 
     def apply(self, action: int) -> None:
         action = self._checked(action)
@@ -343,8 +340,7 @@ class TripoliState(StepState):
     def strategy_action(self, sid: int, prm, gplay) -> int:
         """The action cardsim's built-in strategy ``sid`` (its parameter row ``prm``) takes here,
         drawing from its deal's play stream ``gplay`` as the batch kernel does (``choose``)."""
-        acts = np.zeros(K.MAX_ACTS, np.int64)
-        k = K.legal_actions(self.st, self.opts, acts)
+        acts, k = self._kernel_legal()
         return action_id(int(acts[K.choose(self.st, self.opts, acts, k, sid, prm, gplay)]), self.opts)
 
     def batch_outcome(self, seed: int, session: int) -> int:
