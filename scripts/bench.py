@@ -4,6 +4,10 @@ warm start.
     python scripts/bench.py [--game all|tonk|telefunken|marafon] [--deals 400000] [--games 20000]
                             [--repeats 5] [--out results/BENCHMARKS.md]
     python scripts/bench.py --baseline REV [--game ...] [--scale 0.25]
+    python scripts/bench.py --game startup [--compile-repeats 3]
+
+``--game startup`` measures every game's cold compile and warm start side by side against
+issue 14's targets, and ``cardsim warmup all`` in one process against one process per core.
 
 ``--baseline REV`` checks out REV in a temporary git worktree and measures it and this tree
 side by side, interleaved (this tree, REV, this tree, REV in fresh interpreters per case):
@@ -641,7 +645,7 @@ def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
     then any other section, such as a hand-written side-by-side comparison, in file order)."""
     old = path.read_text() if path.exists() else ""
     parts = []
-    known = [*SECTIONS, "strategies", "plugins", "search", "openspiel", "baseline"]
+    known = ["startup", *SECTIONS, "strategies", "plugins", "search", "openspiel", "baseline"]
     others = [m for m in re.findall(r"<!-- bench:([\w-]+) -->", old) if m not in known]   # kept, in file order
     for game in [*known, *others]:
         start, end = f"<!-- bench:{game} -->", f"<!-- /bench:{game} -->"
@@ -652,13 +656,55 @@ def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
     return "\n".join(header) + "\n" + "\n\n".join(parts) + "\n"
 
 
+# Cold compile of import + first deal (game) at the time issue 14 was filed (quiet 2-core machine)
+ISSUE14_COLD = {"tonk": 19.3, "telefunken": 78.0, "marafon": 30.4, "trionfo": None, "tripoli": 41.3,
+                "contract_rummy": None}
+
+
+def warmup_all_seconds(jobs: int) -> float:
+    """Wall time of ``cardsim warmup all --jobs JOBS`` (play, replay and search of every game) in
+    a fresh interpreter with an empty numba cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "cardsim", "warmup", "all", "--quiet", "--jobs", str(jobs)],
+                       env=env, cwd=ROOT, check=True, capture_output=True)
+        return time.perf_counter() - t
+
+
+def startup_section(args, cores: int) -> list[str]:
+    """Start-up of every game (issue 14's targets) and ``cardsim warmup all`` in one process
+    against one per core, all in one run."""
+    rows, total = [], 0.0
+    for g, n in FIRST_PLAYERS.items():
+        cold, warm, inner = startup(g, n, args.compile_repeats)
+        total += cold
+        was = ISSUE14_COLD.get(g)
+        rows.append(f"| {g} | {n} | {'–' if was is None else f'{was:.1f}'} | {cold:.1f} | "
+                    f"{'yes' if cold <= 15 else 'no'} | {warm:.2f} | {inner:.2f} | {'yes' if warm <= 1.0 else 'no'} |")
+    serial, parallel = warmup_all_seconds(1), warmup_all_seconds(2)
+    return ["## Start-up, every game", "",
+            f"`scripts/bench.py --game startup`: import + first deal (game, session) with greedy players in a "
+            f"fresh interpreter, median of {args.compile_repeats} each; cold: an empty numba cache, warm: the "
+            "cache that run filled (process wall time, and the time the interpreter measures itself). "
+            "\"at filing\" is the figure of the sections above when issue 14 was filed (– where none was "
+            "measured). Targets (issue 14): cold at most 15 s per game and 60 s for all six, warm at most 1.0 s.",
+            "", "| game | players | cold at filing s | cold s | cold <= 15 s | warm s | warm inside s | "
+            "warm <= 1.0 s |", "|---|---:|---:|---:|---|---:|---:|---|", *rows,
+            f"| all six | | | {total:.1f} | {'yes' if total <= 60 else 'no'} (60 s) | | | |", "",
+            "`cardsim warmup all` (play, replay and search kernels of every game, empty cache), the same run:", "",
+            "| how | seconds |", "|---|---:|",
+            f"| `--jobs 1`: one process, the games in turn | {serial:.1f} |",
+            f"| `--jobs 2`: a process per game, two at a time | {parallel:.1f} |", ""]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=["all", *SECTIONS, "strategies", "plugins", "search", "openspiel"],
+    ap.add_argument("--game", choices=["all", *SECTIONS, "strategies", "plugins", "search", "openspiel", "startup"],
                     default="all",
                     help="one section; 'strategies': every registered strategy, 'plugins': a plug-in beside "
-                         "its built-in, 'search': one search seat per game, 'openspiel': the bridge's steps/s (none of them "
-                         "part of 'all')")
+                         "its built-in, 'search': one search seat per game, 'openspiel': the bridge's steps/s, "
+                         "'startup': every game's cold and warm start and warmup all (none of them part of 'all')")
     ap.add_argument("--deals", type=int, default=400_000)
     ap.add_argument("--games", type=int, default=20_000)
     ap.add_argument("--repeats", type=int, default=5)
@@ -681,6 +727,8 @@ def main() -> None:
         blocks = {"search": search_section(args, cores)}
     elif args.game == "openspiel":
         blocks = {"openspiel": openspiel_section(args, cores)}
+    elif args.game == "startup":
+        blocks = {"startup": startup_section(args, cores)}
     else:
         blocks = {g: SECTIONS[g](args, cores) for g in games}
     header = ["# Benchmarks", "", f"Written by `scripts/bench.py`; last run {time.strftime('%Y-%m-%d')} "

@@ -747,25 +747,42 @@ def replay(game: ReplaySourceArg,
 @app.command()
 @handle_errors
 def warmup(game: Annotated[str, typer.Argument(help="a game name, or all")] = "all",
+           jobs: Annotated[Optional[int], typer.Option(
+               "--jobs", "-j", help="games compiled at once, each in its own process (default: one per "
+                                    "core; 1: in this process)")] = None,
            quiet: QuietOpt = False):
-    """Compile GAME's kernels (batch play and replay) into the numba cache now, with a progress
-    bar, so that the first run starts at once (a Dockerfile, a cluster worker image)."""
+    """Compile GAME's kernels (batch play, replay and search) into the numba cache now, with a
+    progress bar, so that the first run starts at once (a Dockerfile, a cluster worker image).
+    With all, the games compile side by side, one process per core."""
     from cardsim.sim.registry import GAME_NAMES, get_game
-    from cardsim.sim.warm import ENTRIES, cache_dir, is_compiled, warm
+    from cardsim.sim.warm import ENTRIES, WarmupError, cache_dir, default_jobs, is_compiled, warm, warm_in_processes
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {jobs}")
     names = list(GAME_NAMES) if game.strip().lower() == "all" else [get_game(game).name]
     steps = [(g, e) for g in names for e in ENTRIES]
+    todo = [g for g in names if not all(is_compiled(g, e) for e in ENTRIES)]   # a cached game loads at once here
+    jobs = min(jobs or default_jobs(), len(todo))
     t0 = time.perf_counter()
     bar = Progress(TextColumn("[bold]compiling"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[what]}"),
                    console=err, transient=True, disable=quiet)
     with bar:
         task = bar.add_task("warmup", total=len(steps), what="")
-        for g, e in steps:
-            bar.update(task, what=f"{g} {e}{' (cached)' if is_compiled(g, e) else ''}")
-            warm(g, e)
-            bar.advance(task)
+        if jobs > 1:
+            bar.update(task, what=f"{len(todo)} games, {jobs} at a time", advance=len(steps) - len(todo) * len(ENTRIES))
+            try:
+                warm_in_processes(todo, ENTRIES, jobs, lambda g, e: bar.advance(task))
+            except WarmupError as exc:
+                err.print(f"Error: {term(exc)}", markup=False)
+                raise typer.Exit(1) from None
+        else:
+            for g, e in steps:
+                bar.update(task, what=f"{g} {e}{' (cached)' if is_compiled(g, e) else ''}")
+                warm(g, e)
+                bar.advance(task)
     if not quiet:
-        out.print(f"{', '.join(names)}: kernels compiled in {time.perf_counter() - t0:.1f} s, cached in "
-                  f"{plain(cache_dir())}", markup=False)
+        out.print(f"{', '.join(names)}: kernels compiled in {time.perf_counter() - t0:.1f} s"
+                  f"{f' ({jobs} processes at a time)' if jobs > 1 else ''}, cached in {plain(cache_dir())}",
+                  markup=False)
 
 
 ListJsonOpt = Annotated[bool, typer.Option("--json", help="print the list as JSON")]

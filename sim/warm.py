@@ -4,16 +4,21 @@ Numba compiles a game's kernels on their first call and caches the machine code 
 ``kernels/__init__``: one cache directory per digest of the kernel sources). A marker file per
 game and entry point in that directory says the compile happened there; where it is missing,
 ``cardsim`` prints one line before playing instead of staying silent. ``warm()`` compiles an
-entry point ahead of time (``cardsim warmup``: a Dockerfile, a cluster image).
+entry point ahead of time (``cardsim warmup``: a Dockerfile, a cluster image), and
+``warm_in_processes`` several games side by side, one interpreter per game and core.
 """
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 # Cold compile of import + first deal on a 2-core machine (results/BENCHMARKS.md, rounded up):
 # the figure the notice quotes. A replay compiles the game's replay entry, about as long.
-COMPILE_SECONDS = {"tonk": 20, "telefunken": 75, "contract_rummy": 50, "marafon": 15, "trionfo": 15,
+COMPILE_SECONDS = {"tonk": 15, "telefunken": 60, "contract_rummy": 55, "marafon": 15, "trionfo": 15,
                    "tripoli": 30}
 # The search strategy's callbacks, compiled the first time a search seat plays (rough figures).
 SEARCH_SECONDS = {"tonk": 15, "telefunken": 60, "contract_rummy": 40, "marafon": 25, "trionfo": 15,
@@ -82,3 +87,55 @@ def warm(game: str, entry: str = "play") -> None:
     else:
         replay(cfg, 0)
     mark_compiled(game, entry)
+
+
+def default_jobs() -> int:
+    """The cores this process may use (the interpreters ``warm_in_processes`` runs at once)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:                           # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+# a child interpreter of warm_in_processes: warms the entries of one game in order, one line each
+_CHILD = ("import sys\nfrom cardsim.sim.warm import warm\nfor e in sys.argv[2:]:\n"
+          "    warm(sys.argv[1], e)\n    print(e, flush=True)\n")
+
+
+class WarmupError(RuntimeError):
+    """A child interpreter of ``warm_in_processes`` failed (its game and last error line)."""
+
+
+def warm_in_processes(games: list[str], entries=ENTRIES, jobs: int | None = None, done=None) -> None:
+    """Compile ``entries`` of every game in ``games`` into the cache, one fresh interpreter per
+    game and ``jobs`` of them at once (numba compiles on one core per process: on 2 cores, two
+    games compile side by side), the games with the longest compile first. ``done(game,
+    entry)`` is called (from a worker thread) as each entry is cached. The first failure raises
+    ``WarmupError`` once every interpreter has ended; a game already compiled costs only its
+    interpreter's start (the cache loads)."""
+    jobs = max(1, min(jobs or default_jobs(), len(games)))
+    order = sorted(games, key=lambda g: -(COMPILE_SECONDS.get(g, 30) + SEARCH_SECONDS.get(g, 30)))
+    failures: list[str] = []
+    lock = threading.Lock()
+
+    def one(game: str) -> None:
+        proc = subprocess.Popen([sys.executable, "-c", _CHILD, game, *entries], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        err_lines: list[str] = []
+        drain = threading.Thread(target=lambda: err_lines.extend(proc.stderr), daemon=True)
+        drain.start()
+        for line in proc.stdout:
+            entry = line.strip()
+            if entry in entries and done is not None:
+                done(game, entry)
+        proc.wait()
+        drain.join()
+        if proc.returncode != 0:
+            last = next((x.strip() for x in reversed(err_lines) if x.strip()), f"exit code {proc.returncode}")
+            with lock:
+                failures.append(f"compiling {game} failed: {last}")
+
+    with ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(one, order))
+    if failures:
+        raise WarmupError("; ".join(failures))

@@ -83,6 +83,27 @@ def test_warmup_refuses_an_unknown_game(cache):
                                                "trionfo, tripoli, contract_rummy"]
 
 
+def test_warmup_refuses_no_jobs(cache):
+    res = CliRunner().invoke(app, ["warmup", "all", "--jobs", "0"])
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines() == ["Error: --jobs must be at least 1, not 0"]
+
+
+def test_games_warm_side_by_side_in_their_own_processes():
+    """``warmup all`` compiles the games in fresh interpreters, two at once here: every entry of
+    each game is reported as it is cached and marked in the cache the runs use (the suite's own
+    cache: the two cheapest games)."""
+    seen = []
+    warm.warm_in_processes(["tonk", "trionfo"], warm.ENTRIES, 2, lambda g, e: seen.append((g, e)))
+    assert sorted(seen) == sorted((g, e) for g in ("tonk", "trionfo") for e in warm.ENTRIES)
+    assert all(warm.is_compiled(g, e) for g, e in seen)
+
+
+def test_a_failed_warmup_process_is_one_error():
+    with pytest.raises(warm.WarmupError, match=r"^compiling chess failed: .*unknown game 'chess'"):
+        warm.warm_in_processes(["chess", "tonk"], ("play",), 2)
+
+
 @pytest.mark.parametrize("game", ["tonk", "marafon"])
 def test_a_game_imports_only_its_own_modules(game):
     code = ("import sys\nfrom cardsim.sim.runner import make_config\n"
