@@ -94,8 +94,8 @@ class StepState:
         for k, v in self.__dict__.items():
             if isinstance(v, np.ndarray):
                 v = v.copy()
-            elif isinstance(v, list):
-                v = [list(x) if isinstance(x, list) else x for x in v]
+            elif isinstance(v, list):          # a list of lists (the logs) one level down, else flat
+                v = [x.copy() for x in v] if v and isinstance(v[0], list) else v.copy()
             c.__dict__[k] = v
         return c
 
