@@ -115,8 +115,7 @@ def warm_in_processes(games: list[str], entries=ENTRIES, jobs: int | None = None
     interpreter's start (the cache loads)."""
     jobs = max(1, min(jobs or default_jobs(), len(games)))
     order = sorted(games, key=lambda g: -(COMPILE_SECONDS.get(g, 30) + SEARCH_SECONDS.get(g, 30)))
-    failures: list[str] = []
-    lock = threading.Lock()
+    failures: list[str] = []            # appended from the worker threads (list.append is atomic)
 
     def one(game: str) -> None:
         proc = subprocess.Popen([sys.executable, "-c", _CHILD, game, *entries], stdout=subprocess.PIPE,
@@ -132,8 +131,7 @@ def warm_in_processes(games: list[str], entries=ENTRIES, jobs: int | None = None
         drain.join()
         if proc.returncode != 0:
             last = next((x.strip() for x in reversed(err_lines) if x.strip()), f"exit code {proc.returncode}")
-            with lock:
-                failures.append(f"compiling {game} failed: {last}")
+            failures.append(f"compiling {game} failed: {last}")
 
     with ThreadPoolExecutor(jobs) as pool:
         list(pool.map(one, order))

@@ -1,5 +1,6 @@
 """Shared pieces of the OpenSpiel bridge tests (``test_openspiel*.py``): random chance, a walk
-that checks ``resample_from_infostate`` at every decision, and ISMCTS playing whole games."""
+over a step state's decisions, card swaps, a walk that checks ``resample_from_infostate`` at
+every decision, and ISMCTS playing whole games."""
 import numpy as np
 
 
@@ -7,6 +8,40 @@ def chance_step(s, rng) -> None:
     """Apply a uniformly drawn chance outcome."""
     outs = [o for o, _ in s.chance_outcomes()]
     s.apply_action(int(outs[rng.integers(len(outs))]))
+
+
+def decisions(s, rng, steps: int | None = None):
+    """Step state ``s`` played on: each chance outcome drawn at random, and at each decision its
+    legal actions (checked ascending) yielded for the caller, who applies one before the next;
+    at most ``steps`` steps, chance included, when given."""
+    k = 0
+    while not s.is_terminal() and (steps is None or k < steps):
+        k += 1
+        legal = s.legal_actions()
+        assert legal == sorted(legal)
+        if s.is_chance():
+            s.apply(legal[rng.integers(len(legal))])
+            continue
+        yield legal
+
+
+def lowest(mask: int) -> int:
+    """The lowest card id of a non-empty card mask."""
+    return (mask & -mask).bit_length() - 1
+
+
+def swap_cards(st, fa: int, fb: int, ca: int, cb: int) -> None:
+    """Card ``ca`` of the mask ``st[fa]`` and card ``cb`` of ``st[fb]`` change places."""
+    ma, mb = int(st[fa]), int(st[fb])
+    st[fa] = ma & ~(1 << ca) | 1 << cb
+    st[fb] = mb & ~(1 << cb) | 1 << ca
+
+
+def same_pool(st, rt, hand: int, n: int) -> None:
+    """States ``st`` and ``rt`` hold as many cards in each of the ``n`` hands from field
+    ``hand`` on, and the same cards in all of them together."""
+    assert [int(st[hand + q]).bit_count() for q in range(n)] == [int(rt[hand + q]).bit_count() for q in range(n)]
+    assert int(np.bitwise_or.reduce(rt[hand:hand + n])) == int(np.bitwise_or.reduce(st[hand:hand + n]))
 
 
 def resample_walk(game, games: int, rng, check, choose=None) -> int:

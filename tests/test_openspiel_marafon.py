@@ -11,7 +11,8 @@ from cardsim.kernels import marafon as K  # noqa: E402
 from cardsim.sim.games.marafon import GAME  # noqa: E402
 from cardsim.sim.games.marafon_step import A_NO  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
-from openspiel_helpers import batch_and_bridge, ismcts_plays, play_like_the_batch, resample_walk, same_views  # noqa: E402
+from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, lowest, play_like_the_batch,  # noqa: E402
+                               resample_walk, same_pool, same_views, swap_cards)
 
 
 @pytest.mark.parametrize("params", ["", "claim_timing=every_card,marafona_auto_declare=False",
@@ -52,22 +53,13 @@ def test_views_show_only_the_seat():
     swapped = 0
     for d in range(10):
         s = game.new_state()
-        for _ in range(150):
-            if s.is_terminal():
-                break
-            legal = s.legal_actions()
-            assert legal == sorted(legal)
-            if s.is_chance():
-                s.apply(legal[rng.integers(len(legal))])
-                continue
+        for legal in decisions(s, rng, 150):
             p = s.current_player()
             a, b = (p + 1) % 4, (p + 2) % 4
             t = s.clone()
             ha, hb = int(t.st[K.HAND + a]), int(t.st[K.HAND + b])
             if ha and hb:
-                ca, cb = (ha & -ha).bit_length() - 1, (hb & -hb).bit_length() - 1
-                t.st[K.HAND + a] = ha & ~(1 << ca) | 1 << cb
-                t.st[K.HAND + b] = hb & ~(1 << cb) | 1 << ca
+                swap_cards(t.st, K.HAND + a, K.HAND + b, lowest(ha), lowest(hb))
                 same_views(s, t, [q for q in range(4) if q not in (a, b)])
                 assert t.observation_string(a) != s.observation_string(a)
                 swapped += 1
@@ -81,9 +73,7 @@ def test_resample_keeps_the_seat_s_information_and_ismcts_plays():
 
     def check(s, r, p):
         st, rt = s.st, r.st
-        assert [bin(int(st[K.HAND + q])).count("1") for q in range(4)] == \
-            [bin(int(rt[K.HAND + q])).count("1") for q in range(4)]
-        assert int(np.bitwise_or.reduce(rt[K.HAND:K.HAND + 4])) == int(np.bitwise_or.reduce(st[K.HAND:K.HAND + 4]))
+        same_pool(st, rt, K.HAND, 4)
         return any(rt[K.HAND + q] != st[K.HAND + q] for q in range(4) if q != p)
     # few claims: long hands
     assert resample_walk(game, 4, rng, check, lambda s, legal: A_NO if A_NO in legal else

@@ -11,7 +11,8 @@ import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import trionfo as K  # noqa: E402
 from cardsim.sim.games.trionfo import GAME  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
-from openspiel_helpers import batch_and_bridge, ismcts_plays, play_like_the_batch, resample_walk, same_views  # noqa: E402
+from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, lowest, play_like_the_batch,  # noqa: E402
+                               resample_walk, same_pool, same_views, swap_cards)
 
 # a session is ten hands by default; OpenSpiel's checks play two (the session's first hand, with
 # the 5 of coins, and a later one), over the presets one (every rule of a hand, redeals included)
@@ -72,12 +73,7 @@ def test_views_show_only_the_seat_and_hide_the_partner():
     swapped = hidden = 0
     for d in range(12):
         s = game.new_state()
-        while not s.is_terminal():
-            legal = s.legal_actions()
-            assert legal == sorted(legal)
-            if s.is_chance():
-                s.apply(legal[rng.integers(len(legal))])
-                continue
+        for legal in decisions(s, rng):
             p = s.current_player()
             st = s.st
             called = int(st[K.CALLED])
@@ -89,11 +85,10 @@ def test_views_show_only_the_seat_and_hide_the_partner():
                 ha, hb = int(st[K.HAND + a]), int(st[K.HAND + b])
                 if not (ha and hb):
                     continue
-                ca = called if called >= 0 and ha >> called & 1 else (ha & -ha).bit_length() - 1
-                cb = (hb & -hb).bit_length() - 1
+                ca = called if called >= 0 and ha >> called & 1 else lowest(ha)
+                cb = lowest(hb)
                 t = s.clone()
-                t.st[K.HAND + a] = ha & ~(1 << ca) | 1 << cb
-                t.st[K.HAND + b] = hb & ~(1 << cb) | 1 << ca
+                swap_cards(t.st, K.HAND + a, K.HAND + b, ca, cb)
                 if ca == called and not st[K.REVEALED] and a != int(st[K.DECLARER]):
                     t.st[K.PARTNER] = b                   # the called card moved: so did the partner
                     hidden += 1
@@ -113,9 +108,7 @@ def test_resample_keeps_the_seat_s_information_and_ismcts_plays():
 
     def check(s, r, p):
         st, rt = s.st, r.st
-        assert [bin(int(st[K.HAND + q])).count("1") for q in range(5)] == \
-            [bin(int(rt[K.HAND + q])).count("1") for q in range(5)]
-        assert int(np.bitwise_or.reduce(rt[K.HAND:K.HAND + 5])) == int(np.bitwise_or.reduce(st[K.HAND:K.HAND + 5]))
+        same_pool(st, rt, K.HAND, 5)
         if rt[K.CALLED] >= 0:
             assert rt[K.PARTNER] == K.owner_of(rt, rt[K.CALLED])
         return any(rt[K.HAND + q] != st[K.HAND + q] for q in range(5) if q != p)

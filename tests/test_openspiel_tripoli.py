@@ -11,7 +11,8 @@ import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import tripoli as K  # noqa: E402
 from cardsim.sim.games.tripoli import GAME  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
-from openspiel_helpers import batch_and_bridge, ismcts_plays, play_like_the_batch, resample_walk, same_views  # noqa: E402
+from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, lowest, play_like_the_batch,  # noqa: E402
+                               resample_walk, same_views, swap_cards)
 
 # a session is one deal per player by default; OpenSpiel's checks play sessions of two deals (the
 # board carried from one deal to the next) and, over the presets, of one deal with its clearing round
@@ -72,12 +73,7 @@ def test_views_show_only_the_seat():
     swapped = 0
     for d in range(8):
         s = game.new_state()
-        while not s.is_terminal():
-            legal = s.legal_actions()
-            assert legal == sorted(legal)
-            if s.is_chance():
-                s.apply(legal[rng.integers(len(legal))])
-                continue
+        for legal in decisions(s, rng):
             p = s.current_player()
             st = s.st
             others = [q for q in range(5) if q != p and (q == 4 or st[K.HAND + q])]
@@ -85,10 +81,8 @@ def test_views_show_only_the_seat():
             fa, fb = (K.WIDOW if x == 4 else K.HAND + x for x in (a, b))
             ha, hb = int(st[fa]) & ~int(st[K.PICK + a] if a < 4 else 0), int(st[fb]) & ~int(st[K.PICK + b] if b < 4 else 0)
             if ha and hb:
-                ca, cb = (ha & -ha).bit_length() - 1, (hb & -hb).bit_length() - 1
                 t = s.clone()
-                t.st[fa] = int(st[fa]) & ~(1 << ca) | 1 << cb
-                t.st[fb] = int(st[fb]) & ~(1 << cb) | 1 << ca
+                swap_cards(t.st, fa, fb, lowest(ha), lowest(hb))
                 same_views(s, t, [q for q in range(4) if q not in (a, b) and not (4 in (a, b) and q == st[K.W_SEEN])])
                 if a < 4:
                     assert t.observation_string(a) != s.observation_string(a)

@@ -26,7 +26,7 @@ import numpy as np
 from cardsim.kernels import marafon as K
 from cardsim.kernels.rng import seed_stream, shuffle
 from cardsim.kernels.tricks import SUIT_NAMES40, legal_cards
-from cardsim.sim.notation import fmt40_card, fmt40_mask
+from cardsim.sim.notation import fmt40_card, fmt40_mask, mask_cards
 from cardsim.sim.step import CHANCE, TERMINAL, StepGame, StepState
 
 A_TRUMP = 40         # A_TRUMP + suit: name that suit trump
@@ -241,7 +241,7 @@ class MarafonState(StepState):
         if ph == "card":
             st = self.st
             m = int(legal_cards(st[K.HAND + self._to_play()], st[K.LED]))
-            return [c for c in range(40) if m >> c & 1]
+            return mask_cards(m)
         return []
 
     def apply(self, action: int) -> None:

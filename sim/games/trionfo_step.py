@@ -35,7 +35,7 @@ from cardsim.kernels import trionfo as K
 from cardsim.kernels.rng import seed_stream, shuffle
 from cardsim.kernels.tricks import FULL40, SUIT_NAMES40, best_trump, legal_cards
 from cardsim.sim.games.trionfo import BID_NAMES
-from cardsim.sim.notation import fmt40_card, fmt40_mask
+from cardsim.sim.notation import fmt40_card, fmt40_mask, mask_cards
 from cardsim.sim.step import CHANCE, TERMINAL, StepGame, StepState
 
 A_CALL = 40          # A_CALL + card: call that card
@@ -239,13 +239,13 @@ class TrionfoState(StepState):
             return [A_TRUMP + s for s in range(4)]
         if ph == "call":
             m = self._callable()
-            return [A_CALL + c for c in range(40) if m >> c & 1]
+            return [A_CALL + c for c in mask_cards(m)]
         if ph == "name":
             d = int(st[K.DECLARER])
             return sorted(A_NAME + q for q in range(N) if q != d)
         if ph == "card":
             m = int(legal_cards(st[K.HAND + self._to_play()], st[K.LED]))
-            return [c for c in range(40) if m >> c & 1]
+            return mask_cards(m)
         return []
 
     def apply(self, action: int) -> None:
