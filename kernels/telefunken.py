@@ -56,8 +56,12 @@ Choices this module adds where the spec leaves room
   two apart (``hand_blocked``): the hand is **blocked** (reason ``blocked``, not truncated)
   when, even holding every card off the table, no seat would have a table action at a fresh
   turn (no go-down, meld, lay-off or joker operation), so nothing could ever be laid and
-  nobody go out (a Peru 2 Hand 1 whose groups' ranks are all laid); otherwise reason
-  ``turn_cap`` sets ``truncated``. A Hand 7 laid at once is never judged blocked.
+  nobody go out (a Peru 2 Hand 1 whose groups' ranks are all laid); so is a closed hand
+  (no holding can grow: no chips left; contract groups that accept nothing once laid:
+  ``groups_allow_duplicate_suits=false`` and groups of five) in which every seat not down
+  would be stuck after going down (two cards left: no discard empties its holding, no extra
+  meld fits); otherwise reason ``turn_cap`` sets ``truncated``. A Hand 7 laid at once is
+  never judged blocked.
 * Plug-in strategies (issue 17): a seat with sid ``PLUGIN + b`` asks a plug-in's ``decide``
   (a ``jit.PLUG_SIG`` C callback) its decisions of the kinds ``K_*`` in its mask, with its view
   (``fill_view``: V_*) and a copy of the legal actions; -1 leaves a decision to the built-in b,
@@ -78,7 +82,12 @@ what the contract's groups take, keeps a runs contract's target window, sheds wi
 melds cannot take (``joker_room``), never buys once down, counts a purchase's penalty cards in
 a hand laid at once, and after STALL_TURNS turns of a hand breaks standoffs with some random
 discards; these changed the default strategies' play (they left ~31 % of Bolivia games at the
-turn cap).
+turn cap). Without identical cards in a group (A3) the family counts one natural a suit
+towards its groups and sheds a second copy; a hand nobody goes out of without a purchase
+(``needs_growth``: Hand 6's two closed groups of five) is planned for: a chip is kept back for
+each such hand to come, in it the family buys to grow its holding, does not go down while it
+would be left stuck, and its standoff breaker leaves the wild cards to one seat at a time
+(``growth_breaker``); 15-66 % of those games were truncated, none now.
 
 ``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
 determinized Monte Carlo over the decisions of chosen kinds (X_KINDS, the plug-in kinds K_*:
@@ -133,10 +142,12 @@ from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle
 from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, \
     shuffle_prefix
 
-RULES_VERSION = 4          # 2: the Ecuador exchange is offered only when needed; 3: a pure trio closes
+RULES_VERSION = 5          # 2: the Ecuador exchange is offered only when needed; 3: a pure trio closes
 #                            only under fourth_suit_only (A14); final_discard_required holds in Hand 7;
 #                            the §17 variant features and presets; the going-out work cap;
-#                            4: a capped hand that is blocked (A32) ends "blocked", not truncated
+#                            4: a capped hand that is blocked (A32) ends "blocked", not truncated;
+#                            5: so does a capped closed hand whose go-downs would all leave their
+#                            seats stuck (no chips, groups_allow_duplicate_suits=false, 5+5)
 MAX_PLAYERS = 5
 HANDS = 7                       # hands of the default game (O_HANDS: 1..MAX_HANDS)
 MAX_HANDS = 8
@@ -1742,13 +1753,15 @@ def group_need(p1, p2, jok, spec, rules):
         return 0, jok
     size = spec[M.C_GROUP_SIZE]
     pure = spec[M.C_PURE] >= g
+    nodup = rules[M.R_GROUP_DUPS] == 0          # a group takes one natural a suit (A3)
     d1 = BIG
     d2 = BIG
     same = BIG
     gaps = np.zeros(13, np.int64)
     for r in range(13):
         rm = rank_mask(r)
-        nat = popcount(p1 & rm) if pure else popcount(p1 & rm) + popcount(p2 & rm)
+        both = popcount(p1 & rm) + popcount(p2 & rm)
+        nat = popcount(p1 & rm) if pure or nodup else both
         d = max(0, size - nat)
         gaps[r] = d
         if d < d1:
@@ -1756,7 +1769,7 @@ def group_need(p1, p2, jok, spec, rules):
             d1 = d
         elif d < d2:
             d2 = d
-        same = min(same, max(0, 2 * size - nat))
+        same = min(same, max(0, 2 * size - (nat if pure else both)))
     if g <= 2:
         need = d1 if g == 1 else min(d1 + d2, same)
     else:
@@ -1948,11 +1961,15 @@ def wants(st, opts, p, c, sid, prm):
     if sid == S_PLANNER and prm[Q_H7_GROWTH] >= 0:
         extra = int(prm[Q_H7_GROWTH]) - 1
     after = need_with(st, opts, p, c, extra if buying else -1)   # taken instead of the draw
-    if after >= before:
-        return False
+    grow = buying and needs_growth(opts, st[CONTRACT])
+    if after > before or (after == before and not (grow and stuck_down(st, opts, p))):
+        return False                                # (a hand won only by a purchase: grow)
     if not buying:
         return True
-    late = st[HNO] == opts[O_HANDS]
+    keep = 0 if grow else growth_hands_after(st, opts)
+    if keep > 0 and st[CHIPS + p] <= keep:
+        return False                                # a chip kept for each such hand to come
+    late = st[HNO] == opts[O_HANDS] or grow
     if sid == S_CHIP_SAVER:
         return late or st[CHIPS + p] > prm[0]
     if sid == S_PATIENT:
@@ -1986,9 +2003,17 @@ def joker_room(st, opts, p):
             r = min(r, spec[M.C_JOKER_LIMIT])
         room = max(room, r)
         row = spec[M.C_NEXT]
-    if opts[O_EXTRA_MELDS] and not hand7_at_once(st, opts):
-        room += 1
+    if opts[O_EXTRA_MELDS] and not hand7_at_once(st, opts) and \
+            (rules[M.R_GROUP_DUPS] or held(st, p) + 1 - contract_cards(opts, st[CONTRACT]) >= 4):
+        room += 1                                   # (no identical cards: only if an extra meld fits)
     return room
+
+
+@njit(cache=True)
+def contract_cards(opts, k):
+    """Fewest cards a go-down with contract k (its first row) lays."""
+    spec = spec_of(opts, k)
+    return spec[M.C_GROUPS] * spec[M.C_GROUP_SIZE] + spec[M.C_RUNS] * spec[M.C_RUN_MIN]
 
 
 @njit(cache=True)
@@ -2027,6 +2052,8 @@ def keep_score(st, opts, p, c):
         near += popcount(pos & near_mask(q))
     wg, wr = 2, 2
     if st[DOWN + p] == 0:
+        if rules[M.R_GROUP_DUPS] == 0 and st[H2 + p] & (np.int64(1) << c):
+            return -100 * wg - rules[M.R_POINTS + r]    # a second copy: no group takes it (A3), nor a run
         if spec[M.C_GROUPS] == 0:
             wg, wr = 1, 3
             nat = min(nat, 3 if opts[O_EXTRA_MELDS] else 1)
@@ -2085,7 +2112,9 @@ def pick_go_down(st, opts, mo, acts, n, pref):
 # jokers its contract needs). From then on the greedy family breaks it: a seat still two or
 # more cards from its contract makes one discard in STALL_ODDS a uniformly random non-wild
 # card (the seats nearest to it play on); after twice as many turns every seat does, wild
-# cards included.
+# cards included, except in a hand laid at once (no seat needs a wild card there, and
+# scrambling the seats nearest to going out kept 0.1 % of Hand 7s at the turn cap). A hand
+# won only by a purchase (needs_growth) has its own breaker (growth_breaker).
 STALL_TURNS = 300
 STALL_ODDS = 3
 
@@ -2103,9 +2132,11 @@ def greedy_act(st, opts, mo, acts, n, stall, pref, gplay):
         for i in range(n):
             if acts[i] & 15 == kind:
                 return i
-    if stall > 0 and st[TURN] >= stall and (st[TURN] >= 2 * stall or need_with(st, opts, st[CUR], -1) > 1) \
+    if stall > 0 and st[TURN] >= stall and needs_growth(opts, st[CONTRACT]):
+        return growth_breaker(st, opts, acts, n, stall, gplay)
+    late = st[TURN] >= 2 * stall and not hand7_at_once(st, opts)
+    if stall > 0 and st[TURN] >= stall and (late or need_with(st, opts, st[CUR], -1) > 1) \
             and below(gplay, STALL_ODDS) == 0:
-        late = st[TURN] >= 2 * stall                # wild cards too (a standoff over the jokers)
         k = 0
         for i in range(n):
             c = field(acts[i], 1)
@@ -2116,6 +2147,55 @@ def greedy_act(st, opts, mo, acts, n, stall, pref, gplay):
             for i in range(n):
                 c = field(acts[i], 1)
                 if acts[i] & 15 == A_DISCARD and (late or (c != JK and not is_wild_two(st, c))):
+                    if pick == 0:
+                        return i
+                    pick -= 1
+    return best_discard(st, opts, acts, n, A_DISCARD)
+
+
+@njit(cache=True)
+def stall_leader(st, stall):
+    """The seat not down that a hand won only by a purchase leaves its wild cards to after
+    ``stall`` turns: the first not down after the dealer, then the next one every ``stall``
+    turns (all of it public). -1 when every seat is down."""
+    n = st[N]
+    k = 0
+    for i in range(n):
+        if st[DOWN + (st[DEALER] + 1 + i) % n] == 0:
+            k += 1
+    if k == 0:
+        return -1
+    pick = ((st[TURN] - stall) // stall) % k
+    for i in range(n):
+        q = (st[DEALER] + 1 + i) % n
+        if st[DOWN + q] == 0:
+            if pick == 0:
+                return q
+            pick -= 1
+    return -1
+
+
+@njit(cache=True)
+def growth_breaker(st, opts, acts, n, stall, gplay):
+    """The standoff breaker of a hand won only by a purchase (``needs_growth``; its contract
+    needs two wild cards a seat, the deck has four, and once the chips are spent each seat
+    often holds one and waits for another's). The leader (``stall_leader``) plays on; every
+    other seat discards its wild cards, one a turn, and otherwise one time in STALL_ODDS a
+    random natural, so the leader can complete its contract from the stock."""
+    p = st[CUR]
+    if p != stall_leader(st, stall):
+        for i in range(n):
+            c = field(acts[i], 1)
+            if acts[i] & 15 == A_DISCARD and (c == JK or is_wild_two(st, c)):
+                return i
+        if below(gplay, STALL_ODDS) == 0:
+            k = 0
+            for i in range(n):
+                if acts[i] & 15 == A_DISCARD:
+                    k += 1
+            pick = below(gplay, k)
+            for i in range(n):
+                if acts[i] & 15 == A_DISCARD:
                     if pick == 0:
                         return i
                     pick -= 1
@@ -2177,16 +2257,26 @@ def choose(st, opts, tab, sc, mo, acts, n, sid, prm, gplay):
         return greedy_exchange(st, opts, acts, n, int(prm[Q_EXCHANGE]) if sid == S_PLANNER else 4)
     if ph == P_CHOOSE:
         return greedy_choose(st, opts, acts, n)
+    if waits_to_grow(st, opts) or (sid == S_PLANNER and holds_back(st, opts, prm)):
+        k = 0
+        for i in range(n):
+            if acts[i] & 15 != A_GO_DOWN:
+                acts[k] = acts[i]
+                k += 1
+        n = k
     if sid == S_PLANNER:
-        if holds_back(st, opts, prm):
-            k = 0
-            for i in range(n):
-                if acts[i] & 15 != A_GO_DOWN:
-                    acts[k] = acts[i]
-                    k += 1
-            n = k
         return greedy_act(st, opts, mo, acts, n, int(prm[Q_STALL]), int(prm[Q_ALT]), gplay)
     return greedy_act(st, opts, mo, acts, n, STALL_TURNS, 0, gplay)
+
+
+@njit(cache=True)
+def waits_to_grow(st, opts):
+    """In a hand won only by a purchase (``needs_growth``) the greedy family does not go down
+    while going down would leave it stuck (``stuck_down``) and it can still buy: it waits to
+    grow its holding into one that goes down and out."""
+    p = st[CUR]
+    return st[DOWN + p] == 0 and needs_growth(opts, st[CONTRACT]) and can_grow(st, opts, p) \
+        and stuck_down(st, opts, p, True)
 
 
 @njit(cache=True)
@@ -2197,9 +2287,7 @@ def holds_back(st, opts, prm):
     p = st[CUR]
     if st[DOWN + p] or hand7_at_once(st, opts) or st[TURN] >= prm[Q_DOWN_TURN]:
         return False
-    spec = spec_of(opts, st[CONTRACT])
-    laid = spec[M.C_GROUPS] * spec[M.C_GROUP_SIZE] + spec[M.C_RUNS] * spec[M.C_RUN_MIN]
-    return held(st, p) - laid > prm[Q_DOWN_LEFT]
+    return held(st, p) - contract_cards(opts, st[CONTRACT]) > prm[Q_DOWN_LEFT]
 
 
 @njit(cache=True)
@@ -2567,16 +2655,79 @@ def can_grow(st, opts, p):
 
 
 @njit(cache=True)
+def closed_contract(opts, k):
+    """Contract k's melds are closed once laid: groups only (no alternative) of the largest
+    size a group can have when identical cards are not allowed (A3: four naturals, one of each
+    suit, and every wild card a group may hold), so nothing can ever be laid off onto them nor
+    a joker freed from them (venezuela joker model)."""
+    rules = rules_of(opts)
+    spec = spec_of(opts, k)
+    return rules[M.R_GROUP_DUPS] == 0 and opts[O_EXCHANGE_MODEL] == 0 and spec[M.C_NEXT] == 0 \
+        and spec[M.C_RUNS] == 0 and spec[M.C_GROUPS] > 0 and spec[M.C_GROUP_SIZE] >= 4 + rules[M.R_GROUP_WILDS]
+
+
+@njit(cache=True)
+def needs_growth(opts, k):
+    """Contract k is closed (``closed_contract``) and a dealt holding and its draw, going
+    down, would keep too few cards for an extra meld and too many for one discard: no seat
+    goes out of that hand without a purchase (or another's extra meld). Venezuela's Hand 6
+    (5+5) under ``groups_allow_duplicate_suits=false``."""
+    if not closed_contract(opts, k) or opts[O_CHOOSE]:
+        return False
+    left = opts[O_CARDS] + 1 - contract_cards(opts, k)
+    return 2 <= left < 3 + (opts[O_FINAL_DISCARD] != 0)
+
+
+@njit(cache=True)
+def growth_hands_after(st, opts):
+    """Hands after this one that need a purchase to be won (``needs_growth``)."""
+    k = 0
+    for h in range(st[HNO] + 1, opts[O_HANDS] + 1):
+        if needs_growth(opts, h):
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def closed_hand(st, opts):
+    """No seat's holding can grow this hand and every contract meld is closed once laid
+    (``closed_contract``): Venezuela's Hand 6 (5+5) under
+    ``groups_allow_duplicate_suits=false`` once every chip is spent."""
+    if not closed_contract(opts, st[CONTRACT]):
+        return False
+    for p in range(st[N]):
+        if can_grow(st, opts, p):
+            return False
+    return True
+
+
+@njit(cache=True)
+def stuck_down(st, opts, p, drawn=False):
+    """In a closed hand (``closed_hand``), seat p (not down) going down at its turn (after its
+    draw; ``drawn``: it has drawn already) could never go out: it would keep at least two cards
+    (one discard cannot empty its holding) and too few for an extra meld (three, and a discard
+    under final_discard_required), and, its holding never growing, it could afterwards only lay
+    off, onto closed melds or melds no seat can add."""
+    spec = spec_of(opts, st[CONTRACT])
+    left = held(st, p) + (0 if drawn else 1) - spec[M.C_GROUPS] * spec[M.C_GROUP_SIZE]
+    return 2 <= left < 3 + (opts[O_FINAL_DISCARD] != 0)
+
+
+@njit(cache=True)
 def hand_blocked(st, opts, tab, sc, mo, acts):
     """The hand is blocked (A32): even holding every card off the table, at a fresh turn no
     seat would have a table action (go down, meld, lay off, joker operation), only discards;
     so the table can never change, and no holding can shrink. A seat that is down and can
     no longer buy holds at most one card more than now when it acts, so an extra meld counts
     only when that many cards could make one (three, and one to discard under
-    final_discard_required). Asked when the turn cap ends a hand. Never in a Hand 7 laid at once (a seat must lay its own whole holding there,
-    which the pooled holding cannot judge)."""
+    final_discard_required). In a closed hand (``closed_hand``: no holding can grow, the
+    contract melds accept nothing once laid) a go-down that would leave its seat stuck
+    (``stuck_down``) counts for nothing either: the table would change, but nobody could ever
+    go out. Asked when the turn cap ends a hand. Never in a Hand 7 laid at once (a seat must
+    lay its own whole holding there, which the pooled holding cannot judge)."""
     if hand7_at_once(st, opts):
         return False
+    closed = closed_hand(st, opts)
     t = st.copy()
     t[TURN] += 1                                    # a fresh turn: no meld of "this turn"
     t[PHASE], t[TABLE_ACTS], t[JOKER_DUE], t[TAKEN] = P_ACT, 0, 0, -1
@@ -2588,8 +2739,11 @@ def hand_blocked(st, opts, tab, sc, mo, acts):
             held(st, p) + 1 < 3 + (opts[O_FINAL_DISCARD] != 0)
         for i in range(n):
             kind = acts[i] & 15
-            if kind != A_DISCARD and not (kind == A_MELD and small):
-                return False
+            if kind == A_DISCARD or (kind == A_MELD and small):
+                continue
+            if kind == A_GO_DOWN and closed and stuck_down(st, opts, p):
+                continue
+            return False
         t[H1 + p], t[H2 + p], t[HJ + p], t[HT + p] = st[H1 + p], st[H2 + p], st[HJ + p], st[HT + p]
     return True
 

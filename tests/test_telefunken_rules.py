@@ -558,6 +558,39 @@ def test_blocked_hand_is_told_from_a_truncated_one():
     assert K.hand_blocked(g.st, g.opts, g.tab, g.sc, g.mo, g.acts)   # three aces, no second trio
 
 
+def closed_hand6(chips=0, held=11):
+    """Venezuela Hand 6 (5+5) without identical cards in a group (A3): seat 1 went down with two
+    closed groups (four suits and a joker each) and holds one card; the other seats hold
+    ``held`` cards each and could go down with the two jokers off the table."""
+    g = Game(opts=options(groups_allow_duplicate_suits=False, max_turns_per_hand=10), hand=6, turn=10,
+             chips=chips)
+    g.meld(group_row("KC KD KH KS JK"), 1, 3)
+    g.meld(group_row("QC QD QH QS JK"), 1, 3)
+    g.down(1, 3)
+    g.hold(1, "4H")
+    spare = "3C 5D 8H 9S 10C".split()
+    g.hold(0, " ".join(["AC AD AH AS 2C 2D 2H 2S JK"] + spare[:held - 9]))
+    g.hold(2, " ".join(["7C 7D 7H 7S 6C 6D 6H 6S JK"] + spare[:held - 9]))
+    g.hold(3, " ".join(["JC JD JH JS 10D 10H 10S 9C 9D"] + spare[:held - 9]))
+    g.stock("3S 4S 5S 6S").pile("8C")
+    return g
+
+
+def test_closed_hand_nobody_can_go_out_of_is_blocked():
+    """A32, closed hands: no chips left and contract groups that accept nothing once laid. A seat
+    going down keeps two of its twelve cards (one discard cannot empty its holding, no extra meld
+    fits) and can never lay them: the hand is blocked although the table could still change. A
+    seat that bought earlier (13 cards: ten laid, a meld of three) or any chip left makes it a
+    capped hand, which truncates."""
+    args = (lambda h: (h.st, h.opts, h.tab, h.sc, h.mo, h.acts))
+    assert K.hand_blocked(*args(closed_hand6()))
+    assert not K.hand_blocked(*args(closed_hand6(held=13)))
+    assert not K.hand_blocked(*args(closed_hand6(chips=1)))
+    dups = closed_hand6()
+    dups.opts = options(max_turns_per_hand=10)          # identical cards allowed: groups stay open
+    assert not K.hand_blocked(*args(dups))
+
+
 PERU2_BLOCKED = (8, 207, 1069, 1662)       # the games of 3,000 (seed 1) that reached the cap
 
 

@@ -699,7 +699,10 @@ STRATEGIES = [
                  "target run window first; a wild card its melds cannot take first of all; highest penalty "
                  f"first); after {K.STALL_TURNS} turns of a hand one discard in {K.STALL_ODDS} of a seat two or more "
                  f"cards from its contract is random (after {2 * K.STALL_TURNS} turns: of every seat, wild cards "
-                 "included)"),
+                 "included, except in a hand laid at once). A hand that no seat can go out of without a purchase "
+                 "(groups_allow_duplicate_suits=false: Hand 6's two closed groups of five) is planned for: the "
+                 "family keeps a chip for each such hand to come, buys there to grow its holding, does not go down "
+                 "while that would leave it stuck, and after the stall leaves its wild cards to one seat in turn"),
     StrategySpec("chip_saver", K.S_CHIP_SAVER, (_RESERVE,),
                  "greedy, but in Hands 1-6 buys only while it holds more than reserve chips"),
     StrategySpec("patient", K.S_PATIENT, (
