@@ -14,7 +14,8 @@ Choices this module adds where the spec leaves room
   (volunteer for the out-of-turn play; under ``buy``: buy the discard), the contract meld (the
   engine's best meld: most natural points laid, fewest jokers; with larger first melds
   (MAY_I) a meld of every card, going out, is preferred when it exists, and with the
-  ``meld_jokers`` parameter every joker held goes into it), joker swaps (an atomic (run,
+  ``meld_jokers`` parameter every joker held goes into it; with ``meld_pick = 1`` an exact
+  contract is laid as the meld after which most held cards can be laid off), joker swaps (an atomic (run,
   natural, target meld) action; the freed joker goes where the ``joker_target`` parameter
   says, or, with ``swapped_joker_may_be_discarded``, may be kept for this turn's discard),
   lay-offs one card at a time onto the meld ``layoff_target`` / ``joker_target`` choose,
@@ -276,7 +277,7 @@ S_FUZZ = 4          # greedy with random decisions (noise)
 S_SEARCH = 5        # determinized Monte Carlo search (row: kernels.search; the policy's row from SP_PRM)
 # Every strategy but random reads the same parameter row (sim.games.contract_rummy lists
 # each strategy's defaults): greedy is mayi with no May-I limit and no defence.
-N_POLICY = 11       # a built-in's parameter row (the P_* slots)
+N_POLICY = 12       # a built-in's parameter row (the P_* slots)
 N_PARAMS = SP_PRM + N_POLICY
 P_MAX = 0           # May-I's (penalty cards) per deal; >= 99: no limit
 P_NEAR = 1          # take a paid discard only if at most this many cards stay missing
@@ -290,6 +291,8 @@ P_MELD_JK = 7       # larger first melds (MAY_I): 1 = every joker held goes into
 P_VOL_PTS = 8       # volunteer only when the holding is worth at least this many points
 P_NOISE = 9         # fuzz: probability that a decision is a fair coin / a random discard
 P_SWAP = 10         # 1 = make joker swaps
+P_MELD = 11         # exact contracts: 0 the engine's meld (most natural points laid, fewest jokers), 1 the
+                    # meld after which most held cards can be laid off (``flexible_meld``)
 UNLIMITED = 99
 SX_KINDS = SP_EXTRA      # search: bit 0 the draw (take the discard or not), bit 1 the discard
 SX_CANDS = SP_EXTRA + 1  # search: discards tried, the policy's best ones first
@@ -1409,6 +1412,57 @@ def all_but_one(h, spec, every, rules, out, trial, ws, nm, fallback):
 
 
 @njit(cache=True)
+def leftover_fit(tab, n, rows, nm, h, rest, rules):
+    """Cards of holding h left after laying the melds ``rows`` that fit one of them or a table
+    meld (tab[:n]): the cards a seat down can lay off (``rest``: scratch)."""
+    rest[:HOLD] = h
+    F.rows_cards(rows, nm, rest)
+    f = 0
+    for x in range(HOLD):
+        if rest[x] > 0:
+            ok = False
+            for k in range(nm):
+                if not ok and F.can_lay(rows[k], x, rules):
+                    ok = True
+            for j in range(n):
+                if not ok and F.can_lay(tab[j], x, rules):
+                    ok = True
+            if ok:
+                f += rest[x]
+    return f
+
+
+@njit(cache=True)
+def flexible_meld(st, opts, tab, p, mo):
+    """Meld choice ``meld_pick = 1`` (§17 "which meld"; exact contracts): of the engine's meld
+    (in mo) and, for each card type held, the best meld without one copy of it, the meld after
+    which most of the cards left can be laid off (onto the table or the new melds), the
+    engine's on a tie. Rows into mo."""
+    spec, rules, h = spec_of(opts, st[DEAL]), rules_of(opts), hand_of(st, p)
+    nm = spec[M.C_GROUPS] + spec[M.C_RUNS]
+    trial = mo[F.MAX_CM:2 * F.MAX_CM, :M.M_SIZE]
+    rest = mo[2 * F.MAX_CM]
+    ws = mo[2 * F.MAX_CM + 2:]
+    n = st[NMELDS]
+    best = leftover_fit(tab, n, mo[:nm, :M.M_SIZE], nm, h, rest, rules)
+    pick = -1
+    for c in range(HOLD):
+        if h[c] > 0:
+            h[c] -= 1
+            v = F.sep_solve_contract_ws(h, spec, rules, trial, False, ws)
+            h[c] += 1
+            if v >= 0:
+                f = leftover_fit(tab, n, trial, nm, h, rest, rules)
+                if f > best:
+                    best, pick = f, c
+    if pick >= 0:
+        h[pick] -= 1
+        F.sep_solve_contract_ws(h, spec, rules, trial, False, ws)
+        h[pick] += 1
+        mo[:nm, :M.M_SIZE] = trial[:nm]
+
+
+@njit(cache=True)
 def lay_meld(st, opts, tab, p, mo, trace):
     """Put the contract meld rows on the table and take their cards from the hand."""
     spec = spec_of(opts, st[DEAL])
@@ -1453,6 +1507,9 @@ def meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb)
         a = plug_meld(st, opts, tab, p, mo, plug, pprm, vb) if pl else -1
         if a == 0 or (a < 0 and not yes(sid, prm, gplay)):
             return
+        if a < 0 and sid != S_RANDOM and prm[P_MELD] > 0.5 and spec_of(opts, st[DEAL])[M.C_GROUP_EXACT] != 0 \
+                and not special7(st, opts):
+            flexible_meld(st, opts, tab, p, mo)
     spec = spec_of(opts, st[DEAL])
     if spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0:
         keep = 1 if opts[O_GO_OUT_DISCARD] else 0

@@ -1,6 +1,6 @@
 """Issue 15, Contract Rummy: the built-in strategies' defects (stacked states or small
 measured rates; each failed before its fix) and the decisions of the spec's §17 that are now
-strategy parameters (layoff_target, joker_target, meld_jokers, vol_points, swap)."""
+strategy parameters (layoff_target, joker_target, meld_jokers, vol_points, swap, meld_pick)."""
 import numpy as np
 from test_contract_rummy_invariants import play
 from test_contract_rummy_rules import Game, defaults
@@ -209,3 +209,22 @@ def test_vol_points_parameter():
         assert K.volunteers(g.st, g.opts, 2, sid, np.array(prm), g.gplay) == want
     sid, prm = with_params(volunteer=0)
     assert not K.volunteers(g.st, g.opts, 2, sid, np.array(prm), g.gplay)
+
+
+# ---- which contract meld (§17) ---------------------------------------------------------
+def test_meld_pick_parameter():
+    """Deal 1 (two sets of three), table KS KC KD; the hand holds three sets (kings, queens,
+    nines). The engine's meld lays the most natural points (kings and queens) and keeps the
+    nines, which no meld takes; meld_pick = 1 lays queens and nines and keeps the kings, which
+    all lay off onto the table's kings from the next turn on (before, no strategy chose)."""
+    kept = {}
+    for mode in (0, 1):
+        g = Game(deal=1, strategies={0: with_params(meld_pick=mode)})
+        g.table_set(1, "KS KC KD")
+        g.hand(0, "KC KD KH QC QD QH 9S 9D 9H 4C")
+        g.stock("2S 3D")
+        g.turn()
+        assert g.st[K.DOWN] == 1
+        kept[mode] = sorted(c for c in range(K.HOLD) for _ in range(int(g.held(0)[c])))
+    assert card("9S") in kept[0] and card("KH") not in kept[0]
+    assert {card("KC"), card("KD"), card("KH")} <= set(kept[1]) and card("9S") not in kept[1]

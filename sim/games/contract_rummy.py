@@ -247,7 +247,8 @@ def _params(**defaults) -> tuple[ParamSpec, ...]:
     """The parameter row every strategy but random reads (kernel order ``P_*``), with this
     strategy's defaults."""
     d = {"max_mayi": 99.0, "near": 99.0, "volunteer": 1.0, "danger": 0.0, "far": 0.0, "layoff_target": 1.0,
-         "joker_target": 1.0, "meld_jokers": 1.0, "vol_points": 0.0, "noise": 0.0, "swap": 1.0, **defaults}
+         "joker_target": 1.0, "meld_jokers": 1.0, "vol_points": 0.0, "noise": 0.0, "swap": 1.0, "meld_pick": 0.0,
+         **defaults}
     return (
         ParamSpec("max_mayi", d["max_mayi"], 0.0, 99.0, "May-I's (penalty cards) the seat allows itself per "
                   "deal (99 = no limit)", integer=True),
@@ -272,6 +273,9 @@ def _params(**defaults) -> tuple[ParamSpec, ...]:
                   "discard): the fuzzer's knob"),
         ParamSpec("swap", d["swap"], 0.0, 1.0, "1 = swap naturals for table jokers when it sheds a card",
                   integer=True),
+        ParamSpec("meld_pick", d["meld_pick"], 0.0, 1.0, "which contract meld (exact contracts): 0 = the "
+                  "engine's (most natural points laid, fewest jokers), 1 = of the melds the holding allows, the "
+                  "one after which most of the cards left can be laid off", integer=True),
     )
 
 
