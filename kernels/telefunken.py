@@ -75,9 +75,9 @@ Choices this module adds where the spec leaves room
 Strategies (ids S_*, parameters in ``sim.games.telefunken``): random; greedy and its
 variants chip_saver and patient (purchase limits); planner, greedy with every §18 choice as a
 parameter (Q_*: chip budget per hand to come, hold back from going down, the alternative
-contract, the exchange size, the cut aim and the jokers kept at the cut, buying a wild card to
-deny it, the standoff breaker); fuzz, a mix of greedy and random decisions at set rates (the
-fuzzer of the invariant tests). The greedy family (issue 15) keeps copies of a rank only up to
+contract, the exchange size, the cut aim and the jokers kept at the cut, buying a wild card or
+a card another seat is publicly collecting to deny it, the standoff breaker); fuzz, a mix of
+greedy and random decisions at set rates (the fuzzer of the invariant tests). The greedy family (issue 15) keeps copies of a rank only up to
 what the contract's groups take, keeps a runs contract's target window, sheds wild cards its
 melds cannot take (``joker_room``), never buys once down, counts a purchase's penalty cards in
 a hand laid at once, and after STALL_TURNS turns of a hand breaks standoffs with some random
@@ -367,7 +367,8 @@ Q_DOWN_TURN = 4       # .. or from this turn of the hand on
 Q_EXCHANGE = 5        # cards passed in the exchange (lone cards, least useful first)
 Q_KEEP_JOKERS = 6     # inspected jokers kept at the cut when the keep is optional
 Q_CUT_AIM = 7         # bottom portion the cut aims at (0: the rules' cut_aim)
-Q_DENY = 8            # buy a discarded wild card to deny it while holding more chips than this (-1: never)
+Q_DENY = 8            # buy a discarded wild card, or a natural a seat asked later publicly collects
+#                       (collected_after), to deny it while holding more chips than this (-1: never)
 Q_STALL = 9           # turns of a hand after which a standoff is broken (0: never)
 Q_ALT = 10            # alternative contract to go down with (0: the most points laid; k: the k-th)
 Q_H7_GROWTH = 11      # a purchase in a hand laid at once is counted to add this many cards to lay (-1: all it adds)
@@ -1952,8 +1953,8 @@ def wants(st, opts, p, c, sid, prm):
     is laid; a purchase only adds a card to lay off and a penalty card)."""
     buying = st[PHASE] == P_BUY
     if buying and sid == S_PLANNER and prm[Q_DENY] >= 0 and st[CHIPS + p] > prm[Q_DENY] \
-            and (c == JK or is_wild_two(st, c)):
-        return True                                 # deny the next seats a wild card
+            and (c == JK or is_wild_two(st, c) or collected_after(st, opts, p, c)):
+        return True                                 # deny the next seats a wild card, or a card they collect
     if buying and st[DOWN + p]:
         return False
     before = need_with(st, opts, p, -1)
@@ -1978,6 +1979,36 @@ def wants(st, opts, p, c, sid, prm):
         to_go = opts[O_HANDS] - st[HNO]             # hands after this one
         return after <= prm[Q_NEAR] and (late or st[CHIPS + p] > prm[Q_RESERVE] + prm[Q_PER_HAND] * to_go)
     return True
+
+
+@njit(cache=True)
+def collects(st, opts, q, c):
+    """Seat q is publicly collecting natural c: it holds a copy every seat saw it take (KN,
+    from the discard pile) of c's rank when this hand's contract has groups, or of c's suit
+    within two ranks of it when it has runs."""
+    spec = spec_of(opts, st[CONTRACT])
+    base = KN + KN_STRIDE * q
+    for x in range(52):
+        if st[base + x] > 0:
+            if spec[M.C_GROUPS] > 0 and x % 13 == c % 13:
+                return True
+            if spec[M.C_RUNS] > 0 and x // 13 == c // 13 and abs(x % 13 - c % 13) <= 2:
+                return True
+    return False
+
+
+@njit(cache=True)
+def collected_after(st, opts, p, c):
+    """A seat asked after p in this buy window (may buy, by priority) is publicly collecting
+    natural c (``collects``): buying c denies it to that seat (the planner's ``deny``)."""
+    if c == JK or is_wild_two(st, c):
+        return False
+    n = st[N]
+    for k in range(priority_step(st, p) + 1, n + 1):
+        q = (st[DISCARDER] + k) % n
+        if q != p and may_buy(st, opts, q) and collects(st, opts, q, c):
+            return True
+    return False
 
 
 @njit(cache=True)

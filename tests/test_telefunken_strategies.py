@@ -374,6 +374,26 @@ def test_planner_buys_to_deny_a_joker_and_budgets_chips():
     assert offer("planner:per_hand=1", 7, 2, "7H") == K.A_BUY
 
 
+def test_planner_denies_a_card_a_later_seat_collects():
+    """deny covers naturals too: seat 3, asked after seat 1, took a seven from the pile (public:
+    it collects sevens for Hand 2's two groups), so planner:deny=2 buys the discarded 7H that
+    does not help it; seat 3 unknown to collect anything, or a seat asked before it (the
+    discarder's next already passed), and it passes (before: wild cards only)."""
+    def offer(strategy, knows=3):
+        g = Game(hand=2, turn=8).hold(0, "7H 2C KD").hold(1, "3C 5D 9S 2H JS QD")
+        g.hold(2, "5S 6S").hold(3, "7C 8D").stock("AC 2D 3H 4S 5C 6D").pile("4C")
+        if knows >= 0:
+            g.st[K.KN + K.KN_STRIDE * knows + card("7C")] = 1
+        g.discard_open(0, "7H")
+        g.do(decide(g, "greedy"))                     # seat 1, next to play, passes
+        assert g.st[K.ASK] == 2
+        return decide(g, strategy) & 15
+    assert offer("planner:deny=2") == K.A_BUY
+    assert offer("planner") == K.A_PASS
+    assert offer("planner:deny=2", knows=-1) == K.A_PASS
+    assert offer("planner:deny=2", knows=1) == K.A_PASS       # seat 1 was asked before seat 2
+
+
 def test_planner_cut_aim_and_cut_jokers():
     """planner:cut_aim moves the cutter's aim (the same noise); keep_jokers=0 keeps no
     inspected joker under cut_joker_keep=optional."""

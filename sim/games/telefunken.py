@@ -728,8 +728,10 @@ STRATEGIES = [
                   integer=True),
         ParamSpec("cut_aim", 0.0, 0.0, 105.0, "bottom portion this seat aims its cut at (the cut_spread noise "
                   "applies; 0: the rules' cut_aim)", integer=True),
-        ParamSpec("deny", -1.0, -1.0, 20.0, "buy a discarded wild card (even when it does not help) to deny it to "
-                  "the next seats while holding more than this many chips (-1: never)", integer=True),
+        ParamSpec("deny", -1.0, -1.0, 20.0, "buy a discarded card that does not help, to deny it to the seats "
+                  "asked after this one, while holding more than this many chips (-1: never): a wild card, or a "
+                  "natural one of them is publicly collecting (it took a card of that rank from the pile, or of "
+                  "that suit within two ranks when the contract has runs)", integer=True),
         ParamSpec("stall", float(K.STALL_TURNS), 0.0, 30000.0, "after this many turns of a hand, one discard in "
                   f"{K.STALL_ODDS} is a random non-wild card, breaking a standoff (0: never)", integer=True),
         ParamSpec("alternative", 0.0, 0.0, 4.0, "of a hand's alternative contracts (Peru 2's last hand), go down "
@@ -741,7 +743,8 @@ STRATEGIES = [
        "bring the contract, how aggressively to buy in Hand 7, holding back from going down, which alternative "
        "contract to go down with, the "
        "exchange size, the cut and the jokers kept at it, "
-       "buying to deny a wild card, the standoff breaker; the defaults play as greedy"),
+       "buying to deny a wild card or a card another seat collects, the standoff breaker; the defaults play "
+       "as greedy"),
     StrategySpec("fuzz", K.S_FUZZ, (
         ParamSpec("greedy", 50.0, 0.0, 100.0, "percent of decisions (but purchases) taken as greedy would",
                   integer=True),
