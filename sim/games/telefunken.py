@@ -804,7 +804,8 @@ COLUMNS = [
     Column("buys_{p}", "int32", "discards bought by seat p in the game"),
     Column("h{h}_out", "int8", "seat that went out in hand h, -1 if nobody did"),
     Column("h{h}_reason", "int8", "how hand h ended (turn_cap truncates the game; blocked: the turn cap ended "
-           "a hand no card could ever change, A32, which is no truncation)", dict(enumerate(K.HAND_REASONS))),
+           "a hand no card could ever change, or a closed hand nobody could ever go out of, A32, which is no "
+           "truncation)", dict(enumerate(K.HAND_REASONS))),
     Column("h{h}_turns", "int16", "turns started in hand h"),
     Column("h{h}_reshuffles", "int16", "reshuffles in hand h"),
     Column("h{h}_cut", "int8", "bottom portion B of hand h's cut"),
