@@ -6,12 +6,18 @@ meld valid with at most one joker, chips never negative, no purchase by a player
 down (unless the preset allows it), a legal action always exists, the turn cap holds; and
 after the game: every total is the sum of its hand penalties. The tests below add the
 record-level checks."""
+import sys
+from pathlib import Path
+
 import numba
 import numpy as np
 import pytest
 
 from cardsim.kernels import telefunken as K
 from cardsim.sim.registry import get_game, seat_arrays, seat_table
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import truncation_table as TT  # noqa: E402  (the option sets the truncation table measures too)
 
 GAME = get_game("telefunken")
 PRESETS = sorted(GAME.presets)
@@ -103,19 +109,7 @@ def test_random_play_with_full_turn_cap():
     check_records(rec, opts, 4)
 
 
-@pytest.mark.parametrize("over", [
-    dict(stock_exhaustion="reshuffle_keep_top"), dict(stock_exhaustion="end_hand"),
-    dict(final_discard_required=True), dict(exact_cut_bonus="card"),
-    dict(exact_cut_bonus="points"), dict(cut_joker_keep="optional"),
-    dict(upcard_buyable=True), dict(discarder_may_buy=True),
-    dict(retrieved_joker_use_immediately=True, joker_group_retrieval_cards=1),
-    dict(allow_runs=False), dict(allow_extra_melds=False), dict(leftover_chip_points=-10),
-    dict(exchange_rounds="4:1,6:2"), dict(hand7_must_go_out_at_once=False),
-    dict(first_meld_turn_layoff_own="non_contract"), dict(cut_model="uniform"),
-    dict(groups_allow_duplicate_suits=False), dict(contract_groups_distinct_ranks=True),
-    dict(pure_trio_extension="any_natural"), dict(pure_trio_extension="none"),
-    dict(joker_group_retrieval_cards=0), dict(joker_ops_require_prior_turn_meld=False),
-])
+@pytest.mark.parametrize("over", TT.OPTION_SETS)
 def test_options_keep_invariants(over):
     rec, opts = play("venezuela", 4, ["greedy", "random", "patient", "chip_saver"], 12,
                      max_turns_per_hand=400, **over)
