@@ -1962,12 +1962,12 @@ def wants(st, opts, p, c, sid, prm):
     if sid == S_PLANNER and prm[Q_H7_GROWTH] >= 0:
         extra = int(prm[Q_H7_GROWTH]) - 1
     after = need_with(st, opts, p, c, extra if buying else -1)   # taken instead of the draw
-    grow = buying and needs_growth(opts, st[CONTRACT])
+    grow = buying and rules_of(opts)[M.R_GROUP_DUPS] == 0 and needs_growth(opts, st[CONTRACT])
     if after > before or (after == before and not (grow and stuck_down(st, opts, p))):
         return False                                # (a hand won only by a purchase: grow)
     if not buying:
         return True
-    keep = 0 if grow else growth_hands_after(st, opts)
+    keep = 0 if grow or rules_of(opts)[M.R_GROUP_DUPS] else growth_hands_after(st, opts)
     if keep > 0 and st[CHIPS + p] <= keep:
         return False                                # a chip kept for each such hand to come
     late = st[HNO] == opts[O_HANDS] or grow
@@ -2306,8 +2306,8 @@ def waits_to_grow(st, opts):
     while going down would leave it stuck (``stuck_down``) and it can still buy: it waits to
     grow its holding into one that goes down and out."""
     p = st[CUR]
-    return st[DOWN + p] == 0 and needs_growth(opts, st[CONTRACT]) and can_grow(st, opts, p) \
-        and stuck_down(st, opts, p, True)
+    return rules_of(opts)[M.R_GROUP_DUPS] == 0 and st[DOWN + p] == 0 and needs_growth(opts, st[CONTRACT]) \
+        and can_grow(st, opts, p) and stuck_down(st, opts, p, True)
 
 
 @njit(cache=True)
@@ -2713,9 +2713,10 @@ def needs_growth(opts, k):
 def growth_hands_after(st, opts):
     """Hands after this one that need a purchase to be won (``needs_growth``)."""
     k = 0
-    for h in range(st[HNO] + 1, opts[O_HANDS] + 1):
-        if needs_growth(opts, h):
-            k += 1
+    if rules_of(opts)[M.R_GROUP_DUPS] == 0:          # (identical cards allowed: no such hand)
+        for h in range(st[HNO] + 1, opts[O_HANDS] + 1):
+            if needs_growth(opts, h):
+                k += 1
     return k
 
 
