@@ -2220,17 +2220,28 @@ def growth_breaker(st, opts, acts, n, stall, gplay):
             if acts[i] & 15 == A_DISCARD and (c == JK or is_wild_two(st, c)):
                 return i
         if below(gplay, STALL_ODDS) == 0:
-            k = 0
-            for i in range(n):
-                if acts[i] & 15 == A_DISCARD:
-                    k += 1
-            pick = below(gplay, k)
-            for i in range(n):
-                if acts[i] & 15 == A_DISCARD:
-                    if pick == 0:
-                        return i
-                    pick -= 1
+            i = random_discard(acts, n, gplay)
+            if i >= 0:
+                return i
     return best_discard(st, opts, acts, n, A_DISCARD)
+
+
+@njit(cache=True)
+def random_discard(acts, n, gplay):
+    """Index of a uniformly random discard among acts[:n], -1 when there is none (no draw)."""
+    k = 0
+    for i in range(n):
+        if acts[i] & 15 == A_DISCARD:
+            k += 1
+    if k == 0:
+        return -1
+    pick = below(gplay, k)
+    for i in range(n):
+        if acts[i] & 15 == A_DISCARD:
+            if pick == 0:
+                return i
+            pick -= 1
+    return -1
 
 
 @njit(cache=True)
@@ -2265,17 +2276,9 @@ def choose(st, opts, tab, sc, mo, acts, n, sid, prm, gplay):
             return 0 if below(gplay, 100) < prm[1] else 1
         if below(gplay, 100) >= prm[0]:
             if ph == P_ACT and below(gplay, 100) < prm[2]:
-                k = 0                                   # lay nothing: one of the discards
-                for i in range(n):
-                    if acts[i] & 15 == A_DISCARD:
-                        k += 1
-                if k > 0:
-                    pick = below(gplay, k)
-                    for i in range(n):
-                        if acts[i] & 15 == A_DISCARD:
-                            if pick == 0:
-                                return i
-                            pick -= 1
+                i = random_discard(acts, n, gplay)      # lay nothing: one of the discards
+                if i >= 0:
+                    return i
             return below(gplay, n)
     if ph == P_BUY:
         return 0 if wants(st, opts, st[ASK], st[DISCARD], sid, prm) else 1
