@@ -207,6 +207,17 @@ def test_run_file_identical_to_local(dask_ex, tmp_path):
     assert remote.summary["deals"] == 3000 and t_dask["looks"] == 12
 
 
+def test_search_seat_identical_to_local(dask_ex, tmp_path):
+    """A search seat (issue 19) travels to the workers as an ordinary parameter row: the same
+    records as a local run (its own randomness is keyed by the deal)."""
+    def search_cfg():
+        return runner.make_config("tonk", 2, 60, 5, ["search:worlds=4", "strong"], shard_size=20)
+    local = runner.run(search_cfg(), str(tmp_path / "local.parquet"))
+    remote = runner.run(search_cfg(), str(tmp_path / "dask.parquet"), executor=dask_ex)
+    assert_same_file(local.path, remote.path)
+    assert same_summary(local.summary, remote.summary)
+
+
 def test_compare_identical_to_local(dask_ex, tmp_path):
     local = experiment.run_experiment(compare_exp(), 1200, str(tmp_path / "local"))
     remote = experiment.run_experiment(compare_exp(), 1200, str(tmp_path / "dask"), executor=dask_ex)
