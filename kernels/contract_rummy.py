@@ -15,8 +15,8 @@ Choices this module adds where the spec leaves room
   engine's best meld: most natural points laid, fewest jokers; with larger first melds
   (MAY_I) a meld of every card, going out, is preferred when it exists, and with the
   ``meld_jokers`` parameter every joker held goes into it; with ``meld_pick = 1`` an exact
-  contract is laid as the meld after which most held cards can be laid off), joker swaps (an atomic (run,
-  natural, target meld) action; the freed joker goes where the ``joker_target`` parameter
+  contract is laid as the meld after which most held cards can be laid off), joker swaps (an
+  atomic (run, natural, target meld) action; the freed joker goes where the ``joker_target`` parameter
   says, or, with ``swapped_joker_may_be_discarded``, may be kept for this turn's discard),
   lay-offs one card at a time onto the meld ``layoff_target`` / ``joker_target`` choose,
   repeated to a fixed point (swaps and lay-offs alternate while they shed cards), and the
@@ -1509,7 +1509,7 @@ def meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb)
             return
         if a < 0 and sid != S_RANDOM and prm[P_MELD] > 0.5 and spec_of(opts, st[DEAL])[M.C_GROUP_EXACT] != 0 \
                 and not special7(st, opts):
-            flexible_meld(st, opts, tab, p, mo)
+            flexible_meld(st, opts, tab, p, mo)       # meld_pick = 1 (exact contracts)
     spec = spec_of(opts, st[DEAL])
     if spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0:
         keep = 1 if opts[O_GO_OUT_DISCARD] else 0

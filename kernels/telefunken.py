@@ -77,8 +77,8 @@ variants chip_saver and patient (purchase limits); planner, greedy with every §
 parameter (Q_*: chip budget per hand to come, hold back from going down, the alternative
 contract, the exchange size, the cut aim and the jokers kept at the cut, buying a wild card or
 a card another seat is publicly collecting to deny it, the standoff breaker); fuzz, a mix of
-greedy and random decisions at set rates (the fuzzer of the invariant tests). The greedy family (issue 15) keeps copies of a rank only up to
-what the contract's groups take, keeps a runs contract's target window, sheds wild cards its
+greedy and random decisions at set rates (the fuzzer of the invariant tests). The greedy
+family (issue 15) keeps copies of a rank only up to what the contract's groups take, keeps a runs contract's target window, sheds wild cards its
 melds cannot take (``joker_room``), never buys once down, counts a purchase's penalty cards in
 a hand laid at once, and after STALL_TURNS turns of a hand breaks standoffs with some random
 discards; these changed the default strategies' play (they left ~31 % of Bolivia games at the
@@ -1967,7 +1967,7 @@ def wants(st, opts, p, c, sid, prm):
         return False                                # (a hand won only by a purchase: grow)
     if not buying:
         return True
-    keep = 0 if grow or rules_of(opts)[M.R_GROUP_DUPS] else growth_hands_after(st, opts)
+    keep = 0 if grow else growth_hands_after(st, opts)
     if keep > 0 and st[CHIPS + p] <= keep:
         return False                                # a chip kept for each such hand to come
     late = st[HNO] == opts[O_HANDS] or grow
@@ -2163,24 +2163,14 @@ def greedy_act(st, opts, mo, acts, n, stall, pref, gplay):
         for i in range(n):
             if acts[i] & 15 == kind:
                 return i
-    if stall > 0 and st[TURN] >= stall and needs_growth(opts, st[CONTRACT]):
-        return growth_breaker(st, opts, acts, n, stall, gplay)
-    late = st[TURN] >= 2 * stall and not hand7_at_once(st, opts)
-    if stall > 0 and st[TURN] >= stall and (late or need_with(st, opts, st[CUR], -1) > 1) \
-            and below(gplay, STALL_ODDS) == 0:
-        k = 0
-        for i in range(n):
-            c = field(acts[i], 1)
-            if acts[i] & 15 == A_DISCARD and (late or (c != JK and not is_wild_two(st, c))):
-                k += 1
-        if k > 0:
-            pick = below(gplay, k)
-            for i in range(n):
-                c = field(acts[i], 1)
-                if acts[i] & 15 == A_DISCARD and (late or (c != JK and not is_wild_two(st, c))):
-                    if pick == 0:
-                        return i
-                    pick -= 1
+    if stall > 0 and st[TURN] >= stall:
+        if needs_growth(opts, st[CONTRACT]):
+            return growth_breaker(st, opts, acts, n, stall, gplay)
+        late = st[TURN] >= 2 * stall and not hand7_at_once(st, opts)    # wild cards too
+        if (late or need_with(st, opts, st[CUR], -1) > 1) and below(gplay, STALL_ODDS) == 0:
+            i = random_discard(st, acts, n, gplay, late)
+            if i >= 0:
+                return i
     return best_discard(st, opts, acts, n, A_DISCARD)
 
 
@@ -2220,24 +2210,32 @@ def growth_breaker(st, opts, acts, n, stall, gplay):
             if acts[i] & 15 == A_DISCARD and (c == JK or is_wild_two(st, c)):
                 return i
         if below(gplay, STALL_ODDS) == 0:
-            i = random_discard(acts, n, gplay)
+            i = random_discard(st, acts, n, gplay, True)
             if i >= 0:
                 return i
     return best_discard(st, opts, acts, n, A_DISCARD)
 
 
+@njit(cache=True, inline='always')
+def discard_of(st, x, wilds):
+    """Action x discards a card (a wild card only when ``wilds``)."""
+    c = field(x, 1)
+    return x & 15 == A_DISCARD and (wilds or (c != JK and not is_wild_two(st, c)))
+
+
 @njit(cache=True)
-def random_discard(acts, n, gplay):
-    """Index of a uniformly random discard among acts[:n], -1 when there is none (no draw)."""
+def random_discard(st, acts, n, gplay, wilds):
+    """Index of a uniformly random discard among acts[:n] (of a wild card too when ``wilds``),
+    -1 when there is none (then nothing is drawn)."""
     k = 0
     for i in range(n):
-        if acts[i] & 15 == A_DISCARD:
+        if discard_of(st, acts[i], wilds):
             k += 1
     if k == 0:
         return -1
     pick = below(gplay, k)
     for i in range(n):
-        if acts[i] & 15 == A_DISCARD:
+        if discard_of(st, acts[i], wilds):
             if pick == 0:
                 return i
             pick -= 1
@@ -2276,7 +2274,7 @@ def choose(st, opts, tab, sc, mo, acts, n, sid, prm, gplay):
             return 0 if below(gplay, 100) < prm[1] else 1
         if below(gplay, 100) >= prm[0]:
             if ph == P_ACT and below(gplay, 100) < prm[2]:
-                i = random_discard(acts, n, gplay)      # lay nothing: one of the discards
+                i = random_discard(st, acts, n, gplay, True)   # lay nothing: one of the discards
                 if i >= 0:
                     return i
             return below(gplay, n)
@@ -2743,8 +2741,7 @@ def stuck_down(st, opts, p, drawn=False):
     (one discard cannot empty its holding) and too few for an extra meld (three, and a discard
     under final_discard_required), and, its holding never growing, it could afterwards only lay
     off, onto closed melds or melds no seat can add."""
-    spec = spec_of(opts, st[CONTRACT])
-    left = held(st, p) + (0 if drawn else 1) - spec[M.C_GROUPS] * spec[M.C_GROUP_SIZE]
+    left = held(st, p) + (0 if drawn else 1) - contract_cards(opts, st[CONTRACT])
     return 2 <= left < 3 + (opts[O_FINAL_DISCARD] != 0)
 
 
