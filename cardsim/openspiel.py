@@ -11,12 +11,15 @@ name, typed by its default (a bool, int or string as ``-o NAME=VALUE`` takes it;
 default is ``none`` is an int with -1 for none, ``max_hits_per_turn=2``; a list is its values joined
 by ``_``, a single value with a trailing one: ``deal_tonk_totals=49_50``, ``deal_tonk_totals=50_``; an
 option that takes a number or a word is an int with -1 for the word: ``first_dealer=2``, -1 random,
-which the bridge deals as seat 0: it has no run seed).
+which the bridge deals as seat 0: it has no run seed; Telefunken deals it by chance; Telefunken's
+structured options, ``contracts`` and the hand maps, are strings in their ``;`` spelling:
+``contracts=3p;3+r7``, ``exchange_rounds=2:1``).
 Chance nodes deal the cards one by one and decide every draw from the stock; actions are the step
 API's dense ids, legal ones ascending; ``returns()`` are cardsim's payouts (chips). Information
 state strings (perfect recall) and observation strings and tensors show a player only what that
-seat may see. Tonk, Marafon, Trionfo and Tripoli have adapters so far (Tripoli is general-sum:
-without clearing rounds the board keeps chips); Telefunken and Contract Rummy are still to come.
+seat may see. Tonk, Marafon, Trionfo, Tripoli and Telefunken have adapters so far (Tripoli and
+Telefunken are general-sum: without clearing rounds Tripoli's board keeps chips; Telefunken's
+returns are minus penalty totals); Contract Rummy is still to come.
 """
 from __future__ import annotations
 
@@ -44,11 +47,22 @@ def _param_default(value):
 
 def _option_value(default, value):
     """A parameter's value as the option text ``-o`` takes."""
+    if isinstance(value, str) and (default is None or isinstance(default, dict)):
+        return value                                   # a structured option's text form
     if default is None or isinstance(default, str) and isinstance(value, int):
         return ("none" if default is None else default) if value == -1 else value
     if isinstance(default, tuple):
         return ",".join(x for x in str(value).split("_") if x)
     return value
+
+
+def _structured(cls, name: str, value) -> bool:
+    """An option read from a text form (Telefunken's ``contracts``, its hand maps): a string
+    parameter in its ``;`` spelling (``contracts=3p;3;4``, ``exchange_rounds=6:1;4:2``, ``none``),
+    whose default ``default`` leaves the option as the rules or the preset set it."""
+    args = typing.get_args(typing.get_type_hints(cls)[name])
+    return isinstance(value, dict) or (value is None and any(
+        isinstance(a, type) and a not in (int, float, str, bool, type(None)) for a in args))
 
 
 def _int_or_word(cls, name: str) -> bool:
@@ -63,6 +77,9 @@ def _spec(game: str) -> dict:
     params = {"players": spec.players[2], "preset": "none"}
     for f in option_fields(spec.options_cls):
         v = getattr(defaults, f.name)
+        if _structured(spec.options_cls, f.name, v):
+            params[f.name] = "default"
+            continue
         params[f.name] = -1 if _int_or_word(spec.options_cls, f.name) and isinstance(v, str) else _param_default(v)
     return params
 
