@@ -85,6 +85,17 @@ class StepState:
     def is_terminal(self) -> bool:
         return self.phase == "over"
 
+    def _copy_fresh(self, game) -> bool:
+        """OpenSpiel makes many initial states: after the first (``_keep_fresh``), each is a
+        copy of it. False when there is none yet."""
+        fresh = game.__dict__.get("_fresh_state")
+        if fresh is not None:
+            self.__dict__.update(fresh.clone().__dict__)
+        return fresh is not None
+
+    def _keep_fresh(self) -> None:
+        self.game._fresh_state = self.clone()
+
     def __deepcopy__(self, memo):
         """``clone`` (OpenSpiel clones a Python state with ``copy.deepcopy``: a deep copy would copy
         the game and every logged line, quadratic over a long match)."""

@@ -294,9 +294,7 @@ class TelefunkenState(StepState):
     """One Telefunken game in the step API (see the module docstring)."""
 
     def __init__(self, game: StepGame):
-        fresh = getattr(game, "_fresh_telefunken", None)
-        if fresh is not None:                      # OpenSpiel makes many initial states: copy the first
-            self.__dict__.update(fresh.clone().__dict__)
+        if self._copy_fresh(game):
             return
         self.game = game
         self.opts = o = game.opts
@@ -326,7 +324,7 @@ class TelefunkenState(StepState):
             self.chance = "first"
         else:
             self._start_hand(1, int(o[K.O_FIRST_DEALER]))
-        game._fresh_telefunken = self.clone()
+        self._keep_fresh()
 
     # ---- kernel calls and what they log --------------------------------------------------------
     def _scratch(self):

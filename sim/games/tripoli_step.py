@@ -133,9 +133,7 @@ class TripoliState(StepState):
     """One Tripoli session in the step API (see the module docstring)."""
 
     def __init__(self, game: StepGame):
-        fresh = getattr(game, "_fresh_tripoli", None)
-        if fresh is not None:                      # OpenSpiel makes many initial states: copy the first
-            self.__dict__.update(fresh.clone().__dict__)
+        if self._copy_fresh(game):
             return
         self.game = game
         self.opts = o = game.opts
@@ -151,7 +149,7 @@ class TripoliState(StepState):
         self._seen = [[] for _ in range(n)]
         self.history: list[int] = []
         self._start_deal()
-        game._fresh_tripoli = self.clone()
+        self._keep_fresh()
 
     def _run(self, fn, *args) -> None:
         """Call a kernel function whose last argument is the trace, and tell its public rows (a
