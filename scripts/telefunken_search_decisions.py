@@ -3,6 +3,8 @@
 search could take, K.search_decision is asked too (its choice is not played).
 
     python scripts/telefunken_search_decisions.py "search:kinds=1,hands=127,worlds=16" 30
+
+Buy offers are also counted by hand and the chips seat 0 holds (the last table printed).
 """
 import sys
 import time
@@ -14,9 +16,12 @@ from cardsim.kernels.rng import seed_stream
 from cardsim.sim.games.telefunken import GAME, TelefunkenOptions
 from cardsim.sim.registry import seat_arrays, seat_table
 
+CHIPS = {}   # (hand, chips held) -> [buy offers, strong buys, search buys]
+
+
 def play(game, search_label, seed=3):
     """Counts per (hand, kind): decisions, search differs from strong, seconds searching, strong
-    buys, search buys."""
+    buys, search buys (and, in CHIPS, buy offers by hand and chips held)."""
     opts = TelefunkenOptions().to_array(4)
     sids, params = seat_arrays(GAME, seat_table(GAME, [search_label, "strong", "strong", "strong"], 4))
     st, tab, acts, sc, mo, gdeck, gplay = K.buffers()
@@ -45,6 +50,8 @@ def play(game, search_label, seed=3):
                     c[0] += 1; c[1] += int(sx != polx); c[2] += dt
                     if kind == 0:
                         c[3] += int((polx & 15) == K.A_BUY); c[4] += int((sx & 15) == K.A_BUY)
+                        b = CHIPS.setdefault((h, int(st[K.CHIPS])), [0, 0, 0])
+                        b[0] += 1; b[1] += int((polx & 15) == K.A_BUY); b[2] += int((sx & 15) == K.A_BUY)
             i = K.choose(st, opts, tab, sc, mo, acts, k, sids[1], params[1], gplay)
             K.apply_action(st, opts, tab, mo, acts[i], gplay, trace)
         K.score_hand(st, opts, trace)
@@ -66,3 +73,6 @@ if __name__ == "__main__":
         for j in range(3): b[j] += v[j]
     for kind, v in bykind.items():
         print(f"{names[kind]:8s} decisions/game {v[0]/games:6.2f} deviate {v[1]/max(1,v[0]):.1%} ms/game {1000*v[2]/games:.1f}")
+    print("\nbuy offers by hand and chips held: offers/game, strong buys, search buys")
+    for (h, ch), v in sorted(CHIPS.items()):
+        print(f"hand {h} chips {ch} offers/game {v[0]/games:5.2f} strong buys {v[1]/v[0]:6.1%} search buys {v[2]/v[0]:6.1%}")
