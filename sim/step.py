@@ -93,6 +93,14 @@ class StepState:
             self.__dict__.update(fresh.clone().__dict__)
         return fresh is not None
 
+    def _begin(self, game, size: int) -> np.ndarray:
+        """A new state's game, options, players, and its zeroed kernel state of ``size`` fields
+        (field 0: the number of players, as every kernel has it)."""
+        self.game, self.opts, self.n = game, game.opts, game.players
+        self.st = np.zeros(size, np.int64)
+        self.st[0] = self.n
+        return self.st
+
     def _keep_fresh(self) -> None:
         self.game._fresh_state = self.clone()
 

@@ -16,17 +16,17 @@ from cardsim.sim.step import new_game  # noqa: E402
 from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, play_like_the_batch, resample_walk,  # noqa: E402
                                same_views)
 
-# random play seldom goes out: OpenSpiel's checks play one or two hands (each preset's first
-# contracts, in the ; spelling: a one-hand contract of digits and + would read as a number; hand maps
-# keep only hands the game has) with a turn cap, each preset with some other options
+# random play seldom goes out: OpenSpiel's checks play one hand (Venezuela two, with an exchange
+# before the second) of a contract in its text form (one of digits and + alone would read as a
+# number; hand maps keep only hands the game has) with a turn cap, each preset with other options
 SHORT = "max_turns_per_hand=12"
 PRESET_SHORT = {
     "venezuela": "players=3,contracts=3p;3+r7,exchange_rounds=2:1,cut_joker_keep=optional,exact_cut_bonus=card",
     "ecuador": "players=5,contracts=3p,contract_joker_limit=none,exchange_rounds=none,first_dealer=2",
-    "bolivia": "contracts=3p;3+3,dealer_chooses_contract=True,cut_model=uniform,exact_cut_bonus=points",
-    "peru1": "contracts=3+3;4,exchange_rounds=none,no_buy_hands=2_",
-    "peru2": "contracts=3+3;3+r4,exchange_rounds=none,players=4",
-    "farmers": "contracts=3;3+3,contract_joker_limit=none,exchange_rounds=none,leftover_chip_points=2"}
+    "bolivia": "contracts=3p,dealer_chooses_contract=True,cut_model=uniform,exact_cut_bonus=points",
+    "peru1": "contracts=3+r4,exchange_rounds=none,no_buy_hands=1_",
+    "peru2": "contracts=3+r4,exchange_rounds=none",
+    "farmers": "contracts=3p,contract_joker_limit=none,exchange_rounds=none,leftover_chip_points=2"}
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -185,3 +185,19 @@ def test_the_cut_s_decisions():
     s.apply(7)
     assert s.current_player() == 1 and int(s.st[K.CUT_KEPT]) == 2 and int(s.st[K.HJ + 3]) == 2
     assert s.st[K.KN + K.KN_STRIDE * 3 + K.JK] == 2
+
+
+def test_structured_options_are_strings():
+    """contracts and the hand maps take their ';' text; their default 'default' leaves a preset's
+    value; a bad text is cardsim's one UsageError."""
+    from cardsim.sim.errors import UsageError
+    g = pyspiel.load_game("cardsim_telefunken(preset=ecuador,contracts=3p;3+r4,contract_joker_limit=none,"
+                          "exchange_rounds=2:1)")
+    o = g.step.options
+    assert str(o.contracts) == "3p,3+r4" and o.contract_joker_limit is None and dict(o.exchange_rounds) == {2: 1}
+    assert o.chips_per_player == 12                                      # the rest is the preset's
+    assert dict(pyspiel.load_game("cardsim_telefunken(preset=ecuador)").step.options.contract_joker_limit)[2] == 1
+    assert g.get_parameters()["contracts"] == "3p;3+r4"
+    assert pyspiel.load_game("cardsim_telefunken()").get_parameters()["exchange_rounds"] == "default"
+    with pytest.raises(UsageError, match="contracts"):
+        pyspiel.load_game("cardsim_telefunken(contracts=3x)")

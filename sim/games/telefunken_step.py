@@ -296,11 +296,8 @@ class TelefunkenState(StepState):
     def __init__(self, game: StepGame):
         if self._copy_fresh(game):
             return
-        self.game = game
-        self.opts = o = game.opts
-        self.n = n = game.players
-        self.st = st = np.zeros(K.ST_SIZE, np.int64)
-        st[K.N] = n
+        st = self._begin(game, K.ST_SIZE)
+        o, n = self.opts, self.n
         st[K.WILD2] = o[K.O_WILD_TWOS]
         for p in range(n):
             st[K.CHIPS + p] = o[K.O_CHIPS]

@@ -135,11 +135,8 @@ class TripoliState(StepState):
     def __init__(self, game: StepGame):
         if self._copy_fresh(game):
             return
-        self.game = game
-        self.opts = o = game.opts
-        self.n = n = game.players
-        self.st = st = np.zeros(K.ST_SIZE, np.int64)
-        st[K.N] = n
+        self._begin(game, K.ST_SIZE)
+        n = self.n
         self.deal_no = 0
         self.money = [0] * n
         self.chance = "deal"          # deal, dials (cosmo), clear (a clearing round's cards); None: a decision
