@@ -160,6 +160,25 @@ class StepState:
         return c
 
 
+class FlagState(StepState):
+    """A step state whose chance is ``self.chance`` (None: none) and whose end is ``self.over``
+    (Tripoli, Telefunken)."""
+    chance: object
+    over: bool
+
+    def is_chance(self) -> bool:
+        return self.chance is not None and not self.over
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def _chance_or_end(self) -> int | None:
+        """``current_player`` at the end (TERMINAL) or a chance node (CHANCE), else None."""
+        if self.over:
+            return TERMINAL
+        return CHANCE if self.chance is not None else None
+
+
 def new_game(game: str, players: int | None = None, preset: str | None = None,
              options: dict | None = None) -> StepGame:
     """A step game: ``options`` maps option names to values (or their text, as ``-o`` takes)."""

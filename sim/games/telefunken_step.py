@@ -53,10 +53,10 @@ import numpy as np
 
 from cardsim.kernels import melds as M
 from cardsim.kernels import telefunken as K
-from cardsim.kernels.rng import STREAM_PLAY, seed_stream, shuffle  # noqa: F401  (STREAM_PLAY: the batch's play stream)
+from cardsim.kernels.rng import seed_stream, shuffle
 from cardsim.sim.games.telefunken import fmt_holding, meld_cards
 from cardsim.sim.notation import fmt_card
-from cardsim.sim.step import CHANCE, TERMINAL, StepGame, StepState
+from cardsim.sim.step import FlagState, StepGame
 
 ZERO_SUM = False                       # payouts are minus penalty totals
 TRACE_ROWS = 256                       # rows one kernel call may log
@@ -290,7 +290,7 @@ def obs_size(n: int) -> int:
     return 5 * TYPES + 5 * n + K.MAX_HANDS + K.CONTRACT_ROWS + len(PHASES) + 3 * n + 3
 
 
-class TelefunkenState(StepState):
+class TelefunkenState(FlagState):
     """One Telefunken game in the step API (see the module docstring)."""
 
     def __init__(self, game: StepGame):
@@ -505,17 +505,10 @@ class TelefunkenState(StepState):
         self._start_hand(int(st[K.HNO]) + 1, (int(st[K.DEALER]) + 1) % self.n)
 
     # ---- what OpenSpiel calls a state -----------------------------------------------------------
-    def is_chance(self) -> bool:
-        return self.chance is not None and not self.over
-
-    def is_terminal(self) -> bool:
-        return self.over
-
     def current_player(self) -> int:
-        if self.over:
-            return TERMINAL
-        if self.chance is not None:
-            return CHANCE
+        who = self._chance_or_end()
+        if who is not None:
+            return who
         if self.step is not None:
             return self._cutter()
         return int(self.st[K.ASK] if self.st[K.PHASE] == K.P_BUY else self.st[K.CUR])

@@ -37,7 +37,7 @@ from cardsim.kernels import tripoli as K
 from cardsim.kernels.rng import seed_stream, shuffle
 from cardsim.sim.games.tripoli import format_action
 from cardsim.sim.notation import fmt_card, fmt_mask
-from cardsim.sim.step import CHANCE, TERMINAL, StepGame, StepState
+from cardsim.sim.step import FlagState, StepGame
 
 ZERO_SUM = False          # without clearing rounds the board keeps chips (the bridge: general-sum)
 SIMPLE = {K.A_KEEP: 0, K.A_SWAP: 1, K.A_AUCTION_WIDOW: 2, K.A_DONE: 3, K.A_AUCTION_OLD: 4, K.A_PASS: 5,
@@ -129,7 +129,7 @@ def obs_size(n: int) -> int:
     return 5 * 52 + 9 + 4 * n + 9 + 4 * n + 4 + 11 + 2
 
 
-class TripoliState(StepState):
+class TripoliState(FlagState):
     """One Tripoli session in the step API (see the module docstring)."""
 
     def __init__(self, game: StepGame):
@@ -274,17 +274,10 @@ class TripoliState(StepState):
             self.over = True
 
     # ---- what OpenSpiel calls a state -----------------------------------------------------------
-    def is_chance(self) -> bool:
-        return self.chance is not None and not self.over
-
-    def is_terminal(self) -> bool:
-        return self.over
-
     def current_player(self) -> int:
-        if self.over:
-            return TERMINAL
-        if self.chance is not None:
-            return CHANCE
+        who = self._chance_or_end()
+        if who is not None:
+            return who
         return int(self.st[K.CUR])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
