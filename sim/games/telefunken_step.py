@@ -64,6 +64,7 @@ DECK = K.DECK_SIZE
 TYPES = K.KN_STRIDE                    # card types: 52 naturals and the joker (52)
 POS = 26                               # run positions 0..25 (wrapping runs reach 25)
 WILD_E = 27                            # a run's wild position: 0..25, or 26 for RUN_FILL
+FULL_DECK = [i // 2 for i in range(104)] + [K.JK] * 4   # the kernel's unshuffled deck (two of each, 4 jokers)
 
 # ---- dense action ids ------------------------------------------------------------------------
 SIMPLE = {K.A_DRAW: 0, K.A_TAKE_UPCARD: 1, K.A_BUY: 2, K.A_PASS: 3, K.A_GO_OUT7: 4, K.A_EX_DONE: 5}
@@ -202,27 +203,12 @@ def action_text(x: int) -> str:
     return name
 
 
-# ---- holdings without the public bookkeeping (the kernel's give / take also count KN) --------
-def _give(st, p: int, c: int) -> None:
-    if c == K.JK:
-        st[K.HJ + p] += 1
-    elif st[K.WILD2] and c % 13 == 1:
-        st[K.HT + p] += 1 << (2 * (c // 13))
-    elif int(st[K.H1 + p]) >> c & 1:
-        st[K.H2 + p] |= 1 << c
-    else:
-        st[K.H1 + p] |= 1 << c
-
-
-def _take(st, p: int, c: int) -> None:
-    if c == K.JK:
-        st[K.HJ + p] -= 1
-    elif st[K.WILD2] and c % 13 == 1:
-        st[K.HT + p] -= 1 << (2 * (c // 13))
-    elif int(st[K.H2 + p]) >> c & 1:
-        st[K.H2 + p] &= ~(1 << c)
-    else:
-        st[K.H1 + p] &= ~(1 << c)
+def _take_back(st, p: int, c: int) -> None:
+    """A card the kernel dealt seat p leaves its holding again, to be dealt by chance (the
+    kernel's ``take``, without its public bookkeeping: a dealt card was never known)."""
+    known = st[K.KN + K.KN_STRIDE * p + c]
+    K.take(st, np.int64(p), np.int64(c))
+    st[K.KN + K.KN_STRIDE * p + c] = known
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -258,7 +244,7 @@ def batch_deck(seed: int, game: int, h: int, aim: int, opts) -> tuple[list[int],
     shuffled order (top first) and the cut's bottom portion for the cutter's ``aim`` (0: none)."""
     g = np.zeros(2, np.uint64)
     seed_stream(g, seed, game, np.int64(K.STREAM_HAND + h))
-    deck = np.array([i // 2 if i < 104 else K.JK for i in range(DECK)], np.int64)
+    deck = np.array(FULL_DECK, np.int64)
     shuffle(g, deck, 0, DECK)
     return deck.tolist(), int(K.cut_bottom(opts, g, np.int64(aim)))
 
@@ -348,7 +334,7 @@ class TelefunkenState(FlagState):
                 self._tell(f"seat {seat}: {action_text(a)}")
             elif code == K.T_DRAW:
                 if reshuffled is not None:
-                    _take(st, seat, a)
+                    _take_back(st, seat, a)
                     self.targets.append(seat)
                 else:
                     self._tell(f"seat {seat} draws a card", seat, f"seat {seat} draws {_card(a)}")
@@ -375,7 +361,7 @@ class TelefunkenState(FlagState):
             for k in range(1, self.n + 1):
                 q = (int(st[K.DEALER]) + k) % self.n
                 for _ in range(passed[q]):
-                    _take(st, q, order[i])
+                    _take_back(st, q, order[i])
                     self.targets.append(q)
                     i += 1
             self.batch, self.cnt, self.deck = order, _counts(order), []
@@ -394,7 +380,7 @@ class TelefunkenState(FlagState):
         if h == 1:
             st[K.FIRST_DEALER] = dealer
         self._tell(f"hand {h}, dealer seat {dealer}, seat {self._cutter()} cuts")
-        self.deck, self.cnt = [], _counts([i // 2 if i < 104 else K.JK for i in range(DECK)])
+        self.deck, self.cnt = [], _counts(FULL_DECK)
         if self.opts[K.O_CUT_MODEL] == 0:
             self.step = "aim"
         else:
@@ -562,7 +548,7 @@ class TelefunkenState(FlagState):
                 st[K.STOCK + i] = action
             if i < len(self.targets):
                 q = self.targets[i]
-                _give(st, q, action)
+                K.give(st, np.int64(q), np.int64(action))
                 what = "draws" if self.chance == "reshuffle" else "gets back"
                 self._tell(f"seat {q} {what} a card", q, f"seat {q} {what} {_card(action)}")
             if not any(self.cnt):
