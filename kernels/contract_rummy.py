@@ -50,6 +50,14 @@ Choices this module adds where the spec leaves room
   ``K_*`` constants and in ``cardsim.contract_rummy``), the seat's view is ``fill_view``;
   -1 leaves the decision to the base built-in, an answer that is no index of the list stops
   the deal (``E_PLUGIN``, in every mode). Built-in seats never build the lists.
+* Step mode (issue 20, ``XSTEP``; the step API and the OpenSpiel bridge,
+  ``sim.games.contract_rummy_step``): a turn is ``step_turn``, replayed from its start with
+  every seat a plug-in answering from a script (``step_plugin``, the ``SS_*`` slots of its
+  ``pprm`` row); a question the script does not answer stops the turn and leaves a snapshot of
+  the state where it was asked (``SNAP``). Stock cards come from the feed (``XFEED``: the cards
+  chance dealt this turn, in draw order); a draw the feed has no card for stops the turn
+  (``XNEED``); a reshuffle leaves the pile's order (chance deals from it). Off in the batch
+  (XSTEP 0): no rule and no record changes.
 * The card taken from the pile (A9, §7.1.3): its **type** may not be discarded that turn, a
   twin included. Copies are indistinguishable, so discarding the twin puts the same card back
   on the pile: the "take D, discard D" pass the rule forbids. The exception is a holding of
@@ -238,7 +246,15 @@ KNOWN = PILE + MAX_PACK  # KNOWN + 53 p + c: copies of card c seat p is publicly
 F_KIND = KNOWN + HOLD * MAX_PLAYERS  # a search rollout's forced decision: its kind + 1 (0: none) ...
 F_SEAT = F_KIND + 1      # ... the seat it is forced for ...
 F_VAL = F_KIND + 2       # ... and the answer (K_DRAW: 1 take; K_DISCARD: the card); used once
-ST_SIZE = F_KIND + 3
+XSTEP = F_KIND + 3       # step mode (the step API, ``sim.games.contract_rummy_step``): 1 = every stock card
+                         # comes from the feed, and a reshuffle leaves the pile's order (chance deals it)
+XFEED_LEN = XSTEP + 1    # step mode: cards in the feed
+XFEED_POS = XSTEP + 2    # step mode: feed cards drawn so far this turn
+XNEED = XSTEP + 3        # step mode: 1 once a draw found the feed spent (the turn stopped there), 2 a feed
+                         # card the stock does not hold
+XFEED = XSTEP + 4        # step mode: the feed, this turn's stock cards in the order they are drawn
+FEED_ROOM = 16
+ST_SIZE = XFEED + FEED_ROOM
 
 # table rows: melds_float meld row, then
 T_OWNER = M.M_SIZE
@@ -367,6 +383,20 @@ V_TAB = 155         # V_TAB + TW * i + f: field f of table meld i (melds_float r
 VIEW_SIZE = V_TAB + MAX_MELDS * (M.M_SIZE + 2)
 MAX_LEGAL = 64
 VB_SIZE = VIEW_SIZE + 2 * MAX_LEGAL   # view, the plug-in's copy of legal, the engine's legal
+# step mode passes a longer vb: a question a plug-in does not answer leaves, from SNAP on, its
+# legal count, the state and the table as they were when it was asked (``snapshot``)
+SNAP = VB_SIZE
+SNAP_ST = SNAP + 1
+SNAP_TAB = SNAP_ST + ST_SIZE
+SNAP_SIZE = SNAP_TAB + MAX_MELDS * (M.M_SIZE + 2)
+# a step-mode seat's pprm row: the plug-in's slots and PLUG_KINDS, then its script of answers
+SS_POS = N_PLUG_PARAMS + 1      # answers used in this run
+SS_LEN = SS_POS + 1             # answers scripted
+SS_MODE = SS_POS + 2            # 0 exact; 1 a resampled world: a question the script does not name gets the
+                                # passive answer (no, keep) while answers are left; 2 also after them
+SS_ANS = SS_POS + 3             # (question key, legal code) per answer, in the seat's order
+SS_ROOM = 256                   # answers a seat may have scripted in one turn
+SS_SIZE = SS_ANS + 2 * SS_ROOM
 
 # trace rows (replay only): code, seat (-1: the table), a, b, c, d. d is the sizes after
 # the event: cards held by the seat + 256 * stock size + 65536 * discard pile size (see
@@ -504,7 +534,8 @@ def reshuffle(st, gplay, trace):
     st[PILE_LEN] = 1
     st[STOCK_LO] = 0
     st[STOCK_HI] = m
-    shuffle(gplay, st, STOCK, STOCK + m)
+    if st[XSTEP] == 0:
+        shuffle(gplay, st, STOCK, STOCK + m)
     st[RESHUF] += 1
     log(st, trace, T_RESHUFFLE, -1, m, 0, 0, sizes(st, -1))
 
@@ -517,9 +548,35 @@ def stock_card(st, opts, gplay, trace):
             end_deal(st, D_DEAD_STOCK, -1)
             return -1
         reshuffle(st, gplay, trace)
+    if st[XSTEP]:
+        return feed_card(st)
     c = st[STOCK + st[STOCK_LO]]
     st[STOCK_LO] += 1
     return c
+
+
+@njit(cache=True)
+def feed_card(st):
+    """Step mode: the feed's next card, moved to the stock's top and drawn; -1 when the feed is
+    spent (XNEED 1) or names a card the stock lacks (XNEED 2): the turn stops (the deal reads as
+    over) until chance deals the card."""
+    i = st[XFEED_POS]
+    lo = st[STOCK_LO]
+    if i < st[XFEED_LEN] and i < FEED_ROOM:
+        c = st[XFEED + i]
+        for k in range(lo, st[STOCK_HI]):
+            if st[STOCK + k] == c:
+                st[STOCK + k] = st[STOCK + lo]
+                st[STOCK + lo] = c
+                st[XFEED_POS] = i + 1
+                st[STOCK_LO] = lo + 1
+                return c
+        st[XNEED] = 2
+    else:
+        st[XNEED] = 1
+    st[PERR] = 1
+    end_deal(st, D_STOPPED, -1)
+    return -1
 
 
 @njit(cache=True)
@@ -1065,9 +1122,23 @@ def ask(st, opts, tab, p, kind, n, card, meld, info, info2, plug, pprm, vb):
     i = plug(view, legal, n, pprm[p])
     if i == -1 or 0 <= i < n:
         return i
+    if vb.shape[0] >= SNAP_SIZE:
+        snapshot(st, tab, n, vb)
     st[PERR] = 1
     st[DREASON] = D_STOPPED
     return -1
+
+
+@njit(cache=True)
+def snapshot(st, tab, n, vb):
+    """Step mode: the legal count, the state and the table at the question that stops the turn."""
+    vb[SNAP] = n
+    vb[SNAP_ST:SNAP_TAB] = st
+    k = SNAP_TAB
+    for i in range(MAX_MELDS):
+        for f in range(TW):
+            vb[k] = tab[i, f]
+            k += 1
 
 
 @njit(cache=True)
@@ -1866,6 +1937,61 @@ def end_turn(st, opts, tab, sids, params, gplay, trace, sc, p, q, plug, pprm, vb
         oot_play(st, opts, tab, q, sids, params, gplay, trace, sc, plug, pprm, vb)
     st[CUR] = (p + 1) % st[N]
     return 0
+
+
+# =============================================================================
+# step mode (issue 20): a turn replayed from its start on a script of answers
+# =============================================================================
+@njit(cache=True)
+def step_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb, srch):
+    """The step API's turn (``sim.games.contract_rummy_step``): ``play_turn`` with every seat a
+    plug-in answering from its script (``step_plugin``), the stock drawn from the feed (XSTEP).
+    It runs until the turn ends, a question no answer is scripted for (the snapshot in ``vb``)
+    or a draw the feed has no card for (XNEED)."""
+    return play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb, srch)
+
+
+@njit(cache=True)
+def question_key(kind, card, meld):
+    """A question's identity in a script: its kind, card and meld."""
+    return kind + ((card + 1) << 4) + ((meld + 1) << 11)
+
+
+@njit(cache=True)
+def passive(legal, n):
+    """The index of the code 0 (no, not now, keep), else the first."""
+    for i in range(n):
+        if legal[i] == 0:
+            return i
+    return 0
+
+
+def _step_answer(view, legal, n, prm):
+    """The script's answer (its index in ``legal``) to the question in ``view``; -2 (no index:
+    the turn stops there) when the seat's script has none (or names another question in exact
+    mode). A resampled world (SS_MODE) answers a question its script does not name passively."""
+    key = question_key(view[V_KIND], view[V_CARD], view[V_MELD])
+    pos = int(prm[SS_POS])
+    m = int(prm[SS_LEN])
+    mode = int(prm[SS_MODE])
+    j = pos
+    while j < m:
+        if int(prm[SS_ANS + 2 * j]) == key:
+            code = prm[SS_ANS + 2 * j + 1]
+            for i in range(n):
+                if legal[i] == code:
+                    prm[SS_POS] = j + 1
+                    return i
+            return -2
+        if mode == 0:
+            return -2
+        j += 1
+    if mode == 0 or (pos >= m and mode == 1):
+        return -2
+    return passive(legal, n)
+
+
+step_plugin = lazy_cfunc(PLUG_SIG, _step_answer)
 
 
 # =============================================================================

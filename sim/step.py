@@ -36,7 +36,8 @@ TERMINAL = -4
 
 STEP_GAMES = {"tonk": "cardsim.sim.games.tonk_step", "marafon": "cardsim.sim.games.marafon_step",
               "trionfo": "cardsim.sim.games.trionfo_step", "tripoli": "cardsim.sim.games.tripoli_step",
-              "telefunken": "cardsim.sim.games.telefunken_step"}
+              "telefunken": "cardsim.sim.games.telefunken_step",
+              "contract_rummy": "cardsim.sim.games.contract_rummy_step"}
 
 
 def option_text(value) -> str:

@@ -1,0 +1,645 @@
+"""Contract Rummy in the step API (``sim.step``; issue 20): one game of seven deals, decision by
+decision, played by the batch kernel's own turn (``kernels.contract_rummy``: ``play_turn``
+through ``step_turn``, ``reset_deal``, ``score_deal``, ``write_deal``, ``write_game``).
+
+The kernel plays a whole turn in one call and asks its seats through the plug-in interface
+(issue 17: the ``K_*`` decision kinds, each with the legal codes built where it is asked). The
+adapter seats every player as a plug-in that answers from a script (``step_plugin``) and
+replays the turn from its start with the answers given so far: the first question without an
+answer is the decision to make (the kernel leaves a snapshot of the state where it asked), and
+the next step replays the turn with one answer more. A turn is a few dozen microseconds to a
+few milliseconds of kernel, so the replays cost little, and every rule is the kernel's.
+
+Returns are cardsim's payouts: minus each seat's final total (a LIVERPOOL cut bonus can lift
+one above 0). Totals are not zero-sum, so the game is general-sum.
+
+Chance:
+
+* the first dealer, when ``first_dealer`` is random (one of the n seats, equally likely);
+* LIVERPOOL's cut before each deal (success with ``cut_success_prob``);
+* the deal: each seat's cards one at a time, in the kernel's dealing order, then the up-card,
+  each a card type drawn with the number of its copies not yet dealt as its weight;
+* every card drawn from the stock (the turn player's draw, a penalty card, an out-of-turn
+  draw), when it is drawn: a card type weighted by its copies in the stock. The stock is a
+  set of cards nobody has seen; a reshuffle turns the discard pile (less its top card) into a
+  new one, and its cards are dealt the same way.
+
+Decisions: the plug-in kinds and their codes (``cardsim.contract_rummy`` documents them), each
+kind a block of ids: 0-1 K_DRAW (0 draw from the stock, 1 take the discard), 2-3 K_BUY (pass,
+buy), 4-5 K_VOLUNTEER (no, play out of turn), 6-7 K_SWAP (no, swap), 8 + code K_MELD (0 not now,
+1 the engine's meld, 2 the plain best meld, 3 + c every card but c), 64 + j K_MELD_JOKERS (j
+more jokers), 72 + code K_JOKER (0 keep it for the discard, 1 + t on meld t), 89 + code
+K_LAYOFF (0 keep, 1 + t on meld t), 106 + c K_DISCARD (the card): 159 ids. The kernel decides
+what the plug-in interface leaves to it (which contract meld the search finds, where extra
+meld jokers go, the order cards are offered in).
+
+What a seat sees: its own cards (dealt, drawn, taken, penalty cards, the joker a swap frees),
+the question it is asked, and everything public: the up-card and every discard, which seat
+takes the discard, buys or volunteers, the melds as laid and changed (lay-offs, swaps), how
+many cards each seat draws, reshuffles, deal ends and penalties. The tensor and the string are
+the kernel's own view of the seat (``fill_view``: never another hand, a penalty card or the
+stock).
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from cardsim.kernels import contract_rummy as K
+from cardsim.kernels import melds as M
+from cardsim.kernels.rng import seed_stream, shuffle, uniform
+from cardsim.sim.games.contract_rummy import _card, _TableMeld
+from cardsim.sim.step import FlagState, StepGame
+
+ZERO_SUM = False                       # payouts are minus penalty totals
+TRACE_ROWS = 2048                      # rows one turn may log
+TYPES = K.HOLD                         # card types: 52 naturals and the joker (52)
+KIND_NAMES = ("draw", "buy", "volunteer", "meld", "meld jokers", "swap", "joker", "lay off", "discard")
+_WIDTH = {K.K_DRAW: 2, K.K_BUY: 2, K.K_VOLUNTEER: 2, K.K_SWAP: 2, K.K_MELD: 56, K.K_MELD_JOKERS: 8,
+          K.K_JOKER: 1 + K.MAX_MELDS + 1, K.K_LAYOFF: 1 + K.MAX_MELDS + 1, K.K_DISCARD: TYPES}
+_ORDER = (K.K_DRAW, K.K_BUY, K.K_VOLUNTEER, K.K_SWAP, K.K_MELD, K.K_MELD_JOKERS, K.K_JOKER, K.K_LAYOFF, K.K_DISCARD)
+BASE = {}
+_at = 0
+for _k in _ORDER:
+    BASE[_k] = _at
+    _at += _WIDTH[_k]
+NUM_ACTIONS = _at
+ALL_KINDS = (1 << K.N_KINDS) - 1
+PHASES = ("chance",) + KIND_NAMES + ("over",)
+
+
+def kind_of(action: int) -> int:
+    """The decision kind of a dense id."""
+    for k in reversed(_ORDER):
+        if action >= BASE[k]:
+            return k
+    raise ValueError(f"action {action} is not an id")
+
+
+def action_text(kind: int, code: int, card: int = -1, meld: int = -1) -> str:
+    """A decision's answer in words."""
+    if kind == K.K_DRAW:
+        return "take the discard" if code else "draw from the stock"
+    if kind == K.K_BUY:
+        return "buy the discard" if code else "do not buy"
+    if kind == K.K_VOLUNTEER:
+        return "play out of turn" if code else "do not play out of turn"
+    if kind == K.K_SWAP:
+        what = f" {_card(card)} for the joker of meld {meld}" if card >= 0 else ""
+        return f"swap{what}" if code else f"do not swap{what}"
+    if kind == K.K_MELD:
+        return ("do not meld", "lay the engine's meld", "lay the plain best meld")[code] if code < 3 else \
+            f"meld every card but {_card(code - 3)}"
+    if kind == K.K_MELD_JOKERS:
+        return f"put {code} more joker(s) into the meld"
+    if kind in (K.K_JOKER, K.K_LAYOFF):
+        what = _card(card) if kind == K.K_LAYOFF and card >= 0 else "the joker"
+        return f"keep {what}" if code == 0 else f"lay {what} on meld {code - 1}"
+    return f"discard {_card(code)}"
+
+
+def _pack(opts) -> list[int]:
+    """Copies of each card type in the pack."""
+    return [int(opts[K.O_DECKS])] * 52 + [int(opts[K.O_JOKERS])]
+
+
+def _weighted(cnt) -> list[tuple[int, float]]:
+    total = sum(cnt)
+    return [(c, k / total) for c, k in enumerate(cnt) if k]
+
+
+def batch_pack(seed: int, game: int, d: int, opts) -> tuple[list[int], int]:
+    """Deal ``d`` of game ``game`` of run ``seed`` as the batch shuffles it: the pack in order
+    (top first) and whether the LIVERPOOL cut succeeds (``start_deal``)."""
+    g = np.zeros(2, np.uint64)
+    seed_stream(g, seed, game, np.int64(K.STREAM_DEAL + d))
+    pack = np.array([c for c in range(52) for _ in range(int(opts[K.O_DECKS]))] + [K.JK] * int(opts[K.O_JOKERS]),
+                    np.int64)
+    shuffle(g, pack, 0, len(pack))
+    cut = 0
+    if opts[K.O_CUT_POINTS] != 0:
+        cut = int(uniform(g) * 1e9 < opts[K.O_CUT_PPB])
+    return pack.tolist(), cut
+
+
+def make_game(n: int, options) -> StepGame:
+    opts = options.to_array(n)
+    rules = opts[K.O_RULES:K.O_RULES + M.R_SIZE]
+    top = max(int(rules[M.R_JOKER_POINTS]), *(int(rules[M.R_POINTS + r]) for r in range(13)))
+    cut = abs(int(opts[K.O_CUT_POINTS]))
+    pack = int(opts[K.O_PACK])
+    worst = K.DEALS * (pack * top + cut)
+    hands = sum(int(opts[K.O_HAND + d]) for d in range(1, K.DEALS + 1))
+    per_turn = 4 + 2 * K.MAX_LEGAL
+    length = 1 + K.DEALS * 2 + n * hands + K.DEALS + K.DEALS * int(opts[K.O_MAX_TURNS]) * per_turn
+    return StepGame("contract_rummy", n, options, opts, NUM_ACTIONS, TYPES, max_game_length=length,
+                    min_utility=-float(worst), max_utility=float(K.DEALS * cut),
+                    observation_size=obs_size(n), state_cls=ContractRummyState)
+
+
+def obs_size(n: int) -> int:
+    """Observation tensor: own holding, the discard pile, the cards on the table (53 card types
+    each, counts / 4), the top discard and the card asked about (one-hot of 53); per seat cards
+    held / 20, down, May-I's / 5, out-of-turn plays / 5, total / 500; the deal (7), the decision
+    kind or chance or the end (11), the seat to act, this seat, the dealer (one-hot of n each);
+    turn / 100, stock / 162, pile / 162, the card taken this turn may not be discarded, swapped
+    jokers due, this turn's discard goes out of turn."""
+    return 5 * TYPES + 5 * n + K.DEALS + len(PHASES) + 3 * n + 6
+
+
+@functools.cache
+def _kernel_args(n: int):
+    """The seats (plug-ins on greedy, whose parameters offer swaps: ``swap``), the script
+    plug-in and the (unused) search callback of every replay (not on the game: they do not pickle)."""
+    from cardsim.sim.games.contract_rummy import STRATEGIES
+    greedy = next(s for s in STRATEGIES if s.sid == K.S_GREEDY)
+    sids = np.full(n, K.PLUGIN + K.S_GREEDY, np.int64)
+    params = np.zeros((n, K.N_PARAMS), np.float64)
+    params[:, :len(greedy.params)] = [p.default for p in greedy.params]
+    return sids, params, K.step_plugin(), K.no_search
+
+
+class ContractRummyState(FlagState):
+    """One Contract Rummy game in the step API (see the module docstring)."""
+
+    def __init__(self, game: StepGame):
+        if self._copy_fresh(game):
+            return
+        st = self._begin(game, K.ST_SIZE)
+        st[K.XSTEP] = 1
+        n = self.n
+        self.tab = np.zeros((K.MAX_MELDS, K.TW), np.int64)   # the table at the turn's start
+        self.gplay = np.zeros(2, np.uint64)   # a strategy's play stream (strategy_action, batch reshuffles)
+        self.row = np.zeros(K.RECORD_COLS, np.int64)   # the batch's record of the game (deals as they end)
+        self.script = [[] for _ in range(n)]  # each seat's answers this turn: (question key, code)
+        self.feed: list[int] = []    # the stock cards chance dealt this turn, in draw order
+        self.mode = 0                # SS_MODE of the seats' scripts (a resampled world: 1 or 2)
+        self.logged = 0              # trace rows of this turn told so far
+        self.q = None                # the question: (seat, kind, card, meld, info, info2, codes)
+        self.snap = None             # (state, table) where the question was asked / the draw stopped
+        self.chance = None           # first, cut, deal, draw (None: a decision or the end)
+        self.cnt: list[int] = []     # cards not yet dealt (deal) or in the stock (draw), per type
+        self.targets: list[int] = []  # the deal's cards: the seat each goes to, -1 the up-card
+        self.dealt = 0
+        self.pile_order: list[int] = []  # the new stock in the pile's order, at a reshuffle
+        self.bstock: list[int] = []  # the batch's order of the stock (batch_outcome)
+        self.bres = 0                # reshuffles of this deal batch_outcome has ordered
+        self.over = False
+        self._seen = [[] for _ in range(n)]
+        self.history: list[int] = []
+        if self.opts[K.O_FIRST_DEALER] < 0:
+            self.chance = "first"
+        else:
+            self._start_deal(1, int(self.opts[K.O_FIRST_DEALER]))
+        self._keep_fresh()
+
+    # ---- the flow of a game ----------------------------------------------------------------------
+    def _cutter(self) -> int:
+        return (int(self.st[K.DEALER]) + self.n - 1) % self.n
+
+    def _start_deal(self, d: int, dealer: int) -> None:
+        st, o = self.st, self.opts
+        K.reset_deal(st, np.int64(d), np.int64(dealer))
+        self.tab[:] = 0
+        st[K.CUT_OK] = 0
+        self.bres = 0
+        if d == 1:
+            st[K.FIRST_DEALER] = dealer
+        self._tell(f"deal {d}, dealer seat {dealer}")
+        if o[K.O_CUT_POINTS] != 0:
+            self.chance = "cut"
+        else:
+            self._deal()
+
+    def _cut_outcomes(self) -> list[tuple[int, float]]:
+        p = int(self.opts[K.O_CUT_PPB]) / 1e9
+        return [(k, q) for k, q in ((0, 1.0 - p), (1, p)) if q > 0]
+
+    def _cut(self, ok: int) -> None:
+        st, o = self.st, self.opts
+        st[K.CUT_OK] = ok
+        if ok and o[K.O_CUT_RECIP] == 0:
+            st[K.TOTAL + self._cutter()] -= o[K.O_CUT_POINTS]
+        self._tell(f"seat {self._cutter()} cuts {'exactly' if ok else 'not exactly'}")
+        self._deal()
+
+    def _deal(self) -> None:
+        st, n = self.st, self.n
+        dealer = int(st[K.DEALER])
+        h = int(self.opts[K.O_HAND + st[K.DEAL]])
+        self.targets = [(dealer + k) % n for _ in range(h) for k in range(1, n + 1)] + [-1]
+        self.dealt = 0
+        self.cnt = _pack(self.opts)
+        self.chance = "deal"
+
+    def _dealt(self, c: int) -> None:
+        st = self.st
+        p = self.targets[self.dealt]
+        self.dealt += 1
+        self.cnt[c] -= 1
+        if p >= 0:
+            st[K.HAND + K.HOLD * p + c] += 1
+            st[K.HSIZE + p] += 1
+            return
+        st[K.PILE] = c
+        st[K.PILE_LEN] = 1
+        stock = [x for x in range(TYPES) for _ in range(self.cnt[x])]
+        st[K.STOCK:K.STOCK + len(stock)] = stock
+        st[K.STOCK_LO], st[K.STOCK_HI] = 0, len(stock)
+        st[K.CUR] = (int(st[K.DEALER]) + 1) % self.n
+        for q in range(self.n):
+            self._seen[q].append(f"seat {q} is dealt {self._holding(st, q)}")
+        self._tell(f"the up-card is {_card(c)}")
+        self.chance = None
+        self.bstock = []
+        self._advance()
+
+    def _advance(self) -> None:
+        """Play on to the next question, a draw chance deals, or the end of the deal (and game)."""
+        o = self.opts
+        while self.chance is None and not self.over:
+            st = self.st                                # a committed turn replaces it
+            if K.over(st):
+                self._end_deal()
+                continue
+            if st[K.TURN] >= o[K.O_MAX_TURNS]:
+                K.end_deal(st, np.int64(K.D_TURN_CAP), np.int64(-1))
+                st[K.TRUNC] = 1
+                continue
+            if self._run():
+                return
+
+    def _scripts(self) -> np.ndarray:
+        pprm = np.zeros((self.n, K.SS_SIZE), np.float64)
+        pprm[:, K.PLUG_KINDS] = ALL_KINDS
+        for q, answers in enumerate(self.script):
+            if len(answers) > K.SS_ROOM:
+                raise RuntimeError("a turn asked more questions than a script holds")
+            pprm[q, K.SS_LEN] = len(answers)
+            pprm[q, K.SS_MODE] = self.mode
+            if answers:
+                pprm[q, K.SS_ANS:K.SS_ANS + 2 * len(answers)] = np.array(answers, np.float64).ravel()
+        return pprm
+
+    def _kernel_args(self):
+        return _kernel_args(self.n)
+
+    def _replay(self):
+        """The turn replayed from its start on the scripts and the feed: (state, table, vb, trace)."""
+        st, tab = self.st.copy(), self.tab.copy()
+        st[K.TR_LEN] = 0
+        st[K.XFEED_LEN] = len(self.feed)
+        st[K.XFEED_POS] = 0
+        st[K.XNEED] = 0
+        if len(self.feed) > K.FEED_ROOM:
+            raise RuntimeError("a turn drew more stock cards than the feed holds")
+        st[K.XFEED:K.XFEED + len(self.feed)] = self.feed
+        vb = np.zeros(K.SNAP_SIZE, np.int64)
+        trace = np.zeros((TRACE_ROWS, 6), np.int64)
+        sids, params, plug, srch = self._kernel_args()
+        pprm = self._scripts()
+        e = K.step_turn(st, self.opts, tab, sids, params, self.gplay, trace, np.zeros(16, np.int64),
+                        np.zeros((K.MO_ROWS, K.HOLD), np.int64), plug, pprm, vb, srch)
+        if self.mode == 0 and (pprm[:, K.SS_POS] != pprm[:, K.SS_LEN]).any():
+            raise RuntimeError("the turn's replay left its script (a step API bug)")
+        return st, tab, vb, trace, int(e)
+
+    def _run(self) -> bool:
+        """Replay the turn: True when it stops at a question or a draw (the state is that decision
+        or chance node), False when it ends (the turn is committed)."""
+        st, tab, vb, trace, e = self._replay()
+        if vb[K.SNAP] > 0:                              # a question
+            sst = vb[K.SNAP_ST:K.SNAP_TAB].copy()
+            stab = vb[K.SNAP_TAB:K.SNAP_SIZE].reshape(K.MAX_MELDS, K.TW).copy()
+            view = vb[:K.VIEW_SIZE]
+            k = int(vb[K.SNAP])
+            codes = [int(x) for x in vb[K.VIEW_SIZE + K.MAX_LEGAL:K.VIEW_SIZE + K.MAX_LEGAL + k]]
+            self.q = (int(view[K.V_SEAT]), int(view[K.V_KIND]), int(view[K.V_CARD]), int(view[K.V_MELD]),
+                      int(view[K.V_INFO]), int(view[K.V_INFO2]), codes)
+            self._told(trace, int(sst[K.TR_LEN]))
+            self.snap = (sst, stab)
+            self._views = {}
+            return True
+        if st[K.XNEED] == 2 or (st[K.PERR] and st[K.XNEED] != 1):
+            raise RuntimeError("the turn's replay left its script (a step API bug)")
+        if st[K.XNEED] == 1:                            # a stock card to deal
+            self._told(trace, int(st[K.TR_LEN]))
+            lo, hi = int(st[K.STOCK_LO]), int(st[K.STOCK_HI])
+            self.cnt = np.bincount(st[K.STOCK + lo:K.STOCK + hi], minlength=TYPES).tolist()
+            if st[K.RESHUF] > self.bres and lo == 0:
+                self.pile_order = [int(x) for x in st[K.STOCK:K.STOCK + hi]]
+            self.snap = (st, tab)
+            self.chance = "draw"
+            self.q = None
+            self._views = {}
+            return True
+        if e:
+            raise RuntimeError(f"the kernel reports {K.ERROR_NAMES[e]}")
+        self._told(trace, int(st[K.TR_LEN]))
+        st[K.XFEED_LEN] = st[K.XFEED_POS] = 0
+        self.st, self.tab = st, tab
+        self.script = [[] for _ in range(self.n)]
+        self.feed = []
+        self.mode = 0
+        self.logged = 0
+        self.q = self.snap = None
+        self._views = {}
+        return False
+
+    def _end_deal(self) -> None:
+        st, o, n = self.st, self.opts, self.n
+        reason = K.DEAL_REASONS[int(st[K.DREASON])]
+        out = int(st[K.OUT])
+        self._tell(f"deal {int(st[K.DEAL])} ends: {reason}" + (f", seat {out} went out" if out >= 0 else "")
+                   + "; holdings " + " | ".join(self._holding(st, q) for q in range(n)))
+        K.score_deal(st, o, np.zeros((0, 6), np.int64))
+        self._tell("penalties " + " ".join(str(int(st[K.PEN + q])) for q in range(n)) + ", totals "
+                   + " ".join(str(int(st[K.TOTAL + q])) for q in range(n)))
+        st[K.GAME_TURNS] += st[K.TURN]
+        st[K.GAME_RESHUF] += st[K.RESHUF]
+        for q in range(n):
+            st[K.GMAYI + q] += st[K.MAYI + q]
+            st[K.GOOT + q] += st[K.OOT + q]
+        K.write_deal(st, self.row)
+        if st[K.DEAL] >= K.DEALS:
+            K.write_game(st, self.row)
+            self.over = True
+            self.q = self.snap = None
+            self._views = {}
+            return
+        self._start_deal(int(st[K.DEAL]) + 1, (int(st[K.DEALER]) + 1) % n)
+
+    # ---- what the trace tells each seat ------------------------------------------------------------
+    def _told(self, trace, upto: int) -> None:
+        """Tell the trace rows from ``logged`` to ``upto`` (the same on every replay of the turn)."""
+        for code, seat, a, b, c, _ in trace[self.logged:upto].tolist():
+            self._row(code, seat, a, b, c)
+        self.logged = max(self.logged, upto)
+
+    def _row(self, code, seat, a, b, c) -> None:
+        if code == K.T_DRAW:
+            self._tell(f"seat {seat} draws a card", seat, f"seat {seat} draws {_card(a)}")
+        elif code == K.T_OOT:
+            self._tell(f"seat {seat} draws a card out of turn", seat, f"seat {seat} draws {_card(a)} out of turn")
+        elif code == K.T_PENALTY:
+            self._tell(f"seat {seat} takes a penalty card", seat, f"seat {seat} takes the penalty card {_card(a)}")
+        elif code == K.T_TAKE:
+            self._tell(f"seat {seat} takes {_card(a)} from the pile")
+        elif code == K.T_BUY:
+            self._tell(f"seat {seat} buys {_card(a)}")
+        elif code == K.T_VOLUNTEER:
+            self._tell(f"seat {seat} will play out of turn")
+        elif code == K.T_MELD:
+            self._tell(f"seat {seat} melds {' '.join(_TableMeld(b, c).cards())} as table meld {a}")
+        elif code == K.T_LAYOFF:
+            self._tell(f"seat {seat} lays off {_card(a)} on meld {b}")
+        elif code == K.T_SWAP:
+            t = (c & 255) - 2
+            where = {K.SWAP_KEPT: "kept for the discard", K.SWAP_MELD: "into the meld"}.get(t, f"on meld {t}")
+            self._tell(f"seat {seat} swaps {_card(a)} for the joker of meld {b}, the joker {where}")
+        elif code == K.T_DISCARD:
+            self._tell(f"seat {seat} discards {_card(a)}" + (" out of turn" if b else ""))
+        elif code == K.T_RESHUFFLE:
+            self._tell(f"the discard pile is shuffled into a new stock of {a} cards")
+
+    @staticmethod
+    def _holding(st, p: int) -> str:
+        h = st[K.HAND + K.HOLD * p:K.HAND + K.HOLD * (p + 1)]
+        return " ".join(_card(c) for c in range(TYPES) for _ in range(int(h[c]))) or "-"
+
+    # ---- what OpenSpiel calls a state -----------------------------------------------------------
+    def current_player(self) -> int:
+        who = self._chance_or_end()
+        return who if who is not None else self.q[0]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.chance == "first":
+            return [(q, 1.0 / self.n) for q in range(self.n)]
+        if self.chance == "cut":
+            return self._cut_outcomes()
+        return _weighted(self.cnt)
+
+    def legal_actions(self) -> list[int]:
+        if self.over:
+            return []
+        if self.chance is not None:
+            return [c for c, _ in self.chance_outcomes()]
+        return [BASE[self.q[1]] + c for c in sorted(self.q[6])]
+
+    def apply(self, action: int) -> None:
+        action = self._checked(action)
+        self._views = {}
+        if self.chance == "first":
+            self.chance = None
+            self._start_deal(1, action)
+        elif self.chance == "cut":
+            self.chance = None
+            self._cut(action)
+        elif self.chance == "deal":
+            self._dealt(action)
+        elif self.chance == "draw":
+            self.chance = None
+            self.feed.append(action)
+            self._advance()
+        else:
+            p, kind, card, meld = self.q[:4]
+            code = action - BASE[kind]
+            self.script[p].append((int(K.question_key(kind, card, meld)), code))
+            text = action_text(kind, code, card, meld)
+            if kind in (K.K_BUY, K.K_VOLUNTEER) and code == 0:
+                self._tell(f"seat {p}: {text}")
+            else:
+                self._seen[p].append(f"seat {p}: {text}")
+            self.q = None
+            self._advance()
+        self.history.append(action)
+
+    def returns(self) -> list[float]:
+        if not self.over:
+            return [0.0] * self.n
+        return [-float(self.st[K.TOTAL + q]) for q in range(self.n)]
+
+    # ---- cardsim's strategies and the batch's chance, for replaying batch records -----------------
+    def strategy_action(self, sid: int, prm, gplay) -> int:
+        """The answer cardsim's built-in strategy ``sid`` (its parameter row ``prm``) gives here, as
+        the batch kernel's hooks make it (``wants_card``, ``volunteers``, ``yes``, ``place_target``,
+        ``choose_discard``), drawing from its game's play stream ``gplay``. The state orders the
+        batch's reshuffles from ``gplay`` from now on, as the batch does. ``meld_pick = 1`` (a
+        meld the plug-in codes do not name) is not replayed."""
+        self.gplay = gplay
+        if sid == K.S_SEARCH:
+            sid, prm = int(prm[K.SP_POLICY]), prm[K.SP_PRM:]
+        prm = np.ascontiguousarray(prm, np.float64)
+        p, kind, card, meld, info, _, codes = self.q
+        st, tab = self.snap[0].copy(), self.snap[1].copy()
+        o, sc = self.opts, np.zeros(16, np.int64)
+        sid = np.int64(sid)
+        rules = K.rules_of(o)
+        if kind in (K.K_DRAW, K.K_BUY):
+            paid = kind == K.K_BUY or o[K.O_MAYI_MODEL] == K.MODEL_OOT
+            code = int(K.wants_card(st, o, tab, np.int64(p), np.int64(card), paid, sid, prm, gplay, sc))
+        elif kind == K.K_VOLUNTEER:
+            code = int(K.volunteers(st, o, np.int64(p), sid, prm, gplay))
+        elif kind == K.K_SWAP and info == 0 and sid != K.S_RANDOM and prm[K.P_SWAP] < 0.5:
+            code = 0                                    # the batch offers this seat no swap
+        elif kind in (K.K_MELD, K.K_SWAP):
+            code = int(K.yes(sid, prm, gplay))
+        elif kind == K.K_MELD_JOKERS:
+            code = max(codes) if sid != K.S_RANDOM and prm[K.P_MELD_JK] > 0.5 else 0
+        elif kind == K.K_JOKER:
+            h = K.hand_of(st, np.int64(p))
+            jmode = 0 if sid == K.S_RANDOM else int(prm[K.P_JOKER])
+            earlier = st[K.PTURN + p] > st[K.MELD_TURN + p]
+            t = int(K.place_target(tab, st[K.NMELDS], np.int64(K.JK), h, rules, np.int64(jmode))) if earlier else -1
+            keep = info == 1 and (t < 0 or sid == K.S_RANDOM and int(K.below(gplay, np.int64(2))) == 1)
+            code = 0 if keep else 1 + t
+        elif kind == K.K_LAYOFF:
+            h = K.hand_of(st, np.int64(p)).copy()
+            h[card] -= 1
+            mode = (0 if sid == K.S_RANDOM else int(prm[K.P_JOKER if card == K.JK else K.P_LAYOFF]))
+            t = int(K.place_target(tab, st[K.NMELDS], np.int64(card), h, rules, np.int64(mode)))
+            code = 1 + t if K.yes(sid, prm, gplay) else 0
+        else:
+            code = int(K.choose_discard(st, o, tab, np.int64(p), info == 1, sid, prm, gplay, sc))
+        if code not in codes:
+            raise ValueError(f"strategy {int(sid)} answers {code}, not among {codes}")
+        return BASE[kind] + code
+
+    def batch_outcome(self, seed: int, game: int) -> int:
+        """At a chance node: the outcome the batch draws here in game ``game`` of run ``seed``
+        (the first dealer, the cut, a card of the deal, a stock card: the deal's shuffle, or a
+        reshuffle's order from the stream ``strategy_action`` was given)."""
+        if self.chance == "first":
+            return int(K.first_dealer(self.opts, np.int64(seed), np.int64(game), np.zeros(2, np.uint64)))
+        d = int(self.st[K.DEAL])
+        if self.chance in ("cut", "deal"):
+            pack, cut = batch_pack(seed, game, d, self.opts)
+            return cut if self.chance == "cut" else pack[self.dealt]
+        st = self.snap[0]
+        if not self.bstock:
+            pack, _ = batch_pack(seed, game, d, self.opts)
+            self.bstock = pack[len(self.targets):]
+        if st[K.RESHUF] > self.bres:
+            order = np.array(self.pile_order, np.int64)
+            shuffle(self.gplay, order, 0, len(order))
+            self.bstock = order.tolist()
+            self.bres = int(st[K.RESHUF])
+        return self.bstock[int(st[K.STOCK_LO])]
+
+    # ---- what a seat sees ------------------------------------------------------------------------
+    def _now(self):
+        """The state and table as they are now (where the question was asked, the draw stopped)."""
+        return self.snap if self.snap is not None else (self.st, self.tab)
+
+    def _phase(self) -> int:
+        if self.over:
+            return len(PHASES) - 1
+        if self.chance is not None:
+            return 0
+        return 1 + self.q[1]
+
+    def _view_of(self, seat: int) -> np.ndarray:
+        st, tab = self._now()
+        view = np.zeros(K.VIEW_SIZE, np.int64)
+        if self.q is not None and self.q[0] == seat:
+            _, kind, card, meld, info, info2, _ = self.q
+        else:
+            kind, card, meld, info, info2 = -1, -1, -1, 0, 0
+        K.fill_view(st, self.opts, tab, np.int64(seat), np.int64(kind), np.int64(card), np.int64(meld),
+                    np.int64(info), np.int64(info2), view)
+        return view
+
+    def clone(self):
+        c = super().clone()
+        c._views = dict(self.__dict__.get("_views", {}))
+        return c
+
+    def _view(self, kind: str, seat: int, make):
+        views = self.__dict__.setdefault("_views", {})
+        key = (kind, seat)
+        if key not in views:
+            views[key] = make(seat)
+        return views[key]
+
+    def observation_string(self, seat: int) -> str:
+        return self._view("string", seat, self._observation_string)
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        return self._view("tensor", seat, self._observation_tensor).copy()
+
+    def _table(self, tab, nm: int) -> str:
+        return " / ".join(f"{i}:{int(tab[i, K.T_OWNER])}:" + " ".join(_TableMeld(int(K.pack_row(tab[i])),
+                                                                                   int(tab[i, M.M_P1])).cards())
+                          for i in range(nm)) or "-"
+
+    def _observation_string(self, seat: int) -> str:
+        v = self._view_of(seat)
+        n = self.n
+        st, tab = self._now()
+        ask = ""
+        if self.q is not None and self.q[0] == seat:
+            _, kind, card, meld, info, info2, _ = self.q
+            ask = f" · asked {KIND_NAMES[kind]} card {_card(card) if card >= 0 else '-'} meld {meld} info {info} {info2}"
+        top = int(v[K.V_TOP])
+        hand = " ".join(_card(c) for c in range(TYPES) for _ in range(int(v[K.V_HAND + c]))) or "-"
+        return (f"seat {seat} · to act {self.current_player()} · {PHASES[self._phase()]}{ask} · deal "
+                f"{int(v[K.V_DEAL])} dealer {int(v[K.V_DEALER])} · turn {int(v[K.V_TURN])} · holding {hand} · pile "
+                f"{int(v[K.V_PILE_LEN])} top {_card(top) if top >= 0 else '-'} · stock {int(v[K.V_STOCK])} · taken "
+                f"{int(v[K.V_TAKEN])} due {int(v[K.V_JOKER_DUE])} xfer {int(v[K.V_XFER])} · held "
+                + " ".join(str(int(v[K.V_HELD + q])) for q in range(n)) + " · down "
+                + "".join(str(int(v[K.V_DOWN + q])) for q in range(n)) + " · may-i "
+                + " ".join(str(int(v[K.V_MAYI + q])) for q in range(n)) + " · oot "
+                + " ".join(str(int(v[K.V_OOT + q])) for q in range(n)) + " · totals "
+                + " ".join(str(int(v[K.V_TOTAL + q])) for q in range(n)) + " · table "
+                + self._table(tab, int(v[K.V_NMELDS])))
+
+    def _observation_tensor(self, seat: int) -> np.ndarray:
+        v = self._view_of(seat)
+        n = self.n
+        st, tab = self._now()
+        t = np.zeros(obs_size(n), np.float32)
+        t[0:TYPES] = v[K.V_HAND:K.V_HAND + TYPES] / 4.0
+        t[TYPES:2 * TYPES] = v[K.V_PILE:K.V_PILE + TYPES] / 4.0
+        cnt = np.zeros(TYPES, np.int64)
+        K.table_counts(tab, st[K.NMELDS], cnt)
+        t[2 * TYPES:3 * TYPES] = cnt / 4.0
+        at = 3 * TYPES
+        if v[K.V_TOP] >= 0:
+            t[at + int(v[K.V_TOP])] = 1.0
+        at += TYPES
+        if v[K.V_CARD] >= 0:
+            t[at + int(v[K.V_CARD])] = 1.0
+        at += TYPES
+        for k, (f, scale) in enumerate(((K.V_HELD, 20.0), (K.V_DOWN, 1.0), (K.V_MAYI, 5.0), (K.V_OOT, 5.0),
+                                        (K.V_TOTAL, 500.0))):
+            t[at + k * n:at + (k + 1) * n] = v[f:f + n] / scale
+        at += 5 * n
+        if v[K.V_DEAL] > 0:
+            t[at + int(v[K.V_DEAL]) - 1] = 1.0
+        at += K.DEALS
+        t[at + self._phase()] = 1.0
+        at += len(PHASES)
+        for x in (self.current_player(), seat, int(v[K.V_DEALER])):
+            if 0 <= x < n:
+                t[at + x] = 1.0
+            at += n
+        t[at:at + 6] = [v[K.V_TURN] / 100.0, v[K.V_STOCK] / 162.0, v[K.V_PILE_LEN] / 162.0, v[K.V_TAKEN] >= 0,
+                        v[K.V_JOKER_DUE], v[K.V_XFER]]
+        return t
+
+    def action_string(self, action: int) -> str:
+        if self.is_chance():
+            if self.chance == "first":
+                return f"seat {action} deals first"
+            if self.chance == "cut":
+                return "the cut is exact" if action else "the cut is not exact"
+            return f"card {_card(action)}"
+        kind = kind_of(action)
+        card, meld = (self.q[2], self.q[3]) if self.q is not None and self.q[1] == kind else (-1, -1)
+        return action_text(kind, action - BASE[kind], card, meld)
+
+    def __str__(self) -> str:
+        st, _ = self._now()
+        return self._view("all", -1, lambda _: "\n".join(f"seat {q}: {self._holding(st, q)}" for q in range(self.n))
+                          + "\n" + self.observation_string(0))
