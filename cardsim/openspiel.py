@@ -11,15 +11,17 @@ name, typed by its default (a bool, int or string as ``-o NAME=VALUE`` takes it;
 default is ``none`` is an int with -1 for none, ``max_hits_per_turn=2``; a list is its values joined
 by ``_``, a single value with a trailing one: ``deal_tonk_totals=49_50``, ``deal_tonk_totals=50_``; an
 option that takes a number or a word is an int with -1 for the word: ``first_dealer=2``, -1 random,
-which the bridge deals as seat 0: it has no run seed; Telefunken deals it by chance; Telefunken's
-structured options, ``contracts`` and the hand maps, are strings in their ``;`` spelling:
-``contracts=3p;3+r7``, ``exchange_rounds=2:1``).
+which the bridge deals as seat 0: it has no run seed; Telefunken and Contract Rummy deal it by
+chance; an option that defaults to none but takes a number is a float with -1 for none:
+``cut_success_prob=0.5``; Telefunken's structured options, ``contracts`` and the hand maps, are
+strings in their ``;`` spelling: ``contracts=3p;3+r7``, ``exchange_rounds=2:1``).
 Chance nodes deal the cards one by one and decide every draw from the stock; actions are the step
 API's dense ids, legal ones ascending; ``returns()`` are cardsim's payouts (chips). Information
 state strings (perfect recall) and observation strings and tensors show a player only what that
-seat may see. Tonk, Marafon, Trionfo, Tripoli and Telefunken have adapters so far (Tripoli and
-Telefunken are general-sum: without clearing rounds Tripoli's board keeps chips; Telefunken's
-returns are minus penalty totals); Contract Rummy is still to come.
+seat may see. Every game has an adapter: Tonk, Marafon, Trionfo, Tripoli, Telefunken and Contract
+Rummy (Tripoli, Telefunken and Contract Rummy are general-sum: without clearing rounds Tripoli's
+board keeps chips; the rummies' returns are minus penalty totals). ``resample_from_infostate``
+deals a world the player cannot tell from this one, for ISMCTS.
 """
 from __future__ import annotations
 
@@ -80,7 +82,12 @@ def _spec(game: str) -> dict:
         if _structured(spec.options_cls, f.name, v):
             params[f.name] = "default"
             continue
-        params[f.name] = -1 if _int_or_word(spec.options_cls, f.name) and isinstance(v, str) else _param_default(v)
+        if _int_or_word(spec.options_cls, f.name) and isinstance(v, str):
+            params[f.name] = -1
+        elif v is None and float in typing.get_args(typing.get_type_hints(spec.options_cls)[f.name]):
+            params[f.name] = -1.0                      # a number or none (Contract Rummy's cut_success_prob)
+        else:
+            params[f.name] = _param_default(v)
     return params
 
 

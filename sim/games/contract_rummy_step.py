@@ -28,8 +28,8 @@ Decisions: the plug-in kinds and their codes (``cardsim.contract_rummy`` documen
 kind a block of ids: 0-1 K_DRAW (0 draw from the stock, 1 take the discard), 2-3 K_BUY (pass,
 buy), 4-5 K_VOLUNTEER (no, play out of turn), 6-7 K_SWAP (no, swap), 8 + code K_MELD (0 not now,
 1 the engine's meld, 2 the plain best meld, 3 + c every card but c), 64 + j K_MELD_JOKERS (j
-more jokers), 72 + code K_JOKER (0 keep it for the discard, 1 + t on meld t), 89 + code
-K_LAYOFF (0 keep, 1 + t on meld t), 106 + c K_DISCARD (the card): 159 ids. The kernel decides
+more jokers), 72 + code K_JOKER (0 keep it for the discard, 1 + t on meld t), 90 + code
+K_LAYOFF (0 keep, 1 + t on meld t), 108 + c K_DISCARD (the card): 161 ids. The kernel decides
 what the plug-in interface leaves to it (which contract meld the search finds, where extra
 meld jokers go, the order cards are offered in).
 
@@ -104,6 +104,14 @@ def _pack(opts) -> list[int]:
     return [int(opts[K.O_DECKS])] * 52 + [int(opts[K.O_JOKERS])]
 
 
+_NAMES = np.array([_card(c) for c in range(TYPES)])
+
+
+def _cards_text(counts) -> str:
+    """A holding (copies per card type) as its cards, in card order."""
+    return " ".join(np.repeat(_NAMES, counts).tolist()) or "-"
+
+
 def _weighted(cnt) -> list[tuple[int, float]]:
     total = sum(cnt)
     return [(c, k / total) for c, k in enumerate(cnt) if k]
@@ -174,7 +182,7 @@ class ContractRummyState(FlagState):
         self.row = np.zeros(K.RECORD_COLS, np.int64)   # the batch's record of the game (deals as they end)
         self.script = [[] for _ in range(n)]  # each seat's answers this turn: (question key, code)
         self.feed: list[int] = []    # the stock cards chance dealt this turn, in draw order
-        self.mode = 0                # SS_MODE of the seats' scripts (a resampled world: 1 or 2)
+        self.modes = [0] * n         # SS_MODE of each seat's script (a resampled world: 1 or 2 for the others)
         self.logged = 0              # trace rows of this turn told so far
         self.q = None                # the question: (seat, kind, card, meld, info, info2, codes)
         self.snap = None             # (state, table) where the question was asked / the draw stopped
@@ -277,7 +285,7 @@ class ContractRummyState(FlagState):
             if len(answers) > K.SS_ROOM:
                 raise RuntimeError("a turn asked more questions than a script holds")
             pprm[q, K.SS_LEN] = len(answers)
-            pprm[q, K.SS_MODE] = self.mode
+            pprm[q, K.SS_MODE] = self.modes[q]
             if answers:
                 pprm[q, K.SS_ANS:K.SS_ANS + 2 * len(answers)] = np.array(answers, np.float64).ravel()
         return pprm
@@ -301,7 +309,8 @@ class ContractRummyState(FlagState):
         pprm = self._scripts()
         e = K.step_turn(st, self.opts, tab, sids, params, self.gplay, trace, np.zeros(16, np.int64),
                         np.zeros((K.MO_ROWS, K.HOLD), np.int64), plug, pprm, vb, srch)
-        if self.mode == 0 and (pprm[:, K.SS_POS] != pprm[:, K.SS_LEN]).any():
+        exact = pprm[:, K.SS_MODE] == 0
+        if (pprm[exact, K.SS_POS] != pprm[exact, K.SS_LEN]).any():
             raise RuntimeError("the turn's replay left its script (a step API bug)")
         return st, tab, vb, trace, int(e)
 
@@ -341,7 +350,7 @@ class ContractRummyState(FlagState):
         self.st, self.tab = st, tab
         self.script = [[] for _ in range(self.n)]
         self.feed = []
-        self.mode = 0
+        self.modes = [0] * self.n
         self.logged = 0
         self.q = self.snap = None
         self._views = {}
@@ -405,8 +414,7 @@ class ContractRummyState(FlagState):
 
     @staticmethod
     def _holding(st, p: int) -> str:
-        h = st[K.HAND + K.HOLD * p:K.HAND + K.HOLD * (p + 1)]
-        return " ".join(_card(c) for c in range(TYPES) for _ in range(int(h[c]))) or "-"
+        return _cards_text(st[K.HAND + K.HOLD * p:K.HAND + K.HOLD * (p + 1)])
 
     # ---- what OpenSpiel calls a state -----------------------------------------------------------
     def current_player(self) -> int:
@@ -527,6 +535,102 @@ class ContractRummyState(FlagState):
             self.bres = int(st[K.RESHUF])
         return self.bstock[int(st[K.STOCK_LO])]
 
+    # ---- ISMCTS's determinization ------------------------------------------------------------------
+    def resample(self, seat: int, rng, tries: int = 50) -> ContractRummyState:
+        """A state ``seat`` cannot tell from this one: the other hands and the stock dealt again
+        from the cards it has not seen, as they stood when this turn began (the cards each seat
+        is publicly known to hold, ``KNOWN``, stay with it; the cards another seat has laid,
+        swapped or discarded this turn were in its hand), the stock cards others drew this turn
+        dealt again, and the turn replayed: another seat's answers in the script keep their
+        meaning (a question its new hand raises that the script does not name gets the passive
+        answer, no or keep). A world whose replay shows ``seat`` anything else is dealt again,
+        up to ``tries`` times; then (rarely: ``resample_misses`` counts it) the state itself.
+        ``rng``: a ``numpy.random.Generator``. At a chance node or the end, the state itself."""
+        if self.chance is not None or self.over:
+            return self.clone()
+        _, _, vb, trace, _ = self._replay()
+        rows = trace[:int(vb[K.SNAP_ST + K.TR_LEN])].tolist()
+        want = (self.q, self.observation_string(seat), self.information_state_string(seat))
+        modes = [0 if q == seat else 2 if self.q[1] == K.K_DISCARD and self.q[4] == 1 else 1 for q in range(self.n)]
+        for _ in range(tries):
+            c = self._world(seat, rows, rng)
+            if c is None:
+                continue
+            c.modes = modes
+            c._views = {}
+            try:
+                stopped = c._run()
+            except RuntimeError:
+                continue
+            if stopped and c.chance is None and (c.q, c.observation_string(seat),
+                                                 c.information_state_string(seat)) == want:
+                self._resampled(c, seat)
+                c._views = {}
+                return c
+        self.__dict__["resample_misses"] = self.__dict__.get("resample_misses", 0) + 1
+        return self.clone()
+
+    def _world(self, seat: int, rows, rng):
+        """The turn's start dealt again for ``seat`` (see ``resample``), or None if the cards the
+        others played this turn cannot come from their hands. Stock cards drawn after a reshuffle
+        in this turn keep their values (they come from the pile's cards, not the old stock)."""
+        st0, n = self.st, self.n
+        played = np.zeros((n, TYPES), np.int64)
+        fixed = []                                  # per feed card: it stays (the seat's own, or after a reshuffle)
+        after = False
+        for code, who, a, b, c, _ in rows:
+            if code == K.T_RESHUFFLE:
+                after = True
+            elif code in (K.T_DRAW, K.T_PENALTY, K.T_OOT):
+                fixed.append(who == seat or after)
+            elif code == K.T_MELD:
+                row = np.zeros((1, K.TW), np.int64)
+                row[0, [M.M_KIND, M.M_KEY, M.M_JOKERS, M.M_P2, M.M_P1]] = [b & 3, (b >> 2) & 63, (b >> 8) & 255,
+                                                                          (b >> 16) & 255, c]
+                K.table_counts(row, 1, played[who])
+            elif code in (K.T_LAYOFF, K.T_SWAP, K.T_DISCARD):
+                played[who, a] += 1
+                if code == K.T_SWAP and (c & 255) - 2 in (K.SWAP_KEPT, K.SWAP_MELD):
+                    played[who, K.JK] -= 1                  # the freed joker went into its hand
+            elif code in (K.T_TAKE, K.T_BUY):
+                played[who, a] -= 1
+        if len(fixed) != len(self.feed):
+            return None
+        lo, hi = int(st0[K.STOCK_LO]), int(st0[K.STOCK_HI])
+        stock = np.bincount(st0[K.STOCK + lo:K.STOCK + hi], minlength=TYPES)
+        own_old = np.zeros(TYPES, np.int64)         # the seat's own draws from the old stock
+        after = False
+        for code, who, a, *_ in rows:
+            if code == K.T_RESHUFFLE:
+                after = True
+            elif code in (K.T_DRAW, K.T_PENALTY, K.T_OOT) and who == seat and not after:
+                own_old[a] += 1
+        pool = stock - own_old
+        hands = {}
+        for q in range(n):
+            if q != seat:
+                h = st0[K.HAND + K.HOLD * q:K.HAND + K.HOLD * (q + 1)]
+                known = np.minimum(st0[K.KNOWN + K.HOLD * q:K.KNOWN + K.HOLD * (q + 1)], h)
+                pool += h - known
+                hands[q] = known + np.clip(played[q] - known, 0, None)
+                pool -= hands[q] - known
+        if (pool < 0).any() or any(h.sum() > st0[K.HSIZE + q] for q, h in hands.items()):
+            return None
+        cards = rng.permutation(np.repeat(np.arange(TYPES), pool)).tolist()
+        for q, h in hands.items():
+            for _ in range(int(st0[K.HSIZE + q] - h.sum())):
+                h[cards.pop()] += 1
+        # the old stock now: what is left and the seat's own draws; the others' draws come from it
+        left = cards + [c for c in range(TYPES) for _ in range(int(own_old[c]))]
+        hidden = rng.permutation(len(cards)).tolist()
+        feed = [f if k else cards[hidden.pop()] for f, k in zip(self.feed, fixed)]
+        c = self.clone()
+        for q, h in hands.items():
+            c.st[K.HAND + K.HOLD * q:K.HAND + K.HOLD * (q + 1)] = h
+        c.st[K.STOCK + lo:K.STOCK + hi] = sorted(left)
+        c.feed = feed
+        return c
+
     # ---- what a seat sees ------------------------------------------------------------------------
     def _now(self):
         """The state and table as they are now (where the question was asked, the draw stopped)."""
@@ -582,7 +686,7 @@ class ContractRummyState(FlagState):
             _, kind, card, meld, info, info2, _ = self.q
             ask = f" · asked {KIND_NAMES[kind]} card {_card(card) if card >= 0 else '-'} meld {meld} info {info} {info2}"
         top = int(v[K.V_TOP])
-        hand = " ".join(_card(c) for c in range(TYPES) for _ in range(int(v[K.V_HAND + c]))) or "-"
+        hand = _cards_text(v[K.V_HAND:K.V_HAND + TYPES])
         return (f"seat {seat} · to act {self.current_player()} · {PHASES[self._phase()]}{ask} · deal "
                 f"{int(v[K.V_DEAL])} dealer {int(v[K.V_DEALER])} · turn {int(v[K.V_TURN])} · holding {hand} · pile "
                 f"{int(v[K.V_PILE_LEN])} top {_card(top) if top >= 0 else '-'} · stock {int(v[K.V_STOCK])} · taken "
