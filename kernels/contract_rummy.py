@@ -1143,7 +1143,10 @@ def snapshot(st, tab, n, vb):
 
 @njit(cache=True)
 def ask_yes(st, opts, tab, p, kind, card, meld, info, plug, pprm, vb):
-    """A yes/no decision (legal 0 no, 1 yes): 1, 0, or -1 (the base decides)."""
+    """A yes/no decision (legal 0 no, 1 yes): 1, 0, or -1 (the base decides). The legal
+    buffer is left alone for a seat not asked (after a stop it holds the stopping question's)."""
+    if not asks(st, p, kind, pprm):
+        return -1
     vb[VIEW_SIZE + MAX_LEGAL] = 0
     vb[VIEW_SIZE + MAX_LEGAL + 1] = 1
     return ask(st, opts, tab, p, kind, 2, card, meld, info, 0, plug, pprm, vb)

@@ -599,7 +599,7 @@ def search_section(args, cores: int) -> list[str]:
 
 OPENSPIEL_GAMES = ["cardsim_tonk(players=2)", "cardsim_tonk(players=4)", "cardsim_marafon",
                    "cardsim_marafon(claims_enabled=False)", "cardsim_trionfo", "cardsim_tripoli(players=4)",
-                   "cardsim_telefunken(max_turns_per_hand=100)",
+                   "cardsim_telefunken(max_turns_per_hand=100)", "cardsim_contract_rummy",
                    "gin_rummy", "hearts"]
 
 

@@ -11,6 +11,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import contract_rummy as K  # noqa: E402
+from cardsim.kernels import melds_float as F  # noqa: E402
 from cardsim.sim.games.contract_rummy import PRESETS  # noqa: E402
 from cardsim.sim.games.contract_rummy_step import BASE, NUM_ACTIONS, kind_of  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
@@ -31,6 +32,21 @@ def test_random_sim_test_presets(preset):
 
 def _hand(st, q):
     return st[K.HAND + K.HOLD * q:K.HAND + K.HOLD * (q + 1)]
+
+
+def _codes(s):
+    """The legal codes of the question, derived again from the state where it was asked: the
+    discards the rules allow, a lay-off's melds that take the card (keeping it first), yes or no
+    (the question's own list: a yes/no asked later in the replay's wind-down must not touch it)."""
+    p, kind, card, _, info, _, codes = s.q
+    st, tab = s.snap
+    if kind == K.K_DISCARD:
+        return [c for c in range(K.HOLD) if K.discard_ok(st, p, c, info == 1)]
+    if kind == K.K_LAYOFF:
+        return [0] + [1 + t for t in range(int(st[K.NMELDS])) if F.can_lay(tab[t], card, K.rules_of(s.opts))]
+    if kind in (K.K_DRAW, K.K_BUY, K.K_VOLUNTEER, K.K_SWAP):
+        return [0, 1]
+    return codes
 
 
 @pytest.mark.parametrize("options", [
@@ -61,6 +77,7 @@ def test_random_games_keep_the_cards(options):
                 kinds.add(s.q[1])
                 legal = s.legal_actions()
                 assert all(kind_of(a) == s.q[1] for a in legal)
+                assert s.q[6] == _codes(s), s.q
                 s.apply(legal[rng.integers(len(legal))])
             if not s.is_terminal() and s.chance not in ("first", "cut", "deal"):   # s.st: the turn's start
                 assert K.check_invariants(s.st, s.opts, s.tab) == 0
@@ -71,6 +88,26 @@ def test_random_games_keep_the_cards(options):
     assert reshuffles > 0 or n != 4         # (random May-I's empty the four-seat stock; the others last)
     assert (K.K_BUY in kinds) == (options.get("may_i_model") == "buy")
     assert (K.K_VOLUNTEER in kinds) == (options.get("may_i_model") is None)
+
+
+def test_a_question_keeps_its_legal_codes():
+    """A random game of default rules: at every question (lay-offs and jokers whose codes do not
+    begin 0, 1 among them) the legal codes are the question's own. The replay that stops at a
+    question plays the turn out with the built-ins; a yes/no question on the way once wrote 0, 1
+    over the stopped question's first two codes (a joker's 1, 2 read as keep and meld 0)."""
+    s = new_game("contract_rummy", players=4).new_state()
+    rng = np.random.default_rng(3)
+    kinds = set()
+    while not s.is_terminal():
+        if s.is_chance():
+            outs = s.chance_outcomes()
+            s.apply(outs[rng.choice(len(outs), p=[p for _, p in outs])][0])
+            continue
+        assert s.q[6] == _codes(s), s.q
+        kinds.add((s.q[1], s.q[6][:2] != [0, 1]))
+        legal = s.legal_actions()
+        s.apply(legal[rng.integers(len(legal))])
+    assert {(K.K_LAYOFF, False), (K.K_JOKER, True), (K.K_DISCARD, True)} <= kinds
 
 
 def test_action_ids():

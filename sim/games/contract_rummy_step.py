@@ -572,17 +572,19 @@ class ContractRummyState(FlagState):
 
     def _world(self, seat: int, rows, rng):
         """The turn's start dealt again for ``seat`` (see ``resample``), or None if the cards the
-        others played this turn cannot come from their hands. Stock cards drawn after a reshuffle
-        in this turn keep their values (they come from the pile's cards, not the old stock)."""
+        others played this turn cannot come from their hands and draws. A card another seat
+        played this turn is in its hand at the start, or (when its hand is too small) was one of
+        its draws this turn. Stock cards drawn after a reshuffle in this turn keep their values
+        (they come from the pile's cards, not the old stock), and so do the seat's own."""
         st0, n = self.st, self.n
         played = np.zeros((n, TYPES), np.int64)
-        fixed = []                                  # per feed card: it stays (the seat's own, or after a reshuffle)
+        drawn = []                                  # per feed card: (who drew it, after a reshuffle)
         after = False
         for code, who, a, b, c, _ in rows:
             if code == K.T_RESHUFFLE:
                 after = True
             elif code in (K.T_DRAW, K.T_PENALTY, K.T_OOT):
-                fixed.append(who == seat or after)
+                drawn.append((who, after))
             elif code == K.T_MELD:
                 row = np.zeros((1, K.TW), np.int64)
                 row[0, [M.M_KIND, M.M_KEY, M.M_JOKERS, M.M_P2, M.M_P1]] = [b & 3, (b >> 2) & 63, (b >> 8) & 255,
@@ -594,40 +596,52 @@ class ContractRummyState(FlagState):
                     played[who, K.JK] -= 1                  # the freed joker went into its hand
             elif code in (K.T_TAKE, K.T_BUY):
                 played[who, a] -= 1
-        if len(fixed) != len(self.feed):
+        if len(drawn) != len(self.feed):
             return None
+        feed = list(self.feed)
+        fixed = [who == seat or late for who, late in drawn]
         lo, hi = int(st0[K.STOCK_LO]), int(st0[K.STOCK_HI])
-        stock = np.bincount(st0[K.STOCK + lo:K.STOCK + hi], minlength=TYPES)
-        own_old = np.zeros(TYPES, np.int64)         # the seat's own draws from the old stock
-        after = False
-        for code, who, a, *_ in rows:
-            if code == K.T_RESHUFFLE:
-                after = True
-            elif code in (K.T_DRAW, K.T_PENALTY, K.T_OOT) and who == seat and not after:
-                own_old[a] += 1
-        pool = stock - own_old
+        pool = np.bincount(st0[K.STOCK + lo:K.STOCK + hi], minlength=TYPES)
+        kept = np.zeros(TYPES, np.int64)            # old-stock cards whose draws stay as they are
+        for f, (who, late), k in zip(feed, drawn, fixed):
+            if k:
+                played[who, f] -= 1                 # a card it drew in view: not from its hand
+                if not late:
+                    kept[f] += 1
+        pool -= kept
         hands = {}
         for q in range(n):
-            if q != seat:
-                h = st0[K.HAND + K.HOLD * q:K.HAND + K.HOLD * (q + 1)]
-                known = np.minimum(st0[K.KNOWN + K.HOLD * q:K.KNOWN + K.HOLD * (q + 1)], h)
-                pool += h - known
-                hands[q] = known + np.clip(played[q] - known, 0, None)
-                pool -= hands[q] - known
-        if (pool < 0).any() or any(h.sum() > st0[K.HSIZE + q] for q, h in hands.items()):
+            if q == seat:
+                continue
+            h = st0[K.HAND + K.HOLD * q:K.HAND + K.HOLD * (q + 1)]
+            known = np.minimum(st0[K.KNOWN + K.HOLD * q:K.KNOWN + K.HOLD * (q + 1)], h)
+            pool += h - known
+            need = np.clip(played[q] - known, 0, None)
+            excess = int(need.sum() - (st0[K.HSIZE + q] - known.sum()))
+            if excess > 0:                          # some of them were its draws this turn
+                slots = [i for i, (who, _) in enumerate(drawn) if who == q and not fixed[i]]
+                if excess > len(slots):
+                    return None
+                for c, i in zip(rng.permutation(np.repeat(np.arange(TYPES), need))[:excess],
+                                rng.permutation(slots)[:excess]):
+                    feed[i], fixed[i] = int(c), True
+                    need[c] -= 1
+                    pool[c] -= 1
+                    kept[c] += 1
+            hands[q] = known + need
+            pool -= need
+        if (pool < 0).any():
             return None
         cards = rng.permutation(np.repeat(np.arange(TYPES), pool)).tolist()
         for q, h in hands.items():
             for _ in range(int(st0[K.HSIZE + q] - h.sum())):
                 h[cards.pop()] += 1
-        # the old stock now: what is left and the seat's own draws; the others' draws come from it
-        left = cards + [c for c in range(TYPES) for _ in range(int(own_old[c]))]
         hidden = rng.permutation(len(cards)).tolist()
-        feed = [f if k else cards[hidden.pop()] for f, k in zip(self.feed, fixed)]
+        feed = [f if k else cards[hidden.pop()] for f, k in zip(feed, fixed)]
         c = self.clone()
         for q, h in hands.items():
             c.st[K.HAND + K.HOLD * q:K.HAND + K.HOLD * (q + 1)] = h
-        c.st[K.STOCK + lo:K.STOCK + hi] = sorted(left)
+        c.st[K.STOCK + lo:K.STOCK + hi] = sorted(cards + np.repeat(np.arange(TYPES), kept).tolist())
         c.feed = feed
         return c
 
