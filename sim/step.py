@@ -180,6 +180,44 @@ class FlagState(StepState):
         return CHANCE if self.chance is not None else None
 
 
+class ViewedState(FlagState):
+    """A flag state whose observations are made once per seat and kept (``_views``) until
+    ``apply`` clears them (Telefunken, Contract Rummy: their strings and tensors are the costly
+    part of a step); subclasses write ``_observation_string`` / ``_observation_tensor``."""
+
+    def clone(self):
+        c = super().clone()
+        c._views = dict(self.__dict__.get("_views", {}))     # the same state: the same views
+        return c
+
+    def _view(self, kind: str, seat: int, make):
+        """A seat's observation, made once until something it could see changes."""
+        views = self.__dict__.setdefault("_views", {})
+        key = (kind, seat)
+        if key not in views:
+            views[key] = make(seat)
+        return views[key]
+
+    def observation_string(self, seat: int) -> str:
+        return self._view("string", seat, self._observation_string)
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        return self._view("tensor", seat, self._observation_tensor).copy()
+
+    @staticmethod
+    def _weighted(cnt) -> list[tuple[int, float]]:
+        """Chance over card types, each weighted by its copies left in ``cnt``."""
+        total = sum(cnt)
+        return [(c, k / total) for c, k in enumerate(cnt) if k]
+
+    def _first_or(self, cut) -> list[tuple[int, float]] | None:
+        """The chance outcomes of the first dealer (every seat alike) or of the cut (``cut()``),
+        else None."""
+        if self.chance == "first":
+            return [(q, 1.0 / self.n) for q in range(self.n)]
+        return cut() if self.chance == "cut" else None
+
+
 def new_game(game: str, players: int | None = None, preset: str | None = None,
              options: dict | None = None) -> StepGame:
     """A step game: ``options`` maps option names to values (or their text, as ``-o`` takes)."""

@@ -15,7 +15,8 @@ from cardsim.kernels import melds_float as F  # noqa: E402
 from cardsim.sim.games.contract_rummy import PRESETS  # noqa: E402
 from cardsim.sim.games.contract_rummy_step import BASE, NUM_ACTIONS, kind_of  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
-from openspiel_helpers import batch_and_bridge, decisions, ismcts_plays, play_like_the_batch, same_views  # noqa: E402
+from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, play_like_the_batch, resample_walk,  # noqa: E402
+                               same_views)
 
 SHORT = "hand_sizes=4_4_4_5_5_5_5,max_turns_per_deal=2"
 PRESET_SHORT = {
@@ -191,28 +192,15 @@ def test_resample_keeps_the_seat_s_information_and_ismcts_plays():
     ISMCTS plays a game through it."""
     game = pyspiel.load_game("cardsim_contract_rummy(players=4,max_turns_per_deal=40)")
     rng = np.random.default_rng(5)
-    moved = total = 0
-    kinds = set()
-    s = game.new_initial_state()
-    while not s.is_terminal():
-        if s.is_chance_node():
-            outs = [o for o, _ in s.chance_outcomes()]
-            s.apply_action(int(outs[rng.integers(len(outs))]))
-            continue
-        p = s.current_player()
-        r = s.resample_from_infostate(p, None)
-        assert r.information_state_string(p) == s.information_state_string(p)
-        assert r.observation_string(p) == s.observation_string(p)
-        assert r.observation_tensor(p) == s.observation_tensor(p)
-        assert r.legal_actions() == s.legal_actions()
-        assert [int(r.inner.st[K.HSIZE + q]) for q in range(4)] == [int(s.inner.st[K.HSIZE + q]) for q in range(4)]
-        moved += any((_hand(r.inner.st, q) != _hand(s.inner.st, q)).any() for q in range(4) if q != p)
-        total += 1
-        kinds.add((s.inner.q[1], s.inner.q[4]))
-        legal = s.legal_actions()
-        s.apply_action(int(legal[rng.integers(len(legal))]))
-    assert s.inner.__dict__.get("resample_misses", 0) == 0
-    assert moved > 0.9 * total and {(K.K_VOLUNTEER, 0), (K.K_DISCARD, 1), (K.K_LAYOFF, 1)} <= kinds
+    kinds = []
+
+    def check(s, r, p):
+        assert [int(r.st[K.HSIZE + q]) for q in range(4)] == [int(s.st[K.HSIZE + q]) for q in range(4)]
+        kinds.append((s.q[1], s.q[4]))
+        assert s.__dict__.get("resample_misses", 0) == 0         # a world found, not the state itself
+        return any((_hand(r.st, q) != _hand(s.st, q)).any() for q in range(4) if q != p)
+    moved = resample_walk(game, 1, rng, check)
+    assert moved > 0.9 * len(kinds) and {(K.K_VOLUNTEER, 0), (K.K_DISCARD, 1), (K.K_LAYOFF, 1)} <= set(kinds)
     ismcts_plays(pyspiel.load_game("cardsim_contract_rummy(players=3,hand_sizes=5_5_5_6_6_6_6,max_turns_per_deal=3)"),
                  rng, simulations=3, zero_sum=False)
 

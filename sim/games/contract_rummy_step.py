@@ -50,7 +50,7 @@ from cardsim.kernels import contract_rummy as K
 from cardsim.kernels import melds as M
 from cardsim.kernels.rng import seed_stream, shuffle, uniform
 from cardsim.sim.games.contract_rummy import _card, _TableMeld
-from cardsim.sim.step import FlagState, StepGame
+from cardsim.sim.step import StepGame, ViewedState
 
 ZERO_SUM = False                       # payouts are minus penalty totals
 TRACE_ROWS = 2048                      # rows one turn may log
@@ -112,11 +112,6 @@ def _cards_text(counts) -> str:
     return " ".join(np.repeat(_NAMES, counts).tolist()) or "-"
 
 
-def _weighted(cnt) -> list[tuple[int, float]]:
-    total = sum(cnt)
-    return [(c, k / total) for c, k in enumerate(cnt) if k]
-
-
 def batch_pack(seed: int, game: int, d: int, opts) -> tuple[list[int], int]:
     """Deal ``d`` of game ``game`` of run ``seed`` as the batch shuffles it: the pack in order
     (top first) and whether the LIVERPOOL cut succeeds (``start_deal``)."""
@@ -168,7 +163,7 @@ def _kernel_args(n: int):
     return sids, params, K.step_plugin(), K.no_search
 
 
-class ContractRummyState(FlagState):
+class ContractRummyState(ViewedState):
     """One Contract Rummy game in the step API (see the module docstring)."""
 
     def __init__(self, game: StepGame):
@@ -422,11 +417,7 @@ class ContractRummyState(FlagState):
         return who if who is not None else self.q[0]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.chance == "first":
-            return [(q, 1.0 / self.n) for q in range(self.n)]
-        if self.chance == "cut":
-            return self._cut_outcomes()
-        return _weighted(self.cnt)
+        return self._first_or(self._cut_outcomes) or self._weighted(self.cnt)
 
     def legal_actions(self) -> list[int]:
         if self.over:
@@ -667,24 +658,6 @@ class ContractRummyState(FlagState):
         K.fill_view(st, self.opts, tab, np.int64(seat), np.int64(kind), np.int64(card), np.int64(meld),
                     np.int64(info), np.int64(info2), view)
         return view
-
-    def clone(self):
-        c = super().clone()
-        c._views = dict(self.__dict__.get("_views", {}))
-        return c
-
-    def _view(self, kind: str, seat: int, make):
-        views = self.__dict__.setdefault("_views", {})
-        key = (kind, seat)
-        if key not in views:
-            views[key] = make(seat)
-        return views[key]
-
-    def observation_string(self, seat: int) -> str:
-        return self._view("string", seat, self._observation_string)
-
-    def observation_tensor(self, seat: int) -> np.ndarray:
-        return self._view("tensor", seat, self._observation_tensor).copy()
 
     def _table(self, tab, nm: int) -> str:
         return " / ".join(f"{i}:{int(tab[i, K.T_OWNER])}:" + " ".join(_TableMeld(int(K.pack_row(tab[i])),

@@ -56,7 +56,7 @@ from cardsim.kernels import telefunken as K
 from cardsim.kernels.rng import seed_stream, shuffle
 from cardsim.sim.games.telefunken import fmt_holding, meld_cards
 from cardsim.sim.notation import fmt_card
-from cardsim.sim.step import FlagState, StepGame
+from cardsim.sim.step import StepGame, ViewedState
 
 ZERO_SUM = False                       # payouts are minus penalty totals
 TRACE_ROWS = 256                       # rows one kernel call may log
@@ -234,11 +234,6 @@ def _counts(cards) -> list[int]:
     return cnt
 
 
-def _weighted(cnt: list[int]) -> list[tuple[int, float]]:
-    total = sum(cnt)
-    return [(c, k / total) for c, k in enumerate(cnt) if k]
-
-
 def batch_deck(seed: int, game: int, h: int, aim: int, opts) -> tuple[list[int], int]:
     """Hand ``h`` of game ``game`` of run ``seed`` as the batch shuffles it: the 108 cards in
     shuffled order (top first) and the cut's bottom portion for the cutter's ``aim`` (0: none)."""
@@ -276,7 +271,7 @@ def obs_size(n: int) -> int:
     return 5 * TYPES + 5 * n + K.MAX_HANDS + K.CONTRACT_ROWS + len(PHASES) + 3 * n + 3
 
 
-class TelefunkenState(FlagState):
+class TelefunkenState(ViewedState):
     """One Telefunken game in the step API (see the module docstring)."""
 
     def __init__(self, game: StepGame):
@@ -500,11 +495,7 @@ class TelefunkenState(FlagState):
         return int(self.st[K.ASK] if self.st[K.PHASE] == K.P_BUY else self.st[K.CUR])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.chance == "first":
-            return [(q, 1.0 / self.n) for q in range(self.n)]
-        if self.chance == "cut":
-            return self._cut_outcomes()
-        return _weighted(self.cnt)
+        return self._first_or(self._cut_outcomes) or self._weighted(self.cnt)
 
     def legal_actions(self) -> list[int]:
         if self.over:
@@ -665,26 +656,6 @@ class TelefunkenState(FlagState):
                 cnt[s * 13 + 1] += (ht >> (2 * s)) & 3
         cnt[K.JK] = st[K.HJ + p]
         return cnt
-
-    def clone(self):
-        c = super().clone()
-        c._views = dict(self.__dict__.get("_views", {}))     # the same state: the same views
-        return c
-
-    def _view(self, kind: str, seat: int, make):
-        """A seat's observation, made once until something it could see changes (the deck's
-        chance nodes change nothing a seat sees)."""
-        views = self.__dict__.setdefault("_views", {})
-        key = (kind, seat)
-        if key not in views:
-            views[key] = make(seat)
-        return views[key]
-
-    def observation_string(self, seat: int) -> str:
-        return self._view("string", seat, self._observation_string)
-
-    def observation_tensor(self, seat: int) -> np.ndarray:
-        return self._view("tensor", seat, self._observation_tensor).copy()
 
     def _observation_string(self, seat: int) -> str:
         st, n = self.st, self.n
