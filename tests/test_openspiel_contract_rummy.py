@@ -18,7 +18,7 @@ from cardsim.sim.step import new_game  # noqa: E402
 from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, play_like_the_batch, resample_walk,  # noqa: E402
                                same_views)
 
-SHORT = "hand_sizes=4_4_4_5_5_5_5,max_turns_per_deal=2"
+SHORT = "hand_sizes=2_2_2_3_3_3_3,max_turns_per_deal=2"
 PRESET_SHORT = {
     "contract": "players=4",
     "liverpool": "players=3,cut_success_prob=0.5,may_i_model=buy,first_dealer=1",

@@ -26,7 +26,7 @@ def test_random_sim_test(params):
     """Options beside the presets' (which cover the partner levels, both auctions, both partner
     methods, self-calls, both redeal dealers and every first leader)."""
     game = pyspiel.load_game(f"cardsim_trionfo({params})")
-    pyspiel.random_sim_test(game, num_sims=100, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)   # (each preset: 100 below)
 
 
 @pytest.mark.parametrize("preset", list(GAME.presets))
