@@ -215,3 +215,24 @@ def test_float_and_list_parameters():
     while s.current_player() == pyspiel.PlayerId.CHANCE and not s.inner.chance == "cut":
         s.apply_action(s.chance_outcomes()[0][0])
     assert s.chance_outcomes() == [(0, 0.75), (1, 0.25)]
+
+
+def test_strategy_action_names_only_codes_the_plug_in_has():
+    """The built-ins' meld is the engine's (code 1); meld_pick = 1 lays one no code names, which
+    strategy_action says instead of answering something else."""
+    from cardsim.sim.games.contract_rummy import STRATEGIES
+    greedy = next(x for x in STRATEGIES if x.sid == K.S_GREEDY)
+    prm = np.array([p.default for p in greedy.params], np.float64)
+    s = new_game("contract_rummy", players=4, options={"max_turns_per_deal": 200}).new_state()
+    rng = np.random.default_rng(6)
+    for legal in decisions(s, rng):
+        if s.q[1] == K.K_MELD and s.st[K.DEAL] < 7:
+            gplay = np.zeros(2, np.uint64)
+            assert s.strategy_action(K.S_GREEDY, prm, gplay) == BASE[K.K_MELD] + 1
+            flexible = prm.copy()
+            flexible[K.P_MELD] = 1
+            with pytest.raises(ValueError, match="meld_pick"):
+                s.strategy_action(K.S_GREEDY, flexible, gplay)
+            return
+        s.apply(legal[rng.integers(len(legal))])
+    raise AssertionError("no meld question")

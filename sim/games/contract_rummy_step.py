@@ -134,7 +134,7 @@ def make_game(n: int, options) -> StepGame:
     pack = int(opts[K.O_PACK])
     worst = K.DEALS * (pack * top + cut)
     hands = sum(int(opts[K.O_HAND + d]) for d in range(1, K.DEALS + 1))
-    per_turn = 4 + 2 * K.MAX_LEGAL
+    per_turn = n * K.SS_ROOM + K.FEED_ROOM          # a turn's questions and draws, as the replay caps them
     length = 1 + K.DEALS * 2 + n * hands + K.DEALS + K.DEALS * int(opts[K.O_MAX_TURNS]) * per_turn
     return StepGame("contract_rummy", n, options, opts, NUM_ACTIONS, TYPES, max_game_length=length,
                     min_utility=-float(worst), max_utility=float(K.DEALS * cut),
@@ -482,6 +482,9 @@ class ContractRummyState(ViewedState):
             code = int(K.volunteers(st, o, np.int64(p), sid, prm, gplay))
         elif kind == K.K_SWAP and info == 0 and sid != K.S_RANDOM and prm[K.P_SWAP] < 0.5:
             code = 0                                    # the batch offers this seat no swap
+        elif kind == K.K_MELD and sid != K.S_RANDOM and prm[K.P_MELD] > 0.5 and \
+                K.spec_of(o, st[K.DEAL])[M.C_GROUP_EXACT] != 0 and not K.special7(st, o):
+            raise ValueError("meld_pick = 1 lays a meld no K_MELD code names: not replayed")
         elif kind in (K.K_MELD, K.K_SWAP):
             code = int(K.yes(sid, prm, gplay))
         elif kind == K.K_MELD_JOKERS:
