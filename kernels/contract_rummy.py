@@ -662,10 +662,15 @@ def cut_bonus(st, opts, gdeck, trace):
     """LIVERPOOL: the cutter prev(dealer) succeeds with cut_success_prob (§15.2)."""
     st[CUT_OK] = 0
     if opts[O_CUT_POINTS] != 0:
-        st[CUT_OK] = int(uniform(gdeck) * 1e9 < opts[O_CUT_PPB])
-        cutter = (st[DEALER] + st[N] - 1) % st[N]
-        if st[CUT_OK] and opts[O_CUT_RECIP] == 0:
-            st[TOTAL + cutter] -= opts[O_CUT_POINTS]
+        cut_result(st, opts, int(uniform(gdeck) * 1e9 < opts[O_CUT_PPB]))
+
+
+@njit(cache=True)
+def cut_result(st, opts, ok):
+    """The cut succeeded (``ok``) or not; a success's bonus to the cutter (cut_bonus_recipient)."""
+    st[CUT_OK] = ok
+    if ok and opts[O_CUT_RECIP] == 0:
+        st[TOTAL + (st[DEALER] + st[N] - 1) % st[N]] -= opts[O_CUT_POINTS]
 
 
 @njit(cache=True)
@@ -676,6 +681,14 @@ def start_deal(st, opts, d, dealer, gdeck, trace):
     shuffle(gdeck, st, STOCK, STOCK + st[STOCK_HI])
     cut_bonus(st, opts, gdeck, trace)
     log(st, trace, T_DEAL, -1, d, dealer, st[CUT_OK], sizes(st, -1))
+    deal_stock(st, opts, trace)
+
+
+@njit(cache=True)
+def deal_stock(st, opts, trace):
+    """Deal h_d cards one at a time from next(dealer), from the stock's top, and turn the
+    up-card (the step API deals its chance-dealt pack this way too)."""
+    d, dealer = st[DEAL], st[DEALER]
     n = st[N]
     for _ in range(opts[O_HAND + d]):
         for k in range(1, n + 1):
@@ -2329,9 +2342,7 @@ def play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo, gdec
     E_PLUGIN when a plug-in's answer stopped it."""
     start_deal(st, opts, d, dealer, gdeck, trace)
     while not over(st):
-        if st[TURN] >= opts[O_MAX_TURNS]:
-            end_deal(st, D_TURN_CAP, -1)
-            st[TRUNC] = 1
+        if turn_capped(st, opts):
             break
         e = play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb, srch)
         if st[PERR]:
@@ -2340,6 +2351,23 @@ def play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo, gdec
             e = check_invariants(st, opts, tab)
         if e:
             return e
+    close_deal(st, opts, trace)
+    return 0
+
+
+@njit(cache=True)
+def turn_capped(st, opts):
+    """The deal hit max_turns_per_deal: it ends as a dead stock does, the game truncated."""
+    if st[TURN] < opts[O_MAX_TURNS]:
+        return False
+    end_deal(st, D_TURN_CAP, -1)
+    st[TRUNC] = 1
+    return True
+
+
+@njit(cache=True)
+def close_deal(st, opts, trace):
+    """The deal is over: score it and add its counts to the game's."""
     log(st, trace, T_END, st[OUT], st[DREASON], st[OUT], 0, 0)
     score_deal(st, opts, trace)
     st[GAME_TURNS] += st[TURN]
@@ -2347,7 +2375,6 @@ def play_deal(st, opts, tab, d, dealer, sids, params, check, trace, sc, mo, gdec
     for p in range(st[N]):
         st[GMAYI + p] += st[MAYI + p]
         st[GOOT + p] += st[OOT + p]
-    return 0
 
 
 @njit(cache=True)

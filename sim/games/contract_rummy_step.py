@@ -183,8 +183,7 @@ class ContractRummyState(ViewedState):
         self.snap = None             # (state, table) where the question was asked / the draw stopped
         self.chance = None           # first, cut, deal, draw (None: a decision or the end)
         self.cnt: list[int] = []     # cards not yet dealt (deal) or in the stock (draw), per type
-        self.targets: list[int] = []  # the deal's cards: the seat each goes to, -1 the up-card
-        self.dealt = 0
+        self.deck: list[int] = []    # the deal's cards so far, in the kernel's dealing order
         self.pile_order: list[int] = []  # the new stock in the pile's order, at a reshuffle
         self.bstock: list[int] = []  # the batch's order of the stock (batch_outcome)
         self.bres = 0                # reshuffles of this deal batch_outcome has ordered
@@ -220,37 +219,31 @@ class ContractRummyState(ViewedState):
         return [(k, q) for k, q in ((0, 1.0 - p), (1, p)) if q > 0]
 
     def _cut(self, ok: int) -> None:
-        st, o = self.st, self.opts
-        st[K.CUT_OK] = ok
-        if ok and o[K.O_CUT_RECIP] == 0:
-            st[K.TOTAL + self._cutter()] -= o[K.O_CUT_POINTS]
+        K.cut_result(self.st, self.opts, np.int64(ok))
         self._tell(f"seat {self._cutter()} cuts {'exactly' if ok else 'not exactly'}")
         self._deal()
 
     def _deal(self) -> None:
-        st, n = self.st, self.n
-        dealer = int(st[K.DEALER])
-        h = int(self.opts[K.O_HAND + st[K.DEAL]])
-        self.targets = [(dealer + k) % n for _ in range(h) for k in range(1, n + 1)] + [-1]
-        self.dealt = 0
+        self.deck = []
         self.cnt = _pack(self.opts)
         self.chance = "deal"
 
+    def _to_deal(self) -> int:
+        """Cards the deal deals: each hand and the up-card."""
+        return self.n * int(self.opts[K.O_HAND + self.st[K.DEAL]]) + 1
+
     def _dealt(self, c: int) -> None:
-        st = self.st
-        p = self.targets[self.dealt]
-        self.dealt += 1
+        """One more card of the deal; the last one (the up-card) deals them all, as the kernel
+        deals from the stock's top, and leaves the rest as the stock."""
+        self.deck.append(c)
         self.cnt[c] -= 1
-        if p >= 0:
-            st[K.HAND + K.HOLD * p + c] += 1
-            st[K.HSIZE + p] += 1
+        if len(self.deck) < self._to_deal():
             return
-        st[K.PILE] = c
-        st[K.PILE_LEN] = 1
-        stock = [x for x in range(TYPES) for _ in range(self.cnt[x])]
-        st[K.STOCK:K.STOCK + len(stock)] = stock
-        st[K.STOCK_LO], st[K.STOCK_HI] = 0, len(stock)
-        st[K.CUR] = (int(st[K.DEALER]) + 1) % self.n
+        st = self.st
+        pack = self.deck + [x for x in range(TYPES) for _ in range(self.cnt[x])]
+        st[K.STOCK:K.STOCK + len(pack)] = pack
+        st[K.STOCK_LO], st[K.STOCK_HI] = 0, len(pack)
+        K.deal_stock(st, self.opts, np.zeros((0, 6), np.int64))
         for q in range(self.n):
             self._seen[q].append(f"seat {q} is dealt {self._holding(st, q)}")
         self._tell(f"the up-card is {_card(c)}")
@@ -263,12 +256,8 @@ class ContractRummyState(ViewedState):
         o = self.opts
         while self.chance is None and not self.over:
             st = self.st                                # a committed turn replaces it
-            if K.over(st):
+            if K.over(st) or K.turn_capped(st, o):
                 self._end_deal()
-                continue
-            if st[K.TURN] >= o[K.O_MAX_TURNS]:
-                K.end_deal(st, np.int64(K.D_TURN_CAP), np.int64(-1))
-                st[K.TRUNC] = 1
                 continue
             if self._run():
                 return
@@ -285,9 +274,6 @@ class ContractRummyState(ViewedState):
                 pprm[q, K.SS_ANS:K.SS_ANS + 2 * len(answers)] = np.array(answers, np.float64).ravel()
         return pprm
 
-    def _kernel_args(self):
-        return _kernel_args(self.n)
-
     def _replay(self):
         """The turn replayed from its start on the scripts and the feed: (state, table, vb, trace)."""
         st, tab = self.st.copy(), self.tab.copy()
@@ -300,7 +286,7 @@ class ContractRummyState(ViewedState):
         st[K.XFEED:K.XFEED + len(self.feed)] = self.feed
         vb = np.zeros(K.SNAP_SIZE, np.int64)
         trace = np.zeros((TRACE_ROWS, 6), np.int64)
-        sids, params, plug, srch = self._kernel_args()
+        sids, params, plug, srch = _kernel_args(self.n)
         pprm = self._scripts()
         e = K.step_turn(st, self.opts, tab, sids, params, self.gplay, trace, np.zeros(16, np.int64),
                         np.zeros((K.MO_ROWS, K.HOLD), np.int64), plug, pprm, vb, srch)
@@ -323,7 +309,6 @@ class ContractRummyState(ViewedState):
                       int(view[K.V_INFO]), int(view[K.V_INFO2]), codes)
             self._told(trace, int(sst[K.TR_LEN]))
             self.snap = (sst, stab)
-            self._views = {}
             return True
         if st[K.XNEED] == 2 or (st[K.PERR] and st[K.XNEED] != 1):
             raise RuntimeError("the turn's replay left its script (a step API bug)")
@@ -336,7 +321,6 @@ class ContractRummyState(ViewedState):
             self.snap = (st, tab)
             self.chance = "draw"
             self.q = None
-            self._views = {}
             return True
         if e:
             raise RuntimeError(f"the kernel reports {K.ERROR_NAMES[e]}")
@@ -348,7 +332,6 @@ class ContractRummyState(ViewedState):
         self.modes = [0] * self.n
         self.logged = 0
         self.q = self.snap = None
-        self._views = {}
         return False
 
     def _end_deal(self) -> None:
@@ -357,20 +340,14 @@ class ContractRummyState(ViewedState):
         out = int(st[K.OUT])
         self._tell(f"deal {int(st[K.DEAL])} ends: {reason}" + (f", seat {out} went out" if out >= 0 else "")
                    + "; holdings " + " | ".join(self._holding(st, q) for q in range(n)))
-        K.score_deal(st, o, np.zeros((0, 6), np.int64))
+        K.close_deal(st, o, np.zeros((0, 6), np.int64))
         self._tell("penalties " + " ".join(str(int(st[K.PEN + q])) for q in range(n)) + ", totals "
                    + " ".join(str(int(st[K.TOTAL + q])) for q in range(n)))
-        st[K.GAME_TURNS] += st[K.TURN]
-        st[K.GAME_RESHUF] += st[K.RESHUF]
-        for q in range(n):
-            st[K.GMAYI + q] += st[K.MAYI + q]
-            st[K.GOOT + q] += st[K.OOT + q]
         K.write_deal(st, self.row)
         if st[K.DEAL] >= K.DEALS:
             K.write_game(st, self.row)
             self.over = True
             self.q = self.snap = None
-            self._views = {}
             return
         self._start_deal(int(st[K.DEAL]) + 1, (int(st[K.DEALER]) + 1) % n)
 
@@ -517,11 +494,10 @@ class ContractRummyState(ViewedState):
         d = int(self.st[K.DEAL])
         if self.chance in ("cut", "deal"):
             pack, cut = batch_pack(seed, game, d, self.opts)
-            return cut if self.chance == "cut" else pack[self.dealt]
+            return cut if self.chance == "cut" else pack[len(self.deck)]
         st = self.snap[0]
         if not self.bstock:
-            pack, _ = batch_pack(seed, game, d, self.opts)
-            self.bstock = pack[len(self.targets):]
+            self.bstock, _ = batch_pack(seed, game, d, self.opts)
         if st[K.RESHUF] > self.bres:
             order = np.array(self.pile_order, np.int64)
             shuffle(self.gplay, order, 0, len(order))
@@ -559,7 +535,6 @@ class ContractRummyState(ViewedState):
             if stopped and c.chance is None and (c.q, c.observation_string(seat),
                                                  c.information_state_string(seat)) == want:
                 self._resampled(c, seat)
-                c._views = {}
                 return c
         self.__dict__["resample_misses"] = self.__dict__.get("resample_misses", 0) + 1
         return self.clone()
@@ -670,7 +645,7 @@ class ContractRummyState(ViewedState):
     def _observation_string(self, seat: int) -> str:
         v = self._view_of(seat)
         n = self.n
-        st, tab = self._now()
+        tab = self._now()[1]
         ask = ""
         if self.q is not None and self.q[0] == seat:
             _, kind, card, meld, info, info2, _ = self.q
@@ -691,12 +666,11 @@ class ContractRummyState(ViewedState):
     def _observation_tensor(self, seat: int) -> np.ndarray:
         v = self._view_of(seat)
         n = self.n
-        st, tab = self._now()
         t = np.zeros(obs_size(n), np.float32)
         t[0:TYPES] = v[K.V_HAND:K.V_HAND + TYPES] / 4.0
         t[TYPES:2 * TYPES] = v[K.V_PILE:K.V_PILE + TYPES] / 4.0
         cnt = np.zeros(TYPES, np.int64)
-        K.table_counts(tab, st[K.NMELDS], cnt)
+        K.table_counts(self._now()[1], v[K.V_NMELDS], cnt)
         t[2 * TYPES:3 * TYPES] = cnt / 4.0
         at = 3 * TYPES
         if v[K.V_TOP] >= 0:
