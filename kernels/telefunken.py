@@ -3114,6 +3114,14 @@ def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo
             e = check_invariants(st, opts, tab)
             if e:
                 return e
+    close_hand(st, opts, tab, sc, mo, acts, trunc, trace)
+    return 0
+
+
+@njit(cache=True)
+def close_hand(st, opts, tab, sc, mo, acts, trunc, trace):
+    """The hand is over: a turn-capped hand that is blocked (A32) is no truncation (``trunc``:
+    TRUNC before the hand); score it and add its counts to the game's."""
     if st[HREASON] == H_TURN_CAP and hand_blocked(st, opts, tab, sc, mo, acts):
         st[HREASON] = H_BLOCKED                     # a blocked hand (A32), not a truncation
         st[TRUNC] = trunc
@@ -3121,7 +3129,6 @@ def play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc, mo
     score_hand(st, opts, trace)
     st[GAME_TURNS] += st[TURN]
     st[GAME_RESHUF] += st[RESHUF]
-    return 0
 
 
 @njit(cache=True)

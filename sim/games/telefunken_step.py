@@ -466,17 +466,12 @@ class TelefunkenState(ViewedState):
             self.acts = acts[:k].copy()
             return
         sc, mo, scratch = self._scratch()
-        if st[K.HREASON] == K.H_TURN_CAP and K.hand_blocked(st, o, self.tab, sc, mo, scratch):
-            st[K.HREASON] = K.H_BLOCKED
-            st[K.TRUNC] = self.trunc
+        self._run(K.close_hand, st, o, self.tab, sc, mo, scratch, np.int64(self.trunc))
         reason = K.HAND_REASONS[int(st[K.HREASON])]
         self._tell(f"hand {int(st[K.HNO])} ends: {reason}" + (f", seat {int(st[K.OUT])} went out" if st[K.OUT] >= 0 else "")
                    + "; holdings " + " | ".join(_holding(st, q) for q in range(self.n)))
-        self._run(K.score_hand, st, o)
         self._tell("penalties " + " ".join(str(int(st[K.PEN + q])) for q in range(self.n)) + ", totals "
                    + " ".join(str(int(st[K.TOTAL + q])) for q in range(self.n)))
-        st[K.GAME_TURNS] += st[K.TURN]
-        st[K.GAME_RESHUF] += st[K.RESHUF]
         K.write_hand(st, self.row)
         if st[K.HNO] >= o[K.O_HANDS]:
             K.write_game(st, o, self.row)
