@@ -58,19 +58,24 @@ def _option_value(default, value):
     return value
 
 
+def _hint_args(cls, name: str) -> tuple:
+    """The types an option's annotation allows (``str | int`` -> (str, int))."""
+    return typing.get_args(typing.get_type_hints(cls)[name])
+
+
 def _structured(cls, name: str, value) -> bool:
     """An option read from a text form (Telefunken's ``contracts``, its hand maps): a string
     parameter in its ``;`` spelling (``contracts=3p;3;4``, ``exchange_rounds=6:1;4:2``, ``none``),
     whose default ``default`` leaves the option as the rules or the preset set it."""
-    args = typing.get_args(typing.get_type_hints(cls)[name])
+    args = _hint_args(cls, name)
     return isinstance(value, dict) or (value is None and any(
         isinstance(a, type) and a not in (int, float, str, bool, type(None)) for a in args))
 
 
 def _int_or_word(cls, name: str) -> bool:
     """An option that takes a whole number or a word (Tonk's ``first_dealer``: random or a seat)."""
-    hint = typing.get_type_hints(cls)[name]
-    return int in typing.get_args(hint) and str in typing.get_args(hint)
+    args = _hint_args(cls, name)
+    return int in args and str in args
 
 
 def _spec(game: str) -> dict:
@@ -84,7 +89,7 @@ def _spec(game: str) -> dict:
             continue
         if _int_or_word(spec.options_cls, f.name) and isinstance(v, str):
             params[f.name] = -1
-        elif v is None and float in typing.get_args(typing.get_type_hints(spec.options_cls)[f.name]):
+        elif v is None and float in _hint_args(spec.options_cls, f.name):
             params[f.name] = -1.0                      # a number or none (Contract Rummy's cut_success_prob)
         else:
             params[f.name] = _param_default(v)
