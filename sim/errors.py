@@ -20,3 +20,8 @@ class CheckError(RuntimeError):
 class OutputError(RuntimeError):
     """Writing an output failed (a full disk, an I/O error): one ``Error:`` line and exit code 1.
     The message names what failed, what was removed and what was kept."""
+
+
+class UsageTypeError(UsageError, TypeError):
+    """Bad user input of the wrong type (the Python API: a str where a count is expected, a
+    bool where a count is expected, a non-bool flag): a UsageError that is also a TypeError."""

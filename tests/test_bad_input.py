@@ -14,26 +14,23 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
 import cardsim.sim.games.tonk as tonk_mod
 from cardsim.sim import experiment, runner
-from cardsim.sim.cli import app
 from cardsim.sim.errors import UsageError
 from cardsim.sim.executor import host_cores
 from cardsim.sim.io import META_KEY
 from cardsim.sim.options import option_range
 from cardsim.sim.registry import games, record_fields
+
+from bad_input_harness import Case, check_case, make_sources
 
 BIG = str(10 ** 30)
 HOSTILE = ("\x1b[31mRED\x1b[0m", "\x1b]0;pwned\x07title", "[bold red]markup[/bold red]",
@@ -44,14 +41,7 @@ HOSTILE = ("\x1b[31mRED\x1b[0m", "\x1b]0;pwned\x07title", "[bold red]markup[/bol
 
 @pytest.fixture(scope="module")
 def sources(tmp_path_factory):
-    """A small Tonk run file and compare dataset the file rows are made from."""
-    d = tmp_path_factory.mktemp("bad_input_sources")
-    run_file = d / "run.parquet"
-    runner.run(runner.make_config("tonk", 2, 300, 1, ["greedy", "knocker"]), str(run_file))
-    dataset = d / "cmp"
-    experiment.run_experiment(experiment.make_compare("tonk", ["greedy", "knocker"], players=2, seed=1), 200,
-                              str(dataset))
-    return {"run": run_file, "part": next((dataset / "point-0").glob("*.parquet"))}
+    return make_sources(tmp_path_factory)
 
 
 def _with_meta(src: Path, dst: Path, edit: Callable[[dict], object] | None = None, raw: bytes | None = None,
@@ -156,19 +146,6 @@ def escaped_report(_res) -> None:
 
 # ---- the table -------------------------------------------------------------------------------
 
-@dataclass
-class Case:
-    name: str
-    args: tuple
-    code: int
-    err: tuple = ()                       # fragments of the single Error: line
-    setup: Callable | None = None         # (sources, directory) -> input files
-    patch: Callable | None = None         # (monkeypatch) -> game patch (failure rows)
-    verify: Callable | None = None        # (result) -> further checks of a successful row
-    keep: tuple = ()                      # what a successful row may add to its directory
-    not_in: tuple = field(default_factory=tuple)   # must not be in the Error line
-
-
 RUN = ("run", "tonk", "--deals", "50", "--out", "out.parquet")
 FILE_CASES = [("bad JSON", "json", ("unreadable cardsim metadata",)),
               ("empty metadata {}", "empty", ("invalid cardsim metadata", "game None")),
@@ -263,18 +240,6 @@ CASES = [
 ]
 
 
-def snapshot(root: Path) -> dict:
-    """Every path under ``root`` (hidden ones too) with its bytes (None for a directory)."""
-    out = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames:
-            out[os.path.relpath(os.path.join(dirpath, name), root)] = None
-        for name in filenames:
-            p = os.path.join(dirpath, name)
-            out[os.path.relpath(p, root)] = Path(p).read_bytes()
-    return out
-
-
 def test_every_row_has_a_distinct_name():
     names = [c.name for c in CASES]
     assert len(names) == len(set(names))
@@ -282,39 +247,7 @@ def test_every_row_has_a_distinct_name():
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_bad_input(case, sources, tmp_path, monkeypatch):
-    if case.args[0] == "report":
-        pytest.importorskip("matplotlib")
-    work = tmp_path / "work"
-    work.mkdir()
-    (work / "sentinel.txt").write_text("not cardsim's\n")          # beside every output of the row
-    (work / "rep.txt").write_text("beside the report directory\n")
-    if case.setup is not None:
-        case.setup(sources, work)
-    before = snapshot(work)
-    monkeypatch.chdir(work)
-    if case.patch is not None:
-        case.patch(monkeypatch)
-    res = CliRunner().invoke(app, list(case.args))
-    text = res.stdout + res.stderr
-    assert "Traceback" not in text, text
-    assert res.exit_code == case.code, (res.exit_code, text)
-    if case.code:
-        lines = res.stderr.strip().splitlines()
-        assert lines and lines[0].startswith("Error: "), res.stderr
-        if case.code == 2:
-            assert len(lines) == 1, res.stderr
-        for frag in case.err:
-            assert frag in lines[0], (frag, lines[0])
-        for frag in case.not_in:
-            assert frag not in lines[0], (frag, lines[0])
-        assert res.stdout == "", res.stdout
-    if case.verify is not None:
-        case.verify(res)
-    after = snapshot(work)
-    added = {p for p in after if p not in before and not any(p == k or p.startswith(k + os.sep) for k in case.keep)}
-    assert not added, f"created {sorted(added)}"
-    assert not [p for p in before if p not in after], "removed files"
-    assert [p for p in before if after[p] != before[p]] == [], "changed files"
+    check_case(case, sources, tmp_path, monkeypatch)
 
 
 # ---- the sweep's point column ----------------------------------------------------------------
