@@ -16,57 +16,324 @@ Without ``out=`` the records go to a temporary directory that lives as long as t
 functions: it parses its options, calls them, and prints their results.
 Rule options are a dict (``{"caught_lowest_bonus": "none", "stock_exhaustion": "reshuffle"}``),
 strategies the command line's labels (``"knocker:threshold=8"``).
+
+Every argument of every public function (and of ``Result.report``) is checked before a game is
+loaded, a kernel compiled, a deal played or a file written, and refused with one message naming
+the argument, the value given (its repr, shortened, and its type) and what is accepted::
+
+    deals must be a whole number (int), got 'x' (str)
+
+* ``UsageTypeError`` (``cardsim.sim.errors``; a ``UsageError`` that is also a ``TypeError``)
+  where the type is wrong, a call with an unknown or missing argument included:
+
+  - counts and ids (``deals``, ``seed``, ``players``, ``hand``, ``deal``, ``workers``, ...): an
+    ``int`` or a numpy integer, never a ``bool`` nor a float (``100.5``, ``2.0``); None only
+    where the default is None;
+  - numbers (``until_ci``, ``step``): an int or a float (numpy ones too), not a bool;
+  - flags (``overwrite``, ``resume``, ``keep_records``, ``check``, ``force``, ...): ``True`` or
+    ``False`` only (``overwrite="no"`` is refused, not taken as true);
+  - names (``game``, ``strategy``, ``field``, ``preset``, ``sampler``, ...): a ``str``; paths
+    (``out``, ``out_dir``, ``replay``'s file): a ``str`` or an ``os.PathLike``;
+  - lists of labels (``strategies``, ``plugins``, option or grid texts): a ``list`` or
+    ``tuple`` of ``str``; a single ``str`` is refused (it is never read letter by letter:
+    write ``["knocker"]``);
+  - ``options``: a dict with ``str`` keys whose values are a str, a number, a bool, None, a
+    list or tuple of those (``deal_tonk_totals``) or a dict of numbers (``exchange_rounds``);
+    or a list of ``"NAME=VALUE"`` texts;
+  - grids (``sweep``'s ``params`` and ``option_grid``): a dict with ``str`` keys whose values
+    are the values to sweep (a list, tuple, range or numpy array; one number is one value) or
+    a ``"LO:HI:STEP"`` / ``"A,B,C"`` text; ``tune``'s ``params``: a ``(lo, hi)`` or
+    ``(lo, hi, step)`` box of numbers (a tuple or list) or a ``"LO:HI"`` text;
+  - callbacks (``progress``, ``notice``, ``say``, ``warn``): a callable or None.
+
+* ``UsageError`` (a ``ValueError``) where the type is right but the value is not: a NaN or
+  infinite number, then everything the command line checks (ranges, names, paths, outputs)
+  with the command line's own one-line message.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import math
+import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
+import numpy as np
 import pandas as pd
 
-from cardsim.sim.errors import UsageError
+from cardsim.sim.errors import UsageError, UsageTypeError
+from cardsim.sim.spec import StrategySpec
 
 __all__ = ["Result", "run", "compare", "sweep", "tune", "odds", "replay", "games", "strategies", "options",
            "presets", "rules", "columns"]
 
+# ---- argument types ---------------------------------------------------------------------------
 
-def _option_texts(options: Mapping[str, Any] | Sequence[str] | None) -> list[str]:
+Whole = int | np.integer[Any]                             # a count or an id (a bool is refused)
+Real = float | int | np.floating[Any] | np.integer[Any]   # a finite number (a bool is refused)
+PathArg = str | os.PathLike[str]                          # an output or input path
+Labels = list[str] | tuple[str, ...]                      # strategy labels, option texts (not one str)
+Scalar = str | float | int | np.floating[Any] | np.integer[Any]   # bool is an int here
+OptionValue = Scalar | None | list[Scalar] | tuple[Scalar, ...] | Mapping[int, int]
+Options = Mapping[str, OptionValue] | Labels | None      # {"stake": 2} or ["stake=2"]
+GridValues = Scalar | Sequence[Scalar] | np.ndarray[Any, Any]   # the values a sweep axis takes
+Grid = Mapping[str, GridValues] | Labels                  # {"threshold": range(0, 21, 2)} or ["threshold=0:20:2"]
+Box = str | tuple[Real, Real] | tuple[Real, Real, Real] | list[Real]   # a tuning box (lo, hi[, step])
+Boxes = Mapping[str, Box] | Labels                        # {"threshold": (0, 20)} or ["threshold=0:20"]
+Progress = Callable[..., None]     # progress(done, total, note="") while deals are played
+Notice = Callable[[str], None]     # notice(line): the one line said before kernels compile the first time
+Validator = Callable[[str, Any, bool], Any]   # (argument name, value, None allowed) -> the value normalised
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+# ---- validators: each checks one argument and gives it back normalised ------------------------
+
+def _shown(value: object) -> str:
+    """``'x' (str)``: a value for a message, its repr shortened (never a huge number's digits)."""
+    if isinstance(value, int) and value.bit_length() > 128:
+        text = f"<a {value.bit_length()}-bit integer>"
+    else:
+        try:
+            text = repr(value)
+        except Exception:  # noqa: BLE001 - a hostile __repr__ still gets a message
+            text = f"<a {type(value).__name__}>"
+    return f"{text if len(text) <= 60 else text[:57] + '...'} ({type(value).__name__})"
+
+
+def _wrong(name: str, accepted: str, value: object, nullable: bool = False) -> UsageTypeError:
+    return UsageTypeError(f"{name} must be {accepted}{' or None' if nullable else ''}, got {_shown(value)}")
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _is_real(value: object) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def _whole(name: str, value: Any, nullable: bool) -> int | None:
+    if value is None and nullable:
+        return None
+    if not _is_whole(value):
+        raise _wrong(name, "a whole number (int)", value, nullable)
+    if abs(int(value)).bit_length() > 1024:    # no count or id nears 2**63: refused before a message prints its digits
+        raise UsageError(f"{name} is out of range (every count and id is below 2**63), got {_shown(value)}")
+    return int(value)
+
+
+def _any_real(name: str, value: Any, nullable: bool) -> float | None:
+    """A number of any value (NaN too: the caller checks it with the command line's words)."""
+    if value is None and nullable:
+        return None
+    if not _is_real(value):
+        raise _wrong(name, "a number (int or float)", value, nullable)
+    return float(value)
+
+
+def _real(name: str, value: Any, nullable: bool) -> float | None:
+    number = _any_real(name, value, nullable)
+    if number is not None and not math.isfinite(number):
+        raise UsageError(f"{name} must be a finite number, got {_shown(value)}")
+    return number
+
+
+def _flag(name: str, value: Any, nullable: bool) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise _wrong(name, "True or False (bool)", value)
+    return bool(value)
+
+
+def _text(what: str) -> Validator:
+    """A validator of a name: a str (``what`` says which)."""
+    def check(name: str, value: Any, nullable: bool) -> str | None:
+        if value is None and nullable:
+            return None
+        if not isinstance(value, str):
+            raise _wrong(name, f"{what} (str)", value, nullable)
+        return str(value)
+    return check
+
+
+def _path(name: str, value: Any, nullable: bool) -> str | None:
+    if value is None and nullable:
+        return None
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str):
+        raise _wrong(name, "a path (str or os.PathLike)", value, nullable)
+    return str(value)
+
+
+def _source(name: str, value: Any, nullable: bool) -> str:
+    """``replay``'s first argument: a game name or the path of an output."""
+    if not isinstance(value, (str, os.PathLike)) or not isinstance(os.fspath(value), str):
+        raise _wrong(name, "a game name or an output's path (str or os.PathLike)", value)
+    return str(os.fspath(value))
+
+
+def _callable(name: str, value: Any, nullable: bool) -> Callable[..., Any] | None:
+    if value is None or callable(value):
+        return value
+    raise _wrong(name, "a callable", value, True)
+
+
+def _labels(name: str, value: Any, nullable: bool, what: str = "labels") -> list[str] | None:
+    """A list or tuple of str; a single str is refused (never read letter by letter)."""
+    if value is None and nullable:
+        return None
+    if isinstance(value, str):
+        raise UsageTypeError(f"{name} must be a list of {what} (a list or tuple of str), got {_shown(value)}: "
+                             f"write [{value[:40]!r}] for one")
+    if not isinstance(value, (list, tuple)):
+        raise _wrong(name, f"a list of {what} (a list or tuple of str)", value, nullable)
+    for i, item in enumerate(value):
+        if not isinstance(item, str):
+            raise _wrong(f"{name}[{i}]", f"one of the {what} (str)", item)
+    return [str(x) for x in value]
+
+
+def _plain(name: str, value: Any, what: str = "a str, a number or a bool") -> str | int | float | bool:
+    """One value of an option or of a grid as a Python str, int, float or bool (numpy ones
+    converted; NaN and infinities refused)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        raise UsageError(f"{name} must be a finite number, got {_shown(value)}")
+    if not isinstance(value, (str, int, float)):       # bool is an int
+        raise _wrong(name, what, value)
+    return value
+
+
+def _word(value: str | float) -> str:
+    """A value as the command line writes it (booleans as true/false)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _keys(name: str, value: Any, nullable: bool, what: str) -> list[str] | None | Mapping[str, Any]:
+    """None, a mapping with str keys (returned as it is), or a list of texts."""
+    if value is None and nullable:
+        return None
+    if isinstance(value, Mapping):
+        for k in value:
+            if not isinstance(k, str):
+                raise _wrong(f"{name} keys", "names (str)", k)
+        return value
+    if isinstance(value, (list, tuple, str)):
+        return _labels(name, value, False, f"'{what}' texts")
+    raise _wrong(name, f"a dict {{name: value}} or a list of '{what}' texts", value, nullable)
+
+
+def _option_texts(options: Any, name: str = "options", nullable: bool = True) -> list[str]:
     """``{"name": value}`` -> ``["name=value"]`` as ``--option`` takes them (booleans as
-    true/false, None as none, sequences comma-joined); a list of texts passes unchanged."""
-    if options is None:
-        return []
-    if isinstance(options, Mapping):
-        out = []
-        for k, v in options.items():
-            if isinstance(v, bool):
-                v = str(v).lower()
-            elif v is None:
-                v = "none"
-            elif isinstance(v, (list, tuple)):
-                v = ",".join(map(str, v)) if v else "{}"
-            out.append(f"{k}={v}")
-        return out
-    return [str(x) for x in options]
+    true/false, None as none, sequences comma-joined, a dict of numbers as ``{6: 1}``); a
+    list of texts passes unchanged. UsageError naming a bad key or value."""
+    given = _keys(name, options, nullable, "NAME=VALUE")
+    if not isinstance(given, Mapping):
+        return list(given or [])
+    return [f"{k}={_option_value(f'{name}[{k!r}]', v)}" for k, v in given.items()]
 
 
-def _grid_texts(grid: Mapping[str, Any] | Sequence[str] | None) -> list[str]:
-    """``{"threshold": range(0, 21, 2)}`` or ``{"threshold": "0:20:2"}`` -> ``["threshold=..."]``."""
-    if grid is None:
-        return []
-    if isinstance(grid, Mapping):
-        out = []
-        for k, v in grid.items():
-            if isinstance(v, str):
-                out.append(f"{k}={v}")
-            elif isinstance(v, tuple) and len(v) == 2 and all(isinstance(x, (int, float)) for x in v):
-                out.append(f"{k}={v[0]}:{v[1]}")           # a tuning box (lo, hi)
-            else:
-                out.append(f"{k}=" + ",".join(str(x).lower() if isinstance(x, bool) else str(x) for x in v))
-        return out
-    return [str(x) for x in grid]
+def _option_value(name: str, v: Any) -> str:
+    accepted = "a str, a number, a bool, None, a list of those or a dict of numbers"
+    if v is None:
+        return "none"
+    if isinstance(v, (list, tuple)):
+        return ",".join(_word(_plain(f"{name}[{i}]", x)) for i, x in enumerate(v)) if v else "{}"
+    if isinstance(v, Mapping):
+        pairs = [(_plain(f"{name} keys", k, "a number"), _plain(f"{name}[{k!r}]", x, "a number")) for k, x in v.items()]
+        return "{" + ", ".join(f"{_word(k)}: {_word(x)}" for k, x in pairs) + "}"
+    return _word(_plain(name, v, accepted))
+
+
+def _grid_texts(grid: Any, name: str = "params", nullable: bool = True) -> list[str]:
+    """``{"threshold": range(0, 21, 2)}`` (the values: any list, tuple, range or array; one
+    number is one value) or ``{"threshold": "0:20:2"}`` -> ``["threshold=..."]``."""
+    given = _keys(name, grid, nullable, "NAME=VALUES")
+    if not isinstance(given, Mapping):
+        return list(given or [])
+    return [f"{k}={_grid_value(f'{name}[{k!r}]', v)}" for k, v in given.items()]
+
+
+def _grid_value(name: str, v: Any) -> str:
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (list, tuple, range, np.ndarray)):
+        return ",".join(_word(_plain(f"{name}[{i}]", x)) for i, x in enumerate(np.asarray(v).tolist()
+                                                                               if isinstance(v, np.ndarray) else v))
+    return _word(_plain(name, v, "a list, tuple or range of values, one value or a 'LO:HI:STEP' text"))
+
+
+def _box_texts(boxes: Any, name: str = "params", nullable: bool = False) -> list[str]:
+    """``{"threshold": (0, 20)}`` (or ``(lo, hi, step)``) or ``{"threshold": "0:20"}`` ->
+    ``["threshold=0:20"]`` as ``tune --param`` takes them."""
+    given = _keys(name, boxes, nullable, "NAME=LO:HI")
+    if not isinstance(given, Mapping):
+        return list(given or [])
+    return [f"{k}={_box_value(f'{name}[{k!r}]', v)}" for k, v in given.items()]
+
+
+def _box_value(name: str, v: Any) -> str:
+    if isinstance(v, str):
+        return v
+    if not (isinstance(v, (list, tuple)) and len(v) in (2, 3) and all(_is_real(x) for x in v)):
+        raise _wrong(name, "a (lo, hi) or (lo, hi, step) tuple of numbers or a 'LO:HI' text", v)
+    return ":".join(_word(_plain(f"{name}[{i}]", x)) for i, x in enumerate(v))
+
+
+def _checked_texts(convert: Callable[[Any, str, bool], list[str]]) -> Validator:
+    """A validator that checks (and converts) an options dict or a grid by ``convert``."""
+    def check(name: str, value: Any, nullable: bool) -> Any:
+        convert(value, name, nullable)
+        return value
+    return check
+
+
+# Every public argument, by name, with its validator (a name means the same in every function).
+_ARGS: dict[str, Validator] = {
+    **dict.fromkeys(("players", "deals", "seed", "workers", "first_deal", "max_deals", "shard_size", "budget",
+                     "rounds", "rung", "eta", "rungs", "top", "remeasure", "max_trials", "hand", "cards", "samples",
+                     "deal", "point", "lineup"), _whole),
+    **dict.fromkeys(("until_ci", "step"), _real),
+    **dict.fromkeys(("check", "overwrite", "keep_records", "resume", "self_play", "verbose", "force", "dataset"),
+                    _flag),
+    **dict.fromkeys(("out", "out_dir"), _path),
+    **dict.fromkeys(("progress", "notice", "say", "warn"), _callable),
+    "game": _text("a game name"), "strategy": _text("a strategy label"), "field": _text("a strategy label"),
+    "preset": _text("a preset name"), "sampler": _text("a sampler name"),
+    "scheduler": _text("a scheduler address"), "cluster": _text("'local' or 'local:N'"),
+    "strategies": _labels, "plugins": _labels,
+    "options": _checked_texts(_option_texts), "option_grid": _checked_texts(_grid_texts),
+}
+
+
+def _validated(nullable: tuple[str, ...] = (), **special: Validator) -> Callable[[F], F]:
+    """Check every argument of the decorated function by its name (``_ARGS``, or ``special``)
+    before its body runs; the body gets the values normalised (numpy numbers as Python ones,
+    paths as str). None passes where the default is None or the name is in ``nullable``. A
+    call Python cannot bind (an unknown or missing argument) is a UsageTypeError too."""
+    def decorate(fn: F) -> F:
+        sig = inspect.signature(fn)
+        checks = {name: (special.get(name) or _ARGS[name], p.default is None or name in nullable)
+                  for name, p in sig.parameters.items() if name != "self"}   # KeyError: an argument unchecked
+
+        @functools.wraps(fn)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            try:
+                bound = sig.bind(*args, **kwargs)
+            except TypeError as exc:
+                raise UsageTypeError(f"{fn.__name__}(): {exc}") from None
+            for name, value in bound.arguments.items():
+                if name in checks:
+                    check, none_ok = checks[name]
+                    bound.arguments[name] = check(name, value, none_ok)
+            return fn(*bound.args, **bound.kwargs)
+        return checked  # type: ignore[return-value]
+    return decorate
 
 
 @dataclass
@@ -74,12 +341,12 @@ class Result:
     """What a run, comparison, sweep or tuning gives back."""
     kind: str                                   # run, compare, sweep or tune
     summary: pd.DataFrame                       # the main table, with 95 % intervals
-    meta: dict
-    tables: dict = field(default_factory=dict)  # every table of the summary, as DataFrames
-    raw: dict = field(default_factory=dict)     # the summary as the command line's --json gives it
+    meta: dict[str, Any]
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # every table of the summary, as DataFrames
+    raw: dict[str, Any] = field(default_factory=dict)     # the summary as the command line's --json gives it
     path: str | None = None                     # the output written (a file or a dataset directory)
     _keep: Any = field(default=None, repr=False)  # the temporary directory holding ``path``
-    timing: dict = field(default_factory=dict)  # wall time, deals/s
+    timing: dict[str, Any] = field(default_factory=dict)  # wall time, deals/s
     config: Any = field(default=None, repr=False)  # what was played (sim.runner.RunConfig, Experiment, TuneConfig)
 
     @property
@@ -106,20 +373,22 @@ class Result:
         if self.kind not in ("compare", "sweep") or not self.raw.get("points"):
             return []
         from cardsim.sim.notes import point_notes
-        return point_notes(self.raw, self.meta)
+        return list(point_notes(self.raw, self.meta))
 
-    def report(self, out_dir: str, overwrite: bool = False) -> Path:
-        """Write the Markdown report and its PNG plots into ``out_dir``; returns report.md."""
+    @_validated()
+    def report(self, out_dir: PathArg, overwrite: bool = False) -> Path:
+        """Write the Markdown report and its PNG plots into ``out_dir`` (a str or a path);
+        returns report.md. ``overwrite`` (a bool) replaces a previous report there."""
         from cardsim.sim.report import write_report
         if self.path is None:
             raise ValueError("this result kept no records to report on")
-        return write_report(self.path, str(out_dir), overwrite)
+        return Path(write_report(self.path, str(out_dir), overwrite))
 
     def _repr_html_(self) -> str:          # a notebook shows the summary table
-        return self.summary._repr_html_()
+        return str(self.summary._repr_html_())
 
 
-def _where(out: str | None, kind: str):
+def _where(out: PathArg | None, kind: str) -> tuple[str, tempfile.TemporaryDirectory[str] | None]:
     """(path to write, temporary directory to keep alive or None)."""
     if out is not None:
         return str(out), None
@@ -127,19 +396,17 @@ def _where(out: str | None, kind: str):
     return str(Path(tmp.name) / ("run.parquet" if kind == "run" else kind)), tmp
 
 
-Progress = Callable[..., None]     # progress(done, total, note="") while deals are played
-Notice = Callable[[str], None]     # notice(line): the one line said before kernels compile the first time
-
-
-def precision_cap(until_ci: float | None, max_deals: int | None, deals: int) -> int | None:
-    """The most deals an ``until_ci`` run may play (None without ``until_ci``), checked."""
+@_validated(nullable=("until_ci", "max_deals"), until_ci=_any_real)
+def precision_cap(until_ci: Real | None, max_deals: Whole | None, deals: Whole) -> int | None:
+    """The most deals an ``until_ci`` run may play (None without ``until_ci``), checked (the
+    command line's ``--until-ci`` message for a NaN or a number <= 0)."""
     if until_ci is None:
         if max_deals is not None:
             raise UsageError("--max-deals caps --until-ci; without --until-ci give the number of deals with --deals")
         return None
     if not math.isfinite(until_ci) or until_ci <= 0:
         raise UsageError(f"--until-ci must be a number > 0 (got {until_ci})")
-    cap = max_deals if max_deals is not None else 100 * deals
+    cap = int(max_deals if max_deals is not None else 100 * deals)
     if cap < 1:
         raise UsageError(f"--max-deals must be >= 1 (got {cap})")
     return cap
@@ -157,13 +424,13 @@ def _check_cluster(cluster: str | None) -> None:
 def _compile_notice(game: str, entry: str, notice: Notice | None, search: bool = False) -> None:
     from cardsim.sim.warm import notice as line_of
     line = line_of(game, entry, search) if notice is not None else None
-    if line:
+    if line and notice is not None:
         notice(line)
 
 
-def _play(play, kind: str, game: str, deals: int, out: str | None, keep_records: bool, until_ci, max_deals,
-          resume: bool, overwrite: bool, scheduler, cluster, progress: Progress | None, notice: Notice | None,
-          seats=()):
+def _play(play: Callable[..., Any], kind: str, game: str, deals: Whole, out: PathArg | None, keep_records: bool,
+          until_ci: Real | None, max_deals: Whole | None, resume: bool, overwrite: bool, scheduler: str | None,
+          cluster: str | None, progress: Progress | None, notice: Notice | None, seats: Sequence[Any] = ()) -> Any:
     """The common part of run / compare / sweep: checks, output place, executor, the
     first-compile notices (``seats``: every seat played, for the search's); ``play(path,
     update, until_ci, cap, resume, executor)`` plays."""
@@ -200,17 +467,18 @@ def _play(play, kind: str, game: str, deals: int, out: str | None, keep_records:
     return res, keep
 
 
-def run(game: str, *, players: int | None = None, deals: int = 10_000, strategies: Sequence[str] | None = None,
-        options: Mapping[str, Any] | Sequence[str] | None = None, preset: str | None = None, seed: int = 0,
-        workers: int | None = None, check: bool = False, first_deal: int = 0, until_ci: float | None = None,
-        max_deals: int | None = None, out: str | None = None, overwrite: bool = False,
-        keep_records: bool = True, resume: bool = False, shard_size: int | None = None,
-        scheduler: str | None = None, cluster: str | None = None, progress: Progress | None = None,
-        notice: Notice | None = None) -> Result:
+@_validated()
+def run(game: str, *, players: Whole | None = None, deals: Whole = 10_000, strategies: Labels | None = None,
+        options: Options = None, preset: str | None = None, seed: Whole = 0, workers: Whole | None = None,
+        check: bool = False, first_deal: Whole = 0, until_ci: Real | None = None, max_deals: Whole | None = None,
+        out: PathArg | None = None, overwrite: bool = False, keep_records: bool = True, resume: bool = False,
+        shard_size: Whole | None = None, scheduler: str | None = None, cluster: str | None = None,
+        progress: Progress | None = None, notice: Notice | None = None) -> Result:
     """Play ``deals`` deals: per-seat and per-strategy win rates and payouts with 95 % intervals
-    (``cardsim run``). ``strategies``: one label for all seats or one per seat. ``scheduler``
-    (``tcp://HOST:PORT``) or ``cluster`` (``local:N``) play on Dask; ``resume`` continues an
-    interrupted ``out``; ``progress(done, total, note)`` is called as deals finish."""
+    (``cardsim run``). ``strategies``: a list of labels, one for all seats (``["knocker"]``)
+    or one per seat. ``scheduler`` (``tcp://HOST:PORT``) or ``cluster`` (``local:N``) play on
+    Dask; ``resume`` continues an interrupted ``out``; ``progress(done, total, note)`` is
+    called as deals finish. Arguments are checked as the module's docstring says."""
     from cardsim.sim.runner import DEFAULT_SHARD, make_config, run as run_batch
     cfg = make_config(game, players, deals, seed, list(strategies or []), _option_texts(options), preset, workers,
                       check, first_deal, DEFAULT_SHARD if shard_size is None else shard_size)
@@ -221,8 +489,9 @@ def run(game: str, *, players: int | None = None, deals: int = 10_000, strategie
     return Result("run", tables["seats"], res.meta, tables, res.summary, res.path, keep, res.timing, cfg)
 
 
-def _experiment(exp, deals, out, overwrite, until_ci, max_deals, keep_records, resume, scheduler, cluster,
-                progress, notice) -> Result:
+def _experiment(exp: Any, deals: Whole, out: PathArg | None, overwrite: bool, until_ci: Real | None,
+                max_deals: Whole | None, keep_records: bool, resume: bool, scheduler: str | None,
+                cluster: str | None, progress: Progress | None, notice: Notice | None) -> Result:
     from cardsim.sim.experiment import run_experiment
     res, keep = _play(lambda *args: run_experiment(exp, deals, *args, overwrite=overwrite), exp.kind, exp.game_name,
                       deals, out, keep_records, until_ci, max_deals, resume, overwrite, scheduler, cluster, progress,
@@ -231,16 +500,18 @@ def _experiment(exp, deals, out, overwrite, until_ci, max_deals, keep_records, r
     return Result(exp.kind, points, res.meta, {"points": points}, res.summary, res.path, keep, res.timing, exp)
 
 
-def compare(game: str, strategies: Sequence[str], *, field: str | None = None, players: int | None = None,
-            deals: int = 10_000, options: Mapping[str, Any] | Sequence[str] | None = None,
-            preset: str | None = None, seed: int = 0, workers: int | None = None, check: bool = False,
-            until_ci: float | None = None, max_deals: int | None = None, out: str | None = None,
-            overwrite: bool = False, keep_records: bool = True, first_deal: int = 0, resume: bool = False,
-            shard_size: int | None = None, scheduler: str | None = None, cluster: str | None = None,
-            progress: Progress | None = None, notice: Notice | None = None) -> Result:
-    """Strategies on duplicate deals, each at every seat against ``field`` (default greedy), or
-    rotating round the table with one strategy per seat and no field (``cardsim compare``).
-    ``.summary``: one row per point, with the paired difference to the first."""
+@_validated()
+def compare(game: str, strategies: Labels, *, field: str | None = None, players: Whole | None = None,
+            deals: Whole = 10_000, options: Options = None, preset: str | None = None, seed: Whole = 0,
+            workers: Whole | None = None, check: bool = False, until_ci: Real | None = None,
+            max_deals: Whole | None = None, out: PathArg | None = None, overwrite: bool = False,
+            keep_records: bool = True, first_deal: Whole = 0, resume: bool = False, shard_size: Whole | None = None,
+            scheduler: str | None = None, cluster: str | None = None, progress: Progress | None = None,
+            notice: Notice | None = None) -> Result:
+    """Strategies (a list of at least two labels) on duplicate deals, each at every seat against
+    ``field`` (default greedy), or rotating round the table with one strategy per seat and no
+    field (``cardsim compare``). ``.summary``: one row per point, with the paired difference
+    to the first."""
     from cardsim.sim.experiment import EXPERIMENT_SHARD, make_compare
     exp = make_compare(game, list(strategies), players, field, seed, deals, _option_texts(options), preset, workers,
                        check, first_deal, EXPERIMENT_SHARD if shard_size is None else shard_size)
@@ -248,42 +519,46 @@ def compare(game: str, strategies: Sequence[str], *, field: str | None = None, p
                        progress, notice)
 
 
-def sweep(game: str, strategy: str, params: Mapping[str, Any] | Sequence[str] | None = None, *,
-          option_grid: Mapping[str, Any] | Sequence[str] | None = None, field: str | None = None,
-          players: int | None = None, deals: int = 10_000,
-          options: Mapping[str, Any] | Sequence[str] | None = None, preset: str | None = None, seed: int = 0,
-          workers: int | None = None, check: bool = False, until_ci: float | None = None,
-          max_deals: int | None = None, out: str | None = None, overwrite: bool = False,
-          keep_records: bool = True, first_deal: int = 0, resume: bool = False, shard_size: int | None = None,
-          scheduler: str | None = None, cluster: str | None = None, progress: Progress | None = None,
-          notice: Notice | None = None) -> Result:
+@_validated(params=_checked_texts(_grid_texts))
+def sweep(game: str, strategy: str, params: Grid | None = None, *, option_grid: Grid | None = None,
+          field: str | None = None, players: Whole | None = None, deals: Whole = 10_000, options: Options = None,
+          preset: str | None = None, seed: Whole = 0, workers: Whole | None = None, check: bool = False,
+          until_ci: Real | None = None, max_deals: Whole | None = None, out: PathArg | None = None,
+          overwrite: bool = False, keep_records: bool = True, first_deal: Whole = 0, resume: bool = False,
+          shard_size: Whole | None = None, scheduler: str | None = None, cluster: str | None = None,
+          progress: Progress | None = None, notice: Notice | None = None) -> Result:
     """A grid of strategy parameters (and rule options) on duplicate deals (``cardsim sweep``).
-    ``params``: ``{"threshold": range(0, 21, 2)}``, ``{"threshold": "0:20:2"}`` or texts."""
+    ``params``: ``{"threshold": range(0, 21, 2)}`` (any list, tuple, range or array of values;
+    a tuple is values here, not a box), ``{"threshold": "0:20:2"}`` or a list of texts
+    (``["threshold=0:20:2"]``); ``option_grid`` alike (``{"stock_exhaustion": ["reshuffle",
+    "end"]}``)."""
     from cardsim.sim.experiment import EXPERIMENT_SHARD, make_sweep
-    exp = make_sweep(game, strategy, _grid_texts(params), _grid_texts(option_grid), players, field, seed, deals,
-                     _option_texts(options), preset, workers, check, first_deal,
+    exp = make_sweep(game, strategy, _grid_texts(params), _grid_texts(option_grid, "option_grid"), players, field,
+                     seed, deals, _option_texts(options), preset, workers, check, first_deal,
                      EXPERIMENT_SHARD if shard_size is None else shard_size)
     return _experiment(exp, deals, out, overwrite, until_ci, max_deals, keep_records, resume, scheduler, cluster,
                        progress, notice)
 
 
-def tune(game: str, strategy: str, params: Mapping[str, Any] | Sequence[str], *, field: str | None = None,
-         players: int | None = None, budget: int = 100_000, seed: int = 0, self_play: bool = False,
-         rounds: int = 6, step: float = 1.0, sampler: str = "tpe", rung: int | None = None, eta: int = 3,
-         rungs: int = 2, top: int = 3, remeasure: int | None = None, max_trials: int = 1000,
-         options: Mapping[str, Any] | Sequence[str] | None = None, preset: str | None = None,
-         workers: int | None = None, check: bool = False, out: str | None = None, overwrite: bool = False,
-         keep_records: bool = True, verbose: bool = False, say: Callable[[str], None] | None = None,
-         progress: Progress | None = None, notice: Notice | None = None) -> Result:
+@_validated(params=_checked_texts(_box_texts))
+def tune(game: str, strategy: str, params: Boxes, *, field: str | None = None, players: Whole | None = None,
+         budget: Whole = 100_000, seed: Whole = 0, self_play: bool = False, rounds: Whole = 6, step: Real = 1.0,
+         sampler: str = "tpe", rung: Whole | None = None, eta: Whole = 3, rungs: Whole = 2, top: Whole = 3,
+         remeasure: Whole | None = None, max_trials: Whole = 1000, options: Options = None,
+         preset: str | None = None, workers: Whole | None = None, check: bool = False, out: PathArg | None = None,
+         overwrite: bool = False, keep_records: bool = True, verbose: bool = False,
+         say: Callable[[str], None] | None = None, progress: Progress | None = None,
+         notice: Notice | None = None) -> Result:
     """The parameters of ``strategy`` that maximise its mean payout against ``field``
-    (``cardsim tune``; the ``tune`` extra). ``params``: ``{"threshold": (0, 20)}`` boxes or
-    ``["threshold=0:20"]`` texts. ``.summary``: one row per round; ``.raw["best"]`` is the
-    point to seat (``strategies=[...]`` or ``field=...``). ``say(line)`` gets each round's
-    line (``verbose``: print them)."""
+    (``cardsim tune``; the ``tune`` extra). ``params``: ``{"threshold": (0, 20)}`` boxes
+    (``(lo, hi)`` or ``(lo, hi, step)``, a tuple or list of numbers) or ``["threshold=0:20"]``
+    texts. ``.summary``: one row per round; ``.raw["best"]`` is the point to seat
+    (``strategies=[...]`` or ``field=...``). ``say(line)`` gets each round's line
+    (``verbose``: print them)."""
     from cardsim.sim.store import check_output
     from cardsim.sim.tune import make_tune, run_tune, write_tune
     from cardsim.sim.warm import mark_compiled
-    cfg = make_tune(game, strategy, _grid_texts(params), field, players, budget, seed, _option_texts(options),
+    cfg = make_tune(game, strategy, _box_texts(params), field, players, budget, seed, _option_texts(options),
                     preset, sampler, rung, eta, rungs, top, remeasure, self_play, rounds, max_trials, workers, check,
                     step)
     if out is not None and not str(out).strip():
@@ -305,9 +580,10 @@ def tune(game: str, strategy: str, params: Mapping[str, Any] | Sequence[str], *,
                   result.summary, result.path, keep, {}, cfg)
 
 
-def odds(game: str, hand: int | None, *, cards: int | None = None, samples: int = 1_000_000, seed: int = 0,
-         players: int | None = None, preset: str | None = None, workers: int | None = None,
-         progress: Callable[[int, int], None] | None = None) -> dict:
+@_validated(nullable=("hand",))
+def odds(game: str, hand: Whole | None, *, cards: Whole | None = None, samples: Whole = 1_000_000, seed: Whole = 0,
+         players: Whole | None = None, preset: str | None = None, workers: Whole | None = None,
+         progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """P(random cards hold a hand's contract) with a 95 % interval (``cardsim odds``);
     ``progress(done, total)`` hears the samples drawn so far (the result is the same)."""
     import numba
@@ -319,10 +595,10 @@ def odds(game: str, hand: int | None, *, cards: int | None = None, samples: int 
     numba.set_num_threads(w)
     if hand is None:
         raise UsageError("--hand (or --deal) is required")
-    return contract_odds(game, hand, cards, samples, seed, players, preset, progress)
+    return dict(contract_odds(game, hand, cards, samples, seed, players, preset, progress))
 
 
-def _replay_output(arg: str):
+def _replay_output(arg: str) -> str | None:
     """None when ``arg`` names a game; else the path of the output to replay from (UsageError,
     naming the games, when it is neither)."""
     from cardsim.sim.registry import GAME_NAMES, get_game
@@ -336,16 +612,19 @@ def _replay_output(arg: str):
         get_game(arg)
     except UsageError as exc:
         raise UsageError(f"{exc}; or give an existing run file or compare/sweep dataset") from None
+    return None
 
 
-def replay(game: str, deal: int | None = None, *, seed: int | None = None, players: int | None = None,
-           strategies: Sequence[str] | None = None, options: Mapping[str, Any] | Sequence[str] | None = None,
-           preset: str | None = None, check: bool = False, point: int | None = None, lineup: int | None = None,
-           force: bool = False, warn: Callable[[str], None] | None = None, notice: Notice | None = None) -> dict:
+@_validated(game=_source)
+def replay(game: PathArg, deal: Whole | None = None, *, seed: Whole | None = None, players: Whole | None = None,
+           strategies: Labels | None = None, options: Options = None, preset: str | None = None,
+           check: bool = False, point: Whole | None = None, lineup: Whole | None = None, force: bool = False,
+           warn: Callable[[str], None] | None = None, notice: Notice | None = None) -> dict[str, Any]:
     """One deal exactly as the batch plays it (``cardsim replay --json``): the table, every
     event with the cards it concerns, and the payouts; ``"text"`` holds the play-by-play.
-    ``game`` is a game name (the table from the other arguments) or an output to replay a deal
-    of (a run file; a compare/sweep dataset with ``point`` and ``lineup``), whose metadata
+    ``game`` is a game name (the table from the other arguments; ``strategies`` a list of
+    labels, one for all seats or one per seat) or an output to replay a deal of (a run file;
+    a compare/sweep dataset with ``point`` and ``lineup``; a str or a path), whose metadata
     gives the table; ``force`` replays a file of another rules version (``warn`` gets the
     warning)."""
     from cardsim.sim.runner import (DEAL_LIMIT, make_config, open_replay_source, raise_check_error,
@@ -353,7 +632,7 @@ def replay(game: str, deal: int | None = None, *, seed: int | None = None, playe
     from cardsim.sim.warm import mark_compiled, seats_search
     if deal is not None and not 0 <= deal < DEAL_LIMIT:
         raise UsageError(f"--deal must be >= 0 and <= 2**63-2 (got {deal})")
-    path = _replay_output(game)
+    path = _replay_output(str(game))
     source = None
     if path is not None:
         given = [flag for flag, v in (("--seed", seed is not None), ("--players", players is not None),
@@ -374,7 +653,7 @@ def replay(game: str, deal: int | None = None, *, seed: int | None = None, playe
         if given:
             raise UsageError(f"{', '.join(given)}: only for replaying a deal of a file (replay FILE --deal N)")
         deal = 0 if deal is None else deal
-        cfg = make_config(game, players, 1, 0 if seed is None else seed, list(strategies or []),
+        cfg = make_config(str(game), players, 1, 0 if seed is None else seed, list(strategies or []),
                           _option_texts(options), preset, None, check, deal)
     searching = seats_search(cfg.seats)
     _compile_notice(cfg.game.name, "replay", notice, searching)
@@ -383,7 +662,7 @@ def replay(game: str, deal: int | None = None, *, seed: int | None = None, playe
         code = cfg.game.state_error(st)
         if code:
             raise_check_error(cfg, deal, code)
-    doc = replay_document(cfg, deal, source)
+    doc: dict[str, Any] = replay_document(cfg, deal, source)
     lines = replay_lines(cfg, deal)
     if source is not None and source.kind != "run":
         lines.insert(1, f"{source.kind} point {source.point} ({source.point_label}), lineup {source.lineup}: "
@@ -395,6 +674,7 @@ def replay(game: str, deal: int | None = None, *, seed: int | None = None, playe
     return doc
 
 
+@_validated()
 def games() -> pd.DataFrame:
     """The games, their player counts and rules documents (``cardsim games``)."""
     from cardsim.sim.registry import games as all_games
@@ -403,9 +683,10 @@ def games() -> pd.DataFrame:
                          for g in all_games().values()])
 
 
-def strategy_specs(game: str, plugins: Sequence[str] = ()) -> list:
+@_validated()
+def strategy_specs(game: str, plugins: Labels = ()) -> list[StrategySpec]:
     """The strategies of ``game`` (``StrategySpec``: name, parameters, help): the built-in ones,
-    the plug-ins named (``FILE.py:NAME``) and the installed entry points."""
+    the plug-ins named (a list of ``FILE.py:NAME`` labels) and the installed entry points."""
     from cardsim.sim.plugin import entry_point_names
     from cardsim.sim.registry import get_game, parse_seat
     g = get_game(game)
@@ -415,9 +696,11 @@ def strategy_specs(game: str, plugins: Sequence[str] = ()) -> list:
     return specs
 
 
-def strategies(game: str, plugins: Sequence[str] = ()) -> pd.DataFrame:
+@_validated()
+def strategies(game: str, plugins: Labels = ()) -> pd.DataFrame:
     """One row per strategy parameter (strategies without any: one row, no parameter); the
-    plug-ins named (``FILE.py:NAME``) and installed ones included (``cardsim strategies``)."""
+    plug-ins named (a list of ``FILE.py:NAME`` labels) and installed ones included
+    (``cardsim strategies``)."""
     rows = []
     for s in strategy_specs(game, plugins):
         for p in s.params or (None,):
@@ -428,6 +711,7 @@ def strategies(game: str, plugins: Sequence[str] = ()) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@_validated()
 def options(game: str) -> pd.DataFrame:
     """The rule options of ``game`` with their defaults, help, choices and ranges
     (``cardsim options``; the presets: ``presets``)."""
@@ -438,12 +722,14 @@ def options(game: str) -> pd.DataFrame:
                          for f in dataclasses.fields(get_game(game).options_cls)], dtype=object)
 
 
-def presets(game: str) -> dict[str, dict]:
+@_validated()
+def presets(game: str) -> dict[str, dict[str, Any]]:
     """The named option sets of ``game``: preset -> {option: value}."""
     from cardsim.sim.registry import get_game
     return {name: dict(values) for name, values in get_game(game).presets.items()}
 
 
+@_validated()
 def columns(game: str, dataset: bool = False) -> pd.DataFrame:
     """The record columns of ``game`` (``cardsim columns``): one row per column or family
     (``h{h}_end``: one per hand), its type, description and code names (``codes``: value ->
@@ -455,7 +741,8 @@ def columns(game: str, dataset: bool = False) -> pd.DataFrame:
     return pd.DataFrame(rows(dataset_columns(g) if dataset else g.columns))
 
 
+@_validated()
 def rules(game: str) -> str:
     """Where ``game``'s rules document is (``docs/rules/GAME.md`` in the repository)."""
     from cardsim.sim.registry import get_game
-    return get_game(game).rules
+    return str(get_game(game).rules)
