@@ -30,9 +30,10 @@ SUMMARY_CHUNK = 1 << 20    # rows per point read at once by summarize_dataset
 def summarize_dataset(path) -> ExperimentResult:
     """The statistics of a compare/sweep dataset directory (``cardsim summarize DIR``), recomputed
     from its rows (``point-K/`` files: deal_id, lineup, payout, win, truncated) in deal ranges of
-    bounded memory, with the metadata of its ``_summary.json`` (checked as the report checks it).
-    A directory that is not a dataset, or rows that do not make the deals and lineups of every
-    point, is a UsageError, one line."""
+    bounded memory, with the metadata of its ``_summary.json`` (checked as the report checks it,
+    every part file too: ``io.check_parts``). A directory that is not a dataset, a part of another
+    run or of another point, a part that cannot be read, or rows that do not make the deals and
+    lineups of every point, is a UsageError, one line."""
     p = Path(path)
     where = repr(str(p))
     if _summary_file(p) is None:
@@ -52,10 +53,10 @@ def summarize_dataset(path) -> ExperimentResult:
     parts = _partitions(p)
     if sorted(parts) != list(range(k)):
         raise UsageError(f"{where} lacks the rows of some points (point-K folders: {sorted(parts)}, {k} points)")
-    first, deals = int(meta.get("first_deal") or 0), int(stored.get("deals") or 0)
+    first, deals = meta["first_deal"], meta["deals"]
     chunk = max(1, SUMMARY_CHUNK // nl)
-    sets = [ds.dataset(str(parts[i]), format="parquet") for i in range(k)]
     try:
+        sets = [ds.dataset(str(parts[i]), format="parquet") for i in range(k)]
         for lo in range(first, first + deals, chunk):
             count = min(chunk, first + deals - lo)
             flt = (ds.field("deal_id") >= lo) & (ds.field("deal_id") < lo + count)

@@ -16,6 +16,7 @@ figures are drawn on the Agg canvas without pyplot, so no global backend is swit
 """
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import json
 import math
@@ -142,7 +143,8 @@ def _source_kind(src: Path) -> str:
 
 def _kind_of(src: Path):
     try:
-        return json.loads(_summary_file(src).read_text(encoding="utf-8"))["meta"]["kind"]
+        from cardsim.sim.io import load_json
+        return load_json(_summary_file(src).read_text(encoding="utf-8"))["meta"]["kind"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -589,9 +591,10 @@ def _run_report(path: Path, out: Path) -> list[str]:
     s, meta, timing = _clean(res.summary), _clean(res.meta), _clean(res.timing)
     n, deals = int(meta["players"]), int(s["deals"])
     hists = [IntHist() for _ in range(n)]
-    for batch in iter_record_batches(path, columns=[f"payout_{p}" for p in range(n)]):
-        for p in range(n):
-            hists[p].add(batch[f"payout_{p}"])
+    with _rows_read(path):
+        for batch in iter_record_batches(path, columns=[f"payout_{p}" for p in range(n)]):
+            for p in range(n):
+                hists[p].add(batch[f"payout_{p}"])
     _stage("read the records")
     head = f"{meta['game']} · {n} players · {deals:,} deals · seed {meta['seed']}"
     title = f"{_game_title(meta['game'])}: {n} players, {deals:,} deals"
@@ -739,12 +742,15 @@ def _clean(x):
 
 def _load_experiment(path: Path) -> tuple[dict, dict]:
     """(summary, meta) of a dataset's _summary.json, checked for what the report reads (a
-    known game and player count, a compare/sweep kind, points with labels and numbers) and
-    cleaned (``_clean``); UsageError, one line, for anything else."""
+    known game and player count, a compare/sweep kind, points with labels and numbers; the
+    values ``io.check_meta`` validates), its part files checked to be this dataset's
+    (``io.check_parts``: none of another run, moved between points, or damaged), and cleaned
+    (``_clean``); UsageError, one line, for anything else."""
+    from cardsim.sim.io import check_meta, check_parts, load_json
     from cardsim.sim.registry import GAME_NAMES, get_game
     where = repr(str(path))
     try:
-        doc = json.loads(_summary_file(path).read_text(encoding="utf-8"))
+        doc = load_json(_summary_file(path).read_text(encoding="utf-8"))
         summary, meta = doc["summary"], doc["meta"]
         summary["points"], meta["kind"], meta["points"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -784,6 +790,10 @@ def _load_experiment(path: Path) -> tuple[dict, dict]:
     names = meta.get("reason_names")
     if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
         raise UsageError(f"{bad}: its end-reason names are not a list of names")
+    check_meta(meta, where, "an invalid _summary.json")
+    if deals is not None and deals != meta["deals"]:
+        raise UsageError(f"{bad}: its summary counts {deals:,} deals, its meta {meta['deals']:,}")
+    check_parts(path, meta)
     return _clean(summary), _clean(meta)
 
 
@@ -796,36 +806,58 @@ def _partitions(path: Path) -> dict[int, Path]:
     return parts
 
 
+@contextlib.contextmanager
+def _rows_read(where):
+    """Rows of a dataset that cannot be read (a page damaged past the footers ``io.check_parts``
+    read): one UsageError line naming the folder, never pyarrow's traceback, and never taken for
+    a failure to write the report (an OSError)."""
+    import pyarrow as pa
+    try:
+        yield
+    except (OSError, ValueError, KeyError, IndexError, pa.ArrowException) as exc:
+        raise UsageError(f"{term(repr(str(where)))}: its rows cannot be read ({exc.__class__.__name__}; truncated "
+                         "or corrupt part file?)") from None
+
+
 def _scan_points(parts: dict[int, Path], reason_names: list[str]) -> dict[int, tuple[IntHist, np.ndarray]]:
     """Per point: payout histogram and end-reason counts (rows = one lineup of one deal)."""
-    import pyarrow.dataset as ds
     out = {}
     for k, d in sorted(parts.items()):
-        hist = IntHist()
-        reasons = np.zeros(len(reason_names), dtype=np.int64)
-        dataset = ds.dataset(str(d), format="parquet")
-        for batch in dataset.to_batches(columns=["payout", "end_reason"], batch_size=1 << 18):
-            hist.add(batch.column("payout").to_numpy(zero_copy_only=False))
-            er = batch.column("end_reason")
-            if hasattr(er, "dictionary"):
-                names = er.dictionary.to_pylist()
-                codes = np.array([reason_names.index(x) if x in reason_names else -1 for x in names], dtype=np.int64)
-                idx = codes[er.indices.to_numpy(zero_copy_only=False)]
-            else:
-                idx = np.asarray(er.to_numpy(zero_copy_only=False), dtype=np.int64)
-            reasons += np.bincount(idx[idx >= 0], minlength=len(reason_names))[: len(reason_names)]
-        out[k] = (hist, reasons)
+        with _rows_read(d):
+            out[k] = _scan_point(d, reason_names)
     return out
+
+
+def _scan_point(d: Path, reason_names: list[str]) -> tuple[IntHist, np.ndarray]:
+    import pyarrow.dataset as ds
+    hist = IntHist()
+    reasons = np.zeros(len(reason_names), dtype=np.int64)
+    dataset = ds.dataset(str(d), format="parquet")
+    for batch in dataset.to_batches(columns=["payout", "end_reason"], batch_size=1 << 18):
+        hist.add(batch.column("payout").to_numpy(zero_copy_only=False))
+        er = batch.column("end_reason")
+        if hasattr(er, "dictionary"):
+            names = er.dictionary.to_pylist()
+            codes = np.array([reason_names.index(x) if x in reason_names else -1 for x in names], dtype=np.int64)
+            idx = codes[er.indices.to_numpy(zero_copy_only=False)]
+        else:
+            idx = np.asarray(er.to_numpy(zero_copy_only=False), dtype=np.int64)
+        reasons += np.bincount(idx[idx >= 0], minlength=len(reason_names))[: len(reason_names)]
+    return hist, reasons
 
 
 def paired_difference(path, a: int, b: int, lineups: int, first_deal: int,
                       deals: int) -> tuple[float, float, float, float, int]:
     """(mean, lo, hi, se, deals) of the paired difference X_b(d) - X_a(d) between points
     ``a`` and ``b`` of a dataset, X(d) = mean payout over the lineups of deal d; read in
-    deal ranges (bounded memory)."""
+    deal ranges (bounded memory). Rows that cannot be read are a UsageError."""
+    with _rows_read(path):
+        return _paired_difference(Path(path), a, b, lineups, first_deal, deals)
+
+
+def _paired_difference(path: Path, a: int, b: int, lineups: int, first_deal: int, deals: int):
     import pyarrow.dataset as ds
     from cardsim.sim.stats import mean_ci
-    path = Path(path)
     sets = [ds.dataset(str(path / f"point-{k}"), format="parquet") for k in (a, b)]
     chunk = max(1, PAIRED_CHUNK // max(lineups, 1))
     s = ss = 0.0

@@ -100,14 +100,19 @@ def make_config(game: str, players: int | None = None, deals: int = 1000, seed: 
     opts = build_options(spec.options_cls, spec.presets, preset, list(options or []))
     opts.to_array(n)  # cross-checks that need the player count
     check_deal_range(first_deal, deals)
-    if seed < 0 or seed >= 2 ** 63:
-        raise UsageError(f"--seed must be in 0 .. 2**63-1 (got {seed})")
+    check_seed(seed)
     w = max_workers() if workers is None else workers
     if not 1 <= w <= max_workers():
         raise UsageError(f"--workers must be 1..{max_workers()} on this machine (got {w})")
     check_shard_size(spec, shard_size)
     return RunConfig(spec.name, n, opts, preset, seat_table(spec, strategies, n), seed, deals,
                      first_deal, check, w, shard_size)
+
+
+def check_seed(seed: int) -> None:
+    """A run seed is in 0 .. 2**63-1 (UsageError naming the range); file readers use it too."""
+    if seed < 0 or seed >= 2 ** 63:
+        raise UsageError(f"--seed must be in 0 .. 2**63-1 (got {seed})")
 
 
 def check_deal_range(first_deal: int, deals: int, what: str = "--deals") -> None:
@@ -346,7 +351,11 @@ def _seat_from_meta(spec: GameSpec, entry: dict, where: str) -> Seat:
     if set(params) != {p.name for p in st.params}:
         raise UsageError(f"{where}: strategy {name} has parameters {', '.join(sorted(params)) or 'none'} in the "
                          f"file but {', '.join(p.name for p in st.params) or 'none'} here")
-    seat = Seat(st, tuple(float(params[p.name]) for p in st.params))
+    try:     # the values within their ranges, as the command line checks them (a forged 1e9 or NaN)
+        seat = Seat(st, tuple(float(params[p.name]) for p in st.params))
+        parse_seat(spec, seat.label)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"{where}: the file's seat {name} does not rebuild ({exc})") from None
     if "label" in entry and seat.label != entry["label"]:
         raise UsageError(f"{where}: seat {entry['label']!r} does not rebuild exactly (got {seat.label!r})")
     return seat

@@ -31,6 +31,36 @@ reason to drop the other shards. ``run.json`` of other arguments refuses the res
 and leaves the work directory as it was; a missing or unreadable ``run.json`` does not matter,
 since every shard is checked on its own. Without ``--resume`` the stored shards are removed first.
 
+**Identity: what readers check.** Every part file of a compare/sweep dataset
+(``point-K/part-N.parquet``) carries in its footer the dataset's whole metadata (``cardsim``, as
+in ``_summary.json``) and its identity (``cardsim.part``: ``{"run": sha256 of the metadata as
+canonical JSON, "point": K, "first": F, "deals": N}``, ``io.part_tag``), so the metadata's game,
+rules version, seed, players, first deal, deal count, options, seats, lineups and points all
+enter it. A tune dataset's ``evaluations.parquet`` carries ``{"run": ...}`` alike. A run file is
+one file: its footer's metadata is its identity. Every reader (``summarize``, ``report``,
+``replay FILE|DIR``, and through them the Python API: ``cardsim.replay``, ``Result.report``)
+checks before it believes a number:
+
+* the metadata's values, with the command line's own validators (``io.check_meta``: a known
+  game and player count, seed 0 .. 2**63-1, whole ``first_deal``/``deals``/``rules_version`` >= 0
+  whose deal ids fit an int64; JSON nested too deeply to parse is unreadable metadata, never a
+  RecursionError); a replayed seat's parameters within their ranges;
+* a run file's rows are the deals its metadata names (``io.check_run_rows``: the row count, the
+  first and last ``deal_id``), so a forged ``first_deal`` is refused, not replayed;
+* a dataset's parts (``io.check_parts``): each readable (a truncated one is named), its footer
+  metadata the dataset's (a part of another run is named, with the field that differs: "seed 9,
+  not the dataset's 1"), its tag this dataset's identity and its folder's point (parts swapped
+  between ``point-1`` and ``point-2`` are refused), its rows that point's and the dataset's deals,
+  every lineup of every deal present; a tune dataset's evaluations its own (``tune_report``).
+
+Each refusal is one ``Error:`` line naming the file, exit 2. **Files written before identities**
+(no ``cardsim.part`` in a part's footer) are still read: a part is accepted when its footer
+metadata equals the dataset's and its rows (the ``point`` and ``deal_id`` columns, from the
+Parquet statistics) are its folder's point and the dataset's deals. That is what the tag would
+have told, except for a hand-made copy of another dataset's metadata, which no check without a
+secret could tell anyway. Work shards carry the run key (below): ``--resume`` plays a foreign one
+again rather than refusing the resume, since the run can still be completed exactly.
+
 **Placing.** The final output is written beside its path as ``.OUT.partial-XXXXXXXX`` (the
 shards merged, or the report drawn) and renamed onto ``OUT``: a new file is linked into place
 (which fails rather than replace a file that appeared meanwhile), a new directory is renamed; a
@@ -43,7 +73,9 @@ directory's temporary files) once it holds the lock.
 **Failures.** An interrupted run (Ctrl-C, SIGKILL) keeps its work directory for ``--resume``. A
 failed one (a check error, a full disk) removes what it wrote (shards, run.json, partial
 output, lock, the work directory) and says what it kept; an OSError while writing becomes an
-OutputError (exit 1) naming the cause, e.g. "no space left on device".
+OutputError (exit 1) naming the cause, e.g. "no space left on device". That holds from the
+first byte (a disk full from the start: the lock file cannot be written, and the lock and the
+work directory the slot made are removed again) to the last, and for ``tune --out`` too.
 """
 from __future__ import annotations
 
@@ -66,7 +98,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from cardsim.sim.errors import OutputError, UsageError
-from cardsim.sim.io import META_KEY, SUMMARY_FILE, TIMING_KEY, check_output_path
+from cardsim.sim.io import META_KEY, PART_KEY, SUMMARY_FILE, TIMING_KEY, check_output_path, load_json, part_tag
 
 try:
     import fcntl
@@ -122,7 +154,7 @@ def _recognise_file(path: Path):
     if META_KEY not in kv:
         return None, "a Parquet file with no cardsim metadata"
     try:
-        meta = json.loads(kv[META_KEY])
+        meta = load_json(kv[META_KEY])
     except (ValueError, UnicodeDecodeError):
         return None, "its cardsim metadata is unreadable"
     if not isinstance(meta, dict):
@@ -134,7 +166,7 @@ def _recognise_file(path: Path):
 
 def _recognise_dataset(path: Path):
     try:
-        meta = json.loads((path / SUMMARY_FILE).read_text())["meta"]
+        meta = load_json((path / SUMMARY_FILE).read_text())["meta"]
         kind = meta["kind"]
     except (OSError, ValueError, UnicodeDecodeError, KeyError, TypeError):
         return None, f"its {SUMMARY_FILE} is unreadable"
@@ -267,7 +299,11 @@ class OutputSlot:
         self.work = self.out.parent / f".{self.out.name}.work"
         self._fd = None
         self._created_work = False
-        self._open_work()
+        try:
+            self._open_work()
+        except BaseException:
+            self.abandon()               # a full disk from the start: no work directory, no lock left
+            raise
         try:
             self.replace = check_output(self.out, kind, overwrite)   # again: now no other cardsim writes it
             self._clean_litter()
@@ -332,13 +368,13 @@ class OutputSlot:
             except FileNotFoundError:
                 same = False
             if same:
+                self._fd = fd            # ours now: removed with the work directory if writing it fails
                 try:
                     os.ftruncate(fd, 0)
                     os.write(fd, f"{os.getpid()} {socket.gethostname()}\n".encode())
                 except OSError as exc:
-                    os.close(fd)
-                    raise OutputError(f"cannot write the lock file {str(path)!r}: {why_failed(exc)}") from None
-                self._fd = fd
+                    raise OutputError(f"{why_failed(exc)}: cannot write the lock file {str(path)!r}; nothing was "
+                                      "written") from None
                 return
             os.close(fd)
         raise OutputError(f"cannot take the lock {str(path)!r}: it keeps changing")
@@ -613,7 +649,9 @@ class ShardStore:
             tmp = self.slot.partial()
             try:
                 if self.dataset:
-                    _write_dataset(tmp, [self.shard_path(f) for f in firsts], partition, kv)
+                    # every part names the dataset (its identity), its point and its deal range
+                    _write_dataset(tmp, [self.shard_path(f) for f in firsts], partition, kv,
+                                   lambda v: {**kv, PART_KEY: json.dumps(part_tag(self.meta, v), sort_keys=True)})
                     for name, data in (extra_files or {}).items():
                         (tmp / name).write_bytes(data)
                     self.slot.place(tmp)
@@ -638,7 +676,7 @@ def _read_run_json(path: Path) -> str | None:
     """run.json's text, or None when it is missing or unreadable (every shard is checked anyway)."""
     try:
         text = path.read_text()
-        doc = json.loads(text)
+        doc = load_json(text)
     except (OSError, ValueError, UnicodeDecodeError):
         return None
     return text if isinstance(doc, dict) and "meta" in doc else None
@@ -669,12 +707,13 @@ def _merge_file(target: Path, shards: list[Path], kv: dict) -> None:
             writer.close()
 
 
-def _write_dataset(target: Path, shards: list[Path], partition: str | None, kv: dict) -> None:
+def _write_dataset(target: Path, shards: list[Path], partition: str | None, kv: dict, kv_of=None) -> None:
     """A dataset directory from the shard files: one ``{partition}-{value}/`` folder per value
     (``point-3/``) of ``part-0.parquet`` files that keep the column, so that pandas, polars and
     DuckDB read it as an integer (hive ``key=value`` folders would make it a category); rows keep
     the shards' order. Without ``partition`` the part file lies in ``target`` itself. Writers are
-    opened in blocks of DATASET_WRITERS so a large sweep never holds too many files open."""
+    opened in blocks of DATASET_WRITERS so a large sweep never holds too many files open.
+    ``kv_of(value)``: the footer of value's part (default ``kv``)."""
     target.mkdir(parents=True, exist_ok=True)
     if not shards:
         return
@@ -696,7 +735,8 @@ def _write_dataset(target: Path, shards: list[Path], partition: str | None, kv: 
                     if rows.num_rows:
                         if v not in writers:
                             (target / f"{partition}-{v}").mkdir()
-                            writers[v] = pq.ParquetWriter(target / f"{partition}-{v}" / "part-0.parquet", schema)
+                            writers[v] = pq.ParquetWriter(target / f"{partition}-{v}" / "part-0.parquet",
+                                                          schema.with_metadata(kv_of(v)) if kv_of else schema)
                         writers[v].write_table(rows, row_group_size=1 << 18)
         finally:
             for w in writers.values():

@@ -578,23 +578,32 @@ def round_line(rec: dict, unit: str) -> str:
 
 def write_tune(result: TuneResult, out: str, overwrite: bool = False) -> str:
     """``out/evaluations.parquet`` (one row per evaluation: every rung of every trial, every
-    re-measured point) and ``out/_summary.json``, placed atomically (``sim.store``)."""
+    re-measured point; its footer names the dataset's identity, ``io.part_tag``) and
+    ``out/_summary.json``, placed atomically (``sim.store``). A write that fails (a full disk)
+    removes what it wrote and raises OutputError naming the cause, as ``run --out`` does."""
     import pandas as pd
     import pyarrow as pa
     import pyarrow.parquet as pq
-    from cardsim.sim.io import META_KEY, SUMMARY_FILE
-    from cardsim.sim.store import OutputSlot
+    from cardsim.sim.errors import OutputError
+    from cardsim.sim.io import META_KEY, PART_KEY, SUMMARY_FILE, part_tag
+    from cardsim.sim.store import OutputSlot, why_failed
     import shutil
     slot = OutputSlot(out, "tune", overwrite)
     tmp = None
     try:
         tmp = slot.partial()
         table = pa.Table.from_pandas(pd.DataFrame(result.rows), preserve_index=False)
-        table = table.replace_schema_metadata({META_KEY: json.dumps(json_clean(result.meta))})
+        meta = json_clean(result.meta)
+        table = table.replace_schema_metadata({META_KEY: json.dumps(meta),
+                                               PART_KEY: json.dumps(part_tag(meta), sort_keys=True)})
         pq.write_table(table, tmp / "evaluations.parquet")
         (tmp / SUMMARY_FILE).write_text(json.dumps(json_clean({"summary": result.summary, "meta": result.meta}),
                                                    indent=2))
         slot.place(tmp)
+    except OSError as exc:
+        kept = f"the previous {str(slot.out)!r} unchanged" if slot.replace else "nothing"
+        raise OutputError(f"{why_failed(exc)} while writing the tune dataset {str(slot.out)!r}; removed its "
+                          f"partial files, kept {kept}") from None
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)     # what is left of it (nothing once placed)

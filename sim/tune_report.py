@@ -3,7 +3,6 @@ tuned, one row per round (field, search, best point, its re-measurement on fresh
 re-measured points of the last round, the convergence plot, and the line to paste."""
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -12,11 +11,13 @@ from cardsim.sim.textsafe import md, md_code, term
 
 
 def load_tune(path: Path) -> tuple[dict, dict]:
-    """(summary, meta) of a tune dataset, checked for what the report reads (UsageError)."""
+    """(summary, meta) of a tune dataset, checked for what the report reads, its
+    ``evaluations.parquet`` too (``check_evaluations``); UsageError, one line."""
+    from cardsim.sim.io import load_json
     from cardsim.sim.registry import GAME_NAMES
     where = repr(str(path))
     try:
-        doc = json.loads((path / "_summary.json").read_text(encoding="utf-8"))
+        doc = load_json((path / "_summary.json").read_text(encoding="utf-8"))
         summary, meta = doc["summary"], doc["meta"]
         rounds = summary["rounds"]
         if not isinstance(rounds, list) or not rounds:
@@ -30,7 +31,33 @@ def load_tune(path: Path) -> tuple[dict, dict]:
                          f"{', '.join(GAME_NAMES)}")
     if not (path / "evaluations.parquet").is_file():
         raise UsageError(f"{where} has no evaluations.parquet: not a complete cardsim tune dataset")
+    check_evaluations(path, meta)
     return summary, meta
+
+
+def check_evaluations(path: Path, meta: dict) -> None:
+    """``evaluations.parquet`` is readable and this tune dataset's: its footer holds the metadata
+    of ``_summary.json`` and, when written by a cardsim that tags it, the dataset's identity
+    (``io.part_tag``); a file without the tag (an older cardsim) is accepted on its metadata.
+    UsageError, one line naming the file."""
+    import pyarrow.parquet as pq
+    from cardsim.sim.io import META_KEY, PART_KEY, load_json, part_tag
+    from cardsim.sim.stats import json_clean
+    where = repr(str(path))
+    try:
+        kv = pq.ParquetFile(path / "evaluations.parquet").metadata.metadata or {}
+    except Exception as exc:  # noqa: BLE001 - whatever pyarrow makes of a damaged file
+        raise UsageError(f"{where}: its evaluations.parquet cannot be read ({exc.__class__.__name__}; truncated or "
+                         "corrupt)") from None
+    try:
+        theirs = load_json(kv[META_KEY]) if META_KEY in kv else None
+        tag = load_json(kv[PART_KEY]) if PART_KEY in kv else None
+    except (ValueError, UnicodeDecodeError):
+        theirs = tag = False
+    if theirs is False or not isinstance(theirs, dict) or json_clean(theirs) != json_clean(meta) \
+            or (tag is not None and tag != part_tag(meta)):
+        raise UsageError(f"{where}: its evaluations.parquet is not this tune dataset's (another run's, or its "
+                         "metadata is missing or damaged)")
 
 
 def _command(meta: dict) -> str:
@@ -51,6 +78,7 @@ def _ci(lo, hi, d: int = 4) -> str:
 
 
 def tune_report(path: Path, out: Path, figure, save, payout_words, game_title) -> list[str]:
+    import pyarrow as pa
     import pyarrow.parquet as pq
     summary, meta = load_tune(path)
     label, money = payout_words(meta["game"])
@@ -103,7 +131,11 @@ def tune_report(path: Path, out: Path, figure, save, payout_words, game_title) -
         lines.append(f"| {md_code(p['label'])}{' (the field)' if i == 0 else ''} | {_n(p.get('mean'))} | "
                      f"{_ci(p.get('lo'), p.get('hi'))} | {'-' if i == 0 else _n(p.get('diff'))} | "
                      f"{'-' if i == 0 else _ci(p.get('diff_lo'), p.get('diff_hi'))} |")
-    ev = pq.read_table(path / "evaluations.parquet").to_pandas()
+    try:
+        ev = pq.read_table(path / "evaluations.parquet").to_pandas()
+    except (OSError, ValueError, KeyError, IndexError, pa.ArrowException) as exc:
+        raise UsageError(f"{str(path)!r}: its evaluations.parquet cannot be read ({exc.__class__.__name__}; "
+                         "truncated or corrupt)") from None
     name = _convergence_plot(out, ev, rounds, figure, save, money, meta["game"], title)
     lines += ["", "## Convergence", "",
               "Each dot is a trial at the deepest depth it reached (larger: more deals); the line is the best "
