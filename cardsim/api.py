@@ -57,6 +57,7 @@ import inspect
 import math
 import os
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable, Mapping, Sequence
@@ -684,25 +685,30 @@ def games() -> pd.DataFrame:
 
 
 @_validated()
-def strategy_specs(game: str, plugins: Labels = ()) -> list[StrategySpec]:
+def strategy_specs(game: str, plugins: Labels = (), warn: Callable[[str], None] | None = None) -> list[StrategySpec]:
     """The strategies of ``game`` (``StrategySpec``: name, parameters, help): the built-in ones,
-    the plug-ins named (a list of ``FILE.py:NAME`` labels) and the installed entry points."""
-    from cardsim.sim.plugin import entry_point_names
+    the plug-ins named (a list of ``FILE.py:NAME`` labels) and the installed entry points of
+    this game. An installed one that does not load is left out and named to ``warn`` (default:
+    ``warnings.warn``)."""
+    from cardsim.sim.plugin import installed_labels
     from cardsim.sim.registry import get_game, parse_seat
     g = get_game(game)
     specs = list(g.strategies.values())
-    for label in list(plugins) + (entry_point_names() if g.plugin else []):
+    for label in plugins:
         specs.append(parse_seat(g, label).strategy)
+    if g.plugin:
+        for label in installed_labels(g, warn or (lambda text: warnings.warn(text, stacklevel=3))):
+            specs.append(parse_seat(g, label).strategy)
     return specs
 
 
 @_validated()
-def strategies(game: str, plugins: Labels = ()) -> pd.DataFrame:
+def strategies(game: str, plugins: Labels = (), warn: Callable[[str], None] | None = None) -> pd.DataFrame:
     """One row per strategy parameter (strategies without any: one row, no parameter); the
     plug-ins named (a list of ``FILE.py:NAME`` labels) and installed ones included
     (``cardsim strategies``)."""
     rows = []
-    for s in strategy_specs(game, plugins):
+    for s in strategy_specs(game, plugins, warn):
         for p in s.params or (None,):
             rows.append({"strategy": s.name, "parameter": p.name if p else None, "default": p.default if p else None,
                          "lo": p.lo if p else None, "hi": p.hi if p else None,

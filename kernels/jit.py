@@ -7,6 +7,7 @@ import numba
 import numpy as np
 from numba import types
 from numba.core import cgutils
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
 
@@ -133,15 +134,87 @@ def threaded_batch(play_chunk, seed, first, count, *args, least=1, align=1):
 
 # A plug-in strategy's decide(view, legal, n, prm) -> index of the chosen legal action, or -1.
 PLUG_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64, types.float64[::1])
+# ... and the argument types decide itself is compiled for: the arrays read-only, so that a
+# decide writing into the view, the legal list or its parameter row (shared by the threads) does
+# not compile (sim.plugin says so in one line).
+PLUG_ARGS = (types.int64[::1].copy(readonly=True), types.int64[::1].copy(readonly=True), types.int64,
+             types.float64[::1].copy(readonly=True))
+# What the callback answers when decide raised (an exception cannot cross a C callback): not -1
+# and no index, so every kernel stops the deal as it does for an illegal answer (E_PLUGIN), and
+# sim.plugin finds out which exception by asking decide again, outside the kernel.
+PLUG_RAISED = -(1 << 62)
+
+
+@intrinsic
+def read_only(typingctx, arr):
+    """``arr`` typed as a read-only array (the same data; a write to it is a typing error)."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return impl_ret_borrowed(context, builder, sig.return_type, args[0])
+    return arr.copy(readonly=True)(arr), codegen
+
+
+@intrinsic
+def address_ptr(typingctx, addr):
+    """The integer ``addr`` as a ``void*`` (for ``numba.carray``: a buffer that Python owns)."""
+    if not isinstance(addr, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+    return types.voidptr(addr), codegen
+
+
+def guarded(fn):
+    """``fn`` (a plug-in's decide) called on read-only views of its arrays, an exception it
+    raises answered as PLUG_RAISED: the numba function the kernels' callback runs."""
+    @numba.njit
+    def call(view, legal, n, prm):
+        try:
+            return fn(read_only(view), read_only(legal), n, read_only(prm))
+        except Exception:  # noqa: BLE001 - numba catches every exception here; sim.plugin names it
+            return PLUG_RAISED
+    return call
 
 
 def plug_cfunc(fn):
-    """``fn`` (a numba function of PLUG_SIG's arguments) compiled as a C callback. A kernel
+    """``fn`` (a numba function of PLUG_SIG's arguments, ``guarded``) compiled as a C callback. A kernel
     takes it as a first-class function of type PLUG_SIG, the same type for every plug-in, so
     one compiled kernel (cached on disk) serves the built-in strategies and any plug-in: a new
     plug-in costs only its own compile. (A dispatcher argument would be typed by its identity:
     a new kernel compile, and a new cache entry, in every process.)"""
     return numba.cfunc(PLUG_SIG)(fn)
+
+
+def recording_cfunc(fn, ints, floats):
+    """A callback running ``fn`` (``guarded``) that keeps, in the Python-owned buffers ``ints``
+    (int64) and ``floats`` (float64), the first call whose answer is neither -1 nor a legal
+    index: ints = [1, answer, n, view length, prm length, view..., legal[:n]...], floats = prm.
+    ``sim.plugin`` replays a stopped deal with it to show the decision that stopped it. The
+    buffers must outlive every call (the caller keeps them)."""
+    iaddr, icap = ints.ctypes.data, len(ints)
+    faddr, fcap = floats.ctypes.data, len(floats)
+
+    @numba.njit
+    def record(view, legal, n, prm):
+        r = fn(view, legal, n, prm)
+        b = numba.carray(address_ptr(iaddr), (icap,), np.int64)
+        if b[0] == 0 and not (r == -1 or 0 <= r < n):
+            nv, npm = len(view), len(prm)
+            if 5 + nv + n <= icap and npm <= fcap:
+                f = numba.carray(address_ptr(faddr), (fcap,), np.float64)
+                b[0] = 1
+                b[1] = r
+                b[2] = n
+                b[3] = nv
+                b[4] = npm
+                b[5:5 + nv] = view
+                b[5 + nv:5 + nv + n] = legal[:n]
+                f[:npm] = prm
+        return r
+    return numba.cfunc(PLUG_SIG)(record)
 
 
 def plugin_params(pprm, seats, n_plug):

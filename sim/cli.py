@@ -10,6 +10,7 @@ import functools
 import io
 import json
 import math
+import os
 import sys
 import threading
 import time
@@ -23,6 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from cardsim.sim import interrupt
 from cardsim.sim.errors import CheckError, OutputError, UsageError
 from cardsim.sim.notes import point_notes
 from cardsim.sim.tables import Col, fit, fmt_num, fmt_pct, fmt_pm
@@ -102,7 +104,14 @@ def handle_errors(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            if not kwargs.get("as_json"):
+                return fn(*args, **kwargs)
+            _JSON_OUT.append(sys.stdout)        # --json: stdout is the document only; anything
+            try:                                # else printed meanwhile (a plug-in's print) goes to stderr
+                with contextlib.redirect_stdout(sys.stderr):
+                    return fn(*args, **kwargs)
+            finally:
+                _JSON_OUT.pop()
         except UsageError as exc:
             err.print(f"Error: {term(exc)}", markup=False)    # term: a message may quote a file's text
             raise typer.Exit(2) from None
@@ -119,6 +128,10 @@ def handle_errors(fn):
             resumable = kwargs.get("out_file") or kwargs.get("out_dir")
             err.print("Interrupted." + (" Finished shards are kept: rerun with --resume to continue."
                                         if resumable else ""), markup=False)
+            if interrupt.abandoned():       # a kernel that does not return (a plug-in's loop): end now
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(130)
             raise typer.Exit(130) from None
     return wrapper
 
@@ -244,6 +257,16 @@ def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None
         out.print("labels show only the parameters that differ from the strategy's defaults (--json and the "
                   "file's metadata give them all)", markup=False)
 
+
+
+_JSON_OUT: list = []      # the real stdout while a --json command runs (handle_errors)
+
+
+def _print_json(obj) -> None:
+    """The --json document on the command's real stdout."""
+    f = _JSON_OUT[-1] if _JSON_OUT else sys.stdout
+    f.write(_json_dump(obj) + "\n")
+    f.flush()
 
 
 def _json_dump(obj) -> str:
@@ -457,8 +480,8 @@ def _show(call, printer, game, deals, until_ci, max_deals, as_json, quiet):
     with bar:
         result = call(progress=update, notice=_notice(quiet or as_json))
     if as_json:
-        print(_json_dump({"summary": result.raw, "meta": result.meta, "timing": result.timing,
-                          "path": result.path}))
+        _print_json({"summary": result.raw, "meta": result.meta, "timing": result.timing,
+                     "path": result.path})
     else:
         printer(result.raw, result.meta, result.timing)
         _print_sequential(result.raw, result.meta)
@@ -602,7 +625,7 @@ def tune(game: GameArg,
                           keep_records=False, say=say, progress=update, notice=_notice(quiet or as_json))
     s = result.raw
     if as_json:
-        print(_json_dump({"summary": s, "meta": result.meta, "path": result.path}))
+        _print_json({"summary": s, "meta": result.meta, "path": result.path})
         return
     words = {"single": "", "converged": "converged: nobody in the family beats this field (at this budget)",
              "cycle": "stopped: a cycle (the best point was an earlier round's field)",
@@ -653,7 +676,7 @@ def odds(game: GameArg,
         r = api.odds(game, hand, cards=cards, samples=samples, seed=seed, players=players, preset=preset,
                      workers=workers, progress=update)
     if as_json:
-        print(_json_dump(r))
+        _print_json(r)
     else:
         which = (f"deal {r['deal']} ({r['players']} players, {r['preset']}, {r['pack']}-card pack)"
                  if "deal" in r else f"hand {r['hand']}")
@@ -696,7 +719,7 @@ def summarize(file: Annotated[str, typer.Argument(
         from cardsim.sim.runner import summarize_file
         result, printer = summarize_file(file), print_summary
     if as_json:
-        print(_json_dump({"summary": result.summary, "meta": result.meta, "timing": result.timing}))
+        _print_json({"summary": result.summary, "meta": result.meta, "timing": result.timing})
     else:
         printer(result.summary, result.meta, result.timing)
         if printer is print_points:
@@ -739,8 +762,10 @@ def replay(game: ReplaySourceArg,
                      preset=preset, check=check, point=point, lineup=lineup, force=force,
                      warn=lambda w: err.print(f"Warning: {w}", markup=False), notice=_notice(False))
     text = doc.pop("text")
-    lines = [_json_dump(doc)] if as_json else text.split("\n")
-    for line in lines:
+    if as_json:
+        _print_json(doc)
+        return
+    for line in text.split("\n"):
         print(line)          # plain text: long lines are not wrapped at the terminal width
 
 
@@ -806,7 +831,7 @@ def games(as_json: ListJsonOpt = False):
         rows = _records(api.games())
         for row, g in zip(rows, all_games().values()):
             row.update(record_unit=g.record_unit[0], payout=g.payout_label, sides=[list(s) for s in g.sides] or None)
-        print(_json_dump(rows))
+        _print_json(rows)
         return
     t = Table()
     for col in ("game", "title", "players", "rules", "rules version"):
@@ -826,17 +851,18 @@ def strategies(game: GameArg,
                as_json: ListJsonOpt = False):
     """Strategies of GAME with their parameters, defaults, ranges and help."""
     from cardsim import api
+    specs = api.strategy_specs(game, plugin or [], warn=lambda w: err.print(f"Warning: {term(w)}", markup=False))
     if as_json:
-        print(_json_dump([{"strategy": s.name, "help": s.help,
-                           "params": [{"name": p.name, "default": p.default, "lo": p.lo, "hi": p.hi,
-                                       "integer": p.integer, "help": p.help,
-                                       **({"choices": list(p.choices)} if p.choices else {})} for p in s.params]}
-                          for s in api.strategy_specs(game, plugin or [])]))
+        _print_json([{"strategy": s.name, "help": s.help,
+                      "params": [{"name": p.name, "default": p.default, "lo": p.lo, "hi": p.hi,
+                                  "integer": p.integer, "help": p.help,
+                                  **({"choices": list(p.choices)} if p.choices else {})} for p in s.params]}
+                     for s in specs])
         return
     t = Table()
     for col in ("strategy", "parameters", "help"):
         t.add_column(col, overflow="fold")
-    for s in api.strategy_specs(game, plugin or []):
+    for s in specs:
         params = "\n".join(f"{p.name}={p.show(p.default)} (one of {', '.join(p.choices)}): {p.help}" if p.choices else
                            f"{p.name}={p.default:g} [{p.lo:g}..{p.hi:g}]{' (whole number)' if p.integer else ''}: "
                            f"{p.help}" for p in s.params) or "-"
@@ -858,8 +884,8 @@ def options(game: GameArg, as_json: ListJsonOpt = False):
         spec = get_game(game)
         defaults = options_dict(spec.options_cls())
         rows = [dict(r, default=defaults.get(r["option"], r["default"])) for r in _records(api.options(game))]
-        print(_json_dump({"game": spec.name, "rules": api.rules(game), "options": rows,
-                          "presets": api.presets(game)}))
+        _print_json({"game": spec.name, "rules": api.rules(game), "options": rows,
+                     "presets": api.presets(game)})
         return
     out.print(f"Rules: {api.rules(game)} (the section numbers and IDs in the help, such as 3.1, §9.2 or A14, "
               "refer to it)", markup=False)
@@ -894,8 +920,8 @@ def columns(game: GameArg,
     name = get_game(game).name
     df = api.columns(name, dataset)
     if as_json:
-        print(_json_dump({"game": name, "kind": "dataset" if dataset else "run",
-                          "columns": df.to_dict(orient="records")}))
+        _print_json({"game": name, "kind": "dataset" if dataset else "run",
+                     "columns": df.to_dict(orient="records")})
         return
     t = Table(title=f"{name} {'compare/sweep dataset rows' if dataset else 'records (one row per deal)'}",
               title_justify="left")

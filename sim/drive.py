@@ -5,7 +5,8 @@ finished them (and the stored shard carries this run's key: ``ShardStore.usable`
 played by the executor (in order) and stored; each is added to the accumulator, and with a
 precision target the loop stops at the first look whose interval, at that look's
 alpha-spending level, is narrow enough. A failure (not an interruption) removes the run's own
-files; the OutputError says so, other errors carry it as ``cleanup``.
+files; the OutputError says so, other errors carry it as ``cleanup``. A plug-in that stops a deal
+(PluginError) keeps them, as an interruption does.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardsim.sim.errors import OutputError
+from cardsim.sim.errors import OutputError, PluginError
 from cardsim.sim.io import columns_of, table_from_columns
 from cardsim.sim.sequential import shard_plan, z_at_look
 
@@ -109,6 +110,8 @@ def drive(fn, task, layout: dict, first_deal: int, total: int, store, executor, 
                 progress(done, total, state["note"])
             if half <= until_ci:
                 break
+    except PluginError:
+        raise                        # the user's code stopped a deal: finished shards kept, as after Ctrl-C
     except Exception as exc:
         if store is not None:
             note = store.discard()   # a failure (check error, full disk) is not worth resuming

@@ -25,3 +25,9 @@ class OutputError(RuntimeError):
 class UsageTypeError(UsageError, TypeError):
     """Bad user input of the wrong type (the Python API: a str where a count is expected, a
     bool where a count is expected, a non-bool flag): a UsageError that is also a TypeError."""
+
+
+class PluginError(UsageError):
+    """A plug-in strategy stopped a deal (decide raised, or gave an illegal answer): one line
+    naming the plug-in, the deal and the decision, exit 2. Like an interruption, not like a
+    failure, it keeps a run's finished shards (the work directory) for ``--resume``."""

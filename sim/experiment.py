@@ -34,7 +34,7 @@ from cardsim.sim.columns import dataset_columns
 from cardsim.sim.executor import LocalExecutor
 from cardsim.sim.drive import drive, shard_layout, timing_meta
 from cardsim.sim.options import build_options, options_dict, parse_overrides
-from cardsim.sim.registry import Seat, check_players, get_game, parse_seat, split_label
+from cardsim.sim.registry import Seat, check_players, get_game, parse_seat, plugin_codes, split_label
 from cardsim.sim.runner import (RunConfig, check_deal_range, check_shard_size, max_workers, package_versions,
                                 play_shard)
 from cardsim.sim.sequential import with_sequential
@@ -79,6 +79,8 @@ class Experiment:
                         "lineups": [{"seats": [s.label for s in seats], "counted_seat": k} for seats, k in p.lineups]}
                        for i, p in enumerate(self.points)],
             "reason_names": list(game.reason_names), "versions": package_versions(),
+            **({"plugins": codes} if (codes := plugin_codes(
+                s for p in self.points for seats, _ in p.lineups for s in seats)) else {}),
         }
 
 

@@ -193,9 +193,23 @@ def seat_arrays(game: GameSpec, seats: list[Seat]) -> tuple[np.ndarray, np.ndarr
     return sids, params
 
 
-def seat_plugin(game: GameSpec, seats: list[Seat]):
+def plugin_codes(seats) -> dict[str, str]:
+    """``{"file.py:NAME" (or an entry point's name): sha256 of its code}`` for the plug-ins among
+    ``seats`` (``sim.plugin.code_digest``): in a run's metadata beside the seats, so that its
+    identity (``--resume``, a replay from its file) covers the plug-in's code. Empty without one."""
+    from cardsim.sim import plugin as P
+    out = {}
+    for s in seats:
+        if s.plugin:
+            source, name = s.plugin
+            out[f"{source}:{name}" if source else name] = P.code_digest(source, name)
+    return dict(sorted(out.items()))
+
+
+def seat_plugin(game: GameSpec, seats: list[Seat], check: bool = False):
     """(decide function, plug-in parameter matrix) of the plug-in at the table, or (None,
-    None) when every seat is built in. One plug-in per table (it may take several seats)."""
+    None) when every seat is built in. One plug-in per table (it may take several seats).
+    ``check`` (``--check``): decide compiled with bounds checking (``sim.plugin.compiled``)."""
     plugged = {s.plugin for s in seats if s.plugin}
     if not plugged:
         return None, None
@@ -212,7 +226,7 @@ def seat_plugin(game: GameSpec, seats: list[Seat]):
         if s.plugin:
             pprm[i, : len(s.values)] = s.values
             pprm[i, k] = mask
-    return P.compiled(strat), pprm
+    return P.compiled(strat, check), pprm
 
 
 def check_players(game: GameSpec, n: int | None) -> int:

@@ -12,20 +12,21 @@ import json
 import platform
 from dataclasses import dataclass, field
 from importlib import metadata as importlib_metadata
+from pathlib import Path
 from typing import Callable
 
 import numba
 import numpy as np
 
-from cardsim.sim.errors import CheckError, UsageError
+from cardsim.sim.errors import CheckError, PluginError, UsageError
 from cardsim.sim.executor import LocalExecutor
 from cardsim.sim.drive import drive, shard_layout, timing_meta
-from cardsim.sim.interrupt import held
+from cardsim.sim.interrupt import held_call
 from cardsim.sim.io import iter_record_batches, read_output_meta, read_run_meta
 from cardsim.sim.store import ShardStore
 from cardsim.sim.options import build_options, options_dict
 from cardsim.sim.registry import (GameSpec, RecordRangeError, Seat, check_players, get_game, parse_seat, seat_arrays,
-                                  seat_plugin, seat_table)
+                                  plugin_codes, seat_plugin, seat_table)
 from cardsim.sim.stats import Accumulator
 from cardsim.sim.trace import event, lines
 from cardsim.sim.sequential import with_sequential
@@ -67,6 +68,7 @@ class RunConfig:
             "preset": self.preset,
             "options": options_dict(self.options),
             "seats": [dict(seat=i, label=s.label, **s.as_dict()) for i, s in enumerate(self.seats)],
+            **({"plugins": codes} if (codes := plugin_codes(self.seats)) else {}),
             "seed": self.seed,
             "first_deal": self.first_deal,
             "deals": self.deals,
@@ -156,12 +158,10 @@ def play_shard(cfg: RunConfig, first: int, count: int) -> dict:
     sids, params = seat_arrays(game, cfg.seats)
     rec = np.zeros((count, game.record_width), dtype=np.int32)
     opts = cfg.option_array
-    plug, pprm = seat_plugin(game, cfg.seats)
-    with held():                    # Ctrl-C waits for the kernel to return (sim.interrupt)
-        if plug is None:
-            game.play_batch(cfg.seed, first, count, opts, sids, params, cfg.check, rec)
-        else:
-            game.play_batch(cfg.seed, first, count, opts, sids, params, cfg.check, rec, plug, pprm)
+    plug, pprm = seat_plugin(game, cfg.seats, cfg.check)
+    plugs = () if plug is None else (plug, pprm)
+    # Ctrl-C waits for the kernel to return, a second one stops at once (sim.interrupt)
+    held_call(game.play_batch, cfg.seed, first, count, opts, sids, params, cfg.check, rec, *plugs)
     if plug is not None:
         bad = np.flatnonzero(rec[:, game.err_col] == game.plugin["error"])
         if len(bad):
@@ -215,21 +215,32 @@ def raise_check_error(cfg: RunConfig, deal_id: int, code: int):
     raise CheckError(f"check failed in deal {deal_id} (seed {cfg.seed}): {name}", deal_id, trace)
 
 
-def replay(cfg: RunConfig, deal_id: int):
-    """(final state, trace array) of one deal, played alone by the batch's own kernels."""
+def replay(cfg: RunConfig, deal_id: int, plug=None):
+    """(final state, trace array) of one deal, played alone by the batch's own kernels
+    (``plug``: another callback for the table's plug-in, as ``sim.plugin.explain_stop`` uses)."""
     sids, params = seat_arrays(cfg.game, cfg.seats)
-    plug, pprm = seat_plugin(cfg.game, cfg.seats)
-    if plug is None:
-        return cfg.game.replay(cfg.seed, deal_id, cfg.option_array, sids, params, cfg.check)
-    return cfg.game.replay(cfg.seed, deal_id, cfg.option_array, sids, params, cfg.check, plug, pprm)
+    table_plug, pprm = seat_plugin(cfg.game, cfg.seats, cfg.check)
+    plugs = () if table_plug is None else (plug or table_plug, pprm)
+    return held_call(cfg.game.replay, cfg.seed, deal_id, cfg.option_array, sids, params, cfg.check, *plugs)
+
+
+def plugin_stop(cfg: RunConfig, deal_id: int) -> str:
+    """What the table's plug-in did to stop deal ``deal_id`` (decide raised, or answered neither
+    -1 nor a legal index), found by a replay of the deal (``sim.plugin.explain_stop``):
+    "plug-in strategy F.py:NAME raised ValueError: ... at decision kind 0 (turn start)"."""
+    from cardsim.sim import plugin as P
+    seat = next(s for s in cfg.seats if s.plugin)
+    strat = P.load(*seat.plugin, cfg.game)
+    what = P.explain_stop(strat, cfg.game, cfg.check, lambda cb: replay(cfg, deal_id, cb))
+    return f"plug-in strategy {seat.strategy.name} {what}"
 
 
 def raise_plugin_error(cfg: RunConfig, deal_id: int):
-    """A plug-in's decide returned neither -1 nor a legal action's index: the deal was stopped."""
-    who = ", ".join(sorted({s.strategy.name for s in cfg.seats if s.plugin}))
-    raise UsageError(f"plug-in strategy {who} returned an illegal action in deal {deal_id} (seed {cfg.seed}): "
-                     "decide must return -1 or an index 0..n-1 of legal; the deal was stopped "
-                     f"(cardsim replay {cfg.game.name} --seed {cfg.seed} --deal {deal_id} ... shows it)")
+    """A plug-in stopped deal ``deal_id``: PluginError naming the plug-in, what it did at which
+    decision kind (``plugin_stop``), the deal and the replay command."""
+    raise PluginError(f"{plugin_stop(cfg, deal_id)} in deal {deal_id} (seed {cfg.seed}); the deal was stopped "
+                      f"(cardsim replay {cfg.game.name} --seed {cfg.seed} --deal {deal_id} with the same table "
+                      "plays it to there)")
 
 
 def _replayed(cfg: RunConfig, deal_id: int):
@@ -241,6 +252,9 @@ def _replayed(cfg: RunConfig, deal_id: int):
         events = list(cfg.game.trace_events(trace, st, names))
     else:
         events = [event("line", text) for text in cfg.game.format_trace(trace, st, names)]
+    if cfg.game.plugin is not None and any(s.plugin for s in cfg.seats) \
+            and cfg.game.state_error(st) == cfg.game.plugin["error"]:
+        events.append(event("line", f"the deal was stopped: {plugin_stop(cfg, deal_id)}"))
     return st, events
 
 
@@ -361,11 +375,33 @@ def _seat_from_meta(spec: GameSpec, entry: dict, where: str) -> Seat:
     return seat
 
 
-def _seat_from_label(spec: GameSpec, label: str, where: str) -> Seat:
+def _seat_from_label(spec: GameSpec, label: str, where: str, meta: dict) -> Seat:
+    check_plugin_code(spec, label, meta, where)
     seat = parse_seat(spec, label)
     if seat.label != label:
         raise UsageError(f"{where}: seat {label!r} does not rebuild exactly (got {seat.label!r})")
     return seat
+
+
+def check_plugin_code(spec: GameSpec, label: str, meta: dict, where: str) -> None:
+    """A plug-in seat of a file's table is replayed only with the code that wrote the file (its
+    ``plugins``: code digests, ``registry.plugin_codes``), checked *before* its file is imported:
+    edited code would not replay the deal that was played, and a forged file's label never runs
+    a file the metadata does not vouch for."""
+    from cardsim.sim import plugin as P
+    parts = P.split(label)
+    if parts is None:
+        name = label.strip().partition(":")[0]
+        if name in spec.strategies or name not in P.entry_point_names():
+            return
+        parts = ("", name, "")
+    source, name, _ = parts
+    if source and not Path(source).is_file():
+        return                                     # parse_seat says the file does not exist
+    key = f"{source}:{name}" if source else name
+    if (meta.get("plugins") or {}).get(key) != P.code_digest(source, name):
+        raise UsageError(f"{where}: plug-in {key} has changed since the file was written (or the file does "
+                         "not record its code): a replay would not be the deal that was played")
 
 
 def open_replay_source(path, point: int | None = None, lineup: int | None = None, force: bool = False,
@@ -422,7 +458,7 @@ def _open_source(where: str, meta: dict, point, lineup, force: bool, check: bool
         if not 0 <= lineup < len(ups):
             raise UsageError(f"--lineup {lineup} is not in {where!r}: point {point} has lineups 0..{len(ups) - 1}")
         opts = options_from_meta(spec, points[point]["options"], where)
-        seats = [_seat_from_label(spec, lab, where) for lab in ups[lineup]["seats"]]
+        seats = [_seat_from_label(spec, lab, where, meta) for lab in ups[lineup]["seats"]]
         counted = int(ups[lineup]["counted_seat"])
         label = points[point].get("label")
     else:

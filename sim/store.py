@@ -573,7 +573,8 @@ class ShardStore:
             old = _read_run_json(self.work / "run.json")
             if resume and old is not None and old != meta_text:
                 raise UsageError(f"cannot resume into {str(self.out)!r}: the interrupted run in "
-                                 f"{str(self.work)!r} used other arguments; rerun without --resume to start over")
+                                 f"{str(self.work)!r} {_what_differs(old, meta)}; rerun without --resume to "
+                                 "start over")
             if not resume:
                 for entry in os.scandir(self.work):
                     if _SHARD.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
@@ -670,6 +671,20 @@ class ShardStore:
             raise
         self.slot.remove_work()
         return self.out
+
+
+def _what_differs(old_text: str, meta: dict) -> str:
+    """Why an interrupted run's ``run.json`` is not this run's, as a phrase: the plug-ins whose
+    code changed since (their digests in ``meta["plugins"]``), else "used other arguments"."""
+    try:
+        before = json.loads(old_text)["meta"].get("plugins") or {}
+    except (ValueError, KeyError, AttributeError, TypeError, RecursionError):
+        before = {}
+    changed = [label for label, code in (meta.get("plugins") or {}).items()
+               if label in before and before[label] != code]
+    if changed:
+        return f"ran other code: plug-in {', '.join(changed)} has changed since"
+    return "used other arguments"
 
 
 def _read_run_json(path: Path) -> str | None:

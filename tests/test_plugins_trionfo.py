@@ -66,8 +66,8 @@ def test_every_kind_is_asked_and_an_illegal_answer_stops_the_run(tmp_path, kind,
                "--out", "o.parquet", cwd=tmp_path)
     lines = r.output.strip().splitlines()
     assert r.exit_code == 2 and len(lines) == 1 and lines[0].startswith("Error:"), r.output
-    assert "returned an illegal action in deal" in lines[0] and "cardsim replay trionfo" in lines[0]
-    assert sorted(os.listdir(tmp_path)) == ["mine.txt"]
+    assert f"at decision kind {kind} " in lines[0] and "in deal" in lines[0] and "cardsim replay trionfo" in lines[0]
+    assert sorted(os.listdir(tmp_path)) == [".o.parquet.work", "mine.txt"]      # a stopped run keeps its shards
     deal = int(lines[0].split("in deal ")[1].split()[0])
     if deal:
         assert len(records(seats, n=deal, seed=0, preset=preset)["deal_id"]) == deal      # the deals before it play
