@@ -107,12 +107,12 @@ def _flag_words(exc: Exception) -> str:
 
 def check_meta(meta: dict, where: str, what: str = "invalid cardsim metadata") -> None:
     """The values of a file's metadata that decide what a reader computes or replays, checked
-    with the command line's own validators (``sim.runner``: ``check_seed``, ``check_deal_range``;
+    with the command line's own validators (``sim.limits``: ``check_seed``, ``check_deal_range``;
     the game's player counts): a known game, its player count, whole-number ``seed`` (0 ..
     2**63-1), ``first_deal``, ``deals`` and ``rules_version`` >= 0, and deal ids that fit an
     int64. UsageError, one line: ``{where} has {what}: ...``."""
     from cardsim.sim.registry import GAME_NAMES, get_game
-    from cardsim.sim.runner import check_deal_range, check_seed
+    from cardsim.sim.limits import check_deal_range, check_seed
     from cardsim.sim.textsafe import term
     bad = f"{where} has {what}"
     game = meta.get("game")

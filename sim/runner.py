@@ -22,6 +22,7 @@ from cardsim.sim.errors import CheckError, PluginError, UsageError
 from cardsim.sim.executor import LocalExecutor
 from cardsim.sim.drive import drive, shard_layout, timing_meta
 from cardsim.sim.interrupt import held_call
+from cardsim.sim.limits import DEAL_LIMIT, check_deal_range, check_seed  # noqa: F401 (re-exported)
 from cardsim.sim.io import iter_record_batches, read_output_meta, read_run_meta
 from cardsim.sim.store import ShardStore
 from cardsim.sim.options import build_options, options_dict
@@ -32,7 +33,6 @@ from cardsim.sim.trace import event, lines
 from cardsim.sim.sequential import with_sequential
 
 DEFAULT_SHARD = 1 << 18
-DEAL_LIMIT = 2 ** 63 - 1          # first_deal + deals: every deal id is an int64 below it
 SHARD_BYTES = 4 << 30             # record buffer of one shard (shard size x record width x 4 bytes)
 
 
@@ -109,24 +109,6 @@ def make_config(game: str, players: int | None = None, deals: int = 1000, seed: 
     check_shard_size(spec, shard_size)
     return RunConfig(spec.name, n, opts, preset, seat_table(spec, strategies, n), seed, deals,
                      first_deal, check, w, shard_size)
-
-
-def check_seed(seed: int) -> None:
-    """A run seed is in 0 .. 2**63-1 (UsageError naming the range); file readers use it too."""
-    if seed < 0 or seed >= 2 ** 63:
-        raise UsageError(f"--seed must be in 0 .. 2**63-1 (got {seed})")
-
-
-def check_deal_range(first_deal: int, deals: int, what: str = "--deals") -> None:
-    """Deal ids ``first_deal .. first_deal + deals - 1`` all fit an int64: first_deal >= 0,
-    deals >= 0, first_deal + deals <= 2**63 - 1 (UsageError naming the limit)."""
-    if deals < 0:
-        raise UsageError(f"{what} must be >= 0 (got {deals})")
-    if first_deal < 0:
-        raise UsageError(f"--first-deal must be >= 0 (got {first_deal})")
-    if first_deal + deals > DEAL_LIMIT:
-        raise UsageError(f"--first-deal + {what} must be at most 2**63-1 = {DEAL_LIMIT:,} (deal ids are int64; "
-                         f"got {first_deal:,} + {deals:,})")
 
 
 def check_shard_size(spec: GameSpec, shard_size: int, copies: int = 1, what: str = "") -> None:
