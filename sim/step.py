@@ -23,13 +23,15 @@ Each game's adapter lives in ``sim/games/<game>_step.py`` and registers itself i
 """
 from __future__ import annotations
 
+import functools
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from cardsim.kernels.rng import seed_stream
-from cardsim.sim.errors import UsageError
+from cardsim.sim.errors import UsageError, UsageTypeError
 
 CHANCE = -1
 TERMINAL = -4
@@ -70,14 +72,53 @@ class StepGame:
         return self.state_cls(self)
 
 
+def whole(value, what: str) -> int:
+    """``value`` as an int when it is one (a Python or numpy integer, not a bool); else
+    UsageTypeError naming ``what``: a str, a float or a bool is never taken as an action or a
+    seat (``int("3")``, ``int(2.7)`` and ``int(True)`` would)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise UsageTypeError(f"{what} must be a whole number (int), got {value!r} ({type(value).__name__})")
+    return int(value)
+
+
+def _checked_action(fn):
+    @functools.wraps(fn)
+    def apply(self, action):
+        return fn(self, whole(action, "action"))
+    return apply
+
+
+def _checked_seat(fn):
+    @functools.wraps(fn)
+    def method(self, seat, *args, **kwargs):
+        seat = whole(seat, "seat")
+        if not 0 <= seat < self.n:
+            raise UsageError(f"seat {seat} is not a seat of this {self.n}-player game (0..{self.n - 1})")
+        return fn(self, seat, *args, **kwargs)
+    return method
+
+
+SEAT_METHODS = ("observation_string", "observation_tensor", "information_state_string", "resample")
+
+
 class StepState:
     """What every game's step state shares: each seat's perfect-recall log (``_seen``), the
     action history, cloning (numpy arrays copied, lists copied one level down, everything else
-    shared: the game and its options), and the uniform chance over the cards still to deal."""
+    shared: the game and its options), and the uniform chance over the cards still to deal.
+    Every game's ``apply`` takes only an integer action, and its seat methods (SEAT_METHODS)
+    only one of its seats (``whole``; UsageError otherwise)."""
     _seen: list[list[str]]
     n: int
 
     phase: str
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "apply" in vars(cls):
+            cls.apply = _checked_action(vars(cls)["apply"])
+        for name in SEAT_METHODS:
+            if name in vars(cls):
+                setattr(cls, name, _checked_seat(vars(cls)[name]))
 
     def is_chance(self) -> bool:
         """A phase machine's default: chance while dealing (``phase`` "deal"), over at "over"."""
@@ -125,6 +166,7 @@ class StepState:
         for q in range(self.n):
             self._seen[q].append(private if q == seat and private is not None else text)
 
+    @_checked_seat
     def information_state_string(self, seat: int) -> str:
         return f"seat {seat}\n" + "\n".join(self._seen[seat])
 
@@ -223,10 +265,13 @@ def new_game(game: str, players: int | None = None, preset: str | None = None,
     """A step game: ``options`` maps option names to values (or their text, as ``-o`` takes)."""
     from cardsim.sim.options import build_options
     from cardsim.sim.registry import check_players, get_game
-    if game not in STEP_GAMES:
+    if not isinstance(game, str) or game not in STEP_GAMES:
         raise UsageError(f"no step API for {game!r} yet; games: {', '.join(STEP_GAMES)}")
     spec = get_game(game)
-    n = check_players(spec, None if players is None else int(players))
+    n = check_players(spec, None if players is None else whole(players, "players"))
+    if options is not None and not isinstance(options, Mapping):
+        raise UsageTypeError(f"options must be a dict of option names to values, got {options!r} "
+                             f"({type(options).__name__})")
     pairs = [f"{k}={option_text(v)}" for k, v in (options or {}).items()]
     opts = build_options(spec.options_cls, spec.presets, preset or None, pairs)
     return importlib.import_module(STEP_GAMES[game]).make_game(n, opts)

@@ -25,7 +25,7 @@ import pytest
 
 import cardsim
 from cardsim import api
-from cardsim.sim import experiment, odds, registry, runner, tune
+from cardsim.sim import experiment, odds, registry, runner, step, tune
 from cardsim.sim.errors import UsageError, UsageTypeError
 from cardsim.sim.io import META_KEY
 from cardsim.sim.store import recognise
@@ -276,3 +276,31 @@ def test_every_public_argument_is_checked_and_typed():
         assert set(params) <= set(hints) and "return" in hints, fn.__name__
     for name in ("run", "compare", "sweep", "tune", "odds", "replay", "games", "strategies", "options"):
         assert getattr(cardsim, name) is getattr(api, name)
+
+
+# ---- the step API (sim.step, what the OpenSpiel bridge wraps) ------------------------------------
+
+STEP_CASES = [("players '2'", lambda: step.new_game("tonk", players="2"), UsageTypeError, "players"),
+              ("players 2.7", lambda: step.new_game("tonk", players=2.7), UsageTypeError, "players"),
+              ("players True", lambda: step.new_game("tonk", players=True), UsageTypeError, "players"),
+              ("options as a str", lambda: step.new_game("tonk", options="stake=2"), UsageTypeError, "options"),
+              ("game None", lambda: step.new_game(None), UsageError, "no step API"),
+              ("apply('x')", lambda: _tonk_state().apply("x"), UsageTypeError, "action"),
+              ("apply(2.5)", lambda: _tonk_state().apply(2.5), UsageTypeError, "action"),
+              ("apply(True)", lambda: _tonk_state().apply(True), UsageTypeError, "action"),
+              ("observation_string('0')", lambda: _tonk_state().observation_string("0"), UsageTypeError, "seat"),
+              ("observation_tensor(5)", lambda: _tonk_state().observation_tensor(5), UsageError, "seat 5"),
+              ("information_state_string(-1)", lambda: _tonk_state().information_state_string(-1), UsageError,
+               "seat -1")]
+
+
+def _tonk_state():
+    return step.new_game("tonk", players=2).new_state()
+
+
+@pytest.mark.parametrize("what, call, exc, words", STEP_CASES, ids=[c[0] for c in STEP_CASES])
+def test_the_step_api_refuses_what_is_not_an_action_or_a_seat(what, call, exc, words):
+    """``int("3")``, ``int(2.7)`` and ``int(True)`` are never taken as an action, a seat or a
+    player count; a seat out of range is named."""
+    with pytest.raises(exc, match=words):
+        call()
