@@ -21,7 +21,14 @@ gets the seat's view (an int64 array in the game's ``V_*`` layout: what that sea
 never a hidden card), the legal actions ``legal[:n]`` (a copy, in the game's action encoding),
 and ``prm``, the plug-in's parameter values in declaration order; it returns the index of
 the chosen action, or -1 to let ``base`` choose. Any other value stops the deal (reported with
-its id). ``kinds`` (optional) lists the decision kinds ``decide`` is asked (the game's ``K_*``;
+its id), and so does an exception ``decide`` raises (its type and message, the decision kind
+and the deal are reported; a run with ``--out`` keeps its finished shards). ``view``, ``legal``
+and ``prm`` are read-only (a write does not compile). Under ``--check``, ``decide`` is compiled
+with bounds checking (an index out of range is an IndexError, reported alike; without it, it
+can crash the process). A ``decide`` that never returns hangs its deal: the second Ctrl-C
+stops the run. Checked when the plug-in loads: the signature, that numba compiles it, that it
+returns an integer, and the parameters (a name ``key=value`` can write, given once, a finite
+default inside a finite range written low to high). ``kinds`` (optional) lists the decision kinds ``decide`` is asked (the game's ``K_*``;
 the others go straight to ``base``). The game modules (``cardsim.tonk``) give the layouts and
 numba helpers; every game takes plug-ins (``cardsim.tonk``, ``cardsim.telefunken``,
 ``cardsim.contract_rummy``, ``cardsim.marafon``, ``cardsim.trionfo``, ``cardsim.tripoli``).

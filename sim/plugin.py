@@ -9,10 +9,16 @@ parses it like a built-in (``sim.registry.parse_seat``), and the kernels call ``
 that seat's decisions (``kernels.tonk.plugin_pick``), stopping a deal whose ``decide``
 returns anything but -1 or a legal action's index (reported with the deal's id).
 
-Everything that can be wrong with a plug-in is a UsageError of one line: a missing file, a
-file that does not import, a missing name, an object that is no Strategy, another game, a
-``decide`` that is not a numba function of (view, legal, n, prm), one numba cannot compile
-(numba's first error line), an unknown base, parameters that do not fit.
+Everything that can be wrong with a plug-in is a UsageError of one line, at load: a missing
+file, a file that does not import (any exception, SystemExit too), a missing name, an object that
+is no Strategy, another game, a ``decide`` that is not a numba function of (view, legal, n, prm),
+one numba cannot compile (the telling line of numba's error), one writing into its read-only
+arguments, one whose answer is not an integer, an unknown base, parameters that do not fit
+(``check_params``). At run time the kernels call ``decide`` through ``kernels.jit.guarded``:
+read-only views of the arrays, and an exception answered as PLUG_RAISED, which stops the deal
+like an illegal answer; ``explain_stop`` replays that deal with a recording callback and asks
+``decide`` the decision again in Python, so the PluginError names the exception, the decision
+kind and the deal. ``code_digest`` puts the plug-in's code into the run's identity.
 """
 from __future__ import annotations
 
