@@ -372,6 +372,27 @@ print({n} / statistics.median(ts))
 """
 
 
+SHARD_MEASURE = """
+import os, statistics, sys, time
+sys.path.insert(0, {root!r})
+os.chdir({root!r})
+import numba
+from cardsim.sim.runner import make_config, play_shard
+rates = []
+for strategies in {tables!r}:
+    cfg = make_config({game!r}, players={players}, deals={n}, seed=1, strategies=strategies, workers={threads})
+    numba.set_num_threads({threads})
+    play_shard(cfg, 0, min({n}, 256))
+    ts = []
+    for _ in range({repeats}):
+        t = time.perf_counter()
+        play_shard(cfg, 0, {n})
+        ts.append(time.perf_counter() - t)
+    rates.append({n} / statistics.median(ts))
+print(" ".join(map(str, rates)))
+"""
+
+
 def _child(code: str, root: Path, env: dict | None = None) -> str:
     res = subprocess.run([sys.executable, "-c", code], cwd=root, env=env or dict(os.environ),
                          capture_output=True, text=True)
@@ -424,6 +445,8 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
                         a, b = (statistics.median(got[k]) for k in roots)
                         rows.append((g, preset, strategy, players, threads, b, a))
                         print(f"{rows[-1]}", file=sys.stderr)
+            for g in names if not args.no_rates else []:
+                rows += _plugin_rows(args, g, cores, roots, caches)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT)
     lines = [f"## This tree against {rev}, measured side by side", "",
@@ -452,6 +475,34 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines += [f"Load average (1 min) at the end: {load:.1f} on {os.cpu_count()} cores.", ""]
     return lines
+
+
+def _plugin_rows(args, game: str, cores: int, roots: dict, caches: dict) -> list[tuple]:
+    """The plug-in rows of a baseline comparison: the game's ``plugin["bench"]`` tables (its
+    built-in, one seat, and the plug-in that reimplements it, one seat) played through
+    ``runner.play_shard`` (what a run calls: the plug-in's guard and the kernel's thread
+    included), in both trees, interleaved."""
+    from cardsim.sim.registry import get_game
+    bench = (get_game(game).plugin or {}).get("bench")
+    if not bench:
+        return []
+    players, other = bench["players"], bench["other"]
+    tables = [[bench["builtin"]] + [other] * (players - 1), [bench["plugin"]] + [other] * (players - 1)]
+    n = max(64, int(BASELINE_CASES[game][0][3] * args.scale))         # the size of the game's throughput rows
+    rows = []
+    for threads in (1, cores):
+        got = {k: [] for k in roots}
+        for _ in range(2):
+            for k, root in roots.items():
+                env = dict(os.environ, NUMBA_CACHE_DIR=str(caches[k]))
+                code = SHARD_MEASURE.format(root=str(root), game=game, tables=tables, players=players, n=n,
+                                            threads=threads, repeats=args.repeats)
+                got[k].append([float(x) for x in _child(code, root, env).split()])
+        for i, what in enumerate(("built-in (run)", "plug-in (run)")):
+            a, b = (statistics.median(r[i] for r in got[k]) for k in roots)
+            rows.append((game, what, tables[i][0], players, threads, b, a))
+            print(rows[-1], file=sys.stderr)
+    return rows
 
 
 def strategies_section(args, cores: int) -> list[str]:
