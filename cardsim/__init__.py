@@ -31,7 +31,7 @@ __all__ = ["Result", "run", "compare", "sweep", "tune", "odds", "replay", "games
            "UsageError", "CheckError"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> str:
     if name == "__version__":
         from importlib import metadata
         return metadata.version("cardsim")
