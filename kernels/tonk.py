@@ -120,10 +120,22 @@ from cardsim.kernels.jit import (
     trace_put,
     unowned,
 )
+from cardsim.kernels.critique import (
+    ROUND as CR_ROUND,
+    RACE_Z as CR_RACE_Z,
+    STREAM_CRITIQUE,
+    diff_se,
+    finish_row,
+    plain_row,
+    race,
+    sampled,
+)
 from cardsim.kernels.search import (
     ACTS_SEARCH_SIG,
     SP_POLICY,
     SP_PRM,
+    SP_ROLLOUTS,
+    SP_WORLDS,
     best_action,
     plan_budget,
     search_key,
@@ -136,6 +148,7 @@ from cardsim.kernels.rng import (
     STREAM_PLAY,
     STREAM_RUN,
     below,
+    mix64,
     seed_stream,
     shuffle,
     stream_key,
@@ -1258,35 +1271,54 @@ def rollout(st, opts, sid, prm, gen, acts, trace):
 
 
 @njit(cache=True)
+def world_values(st, p, opts, acts, n, active, prm, key, w, base, sim, acts2, cards, g, trace, out):
+    """World ``w`` of a decision's search (stream keyed by ``key``): the hidden cards of seat
+    ``p`` dealt again into ``base`` (a copy of ``st``), then each active legal action played and
+    rolled out ``rollouts`` times by the row's policy; ``out[i]`` = the total payout of seat
+    ``p`` over those rollouts after action ``i`` (the same rollout streams for every action:
+    common random numbers)."""
+    rollouts = max(1, int(prm[SP_ROLLOUTS]))
+    sid = np.int64(prm[SP_POLICY])
+    pprm = prm[SP_PRM:]
+    base[:] = st
+    seed_sub(g, key, w, -1)
+    determinize(base, p, g, cards)
+    for i in range(n):
+        out[i] = 0.0
+    for r in range(rollouts):
+        for i in range(n):
+            if active[i]:
+                sim[:] = base
+                seed_sub(g, key, w, r)
+                apply_action(sim, opts, acts[i], trace)
+                rollout(sim, opts, sid, pprm, g, acts2, trace)
+                out[i] += sim[PAY + p]
+
+
+@njit(cache=True)
 def search_values(st, opts, acts, n, prm, gen, total):
     """The search's totals ``total[:n]`` for the legal actions ``acts[:n]`` (row ``prm``:
-    ``kernels.search``): for each of ``worlds`` determinizations, every legal action is played
-    and rolled out to the end of the deal ``rollouts`` times by the policy, and the deciding
-    seat's payout is added. The hand's payout is the deal's, so a rollout to the end of the
-    hand is a whole deal. Returns the number of (world, rollout) samples per action."""
+    ``kernels.search``): for each of ``worlds`` determinizations (``world_values``), every legal
+    action is played and rolled out to the end of the deal ``rollouts`` times by the policy,
+    and the deciding seat's payout is added. The hand's payout is the deal's, so a rollout to
+    the end of the hand is a whole deal. Returns the number of (world, rollout) samples per
+    action."""
     p = st[CUR]
     worlds, rollouts = plan_budget(prm, n)
     key = search_key(gen)
-    sid = np.int64(prm[SP_POLICY])
-    pprm = prm[SP_PRM:]
     base = np.empty(ST_SIZE, dtype=np.int64)
     sim = np.empty(ST_SIZE, dtype=np.int64)
     acts2 = np.empty(MAX_ACTS, dtype=np.int64)
     cards = np.empty(52, dtype=np.int64)
     g = np.empty(2, dtype=np.uint64)
     trace = np.empty((0, 4), dtype=np.int64)
+    active = np.ones(n, dtype=np.bool_)
+    out = np.empty(n, dtype=np.float64)
     total[:n] = 0.0
     for w in range(worlds):
-        base[:] = st
-        seed_sub(g, key, w, -1)
-        determinize(base, p, g, cards)
-        for r in range(rollouts):
-            for i in range(n):
-                sim[:] = base
-                seed_sub(g, key, w, r)
-                apply_action(sim, opts, acts[i], trace)
-                rollout(sim, opts, sid, pprm, g, acts2, trace)
-                total[i] += sim[PAY + p]
+        world_values(st, p, opts, acts, n, active, prm, key, w, base, sim, acts2, cards, g, trace, out)
+        for i in range(n):
+            total[i] += out[i]
     return worlds * rollouts
 
 
@@ -1337,6 +1369,126 @@ def search_means(st, opts, prm, key, acts, means):
     for i in range(n):
         means[i] /= k
     return n
+
+
+# =============================================================================
+# critique (issue 40): every legal action of the critiqued seat's decisions valued
+# =============================================================================
+@njit(cache=True)
+def critique_eval(st, opts, acts, n, chosen, prm, key, row, acts_out):
+    """Value every legal action ``acts[:n]`` of the seat to act with the search row ``prm``
+    (``kernels.critique``: a racing select stage over ``worlds`` worlds, then the best and the
+    choice ``chosen`` measured on as many fresh ones) into ``row`` and ``acts_out``."""
+    p = st[CUR]
+    worlds = max(1, int(prm[SP_WORLDS]))
+    rollouts = max(1, int(prm[SP_ROLLOUTS]))
+    vals = np.zeros((2 * worlds, n), dtype=np.float64)
+    seen = np.zeros(n, dtype=np.int64)
+    active = np.ones(n, dtype=np.bool_)
+    base = np.empty(ST_SIZE, dtype=np.int64)
+    sim = np.empty(ST_SIZE, dtype=np.int64)
+    acts2 = np.empty(MAX_ACTS, dtype=np.int64)
+    cards = np.empty(52, dtype=np.int64)
+    g = np.empty(2, dtype=np.uint64)
+    trace = np.empty((0, 4), dtype=np.int64)
+    out = np.empty(n, dtype=np.float64)
+    w, best, played = 0, chosen, 0
+    while w < worlds:
+        for ww in range(w, min(worlds, w + CR_ROUND)):
+            world_values(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out)
+            for i in range(n):
+                if active[i]:
+                    vals[ww, i] = out[i] / rollouts
+                    played += rollouts
+        w = min(worlds, w + CR_ROUND)
+        for i in range(n):
+            if active[i]:
+                seen[i] = w
+        best, left = race(vals, w, n, active, chosen)
+        if left == 1 or (left == 2 and best != chosen and diff_se(vals, 0, w, best, chosen)[0]
+                         > CR_RACE_Z * diff_se(vals, 0, w, best, chosen)[1] + 1e-12):
+            break
+    w_all = w
+    if best != chosen:
+        active[:] = False
+        active[best] = True
+        active[chosen] = True
+        for ww in range(worlds, 2 * worlds):
+            world_values(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out)
+            vals[ww - worlds + w, best] = out[best] / rollouts
+            vals[ww - worlds + w, chosen] = out[chosen] / rollouts
+            played += 2 * rollouts
+        w_all = w + worlds
+    finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
+
+
+@njit(cache=True)
+def decision_kind(st):
+    """The plug-in decision kind of the seat to act (K_START or K_MELD)."""
+    return K_START if st[PHASE] == P_START else K_MELD
+
+
+@njit(cache=True, nogil=True)
+def critique_deal(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug,
+                  pprm, srch):
+    """Play deal ``deal_id`` of run ``seed`` exactly as ``play_deal`` does and write a
+    ``kernels.critique`` row for each decision of ``seat`` (at most ``len(rows)``); a sampled
+    one (``rate``) with more than one legal action is valued by ``critique_eval`` with the search
+    row ``prm``, its state kept in ``snaps``. ``stop`` >= 0 stops the deal before its decision
+    number ``stop`` (any seat's: ``CR_STEP``), the state there (``replay --until-decision``).
+    Returns (rows written, decisions of ``seat``, the final state)."""
+    st = new_state(opts)
+    acts = np.empty(MAX_ACTS, dtype=np.int64)
+    legal = np.empty(MAX_ACTS, dtype=np.int64)
+    view = np.empty(VIEW_SIZE, dtype=np.int64)
+    gdeck = np.empty(2, dtype=np.uint64)
+    gplay = np.empty(2, dtype=np.uint64)
+    seed_stream(gdeck, seed, deal_id, np.int64(STREAM_DECK))
+    seed_stream(gplay, seed, deal_id, np.int64(STREAM_PLAY))
+    key = stream_key(seed, deal_id, np.int64(STREAM_CRITIQUE))
+    st[ERR] = 0
+    st[TR_LEN] = 0
+    start_deal(st, opts, gdeck, dealer_of(opts, seed, deal_id), trace)
+    k, seen, step = 0, 0, 0
+    while st[PHASE] != P_OVER and step != stop:
+        n = legal_actions(st, opts, acts)
+        if n == 0:
+            st[ERR] = E_NO_MOVES
+            break
+        p = st[CUR]
+        sid, i = sids[p], -1
+        if sid >= PLUGIN:
+            i = plugin_pick(st, acts, n, plug, pprm[p], view, legal)
+            if i == -2:
+                st[ERR] = E_PLUGIN
+                break
+            sid -= PLUGIN
+        if i < 0:
+            if sid == S_SEARCH:
+                i = srch(st, opts, acts, n, params[p], gplay)
+            else:
+                i = choose(st, opts, acts, n, sid, params[p], gplay)
+        if p == seat:
+            if k < len(rows):
+                plain_row(rows[k], seen, step, decision_kind(st), st[TURNS] // st[N],
+                          hand_count(st[HAND + p]), n, i, acts[i])
+                if n > 1 and sampled(key, seen, rate):
+                    snaps[k, :ST_SIZE] = st
+                    critique_eval(st, opts, acts, n, i, prm, mix64(key + np.uint64(seen + 1)), rows[k], acts_out[k])
+                k += 1
+            seen += 1
+        apply_action(st, opts, acts[i], trace)
+        step += 1
+    return k, seen, st
+
+
+def critique(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug=None,
+             pprm=None):
+    """``critique_deal`` with the table's plug-in and search callbacks (as ``play_batch``)."""
+    pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
+    srch = search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search)
+    return critique_deal(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace,
+                         no_plugin if plug is None else plug, pprm, srch)
 
 
 # =============================================================================

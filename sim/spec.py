@@ -199,6 +199,8 @@ class GameSpec:
                                               # the code of an illegal plug-in action, optional "bench":
                                               # {"builtin", "plugin", "players", "other"} labels for
                                               # scripts/bench.py --game plugins}; None: not taken
+    critique: dict | None = None              # cardsim critique (issue 40, sim.critique: CRITIQUE_KEYS):
+                                              # the game's critique kernel and how to print its positions
 
 
 def plugin_fields(K) -> dict:

@@ -346,6 +346,45 @@ def _replay(seed, deal_id, opts, sids, params, check, plug=None, pprm=None):
     return st, trace
 
 
+def _position(st: np.ndarray, seat: int, opts: np.ndarray) -> list[str]:
+    """What seat ``seat`` sees at a critiqued decision (``cardsim critique``'s worst positions):
+    its hand and count, the discard pile, the spreads, every seat's cards held and public takes,
+    the stock. Nothing hidden from it."""
+    n = int(st[K.N])
+    hand = int(st[K.HAND + seat])
+    pile = [int(c) for c in st[K.PILE:K.PILE + int(st[K.PILE_LEN])]]
+    out = [f"seat {seat}, turn {int(st[K.TURNS])} (dealer seat {int(st[K.DEALER])}), stock {52 - int(st[K.STOCK_PTR])} "
+           f"cards",
+           f"hand: {fmt_mask(hand)}  [{_count(hand)} points]",
+           "discard pile (top last): " + (" ".join(fmt_card(c) for c in pile[-8:]) or "empty")
+           + (f"  (+{len(pile) - 8} below)" if len(pile) > 8 else "")]
+    for q in range(n):
+        books, runs = int(st[K.BOOK + q]), int(st[K.RUN + q])
+        known = int(st[K.KNOWN + q]) & (int(st[K.HAND + q]) if q != seat else 0)
+        parts = [f"{int(st[K.HAND + q]).bit_count()} cards"]
+        if books or runs:
+            parts.append("spreads " + fmt_mask(books | runs))
+        if known:
+            parts.append("took " + fmt_mask(known) + " from the pile")
+        if q != seat:
+            out.append(f"seat {q}: " + ", ".join(parts))
+    return out
+
+
+CRITIQUE = {
+    "run": K.critique,
+    "max_rows": lambda opts, n: 4 * int(opts[K.O_MAX_TURNS]) // n + 64,
+    "max_acts": K.MAX_ACTS,
+    "state_size": K.ST_SIZE,
+    "trace": lambda opts: np.zeros((64 + 8 * (int(opts[K.O_MAX_TURNS]) + 2), 4), dtype=np.int64),
+    "phase": ("round", "the round of the deal (turns started / players)"),
+    "detail": ("count", "the point count of the seat's hand"),
+    "action_text": lambda a: _format_action(int(a)),
+    "position": _position,
+    "value": "chips (the deal's payout)",
+}
+
+
 # issue 16: the self-consistent field of the committed `cardsim tune --self` run
 # (`python scripts/tune_strong.py tonk`, results/tune/tonk/; tests/test_strong.py checks the two agree)
 STRONG = "planner:threshold=26.174,decay=0.5125,wary_cards=4,dry_end=2.077,take_low=5.082,hold_spreads=0,hold_min_stock=0"
@@ -380,4 +419,5 @@ GAME = GameSpec(
     state_payouts=lambda st, n: [int(st[K.PAY + p]) for p in range(n)],
     zero_sum=True,
     record_check=_record_check,
+    critique=CRITIQUE,
 )
