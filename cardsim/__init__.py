@@ -24,10 +24,10 @@ from pathlib import Path as _Path
 if not (_Path(__file__).resolve().parent / "sim").is_dir():      # a checkout: sim/ and kernels/ beside us
     __path__.append(str(_Path(__file__).resolve().parent.parent))   # noqa: F821 - a package's own __path__
 
-from cardsim.api import Result, compare, games, odds, options, replay, run, strategies, sweep, tune
+from cardsim.api import Result, compare, critique, games, odds, options, replay, run, strategies, sweep, tune
 from cardsim.sim.errors import CheckError, UsageError
 
-__all__ = ["Result", "run", "compare", "sweep", "tune", "odds", "replay", "games", "strategies", "options",
+__all__ = ["Result", "run", "compare", "critique", "sweep", "tune", "odds", "replay", "games", "strategies", "options",
            "UsageError", "CheckError"]
 
 

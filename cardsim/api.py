@@ -298,14 +298,15 @@ def _checked_texts(convert: Callable[[Any, str, bool], list[str]]) -> Validator:
 _ARGS: dict[str, Validator] = {
     **dict.fromkeys(("players", "deals", "seed", "workers", "first_deal", "max_deals", "shard_size", "budget",
                      "rounds", "rung", "eta", "rungs", "top", "remeasure", "max_trials", "hand", "cards", "samples",
+                     "decisions", "worlds", "until_decision",
                      "deal", "point", "lineup"), _whole),
-    **dict.fromkeys(("until_ci", "step"), _real),
+    **dict.fromkeys(("until_ci", "step", "rate", "threshold"), _real),
     **dict.fromkeys(("check", "overwrite", "keep_records", "resume", "self_play", "verbose", "force", "dataset"),
                     _flag),
     **dict.fromkeys(("out", "out_dir"), _path),
     **dict.fromkeys(("progress", "notice", "say", "warn"), _callable),
     "game": _text("a game name"), "strategy": _text("a strategy label"), "field": _text("a strategy label"),
-    "preset": _text("a preset name"), "sampler": _text("a sampler name"),
+    "preset": _text("a preset name"), "sampler": _text("a sampler name"), "policy": _text("a policy name"),
     "scheduler": _text("a scheduler address"), "cluster": _text("'local' or 'local:N'"),
     "strategies": _labels, "plugins": _labels,
     "options": _checked_texts(_option_texts), "option_grid": _checked_texts(_grid_texts),
@@ -616,18 +617,43 @@ def _replay_output(arg: str) -> str | None:
     return None
 
 
+@_validated()
+def critique(game: str, strategies: Labels, *, field: str | None = None, players: Whole | None = None,
+             decisions: Whole | None = None, deals: Whole | None = None, worlds: Whole | None = None,
+             policy: str = "strong", rate: Real = 1.0, threshold: Real = 0.0, top: Whole = 3,
+             options: Options = None, preset: str | None = None, seed: Whole = 0, first_deal: Whole = 0,
+             workers: Whole | None = None, out: PathArg | None = None, overwrite: bool = False, resume: bool = False,
+             progress: Progress | None = None) -> Any:
+    """Where a strategy loses, decision by decision (``cardsim critique``): ``strategies`` is one
+    label (the critiqued strategy, against ``field``, default itself) or one per seat (the first
+    is critiqued; the lineup rotates). Plays until ``decisions`` are evaluated (default 1,000) or
+    ``deals`` record units are played; values each legal action of the critiqued seat's
+    decisions (a share ``rate`` of them) with the game's search (``worlds``, rollouts by
+    ``policy``). Returns a ``sim.critique.CritiqueResult``: ``.decisions`` (one row per
+    decision), ``.summary`` (per kind), ``.phases``, ``.total``, ``.worst``, ``.text()``; with
+    ``out`` a directory holding the decisions (``part-0.parquet``), the report and its plot."""
+    from cardsim.sim.critique import make_critique, play
+    if isinstance(strategies, str):
+        strategies = [strategies]
+    cfg = make_critique(game, list(strategies), field, players, preset, _option_texts(options), decisions, deals,
+                        worlds, policy, rate, threshold, top, seed, first_deal, workers)
+    return play(cfg, None if out is None else str(out), resume, overwrite, progress)
+
+
 @_validated(game=_source)
 def replay(game: PathArg, deal: Whole | None = None, *, seed: Whole | None = None, players: Whole | None = None,
            strategies: Labels | None = None, options: Options = None, preset: str | None = None,
            check: bool = False, point: Whole | None = None, lineup: Whole | None = None, force: bool = False,
-           warn: Callable[[str], None] | None = None, notice: Notice | None = None) -> dict[str, Any]:
+           until_decision: Whole | None = None, warn: Callable[[str], None] | None = None,
+           notice: Notice | None = None) -> dict[str, Any]:
     """One deal exactly as the batch plays it (``cardsim replay --json``): the table, every
     event with the cards it concerns, and the payouts; ``"text"`` holds the play-by-play.
     ``game`` is a game name (the table from the other arguments; ``strategies`` a list of
     labels, one for all seats or one per seat) or an output to replay a deal of (a run file;
     a compare/sweep dataset with ``point`` and ``lineup``; a str or a path), whose metadata
     gives the table; ``force`` replays a file of another rules version (``warn`` gets the
-    warning)."""
+    warning). ``until_decision`` K stops the play-by-play before the deal's decision K (any
+    seat's, counted from 0: what ``cardsim critique`` prints) and shows the view of the seat to act."""
     from cardsim.sim.runner import (DEAL_LIMIT, make_config, open_replay_source, raise_check_error,
                                     replay as replay_state, replay_document, replay_lines)
     from cardsim.sim.warm import mark_compiled, seats_search
@@ -663,6 +689,18 @@ def replay(game: PathArg, deal: Whole | None = None, *, seed: Whole | None = Non
         code = cfg.game.state_error(st)
         if code:
             raise_check_error(cfg, deal, code)
+    if until_decision is not None:
+        from cardsim.sim.critique import replay_until
+        from cardsim.sim.runner import replay_head
+        from cardsim.sim.trace import lines as event_lines
+        if until_decision < 0:
+            raise UsageError(f"--until-decision must be >= 0 (got {until_decision})")
+        events, view = replay_until(cfg, deal, until_decision)
+        doc = replay_document(cfg, deal, source)
+        doc["events"] = events
+        doc["until_decision"] = until_decision
+        doc["text"] = "\n".join([replay_head(cfg, deal)] + event_lines(events[:-1]) + view)
+        return doc
     doc: dict[str, Any] = replay_document(cfg, deal, source)
     lines = replay_lines(cfg, deal)
     if source is not None and source.kind != "run":

@@ -687,6 +687,61 @@ def odds(game: GameArg,
 
 @app.command()
 @handle_errors
+def critique(game: GameArg,
+             strategy: Annotated[Optional[list[str]], typer.Option(
+                 "--strategy", help="the strategy to critique (against --field), or one label per seat (the "
+                                    "first is critiqued; the lineup rotates)")] = None,
+             field: Annotated[Optional[str], typer.Option("--field", help="strategy of the other seats (default: "
+                                                                          "the critiqued one)")] = None,
+             players: PlayersOpt = None,
+             decisions: Annotated[Optional[int], typer.Option(
+                 "--decisions", help="evaluate this many decisions (whole deals; default 1,000 unless --deals)")] = None,
+             deals: Annotated[Optional[int], typer.Option("--deals", "--games", "-n",
+                                                          help="play this many deals (games, matches) at most")] = None,
+             worlds: Annotated[Optional[int], typer.Option(
+                 "--worlds", help="worlds (deals of the unseen cards) of the select stage; the measure stage "
+                                  "plays as many fresh ones (default 32)")] = None,
+             policy: Annotated[str, typer.Option("--policy", help="the built-in strategy of the rollouts")] = "strong",
+             rate: Annotated[float, typer.Option("--rate", help="share of the decisions evaluated (0..1]")] = 1.0,
+             threshold: Annotated[float, typer.Option(
+                 "--threshold", help="a blunder: regret above this (in the game's unit) and significant")] = 0.0,
+             top: Annotated[int, typer.Option("--top", help="worst decisions shown per kind")] = 3,
+             seed: SeedOpt = 0,
+             option: OptionOpt = None,
+             preset: PresetOpt = None,
+             workers: WorkersOpt = None,
+             first_deal: FirstDealOpt = 0,
+             out_dir: Annotated[Optional[str], typer.Option(
+                 "--out", help="directory for the decisions (Parquet), the report and its plot")] = None,
+             resume: ResumeOpt = False,
+             overwrite: OverwriteOpt = False,
+             as_json: JsonOpt = False,
+             quiet: QuietOpt = False):
+    """Where a strategy loses, decision by decision: regret per decision kind, the worst positions.
+
+    At the critiqued seat's decisions every legal action is valued by the game's no-peeking
+    search (worlds of the unseen cards, rollouts with --policy); the regret is the best
+    action's value minus the chosen one's, measured on fresh worlds, with 95% intervals."""
+    from cardsim import api
+    from cardsim.sim.critique import report_lines, summary_json
+    bar, progress = _progress(decisions or deals or 1000, quiet or as_json, "decisions" if deals is None else "deals",
+                              "critiquing")
+    with bar:
+        res = api.critique(game, strategy or [], field=field, players=players, decisions=decisions, deals=deals,
+                           worlds=worlds, policy=policy, rate=rate, threshold=threshold, top=top,
+                           options=option or [], preset=preset, seed=seed, first_deal=first_deal, workers=workers,
+                           out=out_dir, overwrite=overwrite, resume=resume, progress=progress)
+    if as_json:
+        _print_json({"meta": res.meta, **summary_json(res), "path": res.path})
+        return
+    for line in report_lines(res):
+        out.print(term(line), markup=False)
+    if res.path:
+        out.print(f"decisions and report: {term(res.path)}", markup=False)
+
+
+@app.command()
+@handle_errors
 def report(source: Annotated[str, typer.Argument(
                help="a run file (cardsim run --out) or an experiment dataset directory (compare/sweep --out)")],
            out_dir: Annotated[str, typer.Option("--out", help="directory for report.md and its PNG plots")],
@@ -750,6 +805,9 @@ def replay(game: ReplaySourceArg,
                "--lineup", help="compare/sweep dataset: the lineup (its rows' lineup column)")] = None,
            force: Annotated[bool, typer.Option(
                "--force", help="replay a FILE written under another rules version (warns: not what was played)")] = False,
+           until_decision: Annotated[Optional[int], typer.Option(
+               "--until-decision", help="stop before the deal's decision K (any seat's, from 0; cardsim critique "
+                                        "prints it) and show the view of the seat to act")] = None,
            as_json: Annotated[bool, typer.Option(
                "--json", help="print the deal as one JSON document, one event per action")] = False):
     """Play-by-play of one deal, exactly as the batch run played it.
@@ -760,7 +818,7 @@ def replay(game: ReplaySourceArg,
     from cardsim import api
     doc = api.replay(game, deal, seed=seed, players=players, strategies=strategy or [], options=option or [],
                      preset=preset, check=check, point=point, lineup=lineup, force=force,
-                     warn=lambda w: err.print(f"Warning: {w}", markup=False), notice=_notice(False))
+                     until_decision=until_decision, warn=lambda w: err.print(f"Warning: {w}", markup=False), notice=_notice(False))
     text = doc.pop("text")
     if as_json:
         _print_json(doc)

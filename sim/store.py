@@ -110,8 +110,9 @@ LOCK_NAME = "lock"
 REPORT_NAME = "report.md"
 REPORT_HEAD = "# cardsim report: "
 KINDS = {"run": "run file", "compare": "compare dataset", "sweep": "sweep dataset", "report": "report directory",
-         "tune": "tune dataset"}
-DIR_KINDS = ("compare", "sweep", "report", "tune")
+         "tune": "tune dataset", "critique": "critique directory"}
+DIR_KINDS = ("compare", "sweep", "report", "tune", "critique")
+CRITIQUE_FILES = ("part-0.parquet", "critique.md", "regret_by_kind.png")
 TUNE_FILE = "evaluations.parquet"
 
 _SHARD = re.compile(r"shard-\d+\.parquet")
@@ -121,7 +122,7 @@ DATASET_WRITERS = 64
 _PART = re.compile(r"part-\d+\.parquet")
 _PNG = re.compile(r"[A-Za-z0-9_.=-]+\.png")
 _LITTER = re.compile(r"(partial|old)-[A-Za-z0-9_]{8}")
-_OUTPUT_FILE = re.compile(r"merged\.parquet|_summary\.json|part-\d+\.parquet|report\.md|evaluations\.parquet|"
+_OUTPUT_FILE = re.compile(r"merged\.parquet|_summary\.json|part-\d+\.parquet|report\.md|evaluations\.parquet|critique\.md|"
                           r"[A-Za-z0-9_.=-]+\.png")
 
 
@@ -175,6 +176,11 @@ def _recognise_dataset(path: Path):
             if not (entry.name in (SUMMARY_FILE, TUNE_FILE) and entry.is_file(follow_symlinks=False)):
                 return None, f"it holds {entry.name!r}, which cardsim did not write"
         return kind, None
+    if kind == "critique":
+        for entry in sorted(os.scandir(path), key=lambda e: e.name):
+            if not (entry.name in (SUMMARY_FILE, *CRITIQUE_FILES) and entry.is_file(follow_symlinks=False)):
+                return None, f"it holds {entry.name!r}, which cardsim did not write"
+        return kind, None
     if kind not in ("compare", "sweep"):
         return None, f"its {SUMMARY_FILE} names no compare or sweep dataset"
     for entry in sorted(os.scandir(path), key=lambda e: e.name):
@@ -226,7 +232,7 @@ def check_output(out, kind: str, overwrite: bool = False) -> bool:
     out = Path(out)
     if kind == "run":
         check_output_path(out)
-    elif kind in ("compare", "sweep", "tune"):
+    elif kind in ("compare", "sweep", "tune", "critique"):
         check_dataset_path(out)
     if kind in DIR_KINDS:
         _refuse_cwd(out)
