@@ -40,6 +40,10 @@ Row layout (float64, one per decision of the critiqued seat):
 | CR_WORLDS | worlds played in the two stages together |
 | CR_ROLLOUTS | rollouts played (the evaluation's cost) |
 
+Action codes (CR_CHOSEN_ACT, CR_BEST_ACT, ``acts[k, i, 0]``) are int64 codes kept bit for bit in
+the float64 slots (``as_float`` / ``codes``: a packed code such as a Tonk lay's card mask needs
+all 64 bits, more than a float's 53); read them with ``codes(array)``, never as numbers.
+
 Per evaluated decision the kernel also writes ``acts[k, i] = (action code, mean, se, worlds)``
 for each legal action ``i`` (the select stage's values; a dropped action has fewer worlds) and
 the state ``snaps[k]`` (the adapter prints the seat's view of it, never more).
@@ -59,6 +63,19 @@ ACT_WIDTH = 4            # acts[k, i]: action code, mean, se, worlds
 STREAM_CRITIQUE = 1 << 20   # the critique's own stream (rng.stream_key): never a play stream
 ROUND = 8                # worlds per racing round
 RACE_Z = 3.0             # drop an action this many standard errors below the leader
+
+
+@njit(cache=True)
+def as_float(code):
+    """The int64 action code ``code`` as the float64 with the same bits (stored in a row)."""
+    buf = np.empty(1, dtype=np.int64)
+    buf[0] = code
+    return buf.view(np.float64)[0]
+
+
+def codes(values) -> np.ndarray:
+    """The int64 action codes stored bit for bit in float64 ``values`` (a row slot, a column)."""
+    return np.ascontiguousarray(values, dtype=np.float64).view(np.int64)
 
 
 @njit(cache=True)
@@ -140,15 +157,15 @@ def finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w_sel, w_all, r
     choice (stage 2 over ``vals[w_sel:w_all]``; 0 when the best is the choice)."""
     for i in range(n):
         m, se = mean_se(vals, 0, seen[i], i)
-        acts_out[i, 0] = acts[i]
+        acts_out[i, 0] = as_float(acts[i])
         acts_out[i, 1] = m
         acts_out[i, 2] = se
         acts_out[i, 3] = seen[i]
     row[CR_EVAL] = 1.0
     row[CR_CHOSEN] = chosen
-    row[CR_CHOSEN_ACT] = acts[chosen]
+    row[CR_CHOSEN_ACT] = as_float(acts[chosen])
     row[CR_BEST] = best
-    row[CR_BEST_ACT] = acts[best]
+    row[CR_BEST_ACT] = as_float(acts[best])
     row[CR_V_CHOSEN] = acts_out[chosen, 1]
     row[CR_SE_CHOSEN] = acts_out[chosen, 2]
     row[CR_V_BEST] = acts_out[best, 1]
@@ -175,9 +192,9 @@ def plain_row(row, index, step, kind, phase, detail, n, chosen, act):
     row[CR_DETAIL] = detail
     row[CR_LEGAL] = n
     row[CR_CHOSEN] = chosen
-    row[CR_CHOSEN_ACT] = act
+    row[CR_CHOSEN_ACT] = as_float(act)
     row[CR_BEST] = chosen
-    row[CR_BEST_ACT] = act
+    row[CR_BEST_ACT] = as_float(act)
 
 
 def buffers(max_rows: int, max_acts: int, state_size: int):

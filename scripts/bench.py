@@ -648,6 +648,42 @@ def search_section(args, cores: int) -> list[str]:
     return lines + [""]
 
 
+CRITIQUE_DECISIONS = {"tonk": 400, "tripoli": 100, "marafon": 100, "trionfo": 100, "telefunken": 60,
+                      "contract_rummy": 60}
+
+
+def critique_section(args, cores: int) -> list[str]:
+    """Per game with a critique: ``cardsim.critique`` of ``strong`` against ``strong`` at the
+    default budget on all cores, after a warm-up that compiles it; evaluated decisions per
+    second and the time 1,000 of them take (issue 40's target: at most 5 minutes)."""
+    import cardsim
+    from cardsim.sim.registry import get_game
+    rows = []
+    for g, players in FIRST_PLAYERS.items():
+        if get_game(g).critique is None:
+            continue
+        cardsim.critique(g, ["strong"], players=players, decisions=2)          # compile
+        n = max(10, int(CRITIQUE_DECISIONS[g] * args.scale / 0.25))
+        t0 = time.perf_counter()
+        res = cardsim.critique(g, ["strong"], players=players, decisions=n, workers=cores)
+        dt = time.perf_counter() - t0
+        ev = int(res.total["evaluated"])
+        rollouts = float(res.decisions.rollouts.sum()) / max(1, ev)
+        rows.append((g, players, res.meta["worlds"], ev, res.total["units"], dt, ev / dt, rollouts, 1000 / (ev / dt)))
+        print(rows[-1], file=sys.stderr)
+    lines = ["## Critique: `cardsim critique GAME --strategy strong` at the default budget", "",
+             f"`scripts/bench.py --game critique`: strong against strong, default rules, every decision of the "
+             f"critiqued seat with a choice evaluated (select stage: the default worlds, racing; measure stage: "
+             f"as many fresh worlds when the best is not the choice), all cores ({cores}), compile excluded. "
+             "Target (issue 40): 1,000 evaluated decisions in at most 5 minutes on 2 cores.", "",
+             "| game | players | worlds | decisions evaluated | records | seconds | decisions/s | rollouts per "
+             "decision | 1,000 decisions (min) | <= 5 min |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines += [f"| {g} | {p} | {w} | {e:,} | {u:,} | {t:.1f} | {r:,.2f} | {k:,.0f} | {m / 60:.1f} | "
+              f"{'yes' if m <= 300 else 'no'} |" for g, p, w, e, u, t, r, k, m in rows]
+    return lines + [""]
+
+
 OPENSPIEL_GAMES = ["cardsim_tonk(players=2)", "cardsim_tonk(players=4)", "cardsim_marafon",
                    "cardsim_marafon(claims_enabled=False)", "cardsim_trionfo", "cardsim_tripoli(players=4)",
                    "cardsim_telefunken(max_turns_per_hand=100)", "cardsim_contract_rummy",
@@ -698,7 +734,7 @@ def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
     then any other section, such as a hand-written side-by-side comparison, in file order)."""
     old = path.read_text() if path.exists() else ""
     parts = []
-    known = ["startup", *SECTIONS, "strategies", "plugins", "search", "openspiel", "baseline"]
+    known = ["startup", *SECTIONS, "strategies", "plugins", "search", "critique", "openspiel", "baseline"]
     others = [m for m in re.findall(r"<!-- bench:([\w-]+) -->", old) if m not in known]   # kept, in file order
     for game in [*known, *others]:
         start, end = f"<!-- bench:{game} -->", f"<!-- /bench:{game} -->"
@@ -753,10 +789,11 @@ def startup_section(args, cores: int) -> list[str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=["all", *SECTIONS, "strategies", "plugins", "search", "openspiel", "startup"],
+    ap.add_argument("--game", choices=["all", *SECTIONS, "strategies", "plugins", "search", "critique", "openspiel",
+                                            "startup"],
                     default="all",
                     help="one section; 'strategies': every registered strategy, 'plugins': a plug-in beside "
-                         "its built-in, 'search': one search seat per game, 'openspiel': the bridge's steps/s, "
+                         "its built-in, 'search': one search seat per game, 'critique': cardsim critique of strong, 'openspiel': the bridge's steps/s, "
                          "'startup': every game's cold and warm start and warmup all (none of them part of 'all')")
     ap.add_argument("--deals", type=int, default=400_000)
     ap.add_argument("--games", type=int, default=20_000)
@@ -778,6 +815,8 @@ def main() -> None:
         blocks = {"plugins": plugins_section(args, cores)}
     elif args.game == "search":
         blocks = {"search": search_section(args, cores)}
+    elif args.game == "critique":
+        blocks = {"critique": critique_section(args, cores)}
     elif args.game == "openspiel":
         blocks = {"openspiel": openspiel_section(args, cores)}
     elif args.game == "startup":

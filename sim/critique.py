@@ -232,7 +232,9 @@ def _table(cfg: CritiqueConfig, results: list[tuple[int, dict]]) -> pa.Table:
     cols: dict[str, list] = {name: [] for name in COLUMN_NAMES}
     for deal, res in results:
         seat = deal % cfg.n_players
-        for r, a, s in zip(res["rows"], res["acts"], res["snaps"]):
+        chosen_codes = CK.codes(res["rows"][:, CK.CR_CHOSEN_ACT]) if len(res["rows"]) else []
+        best_codes = CK.codes(res["rows"][:, CK.CR_BEST_ACT]) if len(res["rows"]) else []
+        for r, a, s, ca, ba in zip(res["rows"], res["acts"], res["snaps"], chosen_codes, best_codes):
             ev = bool(r[CK.CR_EVAL])
             nl = int(r[CK.CR_LEGAL])
             regret, se = float(r[CK.CR_REGRET]), float(r[CK.CR_SE_REGRET])
@@ -246,10 +248,10 @@ def _table(cfg: CritiqueConfig, results: list[tuple[int, dict]]) -> pa.Table:
             cols["detail"].append(int(r[CK.CR_DETAIL]))
             cols["legal"].append(nl)
             cols["evaluated"].append(ev)
-            cols["chosen"].append(text(int(r[CK.CR_CHOSEN_ACT])))
-            cols["best"].append(text(int(r[CK.CR_BEST_ACT])))
-            cols["chosen_action"].append(int(r[CK.CR_CHOSEN_ACT]))
-            cols["best_action"].append(int(r[CK.CR_BEST_ACT]))
+            cols["chosen"].append(text(int(ca)))
+            cols["best"].append(text(int(ba)))
+            cols["chosen_action"].append(int(ca))
+            cols["best_action"].append(int(ba))
             cols["value_chosen"].append(float(r[CK.CR_V_CHOSEN]) if ev else None)
             cols["se_chosen"].append(float(r[CK.CR_SE_CHOSEN]) if ev else None)
             cols["value_best"].append(float(r[CK.CR_V_BEST]) if ev else None)
@@ -259,7 +261,7 @@ def _table(cfg: CritiqueConfig, results: list[tuple[int, dict]]) -> pa.Table:
             cols["blunder"].append(ev and regret > cfg.threshold and regret - Z95 * se > 0)
             cols["worlds"].append(int(r[CK.CR_WORLDS]))
             cols["rollouts"].append(int(r[CK.CR_ROLLOUTS]))
-            cols["actions"].append([int(x) for x in a[:nl, 0]] if ev else None)
+            cols["actions"].append([int(x) for x in CK.codes(a[:nl, 0])] if ev else None)
             cols["values"].append([float(x) for x in a[:nl, 1]] if ev else None)
             cols["value_ses"].append([float(x) for x in a[:nl, 2]] if ev else None)
             cols["state"].append([int(x) for x in s] if ev else None)
@@ -692,7 +694,7 @@ def replay_until(cfg, deal: int, step: int) -> tuple[list[dict], list[str]]:
     r = rows[k - 1]
     kinds = spec.plugin["kinds"] if spec.plugin else {}
     view = [f"decision {step}: seat {seat} ({names[seat]}) to act, {_kind_name(kinds, int(r[CK.CR_KIND]))}, "
-            f"{int(r[CK.CR_LEGAL])} legal actions; it played {ad['action_text'](int(r[CK.CR_CHOSEN_ACT]))}"]
+            f"{int(r[CK.CR_LEGAL])} legal actions; it played {ad['action_text'](int(CK.codes(r[CK.CR_CHOSEN_ACT:CK.CR_CHOSEN_ACT + 1])[0]))}"]
     if r[CK.CR_LEGAL] > 1:
         prm1 = prm
         rows2, acts2, snaps2 = CK.buffers(int(ad["max_rows"](opts, n)), int(ad["max_acts"]), int(ad["state_size"]))

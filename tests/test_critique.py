@@ -198,3 +198,29 @@ def test_api_types():
         cardsim.critique("tonk", ["strong"], decisions=True)
     res = cardsim.critique("tonk", ["strong"], decisions=20, worlds=4)
     assert len(res.decisions) and "regret" in res.summary.columns and res.text().startswith("Tonk")
+
+
+def test_interrupted_critique_resumes(tmp_path, monkeypatch):
+    """A critique with --out interrupted after two chunks keeps them; --resume finishes it with
+    the rows of an uninterrupted critique, playing only the missing chunks."""
+    from cardsim.sim import critique as C
+    whole = play(make_critique("tonk", ["strong"], None, N, deals=40, worlds=4, workers=1))
+    real, calls = C._chunk, []
+
+    def stop_after_two(*args):
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append(args[1])
+        return real(*args)
+    monkeypatch.setattr(C, "_chunk", stop_after_two)
+    out = tmp_path / "c"
+    with pytest.raises(KeyboardInterrupt):
+        play(make_critique("tonk", ["strong"], None, N, deals=40, worlds=4, workers=1), str(out))
+    assert not out.exists() and (tmp_path / ".c.work").is_dir()
+    calls.clear()
+    monkeypatch.setattr(C, "_chunk", lambda *a: calls.append(a[1]) or real(*a))
+    res = play(make_critique("tonk", ["strong"], None, N, deals=40, worlds=4, workers=1), str(out), resume=True)
+    assert calls == [16, 24, 32]
+    cols = ["deal_id", "seat", "step", "chosen", "best", "regret"]
+    assert res.decisions[cols].equals(whole.decisions[cols])
+    assert pq.read_table(out / "part-0.parquet").num_rows == len(whole.decisions)

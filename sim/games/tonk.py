@@ -382,6 +382,7 @@ CRITIQUE = {
     "action_text": lambda a: _format_action(int(a)),
     "position": _position,
     "value": "chips (the deal's payout)",
+    "worlds": 128,                          # the search's own default: a Tonk rollout is cheap
 }
 
 
