@@ -28,7 +28,7 @@ PRESET_SHORT = {
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_random_sim_test_presets(preset):
     game = pyspiel.load_game(f"cardsim_contract_rummy(preset={preset},{PRESET_SHORT[preset]},{SHORT})")
-    pyspiel.random_sim_test(game, num_sims=100, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=40, serialize=True, verbose=False)
 
 
 def _hand(st, q):

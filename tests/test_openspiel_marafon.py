@@ -20,7 +20,7 @@ from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, lowest
                                     "marafona_trump_only=False,marafona_declarer=battitore_only"])
 def test_random_sim_test(params):
     game = pyspiel.load_game(f"cardsim_marafon({params})" if params else "cardsim_marafon")
-    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)   # (each preset: 100 below)
+    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)   # (each preset: 40 below)
 
 
 @pytest.mark.parametrize("preset", list(GAME.presets))
@@ -28,7 +28,7 @@ def test_random_sim_test_presets(preset):
     """Every preset; ``no_claims`` plays every hand out (random claims end most other matches
     early)."""
     game = pyspiel.load_game(f"cardsim_marafon(preset={preset})")
-    pyspiel.random_sim_test(game, num_sims=100, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=40, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("options", [{}, {"claim_timing": "every_card", "marafona_auto_declare": False,

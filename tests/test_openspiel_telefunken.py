@@ -32,7 +32,7 @@ PRESET_SHORT = {
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_random_sim_test_presets(preset):
     game = pyspiel.load_game(f"cardsim_telefunken(preset={preset},{PRESET_SHORT[preset]},{SHORT})")
-    pyspiel.random_sim_test(game, num_sims=100, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=40, serialize=True, verbose=False)
 
 
 def test_random_games_keep_the_cards_and_reshuffle_by_chance():

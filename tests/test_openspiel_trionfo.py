@@ -26,13 +26,13 @@ def test_random_sim_test(params):
     """Options beside the presets' (which cover the partner levels, both auctions, both partner
     methods, self-calls, both redeal dealers and every first leader)."""
     game = pyspiel.load_game(f"cardsim_trionfo({params})")
-    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)   # (each preset: 100 below)
+    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)   # (each preset: 40 below)
 
 
 @pytest.mark.parametrize("preset", list(GAME.presets))
 def test_random_sim_test_presets(preset):
     game = pyspiel.load_game(f"cardsim_trionfo(preset={preset},trionfo_hands=1)")
-    pyspiel.random_sim_test(game, num_sims=100, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=40, serialize=True, verbose=False)
 
 
 def test_a_full_session_is_zero_sum_and_ends():

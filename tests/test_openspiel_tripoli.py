@@ -24,13 +24,13 @@ SHORT = "deals_per_session=2"
                                     "deals_per_session=1,clearing_pots=3,max_raises=40,auction_max_bid=30,max_steps=60"])
 def test_random_sim_test(params):
     game = pyspiel.load_game(f"cardsim_tripoli({params})")
-    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)   # (each preset: 100 below)
+    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)   # (each preset: 40 below)
 
 
 @pytest.mark.parametrize("preset", list(GAME.presets))
 def test_random_sim_test_presets(preset):
     game = pyspiel.load_game(f"cardsim_tripoli(preset={preset},deals_per_session=1)")
-    pyspiel.random_sim_test(game, num_sims=100, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=40, serialize=True, verbose=False)
 
 
 def per_deal_payouts(game, seed, session, sids, params):
