@@ -1456,18 +1456,10 @@ def critique_deal(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows
             st[ERR] = E_NO_MOVES
             break
         p = st[CUR]
-        sid, i = sids[p], -1
-        if sid >= PLUGIN:
-            i = plugin_pick(st, acts, n, plug, pprm[p], view, legal)
-            if i == -2:
-                st[ERR] = E_PLUGIN
-                break
-            sid -= PLUGIN
-        if i < 0:
-            if sid == S_SEARCH:
-                i = srch(st, opts, acts, n, params[p], gplay)
-            else:
-                i = choose(st, opts, acts, n, sid, params[p], gplay)
+        i = seat_choice(st, opts, acts, n, sids, params, gplay, plug, pprm, view, legal, srch)
+        if i == -2:
+            st[ERR] = E_PLUGIN
+            break
         if p == seat:
             if k < len(rows):
                 plain_row(rows[k], seen, step, decision_kind(st), st[TURNS] // st[N],
@@ -1552,6 +1544,25 @@ def check_invariants(st, opts):
 # one deal, a batch
 # =============================================================================
 @njit(cache=True, inline='always')
+def seat_choice(st, opts, acts, n, sids, params, gplay, plug, pprm, view, legal, srch):
+    """The index among ``acts[:n]`` the seat to act plays: its plug-in's (sid >= PLUGIN, its row
+    of ``pprm``), else its search's (``srch``) or its built-in's; -2 for an illegal plug-in answer."""
+    p = st[CUR]
+    sid, i = sids[p], -1
+    if sid >= PLUGIN:
+        i = plugin_pick(st, acts, n, plug, pprm[p], view, legal)
+        if i == -2:
+            return -2
+        sid -= PLUGIN
+    if i < 0:
+        if sid == S_SEARCH:
+            i = srch(st, opts, acts, n, params[p], gplay)
+        else:
+            i = choose(st, opts, acts, n, sid, params[p], gplay)
+    return i
+
+
+@njit(cache=True, inline='always')
 def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, gplay, plug, pprm, view, legal,
               srch):
     """Play deal ``deal_id`` of run ``seed`` to the end in ``st``; returns the check error.
@@ -1572,19 +1583,10 @@ def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, 
         if n == 0:
             st[ERR] = E_NO_MOVES
             break
-        p = st[CUR]
-        sid, i = sids[p], -1
-        if sid >= PLUGIN:
-            i = plugin_pick(st, acts, n, plug, pprm[p], view, legal)
-            if i == -2:
-                st[ERR] = E_PLUGIN
-                break
-            sid -= PLUGIN
-        if i < 0:
-            if sid == S_SEARCH:
-                i = srch(st, opts, acts, n, params[p], gplay)
-            else:
-                i = choose(st, opts, acts, n, sid, params[p], gplay)
+        i = seat_choice(st, opts, acts, n, sids, params, gplay, plug, pprm, view, legal, srch)
+        if i == -2:
+            st[ERR] = E_PLUGIN
+            break
         apply_action(st, opts, acts[i], trace)
         if check:
             st[ERR] = check_invariants(st, opts)

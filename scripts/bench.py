@@ -431,12 +431,12 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
                               *(statistics.median(warm[k]) for k in roots)))
                 print(f"start-up {g}: {start[-1][1:]}", file=sys.stderr)
             rows = []
-            for g in names if not args.no_rates else []:
+            for g in names if not (args.no_rates or args.plugins_only) else []:
                 for preset, strategy, players, n in BASELINE_CASES[g]:
                     n = max(64, int(n * args.scale))
                     for threads in (1, cores):
                         got = {k: [] for k in roots}
-                        for _ in range(2):
+                        for _ in range(args.rounds):
                             for k, root in roots.items():
                                 env = dict(os.environ, NUMBA_CACHE_DIR=str(caches[k]))
                                 code = MEASURE.format(root=str(root), game=g, preset=preset, seats=[strategy],
@@ -451,7 +451,7 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT)
     lines = [f"## This tree against {rev}, measured side by side", "",
              f"`scripts/bench.py --baseline {rev}`: each figure is measured for both trees in turn (this",
-             f"tree, {rev}, this tree, {rev}), in fresh interpreters; start-up is the median of "
+             f"tree, {rev}, ... {args.rounds} rounds), in fresh interpreters; start-up is the median of "
              f"{args.compile_repeats} fresh", f"caches each, throughput the median of {args.repeats} runs "
              f"per interpreter, at {args.scale:g} x the usual sizes.", "",
              "### Start-up: import + first deal (game) in a fresh interpreter", "",
@@ -492,7 +492,7 @@ def _plugin_rows(args, game: str, cores: int, roots: dict, caches: dict) -> list
     rows = []
     for threads in (1, cores):
         got = {k: [] for k in roots}
-        for _ in range(2):
+        for _ in range(args.rounds):
             for k, root in roots.items():
                 env = dict(os.environ, NUMBA_CACHE_DIR=str(caches[k]))
                 code = SHARD_MEASURE.format(root=str(root), game=game, tables=tables, players=players, n=n,
@@ -803,6 +803,10 @@ def main() -> None:
     ap.add_argument("--baseline", metavar="REV", help="measure REV (a temporary worktree) beside this tree")
     ap.add_argument("--scale", type=float, default=0.25, help="with --baseline: fraction of the usual sizes")
     ap.add_argument("--no-rates", action="store_true", help="with --baseline: start-up only")
+    ap.add_argument("--plugins-only", action="store_true",
+                    help="with --baseline: start-up and the plug-in rows (a built-in and its plug-in), no other rates")
+    ap.add_argument("--rounds", type=int, default=2,
+                    help="with --baseline: interleaved rounds per figure (each tree measured in turn)")
     args = ap.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
     games = list(SECTIONS) if args.game == "all" else [args.game]

@@ -224,3 +224,27 @@ def test_interrupted_critique_resumes(tmp_path, monkeypatch):
     cols = ["deal_id", "seat", "step", "chosen", "best", "regret"]
     assert res.decisions[cols].equals(whole.decisions[cols])
     assert pq.read_table(out / "part-0.parquet").num_rows == len(whole.decisions)
+
+
+def _every_preset():
+    from cardsim.sim.critique import critique_games
+    from cardsim.sim.registry import get_game
+    return [(g, p) for g in critique_games() for p in [None, *get_game(g).presets]]
+
+
+@pytest.mark.parametrize("game, preset", _every_preset())
+def test_every_game_and_preset(game, preset):
+    """A small critique of strong runs in every game with a critique and every preset: rows for the
+    critiqued seat of every unit, the kinds named, values where evaluated, a readable report."""
+    res = cardsim.critique(game, ["strong"], deals=2, worlds=2, rate=0.2, preset=preset, top=1)
+    dec = res.decisions
+    assert len(dec) and set(dec.deal_id) <= {0, 1} and (dec.seat == dec.deal_id % res.meta["players"]).all()
+    ev = dec[dec.evaluated]
+    assert (ev.legal > 1).all() and ev.regret.notna().all() and (ev.regret_se >= 0).all()
+    assert (ev[ev.best_action == ev.chosen_action].regret == 0).all()
+    assert res.text().splitlines()[0].startswith(get_game_title(game))
+
+
+def get_game_title(game):
+    from cardsim.sim.registry import get_game
+    return get_game(game).title
