@@ -118,11 +118,23 @@ from cardsim.kernels.jit import (
     trace_put,
     unowned,
 )
+from cardsim.kernels.critique import (
+    ROUND as CR_ROUND,
+    RACE_Z as CR_RACE_Z,
+    STREAM_CRITIQUE,
+    diff_se,
+    finish_row,
+    plain_row,
+    race,
+    sampled,
+)
 from cardsim.kernels.search import (
     ACTS_SEARCH_SIG,
     SP_EXTRA,
     SP_POLICY,
     SP_PRM,
+    SP_ROLLOUTS,
+    SP_WORLDS,
     best_action,
     plan_budget,
     search_key,
@@ -135,6 +147,7 @@ from cardsim.kernels.rng import (
     STREAM_PLAY,
     STREAM_RUN,
     below,
+    mix64,
     next_u64,
     seed_stream,
     shuffle,
@@ -1954,6 +1967,28 @@ def candidates(st, opts, acts, n, prm, own, cand):
 
 
 @njit(cache=True)
+def world_values(st, opts, p, acts, n, active, sid, pprm, rollouts, key, w, base, sim, acts2, cards, deck, gdeck,
+                 g, trace, out):
+    """World ``w`` of a decision's search (stream keyed by ``key``): what seat ``p`` cannot see
+    dealt again into ``base`` (a copy of ``st``), then each active action of ``acts[:n]`` played
+    and the deal rolled out ``rollouts`` times by the policy ``sid`` (row ``pprm``); ``out[i]`` =
+    seat ``p``'s total chips of the deal over those rollouts (the same streams for every action)."""
+    base[:] = st
+    seed_sub(g, key, w, -1)
+    determinize(base, opts, p, g, cards, sid, pprm)
+    for i in range(n):
+        out[i] = 0.0
+    for r in range(rollouts):
+        for i in range(n):
+            if active[i]:
+                sim[:] = base
+                seed_sub(g, key, w, r)
+                apply_action(sim, opts, acts[i], gdeck, deck, trace)
+                rollout(sim, opts, sid, pprm, g, acts2, gdeck, deck, trace)
+                out[i] += sim[CHIPS + p]
+
+
+@njit(cache=True)
 def search_pick(st, opts, acts, n, prm, gen):
     """The search strategy's choice among ``acts[:n]`` (row ``prm``: ``kernels.search``, slots
     SX_*): at a decision of a searched kind with more than one candidate (``candidates``), for
@@ -1984,17 +2019,16 @@ def search_pick(st, opts, acts, n, prm, gen):
     gdeck = np.empty(2, dtype=np.uint64)
     total = np.zeros(m, dtype=np.float64)
     trace = np.empty((0, 4), dtype=np.int64)
+    cacts = np.empty(m, dtype=np.int64)
+    for i in range(m):
+        cacts[i] = acts[cand[i]]
+    active = np.ones(m, dtype=np.bool_)
+    out = np.empty(m, dtype=np.float64)
     for w in range(worlds):
-        base[:] = st
-        seed_sub(g, key, w, -1)
-        determinize(base, opts, p, g, cards, sid, pprm)
-        for r in range(rollouts):
-            for i in range(m):
-                sim[:] = base
-                seed_sub(g, key, w, r)
-                apply_action(sim, opts, acts[cand[i]], gdeck, deck, trace)
-                rollout(sim, opts, sid, pprm, g, acts2, gdeck, deck, trace)
-                total[i] += sim[CHIPS + p]
+        world_values(st, opts, p, cacts, m, active, sid, pprm, rollouts, key, w, base, sim, acts2, cards, deck,
+                     gdeck, g, trace, out)
+        for i in range(m):
+            total[i] += out[i]
     return cand[best_action(total, m)]
 
 
@@ -2099,19 +2133,10 @@ def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, 
     st, opts, sids, params = unowned(st), unowned(opts), unowned(sids), unowned(params)
     trace, acts, gdeck, gplay, deck = unowned(trace), unowned(acts), unowned(gdeck), unowned(gplay), unowned(deck)
     pprm, view, legal = unowned(pprm), unowned(view), unowned(legal)
-    D = opts[O_DEALS]
-    reset_deal(st, opts, dealer_of(opts, seed, deal_id // D, deal_id % D))
-    st[SESSION] = deal_id // D
-    st[DEAL_NO] = deal_id % D
-    st[DEAL_ID] = deal_id
-    st[SEED] = seed
-    st[LAST_DEAL] = 1 if st[DEAL_NO] == D - 1 else 0
-    seed_stream(gdeck, seed, deal_id, np.int64(STREAM_DECK))
-    seed_stream(gplay, seed, deal_id, np.int64(STREAM_PLAY))
-    start_deal(st, opts, gdeck, deck, trace)
+    begin_deal(st, opts, seed, deal_id, gdeck, gplay, deck, trace)
     for stage in range(2):                # the deal, then a session's clearing rounds (one inlined loop)
         if stage == 1:
-            if not (st[ERR] == 0 and st[LAST_DEAL] and opts[O_CLEARING] and st[REASON] != R_STEP_CAP):
+            if not clearing_due(st, opts):
                 break
             clearing_start(st, opts, gdeck, deck, trace)
         run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck, plug, pprm, view, legal,
@@ -2123,31 +2148,71 @@ def play_deal(st, opts, seed, deal_id, sids, params, check, trace, acts, gdeck, 
 
 
 @njit(cache=True, inline='always')
+def begin_deal(st, opts, seed, deal_id, gdeck, gplay, deck, trace):
+    """Deal ``deal_id`` of run ``seed`` set up on the board carried in ``st``: its streams, dealer,
+    session fields and cards."""
+    D = opts[O_DEALS]
+    reset_deal(st, opts, dealer_of(opts, seed, deal_id // D, deal_id % D))
+    st[SESSION] = deal_id // D
+    st[DEAL_NO] = deal_id % D
+    st[DEAL_ID] = deal_id
+    st[SEED] = seed
+    st[LAST_DEAL] = 1 if st[DEAL_NO] == D - 1 else 0
+    seed_stream(gdeck, seed, deal_id, np.int64(STREAM_DECK))
+    seed_stream(gplay, seed, deal_id, np.int64(STREAM_PLAY))
+    start_deal(st, opts, gdeck, deck, trace)
+
+
+@njit(cache=True, inline='always')
+def clearing_due(st, opts):
+    """Whether the session's clearing rounds follow the deal just played."""
+    return st[ERR] == 0 and st[LAST_DEAL] and opts[O_CLEARING] and st[REASON] != R_STEP_CAP
+
+
+@njit(cache=True, inline='always')
+def step_capped(st, opts):
+    """True (and the deal ended, truncated) once the deal has taken its cap of decisions."""
+    if st[STEPS] >= opts[O_MAX_STEPS]:
+        st[TRUNC] = 1
+        st[REASON] = R_STEP_CAP
+        st[PHASE] = P_OVER
+        return True
+    return False
+
+
+@njit(cache=True, inline='always')
+def seat_choice(st, opts, acts, n, sids, params, gplay, plug, pprm, view, legal, srch):
+    """The index among ``acts[:n]`` the seat to act plays: its plug-in's (sid >= PLUGIN, its row
+    of ``pprm``), else its search's (``srch``) or its built-in's; -2 for an illegal plug-in answer."""
+    p = st[CUR]
+    sid, i = sids[p], -1
+    if sid >= PLUGIN:
+        i = plugin_pick(st, opts, acts, n, plug, pprm[p], view, legal)
+        if i == -2:
+            return -2
+        sid -= PLUGIN
+    if i < 0:
+        if sid == S_SEARCH:
+            i = srch(st, opts, acts, n, params[p], gplay)
+        else:
+            i = choose(st, opts, acts, n, sid, params[p], gplay)
+    return i
+
+
+@njit(cache=True, inline='always')
 def run_decisions(st, opts, sids, params, check, trace, acts, gdeck, gplay, deck, plug, pprm, view, legal, srch):
     """Ask and apply decisions until the deal (or the clearing) is over or capped."""
     while st[PHASE] != P_OVER:
-        if st[STEPS] >= opts[O_MAX_STEPS]:
-            st[TRUNC] = 1
-            st[REASON] = R_STEP_CAP
-            st[PHASE] = P_OVER
+        if step_capped(st, opts):
             break
         n = legal_actions(st, opts, acts)
         if n == 0:
             st[ERR] = E_NO_MOVES
             break
-        p = st[CUR]
-        sid, i = sids[p], -1
-        if sid >= PLUGIN:
-            i = plugin_pick(st, opts, acts, n, plug, pprm[p], view, legal)
-            if i == -2:
-                st[ERR] = E_PLUGIN
-                break
-            sid -= PLUGIN
-        if i < 0:
-            if sid == S_SEARCH:
-                i = srch(st, opts, acts, n, params[p], gplay)
-            else:
-                i = choose(st, opts, acts, n, sid, params[p], gplay)
+        i = seat_choice(st, opts, acts, n, sids, params, gplay, plug, pprm, view, legal, srch)
+        if i == -2:
+            st[ERR] = E_PLUGIN
+            break
         apply_action(st, opts, acts[i], gdeck, deck, trace)
         if check:
             st[ERR] = check_invariants(st, opts)
@@ -2255,6 +2320,127 @@ def play_batch(seed, first, count, opts, sids, params, check, rec, plug=None, pp
     srch = search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search)
     threaded_batch(play_range, seed, first, count, opts, sids, params, check, rec, plug, pprm, srch,
                    least=int(opts[O_DEALS]) * SESSIONS_PER_CHUNK, align=int(opts[O_DEALS]))
+
+
+# =============================================================================
+# critique (issue 40): every legal action of the critiqued seat's decisions valued
+# =============================================================================
+@njit(cache=True)
+def critique_eval(st, opts, acts, n, chosen, prm, key, row, acts_out):
+    """Value every legal action ``acts[:n]`` of the seat to act with the search row ``prm``
+    (``kernels.critique``: a racing select stage over ``worlds`` worlds, then the best and the
+    choice ``chosen`` measured on as many fresh ones): the seat's chips of the deal."""
+    p = st[CUR]
+    worlds = max(1, int(prm[SP_WORLDS]))
+    rollouts = max(1, int(prm[SP_ROLLOUTS]))
+    sid = np.int64(prm[SP_POLICY])
+    pprm = prm[SP_PRM:]
+    vals = np.zeros((2 * worlds, n), dtype=np.float64)
+    seen = np.zeros(n, dtype=np.int64)
+    active = np.ones(n, dtype=np.bool_)
+    base = np.empty(ST_SIZE, dtype=np.int64)
+    sim = np.empty(ST_SIZE, dtype=np.int64)
+    acts2 = np.empty(MAX_ACTS, dtype=np.int64)
+    cards = np.empty(52, dtype=np.int64)
+    deck = np.empty(52, dtype=np.int64)
+    gdeck = np.empty(2, dtype=np.uint64)
+    g = np.empty(2, dtype=np.uint64)
+    trace = np.empty((0, 4), dtype=np.int64)
+    out = np.empty(n, dtype=np.float64)
+    w, best, played = 0, chosen, 0
+    while w < worlds:
+        for ww in range(w, min(worlds, w + CR_ROUND)):
+            world_values(st, opts, p, acts, n, active, sid, pprm, rollouts, key, ww, base, sim, acts2, cards, deck,
+                         gdeck, g, trace, out)
+            for i in range(n):
+                if active[i]:
+                    vals[ww, i] = out[i] / rollouts
+                    played += rollouts
+        w = min(worlds, w + CR_ROUND)
+        for i in range(n):
+            if active[i]:
+                seen[i] = w
+        best, left = race(vals, w, n, active, chosen)
+        if left == 1 or (left == 2 and best != chosen and diff_se(vals, 0, w, best, chosen)[0]
+                         > CR_RACE_Z * diff_se(vals, 0, w, best, chosen)[1] + 1e-12):
+            break
+    w_all = w
+    if best != chosen:
+        active[:] = False
+        active[best] = True
+        active[chosen] = True
+        for ww in range(worlds, 2 * worlds):
+            world_values(st, opts, p, acts, n, active, sid, pprm, rollouts, key, ww, base, sim, acts2, cards, deck,
+                         gdeck, g, trace, out)
+            vals[ww - worlds + w, best] = out[best] / rollouts
+            vals[ww - worlds + w, chosen] = out[chosen] / rollouts
+            played += 2 * rollouts
+        w_all = w + worlds
+    finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
+
+
+@njit(cache=True, nogil=True)
+def critique_deal(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug,
+                  pprm, srch):
+    """Play deal ``deal_id`` of run ``seed`` exactly as the batch does (after its session's
+    earlier deals, untraced) and write a ``kernels.critique`` row for each decision of ``seat``
+    (at most ``len(rows)``; the clearing rounds' included); a sampled one (``rate``) with more
+    than one legal action is valued by ``critique_eval`` (search row ``prm``), its state kept in
+    ``snaps``. ``stop`` >= 0 stops before the deal's decision number ``stop`` (any seat's).
+    Returns (rows written, decisions of ``seat``, the state)."""
+    st, acts, gdeck, gplay, deck = buffers(opts)
+    legal = np.empty(MAX_ACTS, np.int64)
+    view = np.empty(VIEW_SIZE, np.int64)
+    none = np.zeros((0, 4), np.int64)
+    D = opts[O_DEALS]
+    for d in range(deal_id // D * D, deal_id):
+        play_deal(st, opts, seed, d, sids, params, False, none, acts, gdeck, gplay, deck, plug, pprm, view, legal,
+                  srch)
+    st[TR_LEN] = 0
+    begin_deal(st, opts, seed, deal_id, gdeck, gplay, deck, trace)
+    key = stream_key(seed, deal_id, np.int64(STREAM_CRITIQUE))
+    k, seen, step = 0, 0, 0
+    for stage in range(2):
+        if stage == 1:
+            if step == stop or not clearing_due(st, opts):
+                break
+            clearing_start(st, opts, gdeck, deck, trace)
+        while st[PHASE] != P_OVER and step != stop:
+            if step_capped(st, opts):
+                break
+            n = legal_actions(st, opts, acts)
+            if n == 0:
+                st[ERR] = E_NO_MOVES
+                break
+            p = st[CUR]
+            i = seat_choice(st, opts, acts, n, sids, params, gplay, plug, pprm, view, legal, srch)
+            if i == -2:
+                st[ERR] = E_PLUGIN
+                break
+            if p == seat:
+                if k < len(rows):
+                    plain_row(rows[k], seen, step, decision_kind(st), st[BET_CTX] * (1 + st[CL_INDEX]),
+                              st[CHIPS + p], n, i, acts[i])
+                    if n > 1 and sampled(key, seen, rate):
+                        snaps[k, :ST_SIZE] = st
+                        critique_eval(st, opts, acts, n, i, prm, mix64(key + np.uint64(seen + 1)), rows[k],
+                                      acts_out[k])
+                    k += 1
+                seen += 1
+            apply_action(st, opts, acts[i], gdeck, deck, trace)
+            step += 1
+    if step != stop:
+        log(st, trace, T_END, st[MWIN], st[REASON], st[MWIN])
+    return k, seen, st
+
+
+def critique(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug=None,
+             pprm=None):
+    """``critique_deal`` with the table's plug-in and search callbacks (as ``play_batch``)."""
+    pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
+    srch = search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search)
+    return critique_deal(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace,
+                         no_plugin if plug is None else plug, pprm, srch)
 
 
 @njit(cache=True)

@@ -13,7 +13,8 @@ A game takes part through ``GameSpec.critique``, a dict with the keys CRITIQUE_K
 
 * ``run``: the kernel wrapper ``(seed, deal, opts, sids, params, seat, prm, rate, stop, rows,
   acts, snaps, trace, plug=None, pprm=None) -> (rows written, decisions of seat, final state)``;
-* ``max_rows(opts, n)``: rows a record unit can need; ``max_acts``: legal actions at most;
+* ``max_rows(opts, n)``: rows of a record unit at most (decisions beyond are counted, not rowed: the
+  unit is reported as truncated); ``max_acts``: legal actions at most;
   ``state_size``: the width of a position snapshot; ``trace(opts)``: a full replay's trace buffer;
 * ``phase`` / ``detail``: (column name, meaning) of the two game-specific numbers of a row;
 * ``action_text(code)``, ``position(snapshot, seat, opts) -> lines`` (the seat's view only);
@@ -259,6 +260,7 @@ def _table(cfg: CritiqueConfig, results: list[tuple[int, dict]]) -> pa.Table:
             cols["regret"].append(regret if ev else None)
             cols["regret_se"].append(se if ev else None)
             cols["blunder"].append(ev and regret > cfg.threshold and regret - Z95 * se > 0)
+            cols["unit_truncated"].append(bool(res["truncated"]))
             cols["worlds"].append(int(r[CK.CR_WORLDS]))
             cols["rollouts"].append(int(r[CK.CR_ROLLOUTS]))
             cols["actions"].append([int(x) for x in CK.codes(a[:nl, 0])] if ev else None)
@@ -269,8 +271,11 @@ def _table(cfg: CritiqueConfig, results: list[tuple[int, dict]]) -> pa.Table:
 
 
 def _kind_name(kinds: dict, k: int) -> str:
+    """A decision kind's name, short: its description up to the first colon, parenthesis or comma."""
     text = kinds.get(k, f"kind {k}")
-    return text.split(":")[0].split(" (")[0]
+    for sep in (":", " (", ",", ";"):
+        text = text.split(sep)[0]
+    return text if len(text) <= 36 else text[:35] + "…"
 
 
 COLUMNS = [
@@ -295,6 +300,8 @@ COLUMNS = [
     ("regret", pa.float64(), "best minus chosen, measured on fresh worlds (0 when the best is the choice)"),
     ("regret_se", pa.float64(), "the regret's standard error"),
     ("blunder", pa.bool_(), "regret above the threshold and significant at 95 %"),
+    ("unit_truncated", pa.bool_(), "the unit had more decisions of the seat than the critique rows (the rest "
+                                   "were played, not rowed)"),
     ("worlds", pa.int32(), "worlds played (both stages)"),
     ("rollouts", pa.int64(), "rollouts played"),
     ("actions", pa.list_(pa.int64()), "every legal action's kernel code (evaluated decisions)"),
@@ -452,6 +459,7 @@ def summarize(dec: pd.DataFrame, meta: dict, units_played: int) -> CritiqueResul
     if per_kind:
         total["loss_per_deal"], total["loss_ci"] = _mean_ci(np.sum(per_kind, axis=0))
     total["units"] = int(units_played)
+    total["truncated_units"] = int(dec[dec.unit_truncated].deal_id.nunique()) if len(dec) else 0
     return CritiqueResult(meta, dec, summary, phases, total, [], {})
 
 
@@ -467,7 +475,8 @@ def worst(cfg: CritiqueConfig, dec: pd.DataFrame) -> list[dict]:
             snap = np.asarray(r.state, dtype=np.int64)
             seat = int(r.seat)
             acts = []
-            for a, v, s in sorted(zip(r.actions, r["values"], r.value_ses), key=lambda t: -t[1]):
+            best = int(r.best_action)
+            for a, v, s in sorted(zip(r.actions, r["values"], r.value_ses), key=lambda t: (int(t[0]) != best, -t[1])):
                 acts.append({"action": ad["action_text"](int(a)), "value": float(v), "ci": float(Z95 * s),
                              "chosen": int(a) == int(r.chosen_action), "best": int(a) == int(r.best_action)})
             out.append({"kind": int(k), "kind_name": r.kind_name, "deal": int(r.deal_id), "seat": seat,
@@ -569,6 +578,9 @@ def report_lines(res: CritiqueResult) -> list[str]:
         out += ["", f"by kind and {ad['phase'][0]} ({ad['phase'][1]}), the largest losses:"]
         h2, r2 = table_rows(CritiqueResult(res.meta, res.decisions, res.summary, top, res.total, [], {}), True)
         out += _plain_table(h2, r2)
+    if res.total.get("truncated_units"):
+        out += ["", f"truncated: {res.total['truncated_units']:,} {spec.record_unit[1]} had more decisions of the "
+                    "seat than the critique rows them (the rest were played, not critiqued)"]
     out += ["", f"not best: the evaluation's best action differs from the choice; regret: best minus chosen "
                 f"({res.meta['value']}), 95 % intervals; blunders: regret above {res.meta['threshold']:g} and "
                 f"significant at 95 %."]

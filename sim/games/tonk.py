@@ -373,7 +373,7 @@ def _position(st: np.ndarray, seat: int, opts: np.ndarray) -> list[str]:
 
 CRITIQUE = {
     "run": K.critique,
-    "max_rows": lambda opts, n: 4 * int(opts[K.O_MAX_TURNS]) // n + 64,
+    "max_rows": lambda opts, n: min(4 * int(opts[K.O_MAX_TURNS]) // n + 64, 512),
     "max_acts": K.MAX_ACTS,
     "state_size": K.ST_SIZE,
     "trace": lambda opts: np.zeros((64 + 8 * (int(opts[K.O_MAX_TURNS]) + 2), 4), dtype=np.int64),

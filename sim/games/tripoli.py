@@ -490,6 +490,56 @@ def _replay(seed, deal_id, opts, sids, params, check, plug=None, pprm=None):
     return st, trace
 
 
+_PHASE_NAMES = ("widow", "after a swap", "after an unsold auction", "auction", "pay suit", "poker hand",
+                "betting", "Michigan", "over")
+
+
+def _position(st: np.ndarray, seat: int, opts: np.ndarray) -> list[str]:
+    """What seat ``seat`` sees at a critiqued decision (``cardsim critique``): its hand (and its
+    poker picks), the widow if it has seen it, the board, the pot and the bets, the pay suit, the
+    other seats' cards held, folds and chips this deal, the cards played. Nothing hidden from it."""
+    n = int(st[K.N])
+    ph = int(st[K.PHASE])
+    out = [f"seat {seat}, {_PHASE_NAMES[ph] if 0 <= ph < len(_PHASE_NAMES) else ph}, dealer seat "
+           f"{int(st[K.DEALER])}, pay suit {'CDHS'[int(st[K.PAY_SUIT])] if 0 <= st[K.PAY_SUIT] < 4 else '-'}",
+           f"hand: {fmt_mask(int(st[K.HAND + seat]))}"]
+    if int(st[K.PICK + seat]):
+        out.append(f"poker cards picked: {fmt_mask(int(st[K.PICK + seat]))}")
+    if int(st[K.W_SEEN]) == seat and int(st[K.WIDOW]):
+        out.append(f"widow (seen): {fmt_mask(int(st[K.WIDOW]))}")
+    out.append("board: " + ", ".join(f"{name} {int(st[K.BOARD + i])}" for i, name in enumerate(K.SPACE_NAMES)))
+    if ph == K.P_AUCTION:
+        out.append(f"auction: high bid {int(st[K.HIGH])} by seat {int(st[K.HIGH_BY])}")
+    if ph == K.P_BET:
+        out.append(f"pot {int(st[K.POT])}, highest bet {int(st[K.CUR_BET])}, raises {int(st[K.RAISES])}")
+    if int(st[K.PLAYED]):
+        out.append(f"played in Phase 3: {fmt_mask(int(st[K.PLAYED]))}")
+    for q in range(n):
+        if q != seat:
+            parts = [f"{int(st[K.HAND + q]).bit_count()} cards", f"chips this deal {int(st[K.CHIPS + q]):+d}"]
+            if ph == K.P_BET:
+                parts.append(f"bet {int(st[K.CONTRIB + q])}")
+            if (int(st[K.FOLDED]) >> q) & 1:
+                parts.append("folded")
+            out.append(f"seat {q}: " + ", ".join(parts))
+    return out
+
+
+CRITIQUE = {
+    "run": K.critique,
+    "max_rows": lambda opts, n: min(int(opts[K.O_MAX_STEPS]), 512),
+    "max_acts": K.MAX_ACTS,
+    "state_size": K.ST_SIZE,
+    "trace": lambda opts: np.zeros((2048 + 2 * int(opts[K.O_MAX_STEPS]), 4), dtype=np.int64),
+    "phase": ("round", "0 the deal, k the session's clearing round k"),
+    "detail": ("chips", "the seat's chips won (+) or paid (-) in the deal so far"),
+    "action_text": lambda a: format_action(int(a)),
+    "position": _position,
+    "value": "chips (the seat's payout of the deal)",
+    "worlds": 16,
+}
+
+
 # issue 16: the self-consistent field of the committed `cardsim tune --self` run
 # (`python scripts/tune_strong.py tripoli`, results/tune/tripoli/; tests/test_strong.py checks the two agree)
 STRONG = "heuristic:swap_below=3.186,pay_weight=0.1,auction_widow=0,sell_old=1,bid_max=3,suit_bid_max=6,bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=2,bid_old_max=1,bluff=0.4246,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0"
@@ -540,4 +590,5 @@ GAME = GameSpec(
                       K.K_LEAD: "Michigan: the suit to lead (its lowest card; following is forced)"},
             "bench": {"builtin": "heuristic", "plugin": "examples/tripoli_widow_stops.py:widow_stops:widow_stops=0",
                       "players": 5, "other": "heuristic"}},
+    critique=CRITIQUE,
 )
