@@ -677,9 +677,9 @@ def critique_section(args, cores: int) -> list[str]:
              f"as many fresh worlds when the best is not the choice), all cores ({cores}), compile excluded. "
              "Target (issue 40): 1,000 evaluated decisions in at most 5 minutes on 2 cores.", "",
              "| game | players | worlds | decisions evaluated | records | seconds | decisions/s | rollouts per "
-             "decision | 1,000 decisions (min) | <= 5 min |",
+             "decision | 1,000 decisions (s) | <= 5 min |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
-    lines += [f"| {g} | {p} | {w} | {e:,} | {u:,} | {t:.1f} | {r:,.2f} | {k:,.0f} | {m / 60:.1f} | "
+    lines += [f"| {g} | {p} | {w} | {e:,} | {u:,} | {t:.1f} | {r:,.2f} | {k:,.0f} | {m:,.1f} | "
               f"{'yes' if m <= 300 else 'no'} |" for g, p, w, e, u, t, r, k, m in rows]
     return lines + [""]
 
