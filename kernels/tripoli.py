@@ -2401,8 +2401,8 @@ def critique_deal(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows
     key = stream_key(seed, deal_id, np.int64(STREAM_CRITIQUE))
     k, seen, step = 0, 0, 0
     for stage in range(2):
-        if stage == 1:
-            if step == stop or not clearing_due(st, opts):
+        if stage == 1:                    # (stopped at the clearing's first decision: after its cards are dealt)
+            if st[PHASE] != P_OVER or not clearing_due(st, opts):
                 break
             clearing_start(st, opts, gdeck, deck, trace)
         while st[PHASE] != P_OVER and step != stop:

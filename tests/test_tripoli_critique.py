@@ -1,12 +1,14 @@
 """Tripoli's critique (issue 40): the deal the batch plays for every seat, a widow decision whose
-answer is known by hand (the dealer holds every pay card), no peeking, plug-ins."""
+answer is known by hand (the dealer holds every pay card), no peeking (values and the printed
+position), ``stop`` (the state before a decision), plug-ins."""
 import numpy as np
 
 import cardsim
 from cardsim.kernels import critique as CK
 from cardsim.kernels import tripoli as K
 from cardsim.sim.critique import evaluator
-from cardsim.sim.games.tripoli import GAME, TripoliOptions
+from cardsim.sim.games.tripoli import GAME, TripoliOptions, _position
+from cardsim.sim.notation import fmt_mask
 from cardsim.sim.registry import seat_arrays, seat_table
 from cardsim.sim.runner import make_config, replay
 from tests.test_tripoli_peeking import fuzz_decision_states, redeal
@@ -99,6 +101,43 @@ def test_no_peeking():
         r2, o2, _ = evaluate(b, opts, lambda x: 0, worlds=4)
         assert np.array_equal(r1, r2) and np.array_equal(o1, o2), (i, K.decision_kind(st))
     assert len(kinds) >= 4
+
+
+def test_stop_returns_the_state_before_the_decision():
+    """``stop`` = s stops the deal before its decision s (any seat's; a session's last deal counts
+    on through its clearing rounds): the state returned is the snapshot the deciding seat's row at
+    step s kept, the first decision of a clearing round included (its cards dealt)."""
+    sids, params = table(["strong", "heuristic", "strong", "random", "strong"])
+    prm = evaluator(GAME, N, 1, "heuristic")
+    deal = 4                                        # the last deal of session 0: clearing rounds follow
+    snaps_at = {}
+    for seat in range(N):
+        rows, acts, snaps = CK.buffers(512, K.MAX_ACTS, K.ST_SIZE)
+        k, seen, _ = K.critique(0, deal, OPTS, sids, params, seat, prm, 1.0, -1, rows, acts, snaps, NOTRACE)
+        assert k == seen
+        for j in range(k):
+            if rows[j, CK.CR_EVAL]:
+                snaps_at[int(rows[j, CK.CR_STEP])] = snaps[j].copy()
+    clearing = [s for s, snap in snaps_at.items() if snap[K.BET_CTX] == 1]
+    assert clearing and len(snaps_at) > 20
+    rows, acts, snaps = CK.buffers(512, K.MAX_ACTS, K.ST_SIZE)
+    for step in sorted(snaps_at)[::4] + [min(clearing)]:
+        _, _, st = K.critique(0, deal, OPTS, sids, params, 0, prm, 0.0, step, rows, acts, snaps, NOTRACE)
+        assert np.array_equal(st, snaps_at[step]), step
+
+
+def test_position_is_the_seats_view():
+    """The position printed for a decision shows the seat's own cards (in a clearing round its five)
+    and nothing hidden from it: the same lines when those cards are dealt otherwise, at every kind."""
+    rng = np.random.default_rng(5)
+    kinds = set()
+    for st, opts, p, _, _, _ in fuzz_decision_states(["seed", "suit_auction", "cosmo", "rummoli"], 4, 29):
+        lines = _position(st, p, opts)
+        assert lines == _position(redeal(st, opts, p, rng), p, opts)
+        own = int(st[K.CLH + p]) if st[K.PHASE] == K.P_BET and st[K.BET_CTX] else int(st[K.HAND + p])
+        assert any(fmt_mask(own) in x for x in lines)
+        kinds.add(int(K.decision_kind(st)))
+    assert kinds == set(range(K.N_KINDS))
 
 
 def test_plugin_and_random():

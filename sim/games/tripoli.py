@@ -494,34 +494,86 @@ _PHASE_NAMES = ("widow", "after a swap", "after an unsold auction", "auction", "
                 "betting", "Michigan", "over")
 
 
-def _position(st: np.ndarray, seat: int, opts: np.ndarray) -> list[str]:
-    """What seat ``seat`` sees at a critiqued decision (``cardsim critique``): its hand (and its
-    poker picks), the widow if it has seen it, the board, the pot and the bets, the pay suit, the
-    other seats' cards held, folds and chips this deal, the cards played. Nothing hidden from it."""
-    n = int(st[K.N])
-    ph = int(st[K.PHASE])
-    out = [f"seat {seat}, {_PHASE_NAMES[ph] if 0 <= ph < len(_PHASE_NAMES) else ph}, dealer seat "
-           f"{int(st[K.DEALER])}, pay suit {'CDHS'[int(st[K.PAY_SUIT])] if 0 <= st[K.PAY_SUIT] < 4 else '-'}",
-           f"hand: {fmt_mask(int(st[K.HAND + seat]))}"]
-    if int(st[K.PICK + seat]):
-        out.append(f"poker cards picked: {fmt_mask(int(st[K.PICK + seat]))}")
-    if int(st[K.W_SEEN]) == seat and int(st[K.WIDOW]):
-        out.append(f"widow (seen): {fmt_mask(int(st[K.WIDOW]))}")
-    out.append("board: " + ", ".join(f"{name} {int(st[K.BOARD + i])}" for i, name in enumerate(K.SPACE_NAMES)))
-    if ph == K.P_AUCTION:
-        out.append(f"auction: high bid {int(st[K.HIGH])} by seat {int(st[K.HIGH_BY])}")
-    if ph == K.P_BET:
-        out.append(f"pot {int(st[K.POT])}, highest bet {int(st[K.CUR_BET])}, raises {int(st[K.RAISES])}")
-    if int(st[K.PLAYED]):
-        out.append(f"played in Phase 3: {fmt_mask(int(st[K.PLAYED]))}")
+def _class_name(cls: int) -> str:
+    return PK.CATEGORY_NAMES[int(PK.categories(np.array([cls], dtype=np.int64))[0])] if cls >= 0 else "-"
+
+
+def _betting_lines(v: np.ndarray, seat: int, n: int, shown: bool) -> list[str]:
+    """A betting round in the view ``v``: the pot and the bets, every seat's bet, folds and chips
+    (and with ``shown`` the cards of its hand it has shown)."""
+    out = [(f"pot {int(v[K.V_POT])}, highest bet {int(v[K.V_CUR_BET])}, to call {int(v[K.V_OWE])}, raises "
+            f"{int(v[K.V_RAISES])} of {int(v[K.V_MAX_RAISES])}, largest amount {int(v[K.V_MAX_AMOUNT])}"),
+           f"own chips this deal {int(v[K.V_CHIPS + seat]):+d}, bet {int(v[K.V_CONTRIB + seat])}"]
     for q in range(n):
         if q != seat:
-            parts = [f"{int(st[K.HAND + q]).bit_count()} cards", f"chips this deal {int(st[K.CHIPS + q]):+d}"]
-            if ph == K.P_BET:
-                parts.append(f"bet {int(st[K.CONTRIB + q])}")
-            if (int(st[K.FOLDED]) >> q) & 1:
-                parts.append("folded")
-            out.append(f"seat {q}: " + ", ".join(parts))
+            out.append(f"seat {q}: bet {int(v[K.V_CONTRIB + q])}" +
+                       (", folded" if int(v[K.V_FOLDED]) >> q & 1 else "") +
+                       f", chips this deal {int(v[K.V_CHIPS + q]):+d}" +
+                       (f", shown {fmt_mask(int(v[K.V_SHOWN + q]))}" if shown and int(v[K.V_SHOWN + q]) else ""))
+    return out
+
+
+def _position(st: np.ndarray, seat: int, opts: np.ndarray) -> list[str]:
+    """What seat ``seat`` sees at a critiqued decision (``cardsim critique``), in words: exactly
+    its plug-in view (``kernels.tripoli.fill_view``: its hand, its poker or clearing-round cards,
+    the widow if it has seen it, else the widow cards made public, the dealer's old hand to the
+    dealer, auctions, board, bets, folds, chips, cards held, played and shown). Never another
+    hand, an unseen widow card or another seat's unshown picks."""
+    s = np.array(st, dtype=np.int64)
+    s[K.CUR] = seat
+    v = np.zeros(K.VIEW_SIZE, dtype=np.int64)
+    K.fill_view(s, np.asarray(opts, dtype=np.int64), v)
+    n, ph, clearing = int(v[K.V_PLAYERS]), int(v[K.V_PHASE]), int(v[K.V_CLEARING])
+    where = f"clearing round {clearing + 1}" if clearing >= 0 else (
+        _PHASE_NAMES[ph] if 0 <= ph < len(_PHASE_NAMES) else f"phase {ph}")
+    seq = int(v[K.V_SEQ])
+    open_suit = int(opts[K.O_SUIT_AUCTION]) and ph <= K.P_SUIT     # the pay-suit auction may name another
+    out = [(f"seat {seat}, deal {int(v[K.V_DEAL_NO]) + 1} of {int(v[K.V_DEALS])}, {where}, dealer seat "
+            f"{int(v[K.V_DEALER])}; pay suit {'CDHS'[int(v[K.V_PAY_SUIT]) & 3]}"
+            f"{' unless the auction names another' if open_suit else ''}, sequence "
+            f"{_rank(seq + 2)}-{_rank(seq + 3)}-{_rank(seq + 4)}")]
+    if clearing >= 0:                            # a clearing round: its five cards, the pot, the bets
+        out.append(f"clearing cards: {fmt_mask(int(v[K.V_BET_HAND]))} ({_class_name(int(v[K.V_BET_CLASS]))})")
+        out += _betting_lines(v, seat, n, False)
+        return out
+    out.append(f"hand: {fmt_mask(int(v[K.V_HAND]))}")
+    if int(v[K.V_PICK]):
+        cls = int(v[K.V_BET_CLASS])
+        out.append(f"poker cards: {fmt_mask(int(v[K.V_PICK]))}" + (f" ({_class_name(cls)})" if cls >= 0 else ""))
+    if int(v[K.V_WIDOW]):
+        seen = int(s[K.W_SEEN]) == seat
+        out.append(f"widow{'' if seen else ' (cards known)'}: {fmt_mask(int(v[K.V_WIDOW]))}")
+    if int(v[K.V_OLD_HAND]):
+        out.append(f"old hand (before the swap): {fmt_mask(int(v[K.V_OLD_HAND]))}")
+    flags = [name for i, name in enumerate(K.WIDOW_FLAG_NAMES) if int(v[K.V_W_ACT]) >> i & 1]
+    if flags:
+        buyer = int(v[K.V_W_BUYER])
+        out.append("widow decisions: " + ", ".join(flags) +
+                   (f" (seat {buyer} paid {int(v[K.V_W_PRICE])})" if buyer >= 0 else ""))
+    if int(v[K.V_AUCTION]) >= 0:
+        what = ("the widow", "the dealer's old hand", "the pay suit")[int(v[K.V_AUCTION])]
+        high, by = int(v[K.V_HIGH]), int(v[K.V_HIGH_BY])
+        left = [q for q in range(n) if int(v[K.V_ACTIVE]) >> q & 1]
+        out.append(f"auction of {what}: " + (f"high bid {high} by seat {by}" if by >= 0 else "no bid yet") +
+                   f", still bidding {left}")
+    if int(v[K.V_SUIT_BY]) >= 0:
+        out.append(f"pay suit bought by seat {int(v[K.V_SUIT_BY])} for {int(v[K.V_SUIT_PRICE])}")
+    out.append("board: " + ", ".join(f"{nm} {int(v[K.V_BOARD + i])}" for i, nm in enumerate(K.SPACE_NAMES)))
+    if ph == K.P_BET:
+        return out + _betting_lines(v, seat, n, True)
+    if int(v[K.V_PLAYED]) or ph == K.P_LEAD:
+        banned = int(v[K.V_BANNED])
+        out.append(f"played in Phase 3 ({int(v[K.V_LEADS])} leads): {fmt_mask(int(v[K.V_PLAYED])) or '-'}" +
+                   (f"; {'CDHS'[banned]} just stopped" if banned >= 0 else "") +
+                   (f"; {('black', 'red')[int(v[K.V_COLOR])]} to lead" if int(v[K.V_COLOR]) >= 0 else ""))
+    out.append(f"own chips this deal {int(v[K.V_CHIPS + seat]):+d}")
+    for q in range(n):
+        if q == seat:
+            continue
+        parts = [f"{int(v[K.V_HELD + q])} cards", f"chips this deal {int(v[K.V_CHIPS + q]):+d}"]
+        if int(v[K.V_SHOWN + q]):
+            parts.append(f"shown {fmt_mask(int(v[K.V_SHOWN + q]))}")
+        out.append(f"seat {q}: " + ", ".join(parts))
     return out
 
 
