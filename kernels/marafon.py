@@ -54,6 +54,15 @@ Choices this module adds where the spec leaves room
   (``fill_view``, the V_* layout) holds only what that seat may see. Left to the engine: the
   automatic declaration (``marafona_auto_declare``, the default), the order of the claim
   windows, declaring every cricca at once; no lead signals exist to decide.
+* Critique (issue 40, ``kernels.critique``): ``critique_deal`` plays a match as the batch does
+  (the general loop of ``plugged_hand``, through the same choice helpers: ``trump_choice``,
+  ``declare_choice``, ``claim_choice``, ``card_choice``) and rows every decision of one seat:
+  its trump, optional declarations, each claim window it is asked in, its cards. An action
+  code is ``kind << ACT_SHIFT | action`` (a claim window and the card after it share a state).
+  Each legal action is valued as the search values a card (``world_values``, which
+  ``search_card`` and ``search_trump`` use): worlds of the hidden hands, the action played,
+  the rest of the turn and of the claim window by the policy, the hand rolled out to its end;
+  ``search_value`` for the seat's side.
 
 Options (int array built by ``sim.games.marafon.MarafonOptions.to_array``):
 
@@ -103,9 +112,11 @@ from cardsim.kernels.jit import (
     unowned,
     with_plugin_params,
 )
-from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
-from cardsim.kernels.search import (SP_EXTRA, SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub,
-                                    shuffle_prefix)
+from cardsim.kernels.critique import ROUND as CR_ROUND, RACE_Z as CR_RACE_Z, STREAM_CRITIQUE, diff_se, finish_row, \
+    plain_row, race, sampled
+from cardsim.kernels.rng import STREAM_PLAY, below, mix64, seed_stream, shuffle, stream_key, uniform
+from cardsim.kernels.search import (SP_EXTRA, SP_POLICY, SP_PRM, SP_ROLLOUTS, SP_WORLDS, best_action, plan_budget,
+                                    search_key, seed_sub, shuffle_prefix)
 from cardsim.kernels.tricks import (
     FULL40,
     LAST_TRICK_THIRDS,
@@ -241,6 +252,9 @@ K_TRUMP = 0        # the battitore names trump: legal = the suits 0, 1, 2, 3
 K_DECLARE = 1      # declare the marafona (only when marafona_auto_declare is false): 0 no, 1 yes
 K_CLAIM = 2        # a claim window: 0 no claim, 1 claim the game (asked of every seat in turn)
 K_CARD = 3         # play a card: the legal cards' 40-card ids, lowest first
+ACT_SHIFT = 6      # a critique action code (issue 40): kind << ACT_SHIFT | the legal action above
+ACT_MASK = (1 << ACT_SHIFT) - 1
+MAX_ACTS = TRICKS  # legal actions of a decision at most (the cards of a full hand)
 
 # ---- what a plug-in's decide(view, legal, n, prm) sees: its seat's view ----------
 V_SEAT = 0         # the deciding seat
@@ -468,23 +482,33 @@ def claim_window(st, opts, first, sids, params, gplay, trace, plug, plugged):
         return 0
     for k in range(N_PLAYERS):
         p = (first + k) & 3
-        sid, i = sids[p], -1
-        if plugged and sid >= PLUGIN:
-            sid -= PLUGIN
-            if asks(params, p, K_CLAIM):
-                i = plugin_decide(st, opts, p, K_CLAIM, 0, plug, params)
-            if i == -2:
-                return E_PLUGIN
-        if i < 0:
-            off = 0
-            if plugged and sid == S_SEARCH:          # a search seat claims as its rollout policy
-                sid = np.int64(params[p, SP_POLICY])
-                off = SP_PRM
-            i = 1 if wants_claim(st, opts, p, sid, params[p, off:], gplay) else 0
+        i = claim_choice(st, opts, p, sids, params, gplay, plug, plugged)
+        if i == -2:
+            return E_PLUGIN
         if i:
             resolve_claim(st, opts, p, trace)
             return 0
     return 0
+
+
+@njit(cache=True, inline='always')
+def claim_choice(st, opts, p, sids, params, gplay, plug, plugged):
+    """Seat p's answer at a claim window: 1 claim, 0 not, -2 a plug-in's illegal answer (its
+    plug-in's K_CLAIM where its kinds ask, else its built-in's; a search seat as its policy)."""
+    sid, i = sids[p], -1
+    if plugged and sid >= PLUGIN:
+        sid -= PLUGIN
+        if asks(params, p, K_CLAIM):
+            i = plugin_decide(st, opts, p, K_CLAIM, 0, plug, params)
+        if i == -2:
+            return -2
+    if i < 0:
+        off = 0
+        if plugged and sid == S_SEARCH:          # a search seat claims as its rollout policy
+            sid = np.int64(params[p, SP_POLICY])
+            off = SP_PRM
+        i = 1 if wants_claim(st, opts, p, sid, params[p, off:], gplay) else 0
+    return i
 
 
 # =============================================================================
@@ -516,23 +540,40 @@ def declare_step(st, opts, p, sids, params, gplay, trace, plug, plugged):
     if c == 0:
         return 0
     if opts[O_AUTO_DECLARE] == 0:
-        sid, i = sids[p], -1
-        if plugged and sid >= PLUGIN:
-            sid -= PLUGIN
-            if asks(params, p, K_DECLARE):
-                i = plugin_decide(st, opts, p, K_DECLARE, 0, plug, params)
-            if i == -2:
-                return E_PLUGIN
-        if i < 0:
-            if plugged and sid == S_SEARCH:
-                sid = np.int64(params[p, SP_POLICY])
-            i = 1 if wants_declare(sid, gplay) else 0
+        i = declare_choice(st, opts, p, sids, params, gplay, plug, plugged)
+        if i == -2:
+            return E_PLUGIN
         if i == 0:
             return 0
+    declare(st, p, c, trace)
+    return claim_window(st, opts, p, sids, params, gplay, trace, plug, plugged)
+
+
+@njit(cache=True, inline='always')
+def declare_choice(st, opts, p, sids, params, gplay, plug, plugged):
+    """Seat p's optional marafona (``marafona_auto_declare`` false): 1 declare, 0 not, -2 a
+    plug-in's illegal answer (its plug-in's K_DECLARE where asked, else its built-in's; a
+    search seat as its policy)."""
+    sid, i = sids[p], -1
+    if plugged and sid >= PLUGIN:
+        sid -= PLUGIN
+        if asks(params, p, K_DECLARE):
+            i = plugin_decide(st, opts, p, K_DECLARE, 0, plug, params)
+        if i == -2:
+            return -2
+    if i < 0:
+        if plugged and sid == S_SEARCH:
+            sid = np.int64(params[p, SP_POLICY])
+        i = 1 if wants_declare(sid, gplay) else 0
+    return i
+
+
+@njit(cache=True, inline='always')
+def declare(st, p, c, trace):
+    """Seat p declares the cricche of the suit mask ``c``."""
     st[MARAF + (p & 1)] += popcount(c)
     st[DECL + p] |= c
     log(st, trace, T_DECLARE, p, c, 0, 0, 0)
-    return claim_window(st, opts, p, sids, params, gplay, trace, plug, plugged)
 
 
 # =============================================================================
@@ -686,23 +727,33 @@ def put_card(st, p, card, trace):
 
 
 @njit(cache=True, inline='always')
-def play_turn(st, opts, p, sid, prm, check, gplay, trace, plug, params, plugged):
-    """Seat p plays one card; returns a check error (0 = none)."""
-    legal = legal_cards(st[HAND + p], st[LED])
-    if legal == 0:
-        return E_NO_MOVES
+def card_choice(st, opts, p, legal, sid, prm, gplay, plug, params, plugged):
+    """Seat p's card among the mask ``legal`` (its plug-in's K_CARD where asked, else its
+    search's or its built-in's; ``prm`` its row), -2 for a plug-in's illegal answer."""
     card = -1
     if plugged and sid >= PLUGIN:
         sid -= PLUGIN
         if asks(params, p, K_CARD):
             card = plugin_decide(st, opts, p, K_CARD, legal, plug, params)
         if card == -2:
-            return E_PLUGIN
+            return -2
     if card < 0:
         if plugged and sid == S_SEARCH:
             card = search_card(st, opts, p, legal, prm, gplay, plug)
         else:
             card = choose_card(st, p, legal, sid, prm, gplay)
+    return card
+
+
+@njit(cache=True, inline='always')
+def play_turn(st, opts, p, sid, prm, check, gplay, trace, plug, params, plugged):
+    """Seat p plays one card; returns a check error (0 = none)."""
+    legal = legal_cards(st[HAND + p], st[LED])
+    if legal == 0:
+        return E_NO_MOVES
+    card = card_choice(st, opts, p, legal, sid, prm, gplay, plug, params, plugged)
+    if card == -2:
+        return E_PLUGIN
     if check and not (legal >> card) & 1:
         return E_ILLEGAL
     put_card(st, p, card, trace)
@@ -1007,6 +1058,72 @@ def rollout_table(prm, width):
 
 
 @njit(cache=True)
+def finish_turn(st, opts, sids, params, gen, trace, plug):
+    """The rest of the turn of the seat to play after its declaration step, as ``play_trick``
+    plays it: a claim window where ``claim_timing`` asks one, then its card (``sids`` /
+    ``params``: built-ins). Nothing once the game is over or the hand's tricks are played."""
+    if st[OVER] or st[TRICK_NO] == TRICKS:
+        return
+    p = (st[LEADER] + st[NCARDS]) & 3
+    if opts[O_CLAIM_TIMING] == 1 and st[ASKED] == 0:
+        claim_window(st, opts, p, sids, params, gen, trace, plug, False)
+        if st[OVER]:
+            return
+    legal = legal_cards(st[HAND + p], st[LED])
+    put_card(st, p, choose_card(st, p, legal, sids[p], params[p], gen), trace)
+
+
+@njit(cache=True)
+def play_choice(st, opts, p, kind, ctx, v, sids, params, gen, trace, plug):
+    """Seat p's action ``v`` of decision ``kind`` in ``st`` (K_TRUMP a suit, K_CARD a card,
+    K_DECLARE / K_CLAIM 1 or 0), then the hand played to its end by the built-ins ``sids`` /
+    ``params`` (``roll_hand``). A claim window's other seats answer after p: ``ctx`` = 4 x the
+    seat that opened it + p's place in it; then the turn under way goes on (``finish_turn``)."""
+    if kind == K_TRUMP:
+        set_trump(st, v, trace)
+    elif kind == K_CARD:
+        put_card(st, p, v, trace)
+    elif kind == K_DECLARE:
+        if v:
+            declare(st, p, declarable(st, opts, p), trace)
+            claim_window(st, opts, p, sids, params, gen, trace, plug, False)
+        finish_turn(st, opts, sids, params, gen, trace, plug)
+    elif v:
+        resolve_claim(st, opts, p, trace)
+    else:
+        first = ctx >> 2
+        for k in range((ctx & 3) + 1, N_PLAYERS):
+            q = (first + k) & 3
+            if wants_claim(st, opts, q, sids[q], params[q], gen):
+                resolve_claim(st, opts, q, trace)
+                break
+        finish_turn(st, opts, sids, params, gen, trace, plug)
+    roll_hand(st, opts, sids, params, gen, trace, plug)
+
+
+@njit(cache=True)
+def world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids, params, key, w, base, sim, work, g,
+                 trace, plug, total):
+    """World ``w`` of seat ``p``'s decision (``kind``, ``ctx``: ``play_choice``) searched with the
+    stream keyed by ``key``: the hands ``p`` cannot see dealt again into ``base`` (a copy of
+    ``st``: ``determinize``), then each active action ``acts[i]`` (its value in the low
+    ACT_SHIFT bits) played and the hand rolled out ``rollouts`` times by the rollout table
+    ``sids`` / ``params`` (the same streams for every action: common random numbers);
+    ``total[i]`` += each rollout's ``search_value`` for p's side (row ``prm``'s game weight)."""
+    gw = prm[EX_GAME_WEIGHT]
+    base[:] = st
+    seed_sub(g, key, w, -1)
+    determinize(base, opts, p, g, work)
+    for r in range(rollouts):
+        for i in range(n):
+            if active[i]:
+                sim[:] = base
+                seed_sub(g, key, w, r)
+                play_choice(sim, opts, p, kind, ctx, acts[i] & ACT_MASK, sids, params, g, trace, plug)
+                total[i] += search_value(sim, opts, p & 1, gw)
+
+
+@njit(cache=True)
 def search_card(st, opts, p, legal, prm, gen, plug):
     """The search strategy's card (row ``prm``: ``kernels.search``) among the mask ``legal``:
     in each of ``worlds`` determinizations every legal card is played and the hand rolled out
@@ -1023,24 +1140,16 @@ def search_card(st, opts, p, legal, prm, gen, plug):
     worlds, rollouts = plan_budget(prm, n)
     key = search_key(gen)
     sids_r, params_r = rollout_table(prm, N_PARAMS)
-    gw = prm[EX_GAME_WEIGHT]
     base = np.empty(ST_SIZE, np.int64)
     sim = np.empty(ST_SIZE, np.int64)
     work = np.empty(64, np.int64)
     total = np.zeros(n, np.float64)
     g = np.empty(2, np.uint64)
     trace = np.zeros((0, TRACE_W), np.int64)
+    active = np.ones(n, np.bool_)
     for w in range(worlds):
-        base[:] = st
-        seed_sub(g, key, w, -1)
-        determinize(base, opts, p, g, work)
-        for r in range(rollouts):
-            for i in range(n):
-                sim[:] = base
-                seed_sub(g, key, w, r)
-                put_card(sim, p, acts[i], trace)
-                roll_hand(sim, opts, sids_r, params_r, g, trace, plug)
-                total[i] += search_value(sim, opts, p & 1, gw)
+        world_values(st, opts, p, K_CARD, 0, acts, n, active, prm, rollouts, sids_r, params_r, key, w, base, sim,
+                     work, g, trace, plug, total)
     return acts[best_action(total, n)]
 
 
@@ -1054,24 +1163,17 @@ def search_trump(st, opts, b, prm, gen, plug):
     worlds, rollouts = plan_budget(prm, 4)
     key = search_key(gen)
     sids_r, params_r = rollout_table(prm, N_PARAMS)
-    gw = prm[EX_GAME_WEIGHT]
     base = np.empty(ST_SIZE, np.int64)
     sim = np.empty(ST_SIZE, np.int64)
     work = np.empty(64, np.int64)
     total = np.zeros(4, np.float64)
     g = np.empty(2, np.uint64)
     trace = np.zeros((0, TRACE_W), np.int64)
+    acts = np.arange(4, dtype=np.int64)
+    active = np.ones(4, np.bool_)
     for w in range(worlds):
-        base[:] = st
-        seed_sub(g, key, w, -1)
-        determinize(base, opts, b, g, work)
-        for r in range(rollouts):
-            for s in range(4):
-                sim[:] = base
-                seed_sub(g, key, w, r)
-                set_trump(sim, s, trace)
-                roll_hand(sim, opts, sids_r, params_r, g, trace, plug)
-                total[s] += search_value(sim, opts, b & 1, gw)
+        world_values(st, opts, b, K_TRUMP, 0, acts, 4, active, prm, rollouts, sids_r, params_r, key, w, base, sim,
+                     work, g, trace, plug, total)
     return best_action(total, 4)
 
 
@@ -1087,6 +1189,283 @@ def search_trump_decision(st, opts, prm, key):
     """The search battitore's trump in state ``st`` (dealt, trump not named) for tests."""
     g = np.array([key, 0], dtype=np.uint64)
     return search_trump(st, opts, int(st[BATT]), prm, g, no_plugin)
+
+
+# =============================================================================
+# critique (issue 40): every legal action of the critiqued seat's decisions valued
+# =============================================================================
+HALT = -3          # a critique driver's answer: stopped before the decision ``stop``
+
+
+@njit(cache=True, inline='always')
+def act_code(kind, v):
+    """The critique's action code of the legal action ``v`` (a suit, 0 / 1, a card) of ``kind``."""
+    return (np.int64(kind) << ACT_SHIFT) | v
+
+
+@njit(cache=True)
+def decision_kind(code):
+    """The plug-in decision kind (K_*) of a critique action code: the decisions of a hand's
+    steps (trump, declarations, claim windows, cards) are told apart by their codes, not by the
+    state alone (a claim window and the card after it see the same state)."""
+    return code >> ACT_SHIFT
+
+
+@njit(cache=True)
+def critique_eval(st, opts, p, kind, ctx, acts, n, chosen, prm, key, row, acts_out, plug):
+    """Value every legal action ``acts[:n]`` (action codes) of seat ``p``'s decision ``kind``
+    (``ctx``: ``play_choice``) with the search row ``prm`` (``kernels.critique``: a racing select
+    stage over ``worlds`` worlds, then the best and the choice ``chosen`` measured on as many
+    fresh ones) into ``row`` and ``acts_out``. The value is the search's ``search_value``: the
+    hand's point difference of p's side, +- the row's game weight for a game decided in the
+    hand; each rollout stops at the end of the hand (or of the game). Trump is valued by
+    rolling every suit out whatever the row's ``trump``; declarations and claims likewise."""
+    worlds = max(1, int(prm[SP_WORLDS]))
+    rollouts = max(1, int(prm[SP_ROLLOUTS]))
+    sids_r, params_r = rollout_table(prm, N_PARAMS)
+    vals = np.zeros((2 * worlds, n), dtype=np.float64)
+    seen = np.zeros(n, dtype=np.int64)
+    active = np.ones(n, dtype=np.bool_)
+    base = np.empty(ST_SIZE, np.int64)
+    sim = np.empty(ST_SIZE, np.int64)
+    work = np.empty(64, np.int64)
+    g = np.empty(2, np.uint64)
+    trace = np.zeros((0, TRACE_W), np.int64)
+    out = np.empty(n, dtype=np.float64)
+    w, best, played = 0, chosen, 0
+    while w < worlds:
+        for ww in range(w, min(worlds, w + CR_ROUND)):
+            out[:] = 0.0
+            world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids_r, params_r, key, ww, base, sim,
+                         work, g, trace, plug, out)
+            for i in range(n):
+                if active[i]:
+                    vals[ww, i] = out[i] / rollouts
+                    played += rollouts
+        w = min(worlds, w + CR_ROUND)
+        for i in range(n):
+            if active[i]:
+                seen[i] = w
+        best, left = race(vals, w, n, active, chosen)
+        if left == 1 or (left == 2 and best != chosen and diff_se(vals, 0, w, best, chosen)[0]
+                         > CR_RACE_Z * diff_se(vals, 0, w, best, chosen)[1] + 1e-12):
+            break
+    w_all = w
+    if best != chosen:
+        active[:] = False
+        active[best] = True
+        active[chosen] = True
+        for ww in range(worlds, 2 * worlds):
+            out[:] = 0.0
+            world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids_r, params_r, key, ww, base, sim,
+                         work, g, trace, plug, out)
+            vals[ww - worlds + w, best] = out[best] / rollouts
+            vals[ww - worlds + w, chosen] = out[chosen] / rollouts
+            played += 2 * rollouts
+        w_all = w + worlds
+    finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
+
+
+@njit(cache=True)
+def cr_decision(st, opts, p, kind, ctx, acts, n, i, plug, cr):
+    """A decision of seat ``p`` (index ``i`` of ``acts[:n]`` chosen) in a critique driver: a row
+    when p is the critiqued seat (valued when sampled with more than one legal action), and the
+    count of decisions. ``cr`` = (seat, prm, rate, key, cx, rows, acts_out, snaps), ``cx`` =
+    [rows written, decisions of the seat, decisions of any seat, stop]."""
+    seat, prm, rate, key, cx, rows, acts_out, snaps = cr
+    if p == seat:
+        k = cx[0]
+        if k < len(rows):
+            plain_row(rows[k], cx[1], cx[2], kind, st[TRICK_NO], side_count(st, opts, p & 1), n, i, acts[i])
+            if n > 1 and sampled(key, cx[1], rate):
+                snaps[k, :ST_SIZE] = st
+                critique_eval(st, opts, p, kind, ctx, acts, n, i, prm, mix64(key + np.uint64(cx[1] + 1)), rows[k],
+                              acts_out[k], plug)
+            cx[0] += 1
+        cx[1] += 1
+    cx[2] += 1
+
+
+@njit(cache=True)
+def cr_window(st, opts, first, sids, params, gplay, trace, plug, cr):
+    """``claim_window`` in the critique driver (each seat asked is a K_CLAIM decision)."""
+    cx = cr[4]
+    st[ASKED] = 1
+    if opts[O_CLAIMS] == 0 or st[EXTRA]:
+        return 0
+    acts = np.empty(2, np.int64)
+    acts[0] = act_code(K_CLAIM, 0)
+    acts[1] = act_code(K_CLAIM, 1)
+    for k in range(N_PLAYERS):
+        p = (first + k) & 3
+        if cx[2] == cx[3]:
+            return HALT
+        i = claim_choice(st, opts, p, sids, params, gplay, plug, True)
+        if i == -2:
+            return E_PLUGIN
+        cr_decision(st, opts, p, K_CLAIM, 4 * first + k, acts, 2, i, plug, cr)
+        if i:
+            resolve_claim(st, opts, p, trace)
+            return 0
+    return 0
+
+
+@njit(cache=True)
+def cr_declare(st, opts, p, sids, params, gplay, trace, plug, cr):
+    """``declare_step`` in the critique driver (an optional declaration is a K_DECLARE decision)."""
+    c = declarable(st, opts, p)
+    if c == 0:
+        return 0
+    if opts[O_AUTO_DECLARE] == 0:
+        cx = cr[4]
+        if cx[2] == cx[3]:
+            return HALT
+        i = declare_choice(st, opts, p, sids, params, gplay, plug, True)
+        if i == -2:
+            return E_PLUGIN
+        acts = np.empty(2, np.int64)
+        acts[0] = act_code(K_DECLARE, 0)
+        acts[1] = act_code(K_DECLARE, 1)
+        cr_decision(st, opts, p, K_DECLARE, 0, acts, 2, i, plug, cr)
+        if i == 0:
+            return 0
+    declare(st, p, c, trace)
+    return cr_window(st, opts, p, sids, params, gplay, trace, plug, cr)
+
+
+@njit(cache=True)
+def cr_trick(st, opts, sids, params, gplay, trace, plug, cr):
+    """``play_trick`` in the critique driver (each card is a K_CARD decision)."""
+    cx = cr[4]
+    acts = np.empty(MAX_ACTS, np.int64)
+    leader = st[LEADER]
+    for k in range(N_PLAYERS):
+        p = (leader + k) & 3
+        if st[TRICK_NO] == 0:
+            e = cr_declare(st, opts, p, sids, params, gplay, trace, plug, cr)
+            if e:
+                return e
+        if opts[O_CLAIM_TIMING] == 1 and st[ASKED] == 0 and st[OVER] == 0:
+            e = cr_window(st, opts, p, sids, params, gplay, trace, plug, cr)
+            if e:
+                return e
+        if st[OVER]:
+            return 0
+        legal = legal_cards(st[HAND + p], st[LED])
+        if legal == 0:
+            return E_NO_MOVES
+        if cx[2] == cx[3]:
+            return HALT
+        card = card_choice(st, opts, p, legal, sids[p], params[p], gplay, plug, params, True)
+        if card == -2:
+            return E_PLUGIN
+        n, i, m = 0, 0, legal
+        while m:
+            c = lowbit(m)
+            if c == card:
+                i = n
+            acts[n] = act_code(K_CARD, c)
+            n += 1
+            m &= m - 1
+        cr_decision(st, opts, p, K_CARD, 0, acts, n, i, plug, cr)
+        put_card(st, p, card, trace)
+    finish_trick(st, trace)
+    return cr_window(st, opts, st[LAST_WINNER], sids, params, gplay, trace, plug, cr)
+
+
+@njit(cache=True)
+def cr_hand(st, opts, seed, game, sids, params, gdeck, gplay, trace, plug, cr):
+    """``play_hand`` (with ``plugged_hand``) in the critique driver (the trump is a K_TRUMP decision)."""
+    cx = cr[4]
+    seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[MATCH_HANDS])
+    begin_hand(st, gdeck, trace)
+    extra = st[EXTRA]
+    if cx[2] == cx[3]:
+        return HALT
+    b = st[BATT]
+    suit = trump_choice(st, opts, b, sids, params, gplay, plug)
+    if suit == -2:
+        return E_PLUGIN
+    acts = np.empty(4, np.int64)
+    for s in range(4):
+        acts[s] = act_code(K_TRUMP, s)
+    cr_decision(st, opts, b, K_TRUMP, 0, acts, 4, suit, plug, cr)
+    set_trump(st, suit, trace)
+    e = 0
+    for t in range(TRICKS):
+        e = cr_trick(st, opts, sids, params, gplay, trace, plug, cr)
+        if e or st[OVER]:
+            break
+    if e == HALT:
+        return HALT
+    if e == 0 and st[OVER] == 0:
+        score_hand(st, opts, trace)
+        after_hand(st, opts, trace)
+    st[EXTRA_HANDS] += extra
+    return e
+
+
+@njit(cache=True, nogil=True)
+def critique_deal(seed, game, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug):
+    """Play match ``game`` of run ``seed`` exactly as ``play_match`` does (the same streams: the
+    general loop of a table with a plug-in or search seat, which a built-in table's loop
+    matches) and write a ``kernels.critique`` row for each decision of ``seat`` (at most
+    ``len(rows)``): the trump, optional declarations, every claim window it is asked in, its
+    cards. A sampled one (``rate``) with more than one legal action is valued by
+    ``critique_eval`` with the search row ``prm`` (its own stream, STREAM_CRITIQUE), its state
+    kept in ``snaps``. ``stop`` >= 0 stops the match before its decision number ``stop`` (any
+    seat's: ``CR_STEP``), the state there. ``params`` carries the plug-in rows
+    (``with_plugin_params``). Returns (rows written, decisions of ``seat``, the state)."""
+    st = np.zeros(ST_SIZE, np.int64)
+    gdeck = np.zeros(2, np.uint64)
+    gplay = np.zeros(2, np.uint64)
+    cx = np.zeros(4, np.int64)
+    cx[3] = stop
+    key = stream_key(seed, game, np.int64(STREAM_CRITIQUE))
+    cr = (np.int64(seat), prm, np.float64(rate), key, cx, rows, acts_out, snaps)
+    st[N] = N_PLAYERS
+    for p in range(N_PLAYERS):
+        if sids[p] >= PLUGIN or sids[p] == S_SEARCH:
+            st[PLUGGED] = 1
+    st[DEALER] = first_dealer(opts, seed, game, gdeck)
+    st[FIRST_DEALER] = st[DEALER]
+    seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
+    need = opts[O_GAMES] // 2 + 1
+    for g in range(opts[O_GAMES]):
+        st[GAME_NO] = g
+        st[SCORE] = 0
+        st[SCORE + 1] = 0
+        st[HAND_NO] = 0
+        st[EXTRA] = 0
+        st[OVER] = 0
+        st[WIN_SIDE] = -1
+        st[REASON] = -1
+        log(st, trace, T_GAME, -1, st[GAME_NO], 0, 0, 0)
+        e = 0
+        while st[OVER] == 0:
+            if st[HAND_NO] >= opts[O_MAX_HANDS]:
+                cap_game(st, trace)
+                break
+            st[HAND_NO] += 1
+            st[MATCH_HANDS] += 1
+            e = cr_hand(st, opts, seed, game, sids, params, gdeck, gplay, trace, plug, cr)
+            if e:
+                break
+            next_dealer(st, opts)
+        if e == HALT:
+            break
+        st[ERR] = e
+        if st[ERR] or st[WIN_SIDE] < 0 or st[GAMES] >= need or st[GAMES + 1] >= need:
+            break
+    return cx[0], cx[1], st
+
+
+def critique(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug=None,
+             pprm=None):
+    """``critique_deal`` with the table's plug-in (as ``play_batch``): match ``deal_id``."""
+    return critique_deal(seed, deal_id, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS), seat,
+                         np.ascontiguousarray(prm, dtype=np.float64), float(rate), stop, rows, acts_out, snaps, trace,
+                         no_plugin if plug is None else plug)
 
 
 # =============================================================================
@@ -1167,21 +1546,30 @@ def plugged_hand(st, opts, sids, params, check, gplay, trace, plug):
     alone cost the built-in strategies 15-25 % of their speed (measured), so the built-in
     tables play a loop without them; this one reaches the batch kernels as the callback
     ``plugged_cfunc()`` (PLUGGED_SIG), compiled the first time such a table plays."""
-    b = st[BATT]
+    suit = trump_choice(st, opts, st[BATT], sids, params, gplay, plug)
+    if suit == -2:
+        return -E_PLUGIN
+    set_trump(st, suit, trace)
+    return play_tricks(st, opts, sids, params, check, gplay, trace, plug, True)
+
+
+@njit(cache=True, inline='always')
+def trump_choice(st, opts, b, sids, params, gplay, plug):
+    """The battitore b's trump at a table with a plug-in or search seat: its plug-in's K_TRUMP
+    where asked, else its search's or its built-in's; -2 for a plug-in's illegal answer."""
     sid, suit = sids[b], -1
     if sid >= PLUGIN:
         sid -= PLUGIN
         if asks(params, b, K_TRUMP):
             suit = plugin_decide(st, opts, b, K_TRUMP, 0, plug, params)
         if suit == -2:
-            return -E_PLUGIN
+            return -2
     if suit < 0:
         if sid == S_SEARCH:
             suit = search_trump(st, opts, b, params[b], gplay, plug)
         else:
             suit = choose_trump(st[HAND + b], sid, params[b], opts, gplay)
-    set_trump(st, suit, trace)
-    return play_tricks(st, opts, sids, params, check, gplay, trace, plug, True)
+    return suit
 
 
 # A table with a plug-in or search seat plays its hands through PLUGGED_SIG: ``plugged_cfunc()``

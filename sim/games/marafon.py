@@ -346,6 +346,86 @@ def _replay(seed, game_id, opts, sids, params, check, plug=None, pprm=None):
     return st, trace
 
 
+# ---- critique (issue 40) -----------------------------------------------------------------
+
+def _action_text(code: int) -> str:
+    """A critique action code (``kernels.marafon.act_code``: kind and legal action) as text."""
+    kind, v = int(code) >> K.ACT_SHIFT, int(code) & K.ACT_MASK
+    if kind == K.K_TRUMP:
+        return f"trump {SUIT_NAMES40[v]}"
+    if kind == K.K_DECLARE:
+        return "declare the marafona" if v else "no declaration"
+    if kind == K.K_CLAIM:
+        return "claim" if v else "no claim"
+    return fmt40_card(v)
+
+
+def _suits(mask: int) -> str:
+    return " ".join(SUIT_NAMES40[s] for s in range(4) if int(mask) >> s & 1)
+
+
+def _position(st: np.ndarray, seat: int, opts: np.ndarray) -> list[str]:
+    """What seat ``seat`` sees at a critiqued decision (``cardsim critique``'s worst positions): its
+    hand, the trump, the scores and the count, the trick on the table, and per other seat the
+    public facts (cards held and played, voids shown, cricche declared). Nothing hidden from it."""
+    seat = int(seat)
+    side = seat % 2
+    trump = int(st[K.TRUMP])
+    count = [3 * int(st[K.SCORE + s]) + int(st[K.THIRDS + s]) + 3 * int(opts[K.O_MARAF_POINTS]) * int(st[K.MARAF + s])
+             for s in range(2)]
+    out = [f"seat {seat} (side {side}), game {int(st[K.GAME_NO]) + 1} hand {int(st[K.HAND_NO])}"
+           + (" (extra hand)" if st[K.EXTRA] else "") + f", dealer seat {int(st[K.DEALER])}, battitore seat "
+           f"{int(st[K.BATT])}, trump " + (SUIT_NAMES40[trump] if trump >= 0 else "not named yet"),
+           f"game score {int(st[K.SCORE])} - {int(st[K.SCORE + 1])} (side 0 - side 1), games won "
+           f"{int(st[K.GAMES])} - {int(st[K.GAMES + 1])}; the side's count {count[side]} thirds of "
+           f"{int(opts[K.O_TARGET])}",
+           f"hand: {fmt40_mask(int(st[K.HAND + seat]))}"]
+    if trump >= 0:
+        out.append(f"this hand: {int(st[K.TRICK_NO])} tricks played, thirds {int(st[K.THIRDS])} - "
+                   f"{int(st[K.THIRDS + 1])}, tricks {int(st[K.TRICKS_WON])} - {int(st[K.TRICKS_WON + 1])}, "
+                   f"marafone {int(st[K.MARAF])} - {int(st[K.MARAF + 1])}")
+        k = int(st[K.NCARDS])
+        lead = int(st[K.LEADER])
+        if st[K.TRICK_NO] < K.TRICKS:
+            out.append("trick on the table: " + (", ".join(f"seat {(lead + i) % 4} {fmt40_card(int(st[K.TRICK + i]))}"
+                                                           for i in range(k)) if k else f"empty (seat {lead} leads)"))
+    for q in range(4):
+        if q == seat:
+            continue
+        parts = [f"{int(st[K.HAND + q]).bit_count()} cards"]
+        if st[K.PLAYED_BY + q]:
+            parts.append("played " + fmt40_mask(int(st[K.PLAYED_BY + q])))
+        if st[K.VOID + q]:
+            parts.append("void in " + _suits(int(st[K.VOID + q])))
+        if st[K.DECL + q]:
+            parts.append("declared the 3-2-A of " + _suits(int(st[K.DECL + q])))
+        out.append(f"seat {q} ({'partner' if q % 2 == side else 'opponent'}): " + ", ".join(parts))
+    return out
+
+
+def _max_rows(opts: np.ndarray, n: int) -> int:
+    """Rows of a match at most: per hand the trump, a declaration, ten cards and the claim windows
+    (one a trick, four with every_card, and one after each declaration)."""
+    windows = (44 if opts[K.O_CLAIM_TIMING] == 1 else 14) if opts[K.O_CLAIMS] else 0
+    return min(int(opts[K.O_GAMES]) * int(opts[K.O_MAX_HANDS]) * (12 + windows), 1024)
+
+
+CRITIQUE = {
+    "run": K.critique,
+    "max_rows": _max_rows,
+    "max_acts": K.MAX_ACTS,
+    "state_size": K.ST_SIZE,
+    "trace": lambda opts: np.zeros((trace_rows(opts), K.TRACE_W), dtype=np.int64),
+    "phase": ("trick", "tricks completed in the hand (0: the trump and trick 1; 10: the window after the last trick)"),
+    "detail": ("count", "the seat's side's claim count in thirds (game score x 3 + thirds won in the hand + "
+                        "marafone), against the target target_thirds"),
+    "action_text": _action_text,
+    "position": _position,
+    "value": "hand points (the hand's point difference of the seat's side, +- the search's game_weight, 20, for "
+             "a game won or lost in the hand)",
+}
+
+
 # issue 16: the self-consistent field of the committed `cardsim tune --self` run
 # (`python scripts/tune_strong.py marafon`, results/tune/marafon/; tests/test_strong.py checks the two agree)
 STRONG = "heuristic:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=125.6"
@@ -394,4 +474,5 @@ GAME = GameSpec(
     seat_extras=(("hands", "hands"), ("win_side", "win_side")),
     zero_sum=True,
     record_check=_record_check,
+    critique=CRITIQUE,
 )
