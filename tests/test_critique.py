@@ -236,7 +236,7 @@ def _every_preset():
 def test_every_game_and_preset(game, preset):
     """A small critique of strong runs in every game with a critique and every preset: rows for the
     critiqued seat of every unit, the kinds named, values where evaluated, a readable report."""
-    res = cardsim.critique(game, ["strong"], deals=2, worlds=2, rate=0.2, preset=preset, top=1)
+    res = cardsim.critique(game, ["strong"], deals=2, worlds=2, rate=0.05, preset=preset, top=1)
     dec = res.decisions
     assert len(dec) and set(dec.deal_id) <= {0, 1} and (dec.seat == dec.deal_id % res.meta["players"]).all()
     ev = dec[dec.evaluated]
