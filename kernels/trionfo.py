@@ -61,6 +61,14 @@ Choices this module adds where the spec leaves room
   (``fill_view``, the V_* layout) holds only what that seat may see: never another hand,
   nor a secret partner before the called card is played. Left to the engine: redeals after
   an all-pass auction and the leader of trick 1 (both set by the rules).
+* Critique (issue 40, ``kernels.critique``): ``critique_deal`` plays a session as the batch
+  does (through the choice helpers the batch uses: ``bid_choice``, ``trump_choice``,
+  ``name_choice``, ``call_choice``, ``card_choice``) and rows every decision of one seat: its
+  calls in every auction, its trump and call or naming as declarer, its cards. An action code
+  is ``kind << ACT_SHIFT | action``. Each legal action is valued as the search values a card
+  (``world_values``, which ``search_card`` and ``search_trump`` use): worlds of the hidden
+  hands, the action played, the rest of the auction and the contract by the policy, the hand
+  rolled out and settled; the seat's money in the hand (a deal thrown in: 0).
 
 Options (int array built by ``sim.games.trionfo.TrionfoOptions.to_array``):
 
@@ -103,8 +111,11 @@ from cardsim.kernels.jit import (
     unowned,
     with_plugin_params,
 )
-from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
-from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, shuffle_prefix
+from cardsim.kernels.critique import ROUND as CR_ROUND, RACE_Z as CR_RACE_Z, STREAM_CRITIQUE, diff_se, finish_row, \
+    plain_row, race, sampled
+from cardsim.kernels.rng import STREAM_PLAY, below, mix64, seed_stream, shuffle, stream_key, uniform
+from cardsim.kernels.search import (SP_EXTRA, SP_POLICY, SP_PRM, SP_ROLLOUTS, SP_WORLDS, best_action, plan_budget,
+                                    search_key, seed_sub, shuffle_prefix)
 from cardsim.kernels.tricks import (
     FULL40,
     LAST_TRICK_THIRDS,
@@ -234,6 +245,10 @@ K_TRUMP = 1        # the declarer names trump: the suits 0, 1, 2, 3
 K_CALL = 2         # call the partner's card (call_card): the callable cards' ids, lowest first
 K_NAME = 3         # name the partner (name_player): the other seats, from the declarer's right
 K_CARD = 4         # play a card: the legal cards' 40-card ids, lowest first
+ACT_SHIFT = 6      # a critique action code (issue 40): kind << ACT_SHIFT | the legal action above
+ACT_MASK = (1 << ACT_SHIFT) - 1
+MAX_ACTS = 40      # legal actions of a decision at most (K_CALL under self-calls: every card)
+ROLE_AUCTION, ROLE_DECLARER, ROLE_PARTNER, ROLE_DEFENDER = 0, 1, 2, 3   # a critique row's detail
 
 # ---- what a plug-in's decide(view, legal, n, prm) sees: its seat's view ----------
 V_SEAT = 0         # the deciding seat
@@ -449,24 +464,35 @@ def auction(st, opts, sids, params, check, gplay, trace, plug):
         if spoken >= MAX_SPEECHES:
             return E_AUCTION
         if not (st[PASSED] >> p) & 1:
-            sid, level = sids[p], -1
-            if sid >= PLUGIN:
-                sid -= PLUGIN
-                level = plugin_decide(st, opts, p, K_BID, st[HIGH_LEVEL], plug, params)
-                if level == -2:
-                    return E_PLUGIN
-            if level < 0:
-                off = 0
-                if sid == S_SEARCH:              # a search seat bids as its rollout policy
-                    sid = np.int64(params[p, SP_POLICY])
-                    off = SP_PRM
-                level = choose_bid(st, p, st[HIGH_LEVEL], sid, params[p, off:], gplay)
+            level = bid_choice(st, opts, p, sids, params, gplay, plug)
+            if level == -2:
+                return E_PLUGIN
             if check and level != 0 and not (st[HIGH_LEVEL] < level <= LEVELS):
                 return E_ILLEGAL
             speak(st, p, level, trace)
             spoken += 1
         p = nxt(p)
     return 0
+
+
+@njit(cache=True, inline='always')
+def bid_choice(st, opts, p, sids, params, gplay, plug):
+    """Seat p's call in the auction (0 pass, else a level): its plug-in's K_BID where its kinds
+    ask, else its built-in's (a search seat bids as its rollout policy); -2 for a plug-in's
+    illegal answer."""
+    sid, level = sids[p], -1
+    if sid >= PLUGIN:
+        sid -= PLUGIN
+        level = plugin_decide(st, opts, p, K_BID, st[HIGH_LEVEL], plug, params)
+        if level == -2:
+            return -2
+    if level < 0:
+        off = 0
+        if sid == S_SEARCH:              # a search seat bids as its rollout policy
+            sid = np.int64(params[p, SP_POLICY])
+            off = SP_PRM
+        level = choose_bid(st, p, st[HIGH_LEVEL], sid, params[p, off:], gplay)
+    return level
 
 
 # =============================================================================
@@ -523,47 +549,97 @@ def make_contract(st, opts, sids, params, gplay, trace, plug, srch):
     d = st[HIGH_BIDDER]
     st[DECLARER] = d
     st[STRENGTH] = hand_strength(st[HAND + d])
+    trump = trump_choice(st, opts, d, sids, params, gplay, plug, srch)
+    if trump == -2:
+        return E_PLUGIN
+    st[TRUMP] = trump
+    if not is_solo(st, opts):
+        if opts[O_PARTNER_METHOD] == 1:
+            q = name_choice(st, opts, d, sids, params, gplay, plug)
+            if q == -2:
+                return E_PLUGIN
+            st[PARTNER] = q
+            st[REVEALED] = 1
+        else:
+            c = call_choice(st, opts, d, sids, params, gplay, plug)
+            if c == -2:
+                return E_PLUGIN
+            st[CALLED] = c
+            st[PARTNER] = owner_of(st, c)
+    first_leader(st, opts, d)
+    log(st, trace, T_CONTRACT, d, st[HIGH_LEVEL], st[TRUMP], st[CALLED], st[PARTNER])
+    return 0
+
+
+@njit(cache=True, inline='always')
+def declarer_sid(sids, params, d):
+    """(plug-in seat, the built-in that decides what it leaves, the column of its row): a search
+    declarer names (unless it searches the trump) and calls as its rollout policy."""
     sid = sids[d]
     plugged = sid >= PLUGIN
     if plugged:
         sid -= PLUGIN
-    off = 0                          # a search declarer: the call (and the trump, unless searched) as its policy
+    off = 0
     if sid == S_SEARCH:
         sid = np.int64(params[d, SP_POLICY])
         off = SP_PRM
+    return plugged, sid, off
+
+
+@njit(cache=True, inline='always')
+def trump_choice(st, opts, d, sids, params, gplay, plug, srch):
+    """The declarer d's trump: its plug-in's K_TRUMP where asked, else its search's (``trump``
+    set) or its built-in's; -2 for a plug-in's illegal answer."""
+    plugged, sid, off = declarer_sid(sids, params, d)
     trump = -1
     if plugged:
         trump = plugin_decide(st, opts, d, K_TRUMP, 0, plug, params)
         if trump == -2:
-            return E_PLUGIN
+            return -2
     if trump < 0 and off > 0 and params[d, EX_TRUMP] != 0:
         trump = srch(st, opts, d, K_TRUMP, 0, params[d], gplay)
     if trump < 0:
         trump = below(gplay, 4) if sid == S_RANDOM else best_trump(st[HAND + d])
-    st[TRUMP] = trump
-    if not is_solo(st, opts):
-        if opts[O_PARTNER_METHOD] == 1:
-            q = -1
-            if plugged:
-                q = plugin_decide(st, opts, d, K_NAME, 0, plug, params)
-                if q == -2:
-                    return E_PLUGIN
-            st[PARTNER] = choose_named(st, d, sid, gplay) if q < 0 else q
-            st[REVEALED] = 1
-        else:
-            self_ok = opts[O_SELF_CALL] != 0
-            c = -1
-            if plugged:
-                c = plugin_decide(st, opts, d, K_CALL, FULL40 if self_ok else FULL40 & ~st[HAND + d], plug,
-                                  params)
-                if c == -2:
-                    return E_PLUGIN
-            st[CALLED] = choose_called(st, d, st[TRUMP], sid, params[d, off:], gplay, self_ok) if c < 0 else c
-            st[PARTNER] = owner_of(st, st[CALLED])
+    return trump
+
+
+@njit(cache=True, inline='always')
+def name_choice(st, opts, d, sids, params, gplay, plug):
+    """The seat the declarer d names (name_player): its plug-in's K_NAME where asked, else its
+    built-in's; -2 for a plug-in's illegal answer."""
+    plugged, sid, off = declarer_sid(sids, params, d)
+    q = -1
+    if plugged:
+        q = plugin_decide(st, opts, d, K_NAME, 0, plug, params)
+        if q == -2:
+            return -2
+    return choose_named(st, d, sid, gplay) if q < 0 else q
+
+
+@njit(cache=True, inline='always')
+def callable_cards(st, opts, d):
+    """The cards declarer d may call: any card not in his hand, every card under self-calls."""
+    return FULL40 if opts[O_SELF_CALL] != 0 else FULL40 & ~st[HAND + d]
+
+
+@njit(cache=True, inline='always')
+def call_choice(st, opts, d, sids, params, gplay, plug):
+    """The card the declarer d calls (call_card): its plug-in's K_CALL where asked, else its
+    built-in's; -2 for a plug-in's illegal answer."""
+    plugged, sid, off = declarer_sid(sids, params, d)
+    c = -1
+    if plugged:
+        c = plugin_decide(st, opts, d, K_CALL, callable_cards(st, opts, d), plug, params)
+        if c == -2:
+            return -2
+    return choose_called(st, d, st[TRUMP], sid, params[d, off:], gplay, opts[O_SELF_CALL] != 0) if c < 0 else c
+
+
+@njit(cache=True, inline='always')
+def first_leader(st, opts, d):
+    """The leader of trick 1 once declarer d's contract is made (trionfo_first_leader)."""
     fl = opts[O_FIRST_LEADER]
     st[LEADER] = st[FIRST_BIDDER] if fl == 0 else (st[FIRST_SPEAKER] if fl == 1 else d)
-    log(st, trace, T_CONTRACT, d, st[HIGH_LEVEL], st[TRUMP], st[CALLED], st[PARTNER])
-    return 0
 
 
 # =============================================================================
@@ -723,21 +799,31 @@ def choose_card(st, opts, p, legal, sid, gen):
 
 
 @njit(cache=True, inline='always')
-def play_turn(st, opts, p, sid, check, gplay, trace, plug, params, plugged, srch):
-    legal = legal_cards(st[HAND + p], st[LED])
-    if legal == 0:
-        return E_NO_MOVES
+def card_choice(st, opts, p, legal, sid, gplay, plug, params, plugged, srch):
+    """Seat p's card among the mask ``legal``: its plug-in's K_CARD where asked, else its
+    search's or its built-in's; -2 for a plug-in's illegal answer."""
     card = -1
     if plugged and sid >= PLUGIN:
         sid -= PLUGIN
         card = plugin_decide(st, opts, p, K_CARD, legal, plug, params)
         if card == -2:
-            return E_PLUGIN
+            return -2
     if card < 0:
         if plugged and sid == S_SEARCH:
             card = srch(st, opts, p, K_CARD, legal, params[p], gplay)
         else:
             card = choose_card(st, opts, p, legal, sid, gplay)
+    return card
+
+
+@njit(cache=True, inline='always')
+def play_turn(st, opts, p, sid, check, gplay, trace, plug, params, plugged, srch):
+    legal = legal_cards(st[HAND + p], st[LED])
+    if legal == 0:
+        return E_NO_MOVES
+    card = card_choice(st, opts, p, legal, sid, gplay, plug, params, plugged, srch)
+    if card == -2:
+        return E_PLUGIN
     if check and not (legal >> card) & 1:
         return E_ILLEGAL
     put_card(st, p, card, trace)
@@ -980,6 +1066,72 @@ def roll_hand(st, opts, sids, gen, trace):
 
 
 @njit(cache=True)
+def auction_rest(st, opts, p, spoken, sids, prm, gen, trace):
+    """The auction from seat ``p``'s turn on (``spoken`` calls made) with the built-in bids of
+    ``sids`` (row ``prm``) at every seat, as ``auction`` runs it (a runaway auction stops)."""
+    while not auction_over(st, opts, spoken) and spoken < MAX_SPEECHES:
+        if not (st[PASSED] >> p) & 1:
+            speak(st, p, choose_bid(st, p, st[HIGH_LEVEL], sids[p], prm, gen), trace)
+            spoken += 1
+        p = nxt(p)
+
+
+@njit(cache=True)
+def play_choice(st, opts, p, kind, ctx, v, sids, prm, gen, trace):
+    """Seat p's action ``v`` of decision ``kind`` in ``st`` (K_BID a call, K_TRUMP a suit, K_CALL a
+    card, K_NAME a seat, K_CARD a card), then the hand played to its end by the built-in ``sids``
+    (row ``prm``) at every seat and settled: after a call the auction goes on (``ctx``: the calls
+    made before it) and the declarer makes his contract as the policy; an auction everybody
+    passes leaves the hand's money 0 (the deal is thrown in: the hand starts again on a new
+    deal). After the trump the partner is called as the policy calls."""
+    d = st[DECLARER]
+    if kind == K_BID:
+        speak(st, p, v, trace)
+        auction_rest(st, opts, nxt(p), ctx + 1, sids, prm, gen, trace)
+        if st[HIGH_BIDDER] < 0:
+            return
+        d = st[HIGH_BIDDER]
+        st[DECLARER] = d
+        st[STRENGTH] = hand_strength(st[HAND + d])
+        contract_as(st, opts, d, below(gen, 4) if sids[d] == S_RANDOM else best_trump(st[HAND + d]), sids[d], prm,
+                    gen)
+    elif kind == K_TRUMP:
+        contract_as(st, opts, d, v, sids[d], prm, gen)
+    elif kind == K_CALL:
+        st[CALLED] = v
+        st[PARTNER] = owner_of(st, v)
+        first_leader(st, opts, d)
+    elif kind == K_NAME:
+        st[PARTNER] = v
+        st[REVEALED] = 1
+        first_leader(st, opts, d)
+    else:
+        put_card(st, p, v, trace)
+    roll_hand(st, opts, sids, gen, trace)
+
+
+@njit(cache=True)
+def world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids, key, w, base, sim, work, g, trace,
+                 total):
+    """World ``w`` of seat ``p``'s decision (``kind``, ``ctx``: ``play_choice``) searched with the
+    stream keyed by ``key``: the four hands ``p`` cannot see dealt again into ``base`` (a copy
+    of ``st``: ``determinize``), then each active action ``acts[i]`` (its value in the low
+    ACT_SHIFT bits) played and the hand rolled out ``rollouts`` times by the policy ``sids``
+    (row ``prm``; the same streams for every action: common random numbers); ``total[i]`` +=
+    each rollout's money of seat p in the hand."""
+    base[:] = st
+    seed_sub(g, key, w, -1)
+    determinize(base, opts, p, g, work)
+    for r in range(rollouts):
+        for i in range(n):
+            if active[i]:
+                sim[:] = base
+                seed_sub(g, key, w, r)
+                play_choice(sim, opts, p, kind, ctx, acts[i] & ACT_MASK, sids, prm[SP_PRM:], g, trace)
+                total[i] += sim[HMONEY + p]
+
+
+@njit(cache=True)
 def search_card(st, opts, p, legal, prm, gen):
     """The search strategy's card (row ``prm``: ``kernels.search``) among the mask ``legal``:
     in each of ``worlds`` determinizations every legal card is played and the hand rolled out
@@ -1004,17 +1156,10 @@ def search_card(st, opts, p, legal, prm, gen):
     total = np.zeros(n, np.float64)
     g = np.empty(2, np.uint64)
     trace = np.zeros((0, TRACE_W), np.int64)
+    active = np.ones(n, np.bool_)
     for w in range(worlds):
-        base[:] = st
-        seed_sub(g, key, w, -1)
-        determinize(base, opts, p, g, work)
-        for r in range(rollouts):
-            for i in range(n):
-                sim[:] = base
-                seed_sub(g, key, w, r)
-                put_card(sim, p, acts[i], trace)
-                roll_hand(sim, opts, sids, g, trace)
-                total[i] += sim[HMONEY + p]
+        world_values(st, opts, p, K_CARD, 0, acts, n, active, prm, rollouts, sids, key, w, base, sim, work, g, trace,
+                     total)
     return acts[best_action(total, n)]
 
 
@@ -1030,8 +1175,7 @@ def contract_as(st, opts, d, trump, sid, prm, gen):
         else:
             st[CALLED] = choose_called(st, d, trump, sid, prm, gen, opts[O_SELF_CALL] != 0)
             st[PARTNER] = owner_of(st, st[CALLED])
-    fl = opts[O_FIRST_LEADER]
-    st[LEADER] = st[FIRST_BIDDER] if fl == 0 else (st[FIRST_SPEAKER] if fl == 1 else d)
+    first_leader(st, opts, d)
 
 
 @njit(cache=True)
@@ -1041,25 +1185,18 @@ def search_trump(st, opts, d, prm, gen):
     suit of the best total money of the declarer wins."""
     worlds, rollouts = plan_budget(prm, 4)
     key = search_key(gen)
-    pol = np.int64(prm[SP_POLICY])
-    sids = np.full(N_PLAYERS, pol)
+    sids = np.full(N_PLAYERS, np.int64(prm[SP_POLICY]))
     base = np.empty(ST_SIZE, np.int64)
     sim = np.empty(ST_SIZE, np.int64)
     work = np.empty(64, np.int64)
     total = np.zeros(4, np.float64)
     g = np.empty(2, np.uint64)
     trace = np.zeros((0, TRACE_W), np.int64)
+    acts = np.arange(4, dtype=np.int64)
+    active = np.ones(4, np.bool_)
     for w in range(worlds):
-        base[:] = st
-        seed_sub(g, key, w, -1)
-        determinize(base, opts, d, g, work)
-        for r in range(rollouts):
-            for s in range(4):
-                sim[:] = base
-                seed_sub(g, key, w, r)
-                contract_as(sim, opts, d, s, pol, prm[SP_PRM:], g)
-                roll_hand(sim, opts, sids, g, trace)
-                total[s] += sim[HMONEY + d]
+        world_values(st, opts, d, K_TRUMP, 0, acts, 4, active, prm, rollouts, sids, key, w, base, sim, work, g, trace,
+                     total)
     return best_action(total, 4)
 
 
@@ -1117,6 +1254,299 @@ def search_trump_decision(st, opts, prm, key):
     """The search declarer's trump in state ``st`` (auction over, DECLARER set) for tests."""
     g = np.array([key, 0], dtype=np.uint64)
     return search_trump(st, opts, int(st[DECLARER]), prm, g)
+
+
+# =============================================================================
+# critique (issue 40): every legal action of the critiqued seat's decisions valued
+# =============================================================================
+HALT = -3          # a critique driver's answer: stopped before the decision ``stop``
+
+
+@njit(cache=True, inline='always')
+def act_code(kind, v):
+    """The critique's action code of the legal action ``v`` (a call, a suit, a card, a seat) of ``kind``."""
+    return (np.int64(kind) << ACT_SHIFT) | v
+
+
+@njit(cache=True)
+def decision_kind(code):
+    """The plug-in decision kind (K_*) of a critique action code (the declarer's trump and his
+    call see the same kind of state: the codes tell the decisions apart)."""
+    return code >> ACT_SHIFT
+
+
+@njit(cache=True)
+def role(st, p):
+    """Seat p's part in the hand as p itself knows it: ROLE_AUCTION before the contract, then
+    declarer, partner (it holds the called card or was named; a self-caller is the declarer),
+    defender."""
+    if st[DECLARER] < 0:
+        return ROLE_AUCTION
+    if p == st[DECLARER]:
+        return ROLE_DECLARER
+    return ROLE_PARTNER if p == st[PARTNER] else ROLE_DEFENDER
+
+
+@njit(cache=True)
+def critique_eval(st, opts, p, kind, ctx, acts, n, chosen, prm, key, row, acts_out):
+    """Value every legal action ``acts[:n]`` (action codes) of seat ``p``'s decision ``kind``
+    (``ctx``: ``play_choice``) with the search row ``prm`` (``kernels.critique``: a racing select
+    stage over ``worlds`` worlds, then the best and the choice ``chosen`` measured on as many
+    fresh ones) into ``row`` and ``acts_out``. The value is the search's: seat p's money in the
+    hand, each rollout played to the hand's settlement (a thrown-in deal: 0). Bids, the trump,
+    the call and the naming are valued too (``play_choice``), whatever the row's ``trump``."""
+    worlds = max(1, int(prm[SP_WORLDS]))
+    rollouts = max(1, int(prm[SP_ROLLOUTS]))
+    sids = np.full(N_PLAYERS, np.int64(prm[SP_POLICY]))
+    vals = np.zeros((2 * worlds, n), dtype=np.float64)
+    seen = np.zeros(n, dtype=np.int64)
+    active = np.ones(n, dtype=np.bool_)
+    base = np.empty(ST_SIZE, np.int64)
+    sim = np.empty(ST_SIZE, np.int64)
+    work = np.empty(64, np.int64)
+    g = np.empty(2, np.uint64)
+    trace = np.zeros((0, TRACE_W), np.int64)
+    out = np.empty(n, dtype=np.float64)
+    w, best, played = 0, chosen, 0
+    while w < worlds:
+        for ww in range(w, min(worlds, w + CR_ROUND)):
+            out[:] = 0.0
+            world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids, key, ww, base, sim, work, g,
+                         trace, out)
+            for i in range(n):
+                if active[i]:
+                    vals[ww, i] = out[i] / rollouts
+                    played += rollouts
+        w = min(worlds, w + CR_ROUND)
+        for i in range(n):
+            if active[i]:
+                seen[i] = w
+        best, left = race(vals, w, n, active, chosen)
+        if left == 1 or (left == 2 and best != chosen and diff_se(vals, 0, w, best, chosen)[0]
+                         > CR_RACE_Z * diff_se(vals, 0, w, best, chosen)[1] + 1e-12):
+            break
+    w_all = w
+    if best != chosen:
+        active[:] = False
+        active[best] = True
+        active[chosen] = True
+        for ww in range(worlds, 2 * worlds):
+            out[:] = 0.0
+            world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids, key, ww, base, sim, work, g,
+                         trace, out)
+            vals[ww - worlds + w, best] = out[best] / rollouts
+            vals[ww - worlds + w, chosen] = out[chosen] / rollouts
+            played += 2 * rollouts
+        w_all = w + worlds
+    finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
+
+
+@njit(cache=True)
+def cr_decision(st, opts, p, kind, ctx, acts, n, i, cr):
+    """A decision of seat ``p`` (index ``i`` of ``acts[:n]`` chosen) in the critique driver: a row
+    when p is the critiqued seat (valued when sampled with more than one legal action), and the
+    count of decisions. ``cr`` = (seat, prm, rate, key, cx, rows, acts_out, snaps), ``cx`` =
+    [rows written, decisions of the seat, decisions of any seat, stop]."""
+    seat, prm, rate, key, cx, rows, acts_out, snaps = cr
+    if p == seat:
+        k = cx[0]
+        if k < len(rows):
+            plain_row(rows[k], cx[1], cx[2], kind, st[TRICK_NO], role(st, p), n, i, acts[i])
+            if n > 1 and sampled(key, cx[1], rate):
+                snaps[k, :ST_SIZE] = st
+                critique_eval(st, opts, p, kind, ctx, acts, n, i, prm, mix64(key + np.uint64(cx[1] + 1)), rows[k],
+                              acts_out[k])
+            cx[0] += 1
+        cx[1] += 1
+    cx[2] += 1
+
+
+@njit(cache=True, inline='always')
+def mask_acts(kind, mask, v, acts):
+    """The codes of the actions of the mask ``mask`` (cards, lowest first) into ``acts``; returns
+    (their number, the index of ``v``)."""
+    n, i = 0, 0
+    while mask:
+        c = lowbit(mask)
+        if c == v:
+            i = n
+        acts[n] = act_code(kind, c)
+        n += 1
+        mask &= mask - 1
+    return n, i
+
+
+@njit(cache=True)
+def cr_auction(st, opts, sids, params, gplay, trace, plug, cr):
+    """``auction`` in the critique driver (each call is a K_BID decision)."""
+    cx = cr[4]
+    acts = np.empty(LEVELS + 1, np.int64)
+    p = st[FIRST_SPEAKER]
+    spoken = 0
+    while not auction_over(st, opts, spoken):
+        if spoken >= MAX_SPEECHES:
+            return E_AUCTION
+        if not (st[PASSED] >> p) & 1:
+            if cx[2] == cx[3]:
+                return HALT
+            level = bid_choice(st, opts, p, sids, params, gplay, plug)
+            if level == -2:
+                return E_PLUGIN
+            high = st[HIGH_LEVEL]
+            acts[0] = act_code(K_BID, 0)
+            for k in range(high + 1, LEVELS + 1):
+                acts[k - high] = act_code(K_BID, k)
+            cr_decision(st, opts, p, K_BID, spoken, acts, LEVELS + 1 - high, 0 if level == 0 else level - high, cr)
+            speak(st, p, level, trace)
+            spoken += 1
+        p = nxt(p)
+    return 0
+
+
+@njit(cache=True)
+def cr_contract(st, opts, sids, params, gplay, trace, plug, srch, cr):
+    """``make_contract`` in the critique driver (the trump, the call or the naming are decisions)."""
+    cx = cr[4]
+    acts = np.empty(MAX_ACTS, np.int64)
+    d = st[HIGH_BIDDER]
+    st[DECLARER] = d
+    st[STRENGTH] = hand_strength(st[HAND + d])
+    if cx[2] == cx[3]:
+        return HALT
+    trump = trump_choice(st, opts, d, sids, params, gplay, plug, srch)
+    if trump == -2:
+        return E_PLUGIN
+    for s in range(4):
+        acts[s] = act_code(K_TRUMP, s)
+    cr_decision(st, opts, d, K_TRUMP, 0, acts, 4, trump, cr)
+    st[TRUMP] = trump
+    if not is_solo(st, opts):
+        if cx[2] == cx[3]:
+            return HALT
+        if opts[O_PARTNER_METHOD] == 1:
+            q = name_choice(st, opts, d, sids, params, gplay, plug)
+            if q == -2:
+                return E_PLUGIN
+            for k in range(1, N_PLAYERS):
+                acts[k - 1] = act_code(K_NAME, (d + k) % N_PLAYERS)
+            cr_decision(st, opts, d, K_NAME, 0, acts, N_PLAYERS - 1, (q - d - 1) % N_PLAYERS, cr)
+            st[PARTNER] = q
+            st[REVEALED] = 1
+        else:
+            c = call_choice(st, opts, d, sids, params, gplay, plug)
+            if c == -2:
+                return E_PLUGIN
+            n, i = mask_acts(K_CALL, callable_cards(st, opts, d), c, acts)
+            cr_decision(st, opts, d, K_CALL, 0, acts, n, i, cr)
+            st[CALLED] = c
+            st[PARTNER] = owner_of(st, c)
+    first_leader(st, opts, d)
+    log(st, trace, T_CONTRACT, d, st[HIGH_LEVEL], st[TRUMP], st[CALLED], st[PARTNER])
+    return 0
+
+
+@njit(cache=True)
+def cr_tricks(st, opts, sids, params, gplay, trace, plug, srch, cr):
+    """``tricks_loop`` in the critique driver (each card is a K_CARD decision)."""
+    cx = cr[4]
+    acts = np.empty(MAX_ACTS, np.int64)
+    for t in range(TRICKS):
+        leader = st[LEADER]
+        for k in range(N_PLAYERS):
+            p = (leader + k) % N_PLAYERS
+            legal = legal_cards(st[HAND + p], st[LED])
+            if legal == 0:
+                return E_NO_MOVES
+            if cx[2] == cx[3]:
+                return HALT
+            card = card_choice(st, opts, p, legal, sids[p], gplay, plug, params, True, srch)
+            if card == -2:
+                return E_PLUGIN
+            n, i = mask_acts(K_CARD, legal, card, acts)
+            cr_decision(st, opts, p, K_CARD, 0, acts, n, i, cr)
+            put_card(st, p, card, trace)
+        finish_trick(st, trace)
+    return 0
+
+
+@njit(cache=True)
+def cr_hand(st, opts, seed, game, sids, params, gdeck, gplay, trace, plug, srch, cr):
+    """``play_hand`` (with ``deal_until_bid``) in the critique driver."""
+    seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[HAND_IDX])
+    st[REDEALS] = 0
+    e = 0
+    for attempt in range(MAX_REDEALS + 1):
+        deal(st, gdeck, trace)
+        e = cr_auction(st, opts, sids, params, gplay, trace, plug, cr)
+        if e or st[HIGH_BIDDER] >= 0:
+            break
+        if attempt < MAX_REDEALS:
+            st[REDEALS] += 1
+            st[ALL_REDEALS] += 1
+            log(st, trace, T_REDEAL, -1, st[REDEALS], 0, 0, 0)
+            if opts[O_REDEAL_DEALER] == 1:
+                st[DEALER] = nxt(st[DEALER])
+        else:
+            st[VOID_HAND] = 1
+            st[TRUNC] = 1
+    if e == 0 and st[VOID_HAND] == 0:
+        e = cr_contract(st, opts, sids, params, gplay, trace, plug, srch, cr)
+        if e == 0:
+            e = cr_tricks(st, opts, sids, params, gplay, trace, plug, srch, cr)
+        if e == 0:
+            settle(st, opts, trace)
+    return e
+
+
+@njit(cache=True, nogil=True)
+def critique_deal(seed, game, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug, srch):
+    """Play session ``game`` of run ``seed`` exactly as ``play_session`` does (the same streams;
+    the general card loop, which a built-in table's loop matches) and write a
+    ``kernels.critique`` row for each decision of ``seat`` (at most ``len(rows)``): its calls
+    in every auction (thrown-in deals too), its trump, call or naming as declarer, its cards. A
+    sampled one (``rate``) with more than one legal action is valued by ``critique_eval`` with
+    the search row ``prm`` (its own stream, STREAM_CRITIQUE), its state kept in ``snaps``.
+    ``stop`` >= 0 stops the session before its decision number ``stop`` (any seat's:
+    ``CR_STEP``), the state there. ``params`` carries the plug-in rows (``with_plugin_params``),
+    ``srch`` is the search (SEARCH_SIG). Returns (rows written, decisions of ``seat``, the state)."""
+    st = np.zeros(ST_SIZE, np.int64)
+    gdeck = np.zeros(2, np.uint64)
+    gplay = np.zeros(2, np.uint64)
+    cx = np.zeros(4, np.int64)
+    cx[3] = stop
+    key = stream_key(seed, game, np.int64(STREAM_CRITIQUE))
+    cr = (np.int64(seat), prm, np.float64(rate), key, cx, rows, acts_out, snaps)
+    st[N] = N_PLAYERS
+    for p in range(N_PLAYERS):
+        if sids[p] >= PLUGIN or sids[p] == S_SEARCH:
+            st[PLUGGED] = 1
+    if opts[O_FIRST_DEALER] >= 0:
+        st[DEALER] = opts[O_FIRST_DEALER]
+    else:
+        seed_stream(gdeck, seed, game, np.int64(STREAM_DEALER))
+        st[DEALER] = below(gdeck, N_PLAYERS)
+    st[FIRST_DEALER] = st[DEALER]
+    seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
+    for h in range(opts[O_HANDS]):
+        st[HAND_IDX] = h
+        e = cr_hand(st, opts, seed, game, sids, params, gdeck, gplay, trace, plug, srch, cr)
+        if e == HALT:
+            return cx[0], cx[1], st
+        st[ERR] = e
+        if e:
+            break
+        st[DEALER] = nxt(st[DEALER])
+    st[HAND_IDX] = min(st[HAND_IDX] + 1, opts[O_HANDS])
+    return cx[0], cx[1], st
+
+
+def critique(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug=None,
+             pprm=None):
+    """``critique_deal`` with the table's plug-in and search (as ``play_batch``): session ``deal_id``."""
+    return critique_deal(seed, deal_id, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS), seat,
+                         np.ascontiguousarray(prm, dtype=np.float64), float(rate), stop, rows, acts_out, snaps, trace,
+                         no_plugin if plug is None else plug,
+                         search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search))
 
 
 # =============================================================================

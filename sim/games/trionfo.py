@@ -287,11 +287,103 @@ def _record_check(cols: dict, opts: np.ndarray, n: int):
     return None
 
 
-def _replay(seed, game_id, opts, sids, params, check, plug=None, pprm=None):
+def _trace(opts: np.ndarray) -> np.ndarray:
+    """A trace buffer for a whole session (the replay's)."""
     rows = int(opts[K.O_HANDS]) * ((K.MAX_REDEALS + 1) * 32 + 80) + 16
-    trace = np.zeros((min(rows, 2_000_000), K.TRACE_W), dtype=np.int64)
+    return np.zeros((min(rows, 2_000_000), K.TRACE_W), dtype=np.int64)
+
+
+def _replay(seed, game_id, opts, sids, params, check, plug=None, pprm=None):
+    trace = _trace(opts)
     st = K.replay_session(seed, game_id, opts, sids, params, check, trace, plug, pprm)
     return st, trace
+
+
+# ---- critique (issue 40) -----------------------------------------------------------------
+
+def _action_text(code: int) -> str:
+    """A critique action code (``kernels.trionfo.act_code``: kind and legal action) as text."""
+    kind, v = int(code) >> K.ACT_SHIFT, int(code) & K.ACT_MASK
+    if kind == K.K_BID:
+        return BID_NAMES[v]
+    if kind == K.K_TRUMP:
+        return f"trump {SUIT_NAMES40[v]}"
+    if kind == K.K_CALL:
+        return f"call {fmt40_card(v)}"
+    if kind == K.K_NAME:
+        return f"name seat {v}"
+    return fmt40_card(v)
+
+
+ROLES = ("in the auction", "declarer", "partner", "defender")
+
+
+def _position(st: np.ndarray, seat: int, opts: np.ndarray) -> list[str]:
+    """What seat ``seat`` sees at a critiqued decision (``cardsim critique``'s worst positions): its
+    hand, the auction, the contract with the partner as far as the seat knows it (a secret
+    partner stays unknown to the others until the called card is played), the table, the
+    thirds and the session's money. Nothing hidden from it."""
+    seat = int(seat)
+    n = K.N_PLAYERS
+    d, partner, trump, called = (int(st[x]) for x in (K.DECLARER, K.PARTNER, K.TRUMP, K.CALLED))
+    role = K.role(st, seat)
+    out = [f"seat {seat} ({ROLES[role]}), hand {int(st[K.HAND_IDX]) + 1} of {int(opts[K.O_HANDS])}"
+           + (f" (deal {int(st[K.REDEALS]) + 1}: {int(st[K.REDEALS])} thrown in)" if st[K.REDEALS] else "")
+           + f", dealer seat {int(st[K.DEALER])}, seat {int(st[K.FIRST_SPEAKER])} spoke first",
+           f"hand: {fmt40_mask(int(st[K.HAND + seat]))}",
+           "auction: " + ", ".join(f"seat {q} " + (BID_NAMES[int(st[K.BID + q])] if st[K.BID + q] else "-")
+                                   + (" (passed)" if int(st[K.PASSED]) >> q & 1 else "") for q in range(n))]
+    if d >= 0:
+        level = int(st[K.HIGH_LEVEL])
+        parts = [f"contract: seat {d} {BID_NAMES[level]}", "trump " + (SUIT_NAMES40[trump] if trump >= 0 else
+                                                                       "not named yet")]
+        if called >= 0:
+            parts.append(f"called {fmt40_card(called)}")
+        if level > int(opts[K.O_PARTNER_LEVELS]):
+            parts.append("solo")
+        elif partner < 0:
+            parts.append("partner not chosen yet")
+        elif st[K.REVEALED] or seat == partner:
+            parts.append("self-call (a secret solo)" if partner == d else f"partner seat {partner}")
+        else:
+            parts.append("partner unknown")
+        out.append(", ".join(parts))
+    if trump >= 0 and st[K.LEADER] >= 0:
+        k, lead = int(st[K.NCARDS]), int(st[K.LEADER])
+        out.append(f"tricks played {int(st[K.TRICK_NO])}; trick on the table: "
+                   + (", ".join(f"seat {(lead + i) % n} {fmt40_card(int(st[K.TRICK + i]))}" for i in range(k))
+                      if k else f"empty (seat {lead} leads)"))
+        trick = sum(1 << int(st[K.TRICK + i]) for i in range(k))
+        out.append(f"played in earlier tricks: {fmt40_mask(int(st[K.PLAYED]) & ~trick)}")
+        out.append("thirds won: " + ", ".join(f"seat {q} {int(st[K.THIRDS + q])}" for q in range(n)))
+    out.append("session money: " + ", ".join(f"seat {q} {int(st[K.MONEY + q]):+d}" for q in range(n)))
+    for q in range(n):
+        if q != seat:
+            void = int(st[K.VOID + q])
+            out.append(f"seat {q}: {int(st[K.HAND + q]).bit_count()} cards"
+                       + (", void in " + " ".join(SUIT_NAMES40[x] for x in range(4) if void >> x & 1) if void else ""))
+    return out
+
+
+def _max_rows(opts: np.ndarray, n: int) -> int:
+    """Rows of a session at most (more are counted, not rowed): per hand a few calls in the auction
+    (more after thrown-in deals), the contract's two decisions, eight cards."""
+    return min(int(opts[K.O_HANDS]) * 24 + 64, 1024)
+
+
+CRITIQUE = {
+    "run": K.critique,
+    "max_rows": _max_rows,
+    "max_acts": K.MAX_ACTS,
+    "state_size": K.ST_SIZE,
+    "trace": _trace,
+    "phase": ("trick", "tricks completed in the hand (0: the auction, the contract and trick 1)"),
+    "detail": ("role", "the seat's part in the hand as it knows it: 0 in the auction, 1 declarer, 2 partner, "
+                       "3 defender"),
+    "action_text": _action_text,
+    "position": _position,
+    "value": "stakes (the seat's money in the hand; a deal thrown in after an all-pass auction counts 0)",
+}
 
 
 # issue 16: the self-consistent field of the committed `cardsim tune --self` run
@@ -341,4 +433,5 @@ GAME = GameSpec(
     seat_extras=(),
     zero_sum=True,
     record_check=lambda cols, opts, n: _record_check(cols, opts, n),
+    critique=CRITIQUE,
 )
