@@ -58,6 +58,17 @@ Choices this module adds where the spec leaves room
   chance dealt this turn, in draw order); a draw the feed has no card for stops the turn
   (``XNEED``); a reshuffle leaves the pile's order (chance deals from it). Off in the batch
   (XSTEP 0): no rule and no record changes.
+* Critique (issue 40, ``critique_deal``; ``kernels.critique`` has the contract): a game is played
+  turn by turn by ``play_turn`` with a longer ``vb`` (CV_*): every question of every seat is
+  logged (the plug-in lists of the K_* kinds built for the built-in seats too, whose answers
+  stay their own: the batch's game) and counted (``CR_STEP``; ``stop`` halts before one, with
+  its state). A turn has four segments (SEG_*: the draw with the buys and volunteers, step 2,
+  the discard, an out-of-turn discard); every question of a segment is asked in its start
+  state or follows from it by the answers alone, so the critiqued seat's question is valued by
+  rollouts from that start (``rollout_from``) that answer the segment's earlier questions from
+  a script and then force each legal answer (``world_values``, the search's own per-world
+  values: determinized worlds, the policy at every seat, the seat's ``deal_value``). In the
+  batch ``vb`` is VB_SIZE long and none of it runs (``critiquing``).
 * The card taken from the pile (A9, §7.1.3): its **type** may not be discarded that turn, a
   twin included. Copies are indistinguishable, so discarding the twin puts the same card back
   on the pile: the "take D, discard D" pass the rule forbids. The exception is a holding of
@@ -128,6 +139,16 @@ from cardsim.kernels.cards import lowbit, popcount
 import numba
 from numba import types
 
+from cardsim.kernels.critique import (
+    RACE_Z as CR_RACE_Z,
+    ROUND as CR_ROUND,
+    STREAM_CRITIQUE,
+    diff_se,
+    finish_row,
+    plain_row,
+    race,
+    sampled,
+)
 from cardsim.kernels.jit import (
     PLUG_SIG,
     lazy_cfunc,
@@ -139,9 +160,9 @@ from cardsim.kernels.jit import (
     trace_put,
     unowned,
 )
-from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream, shuffle, uniform
-from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, \
-    shuffle_prefix
+from cardsim.kernels.rng import STREAM_PLAY, below, mix64, seed_stream, shuffle, stream_key, uniform
+from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, SP_ROLLOUTS, SP_WORLDS, best_action, plan_budget, \
+    search_key, seed_sub, shuffle_prefix
 
 RULES_VERSION = 2
 # 2 (issue 12): go_out_requires_discard melds all but one card instead of not melding; the
@@ -397,6 +418,39 @@ SS_MODE = SS_POS + 2            # 0 exact; 1 a resampled world: a question the s
 SS_ANS = SS_POS + 3             # (question key, legal code) per answer, in the seat's order
 SS_ROOM = 256                   # answers a seat may have scripted in one turn
 SS_SIZE = SS_ANS + 2 * SS_ROOM
+# critique (issue 40) passes a vb longer still: from CV on, its bookkeeping (``critiquing``). In
+# record mode every question of every seat is logged (the plug-in lists built for the built-in
+# seats too, their answers left to them as in the batch) and counted; in script mode (a
+# rollout) the questions are answered from a script. A question counted CV_STOP stops the turn
+# with the snapshot at SNAP (as step mode's).
+CV = SNAP_SIZE
+CV_MODE = CV            # 0 off, CM_RECORD, CM_SCRIPT
+CV_STEP = CV + 1        # questions counted (record: any seat's in the game; script: answered)
+CV_STOP = CV + 2        # stop before question CV_STOP (-1: never)
+CV_STOPPED = CV + 3     # 1 once stopped (the snapshot at SNAP)
+CV_NLOG = CV + 4        # questions logged this turn
+CV_SEGS = CV + 5        # bit s: the start of segment s this turn is kept (at CV_SEG)
+CV_LEN = CV + 6         # script: answers
+CV_BAD = CV + 7         # script: answers that fit no question (never: tests)
+CV_SCRIPT = CV + 8      # script: the answers in question order (critique action codes, ``pack_act``)
+LOG_ROOM = 512          # questions one turn may log (a turn asks far fewer)
+CV_LOG = CV_SCRIPT + LOG_ROOM
+LG_SEAT, LG_KIND, LG_N, LG_CARD, LG_MELD, LG_INFO, LG_ANS, LG_SEG, LG_STEP, LG_HELD = range(10)
+LG_CODES = 10           # the legal codes
+LG_W = LG_CODES + MAX_LEGAL
+PENDING = -99           # LG_ANS before the answer is known
+CV_SEG = CV_LOG + LOG_ROOM * LG_W
+SEG_W = ST_SIZE + MAX_MELDS * TW    # a state and its table (a critique snapshot: ``state_size``)
+N_SEGS = 4
+CV_SIZE = CV_SEG + N_SEGS * SEG_W
+CM_RECORD = 1
+CM_SCRIPT = 2
+# a turn's segments: the questions of one segment are asked in one state (its start) or follow
+# from it by the answers alone, so a rollout restarts there (``rollout_from``)
+SEG_DRAW = 0            # the turn player's draw: K_DRAW, K_BUY, K_VOLUNTEER (begin_turn done)
+SEG_ACT = 1             # its step 2: K_MELD, K_MELD_JOKERS, K_SWAP, K_JOKER, K_LAYOFF (the draw done)
+SEG_DISCARD = 2         # its discard (step 2 done)
+SEG_OOT = 3             # an out-of-turn play's discard (its draw done)
 
 # trace rows (replay only): code, seat (-1: the table), a, b, c, d. d is the sizes after
 # the event: cards held by the seat + 256 * stock size + 65536 * discard pile size (see
@@ -1114,6 +1168,102 @@ def fill_view(st, opts, tab, p, kind, card, meld, info, info2, view):
 
 
 @njit(cache=True, inline='always')
+def critiquing(vb):
+    """A critique's vb in record or script mode (never in the batch: its vb is VB_SIZE long)."""
+    return vb.shape[0] > SNAP_SIZE and vb[CV_MODE] != 0
+
+
+@njit(cache=True)
+def pack_act(kind, code, card, meld, info):
+    """A critique action code: the decision kind, the legal code, the card and meld asked about
+    (-1: none) and bit 28 = V_INFO & 1 (out of turn; a swap into the meld)."""
+    return kind + (code << 4) + ((card + 1) << 12) + ((meld + 1) << 20) + ((info & 1) << 28)
+
+
+@njit(cache=True)
+def seg_of(kind, info):
+    """The turn segment (SEG_*) where a question of ``kind`` (V_INFO ``info``) is asked."""
+    if kind == K_DRAW or kind == K_BUY or kind == K_VOLUNTEER:
+        return SEG_DRAW
+    if kind == K_DISCARD:
+        return SEG_OOT if info else SEG_DISCARD
+    return SEG_ACT
+
+
+@njit(cache=True)
+def crit_ask(st, tab, p, kind, n, card, meld, info, vb):
+    """A question in a critique (legal codes at ``vb[VIEW_SIZE + MAX_LEGAL:]``): the one counted
+    CV_STOP stops the turn (snapshot at SNAP, the deal stopped as by a plug-in's stop); in script
+    mode the next scripted answer's index (-1 and CV_BAD when it fits no legal code); in record
+    mode it is logged (seat, kind, legal codes; its segment's start kept if it is the first)
+    and -1 returned: the seat answers as in the batch, ``note`` logs the answer."""
+    legal = vb[VIEW_SIZE + MAX_LEGAL:VIEW_SIZE + MAX_LEGAL + n]
+    j = vb[CV_STEP]
+    if j == vb[CV_STOP]:
+        snapshot(st, tab, n, vb)
+        vb[CV_STOPPED] = 1
+        vb[CV_MODE] = 0
+        st[PERR] = 1
+        st[DREASON] = D_STOPPED
+        return -1
+    vb[CV_STEP] = j + 1
+    if vb[CV_MODE] == CM_SCRIPT:
+        a = vb[CV_SCRIPT + j] if j < vb[CV_LEN] else -1
+        if j + 1 >= vb[CV_LEN] and vb[CV_STOP] < 0:
+            vb[CV_MODE] = 0
+        if a >= 0 and (a & 15) == kind:
+            for i in range(n):
+                if legal[i] == (a >> 4) & 255:
+                    return i
+        vb[CV_BAD] += 1
+        vb[CV_MODE] = 0
+        return -1
+    e = vb[CV_NLOG]
+    if e < LOG_ROOM:
+        r = CV_LOG + e * LG_W
+        seg = seg_of(kind, info)
+        vb[r + LG_SEAT] = p
+        vb[r + LG_KIND] = kind
+        vb[r + LG_N] = n
+        vb[r + LG_CARD] = card
+        vb[r + LG_MELD] = meld
+        vb[r + LG_INFO] = info
+        vb[r + LG_ANS] = PENDING
+        vb[r + LG_SEG] = seg
+        vb[r + LG_STEP] = j
+        vb[r + LG_HELD] = st[HSIZE + p]
+        vb[r + LG_CODES:r + LG_CODES + n] = legal
+        vb[CV_NLOG] = e + 1
+        if not (vb[CV_SEGS] >> seg) & 1:
+            vb[CV_SEGS] |= 1 << seg
+            keep_state(st, tab, vb[CV_SEG + seg * SEG_W:CV_SEG + (seg + 1) * SEG_W])
+    return -1
+
+
+@njit(cache=True)
+def keep_state(st, tab, out):
+    """A state and its table into ``out`` (SEG_W: a critique snapshot)."""
+    out[:ST_SIZE] = st
+    k = ST_SIZE
+    for i in range(MAX_MELDS):
+        for f in range(TW):
+            out[k] = tab[i, f]
+            k += 1
+
+
+@njit(cache=True, inline='always')
+def note(vb, kind, code):
+    """Record mode: the answer ``code`` to the question of ``kind`` logged last (if it waits
+    for one)."""
+    if critiquing(vb) and vb[CV_MODE] == CM_RECORD:
+        e = vb[CV_NLOG] - 1
+        if e >= 0:
+            r = CV_LOG + e * LG_W
+            if vb[r + LG_KIND] == kind and vb[r + LG_ANS] == PENDING:
+                vb[r + LG_ANS] = code
+
+
+@njit(cache=True, inline='always')
 def asks(st, p, kind, pprm):
     """Plug-in seat p is asked decisions of this kind (its mask), and no answer stopped the deal."""
     return st[PERR] == 0 and (int(pprm[p, PLUG_KINDS]) >> kind) & 1 == 1
@@ -1125,7 +1275,13 @@ def ask(st, opts, tab, p, kind, n, card, meld, info, info2, plug, pprm, vb):
     ``vb[VIEW_SIZE + MAX_LEGAL:]``: ``plug(view, legal, n, prm)`` on its view and a copy of
     them, for the kinds in its mask. Returns the index, or -1: the base built-in decides (a
     kind not asked, or the answer -1). Any other answer stops the deal (PERR, the deal
-    over: E_PLUGIN) and returns -1, so the turn winds down legally."""
+    over: E_PLUGIN) and returns -1, so the turn winds down legally. A critique's vb
+    (``critiquing``: every seat is asked, plug-in or not) first logs the question, stops
+    there, or answers it from its script (``crit_ask``)."""
+    if critiquing(vb):
+        i = crit_ask(st, tab, p, kind, n, card, meld, info, vb)
+        if i >= 0:
+            return i
     if not asks(st, p, kind, pprm):
         return -1
     view = vb[:VIEW_SIZE]
@@ -1158,7 +1314,7 @@ def snapshot(st, tab, n, vb):
 def ask_yes(st, opts, tab, p, kind, card, meld, info, plug, pprm, vb):
     """A yes/no decision (legal 0 no, 1 yes): 1, 0, or -1 (the base decides). The legal
     buffer is left alone for a seat not asked (after a stop it holds the stopping question's)."""
-    if not asks(st, p, kind, pprm):
+    if not (asks(st, p, kind, pprm) or critiquing(vb)):
         return -1
     vb[VIEW_SIZE + MAX_LEGAL] = 0
     vb[VIEW_SIZE + MAX_LEGAL + 1] = 1
@@ -1168,7 +1324,7 @@ def ask_yes(st, opts, tab, p, kind, card, meld, info, plug, pprm, vb):
 @njit(cache=True)
 def plug_discard(st, opts, tab, p, free, plug, pprm, vb):
     """K_DISCARD: the card a plug-in seat discards, -1 (the base decides)."""
-    if not asks(st, p, K_DISCARD, pprm):
+    if not (asks(st, p, K_DISCARD, pprm) or critiquing(vb)):
         return -1
     m = VIEW_SIZE + MAX_LEGAL
     n = 0
@@ -1186,7 +1342,7 @@ def plug_discard(st, opts, tab, p, free, plug, pprm, vb):
 def plug_target(st, opts, tab, p, kind, c, meld, keep, on_table, plug, pprm, vb):
     """K_LAYOFF / K_JOKER: 0 keep (``keep``: allowed), 1 + t on meld t (``on_table``: the
     melds that take c); -1: the base decides (or no choice to ask about)."""
-    if not asks(st, p, kind, pprm):
+    if not (asks(st, p, kind, pprm) or critiquing(vb)):
         return -1
     m = VIEW_SIZE + MAX_LEGAL
     n = 0
@@ -1220,7 +1376,7 @@ def plug_meld(st, opts, tab, p, mo, plug, pprm, vb):
     out or leaves one card and the plain one is legal, 3 + c a meld of every card but one
     c (kept to discard: going out next); the meld chosen is left in mo. Returns the code, or
     -1 (the base decides)."""
-    if not asks(st, p, K_MELD, pprm):
+    if not (asks(st, p, K_MELD, pprm) or critiquing(vb)):
         return -1
     spec, rules, h = spec_of(opts, st[DEAL]), rules_of(opts), hand_of(st, p)
     nm = spec[M.C_GROUPS] + spec[M.C_RUNS]
@@ -1275,7 +1431,7 @@ def plug_meld(st, opts, tab, p, mo, plug, pprm, vb):
 def plug_meld_jokers(st, opts, tab, p, mo, nm, keep, plug, pprm, vb):
     """K_MELD_JOKERS: how many of the held jokers the meld takes (0..m, m what ``add_jokers``
     can place), -1: the base decides (or none to place)."""
-    if not asks(st, p, K_MELD_JOKERS, pprm):
+    if not (asks(st, p, K_MELD_JOKERS, pprm) or critiquing(vb)):
         return -1
     trial = mo[F.MAX_CM:2 * F.MAX_CM, :M.M_SIZE]
     trial[:nm] = mo[:nm, :M.M_SIZE]
@@ -1343,8 +1499,11 @@ def offer_oot(st, opts, tab, p, sids, params, gplay, trace, plug, pprm, vb):
         q = (p + i) % n
         if opts[O_COOLDOWN] and st[COOL + q] != 0:
             continue
-        a = ask_yes(st, opts, tab, q, K_VOLUNTEER, top_card(st), -1, 0, plug, pprm, vb) if sids[q] >= PLUGIN else -1
-        if volunteers(st, opts, q, seat_sid(sids, params, q), seat_row(sids, params, q), gplay) if a < 0 else a == 1:
+        a = ask_yes(st, opts, tab, q, K_VOLUNTEER, top_card(st), -1, 0, plug, pprm, vb) \
+            if sids[q] >= PLUGIN or critiquing(vb) else -1
+        v = volunteers(st, opts, q, seat_sid(sids, params, q), seat_row(sids, params, q), gplay) if a < 0 else a == 1
+        note(vb, K_VOLUNTEER, 1 if v else 0)
+        if v:
             log(st, trace, T_VOLUNTEER, q, 0, 0, 0, sizes(st, q))
             return q
     return -1
@@ -1361,9 +1520,11 @@ def offer_buy(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm, vb):
         b = (p + i) % n
         if b == st[TOP_FROM] or not may_take_paid(st, opts, b):
             continue
-        a = ask_yes(st, opts, tab, b, K_BUY, c, -1, 1, plug, pprm, vb) if sids[b] >= PLUGIN else -1
-        if wants_card(st, opts, tab, b, c, True, seat_sid(sids, params, b), seat_row(sids, params, b), gplay, sc) \
-                if a < 0 else a == 1:
+        a = ask_yes(st, opts, tab, b, K_BUY, c, -1, 1, plug, pprm, vb) if sids[b] >= PLUGIN or critiquing(vb) else -1
+        w = wants_card(st, opts, tab, b, c, True, seat_sid(sids, params, b), seat_row(sids, params, b), gplay, sc) \
+            if a < 0 else a == 1
+        note(vb, K_BUY, 1 if w else 0)
+        if w:
             k = take_top(st, opts, b, T_BUY, trace)
             st[LASTK + b] = k
             return penalty_card(st, opts, b, gplay, trace)
@@ -1387,18 +1548,23 @@ def draw_oot_model(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm,
 
 @njit(cache=True)
 def want_top(st, opts, tab, p, paid, sids, params, gplay, sc, plug, pprm, vb):
-    """choose_draw: the turn player takes the top discard (K_DRAW for a plug-in seat)."""
-    if st[F_KIND] == K_DRAW + 1 and st[F_SEAT] == p:
-        st[F_KIND] = 0
-        return st[F_VAL] == 1
+    """choose_draw: the turn player takes the top discard (K_DRAW for a plug-in seat; the
+    answer a search forced on the hook, F_KIND, first)."""
+    forced = st[F_KIND] == K_DRAW + 1 and st[F_SEAT] == p
     a = -1
-    if sids[p] >= PLUGIN:
+    if sids[p] >= PLUGIN or critiquing(vb):
         info = 0 if not paid else (1 if opts[O_PENALTY] == 0 else 2)
         a = ask_yes(st, opts, tab, p, K_DRAW, top_card(st), -1, info, plug, pprm, vb)
-    if a >= 0:
-        return a == 1
-    return wants_card(st, opts, tab, p, top_card(st), paid, seat_sid(sids, params, p), seat_row(sids, params, p),
-                      gplay, sc)
+    if forced:
+        st[F_KIND] = 0
+        w = st[F_VAL] == 1
+    elif a >= 0:
+        w = a == 1
+    else:
+        w = wants_card(st, opts, tab, p, top_card(st), paid, seat_sid(sids, params, p), seat_row(sids, params, p),
+                       gplay, sc)
+    note(vb, K_DRAW, 1 if w else 0)
+    return w
 
 
 @njit(cache=True)
@@ -1423,9 +1589,16 @@ def oot_play(st, opts, tab, q, sids, params, gplay, trace, sc, plug, pprm, vb):
         return
     give(st, q, c)
     log(st, trace, T_OOT, q, c, 0, 0, sizes(st, q))
-    x = plug_discard(st, opts, tab, q, True, plug, pprm, vb) if sids[q] >= PLUGIN else -1
+    oot_discard(st, opts, tab, q, sids, params, gplay, trace, sc, plug, pprm, vb)
+
+
+@njit(cache=True)
+def oot_discard(st, opts, tab, q, sids, params, gplay, trace, sc, plug, pprm, vb):
+    """Q's out-of-turn discard (any card; its draw done)."""
+    x = plug_discard(st, opts, tab, q, True, plug, pprm, vb) if sids[q] >= PLUGIN or critiquing(vb) else -1
     if x < 0:
         x = choose_discard(st, opts, tab, q, True, seat_sid(sids, params, q), seat_row(sids, params, q), gplay, sc)
+    note(vb, K_DISCARD, x)
     discard(st, q, x, 1, trace)
     st[OOT + q] += 1
     if opts[O_COOLDOWN]:
@@ -1591,9 +1764,11 @@ def meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb)
         if not swap_into_meld(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb):
             return
     else:
-        a = plug_meld(st, opts, tab, p, mo, plug, pprm, vb) if pl else -1
+        a = plug_meld(st, opts, tab, p, mo, plug, pprm, vb) if pl or critiquing(vb) else -1
         if a == 0 or (a < 0 and not yes(sid, prm, gplay)):
+            note(vb, K_MELD, 0)
             return
+        note(vb, K_MELD, a if a > 0 else 1)
         if a < 0 and sid != S_RANDOM and prm[P_MELD] > 0.5 and spec_of(opts, st[DEAL])[M.C_GROUP_EXACT] != 0 \
                 and not special7(st, opts):
             flexible_meld(st, opts, tab, p, mo)       # meld_pick = 1 (exact contracts)
@@ -1601,11 +1776,13 @@ def meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb)
     if spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0:
         keep = 1 if opts[O_GO_OUT_DISCARD] else 0
         nm = spec[M.C_GROUPS] + spec[M.C_RUNS]
-        j = plug_meld_jokers(st, opts, tab, p, mo, nm, keep, plug, pprm, vb) if pl else -1
+        j = plug_meld_jokers(st, opts, tab, p, mo, nm, keep, plug, pprm, vb) if pl or critiquing(vb) else -1
         if j < 0 and sid != S_RANDOM and prm[P_MELD_JK] > 0.5:
             j = BIG
+        added = 0
         if j > 0:
-            add_jokers(mo, nm, hand_of(st, p), st[HSIZE + p], rules_of(opts), keep, j)
+            added = add_jokers(mo, nm, hand_of(st, p), st[HSIZE + p], rules_of(opts), keep, j)
+        note(vb, K_MELD_JOKERS, added)
     lay_meld(st, opts, tab, p, mo, trace)
     if st[HSIZE + p] == 0:
         end_deal(st, D_OUT, p)
@@ -1666,8 +1843,11 @@ def swap_into_meld(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm,
                 ok = best_meld(st, opts, p, mo) >= 0 and meld_jokers(mo, nm) >= 1
                 h[c] += 1
                 h[JK] -= 1
-                a = ask_yes(st, opts, tab, p, K_SWAP, c, i, 1, plug, pprm, vb) if ok and pl else -1
-                if ok and (yes(sid, prm, gplay) if a < 0 else a == 1):
+                a = ask_yes(st, opts, tab, p, K_SWAP, c, i, 1, plug, pprm, vb) if ok and (pl or critiquing(vb)) else -1
+                y = ok and (yes(sid, prm, gplay) if a < 0 else a == 1)
+                if ok:
+                    note(vb, K_SWAP, 1 if y else 0)
+                if y:
                     F.swap(tab[i], c)
                     take(st, p, c)
                     give(st, p, JK)
@@ -1772,8 +1952,10 @@ def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok, pl, plug, ppr
         s = tab[i, M.M_KEY]
         for c in range(13 * s, 13 * s + 13):
             while h[c] > 0 and F.can_swap(tab[i], c, rules) and (st[HSIZE + p] > 1 or last):
-                a = ask_yes(st, opts, tab, p, K_SWAP, c, i, 0, plug, pprm, vb) if pl else -1
-                if not (yes(sid, prm, gplay) if a < 0 else a == 1):
+                a = ask_yes(st, opts, tab, p, K_SWAP, c, i, 0, plug, pprm, vb) if pl or critiquing(vb) else -1
+                y = yes(sid, prm, gplay) if a < 0 else a == 1
+                note(vb, K_SWAP, 1 if y else 0)
+                if not y:
                     break
                 lo, hi = tab[i, M.M_LO], tab[i, M.M_HI]
                 F.swap(tab[i], c)
@@ -1786,7 +1968,8 @@ def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok, pl, plug, ppr
                     unswap(tab[i], c, lo, hi)
                     break
                 take(st, p, c)
-                j = plug_target(st, opts, tab, p, K_JOKER, JK, i, keep, table_ok, plug, pprm, vb) if pl else -1
+                j = plug_target(st, opts, tab, p, K_JOKER, JK, i, keep, table_ok, plug, pprm, vb) \
+                    if pl or critiquing(vb) else -1
                 if j > 0:
                     t = j - 1
                 if j == 0 or (j < 0 and keep and (t < 0 or sid == S_RANDOM and below(gplay, 2) == 1)):
@@ -1796,6 +1979,7 @@ def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok, pl, plug, ppr
                     t = SWAP_KEPT
                 else:
                     F.lay(tab[t], JK)
+                note(vb, K_JOKER, 0 if t == SWAP_KEPT else 1 + t)
                 log(st, trace, T_SWAP, p, c, i, swap_info(wrun, tab, t), sizes(st, p))
                 done += 1
     return done
@@ -1838,12 +2022,14 @@ def layoff_phase(st, opts, tab, p, sid, prm, gplay, trace, pl, plug, pprm, vb):
                 h[c] += 1
                 if t < 0:
                     stale |= np.int64(1) << c
-                j = plug_target(st, opts, tab, p, K_LAYOFF, c, -1, True, True, plug, pprm, vb) if pl and t >= 0 else -1
-                if j == 0:
-                    break
+                j = plug_target(st, opts, tab, p, K_LAYOFF, c, -1, True, True, plug, pprm, vb) \
+                    if (pl or critiquing(vb)) and t >= 0 else -1
                 if j > 0:
                     t = j - 1
-                elif t < 0 or not yes(sid, prm, gplay):
+                go = j > 0 or (j < 0 and t >= 0 and yes(sid, prm, gplay))
+                if t >= 0:
+                    note(vb, K_LAYOFF, 1 + t if go else 0)
+                if not go:
                     break
                 F.lay(tab[t], c)
                 take(st, p, c)
@@ -1896,12 +2082,15 @@ def discard_phase(st, opts, tab, p, sid, prm, gplay, trace, sc, pl, plug, pprm, 
         return 0
     c = -1
     if st[F_KIND] == K_DISCARD + 1 and st[F_SEAT] == p:
+        if critiquing(vb):
+            plug_discard(st, opts, tab, p, False, plug, pprm, vb)      # the question, logged
         st[F_KIND] = 0
         c = st[F_VAL]
-    elif pl:
+    elif pl or critiquing(vb):
         c = plug_discard(st, opts, tab, p, False, plug, pprm, vb)
     if c < 0:
         c = choose_discard(st, opts, tab, p, False, sid, prm, gplay, sc)
+    note(vb, K_DISCARD, c)
     if c < 0:
         return E_NO_MOVES
     discard(st, p, c, 0, trace)
@@ -2095,19 +2284,34 @@ def rollout(st, opts, tab, sids, params, g, sc, mo, plug, pprm, vb, draw):
     """Play the deal in ``st`` to its end with the rows ``params`` at every seat, from the
     turn player's draw (``draw``; begin_turn done) or its discard (its step 2 done, no
     out-of-turn play pending)."""
+    p = st[CUR]
+    rollout_from(st, opts, tab, sids, params, g, sc, mo, plug, pprm, vb, SEG_DRAW if draw else SEG_DISCARD, -1,
+                 sids[p], params[p], False)
+
+
+@njit(cache=True)
+def rollout_from(st, opts, tab, sids, params, g, sc, mo, plug, pprm, vb, seg, q, asid, aprm, apl):
+    """Play the deal in ``st`` to its end with the rows ``params`` at every seat, from the start
+    of the turn player's segment ``seg``: SEG_DRAW its draw (begin_turn done), SEG_ACT its step 2
+    (the draw done; ``q`` the seat playing out of turn, -1 none), SEG_DISCARD its discard (step 2
+    done, no out-of-turn play pending), SEG_OOT seat ``q``'s out-of-turn discard (its draw done).
+    This turn's step 2 is played by ``asid`` (row ``aprm``, ``apl``: as a plug-in seat), the
+    rest by the table's rows."""
     trace = np.zeros((0, 6), np.int64)
     p = st[CUR]
-    if draw:
+    if seg == SEG_DRAW:
         q = draw_phase(st, opts, tab, p, sids, params, g, trace, sc, plug, pprm, vb)
         if q == -2 or over(st):
             return
         st[XFER] = 1 if q >= 0 else 0
-        act_phase(st, opts, tab, p, sids[p], params[p], g, mo, trace, False, plug, pprm, vb)
+    if seg <= SEG_ACT:
+        act_phase(st, opts, tab, p, asid, aprm, g, mo, trace, apl, plug, pprm, vb)
         if over(st):
             return
-    else:
-        q = -1
-    if end_turn(st, opts, tab, sids, params, g, trace, sc, p, q, plug, pprm, vb) or over(st):
+    if seg == SEG_OOT:
+        oot_discard(st, opts, tab, q, sids, params, g, trace, sc, plug, pprm, vb)
+        st[CUR] = (p + 1) % st[N]
+    elif end_turn(st, opts, tab, sids, params, g, trace, sc, p, q, plug, pprm, vb) or over(st):
         return
     while not over(st):
         if st[TURN] >= opts[O_MAX_TURNS]:
@@ -2152,6 +2356,66 @@ def search_options(st, opts, tab, p, kind, sid, pol, gen, out):
 
 
 @njit(cache=True)
+def policy_table(n, sid, pol):
+    """The rollouts' table: the policy ``sid`` with its row ``pol`` at each of the n seats."""
+    sids2 = np.full(n, sid, np.int64)
+    params2 = np.zeros((n, N_PARAMS), np.float64)
+    for q in range(n):
+        params2[q, :N_POLICY] = pol[:N_POLICY]
+    return sids2, params2
+
+
+@njit(cache=True)
+def world_values(st, opts, tab, p, seg, q, fkind, script, m, codes, k, active, sids2, params2, asid, aprm, apl, key,
+                 w, rollouts, base, sim, tab2, cards, g, sc, mo, plug, pprm, vb, vals):
+    """World ``w`` of a decision's valuation (stream keyed by ``key``): what seat ``p`` cannot
+    see in ``st`` (``tab`` its table) dealt again into ``base``, then each active answer
+    ``codes[i]`` forced and the deal played out from the start of segment ``seg``
+    (``rollout_from``: ``q``; this turn's step 2 by ``asid``, ``aprm``, ``apl``) ``rollouts``
+    times by the rows ``params2`` at every seat (the same
+    streams for every answer); ``vals[r, i]`` = seat p's ``deal_value`` after rollout r of
+    answer i. The search forces its answer on the hook (``fkind`` >= 0: K_DRAW or K_DISCARD,
+    ``codes`` its answers); a critique (``fkind`` < 0) answers the segment's questions from a
+    script in ``vb``: ``script[:m]`` (the answers before the decision) and ``codes[i]`` (critique
+    action codes)."""
+    base[:] = st
+    seed_sub(g, key, w, -1)
+    determinize(base, opts, tab, p, g, cards)
+    for r in range(rollouts):
+        for i in range(k):
+            if active[i]:
+                sim[:] = base
+                tab2[:] = tab
+                if fkind >= 0:
+                    sim[F_KIND] = fkind + 1
+                    sim[F_SEAT] = p
+                    sim[F_VAL] = codes[i]
+                else:
+                    sim[F_KIND] = 0
+                    load_script(vb, script, m, codes[i], -1)
+                seed_sub(g, key, w, r)
+                rollout_from(sim, opts, tab2, sids2, params2, g, sc, mo, plug, pprm, vb, seg, q, asid, aprm, apl)
+                vals[r, i] = deal_value(sim, opts, p)
+
+
+@njit(cache=True)
+def load_script(vb, script, m, last, stop):
+    """Script mode in ``vb``: the answers ``script[:m]`` then ``last`` (none when < 0); ``stop``
+    >= 0 stops at the question after that many answers."""
+    vb[CV_MODE] = CM_SCRIPT
+    vb[CV_STEP] = 0
+    vb[CV_STOP] = stop
+    vb[CV_STOPPED] = 0
+    vb[CV_SCRIPT:CV_SCRIPT + m] = script[:m]
+    if last >= 0:
+        vb[CV_SCRIPT + m] = last
+        m += 1
+    vb[CV_LEN] = m
+    if m == 0 and stop < 0:
+        vb[CV_MODE] = 0
+
+
+@njit(cache=True)
 def search_pick(st, opts, tab, p, kind, prm, gen, plug, pprm, vb):
     """The search's answer to seat p's decision ``kind`` (K_DRAW: 1 take, 0 draw; K_DISCARD:
     the card), row ``prm`` (``kernels.search``): for each of ``worlds`` determinizations every
@@ -2173,10 +2437,7 @@ def search_pick(st, opts, tab, p, kind, prm, gen, plug, pprm, vb):
     if k == 1:
         return opt[0]
     worlds, rollouts = plan_budget(prm, k)
-    sids2 = np.full(n, sid, np.int64)
-    params2 = np.zeros((n, N_PARAMS), np.float64)
-    for q in range(n):
-        params2[q, :N_POLICY] = pol[:N_POLICY]
+    sids2, params2 = policy_table(n, sid, pol)
     base = np.empty(ST_SIZE, np.int64)
     sim = np.empty(ST_SIZE, np.int64)
     tab2 = np.empty_like(tab)
@@ -2185,23 +2446,17 @@ def search_pick(st, opts, tab, p, kind, prm, gen, plug, pprm, vb):
     mo = np.zeros((MO_ROWS, HOLD), np.int64)
     total = np.zeros(k, np.float64)
     dsq = np.zeros(k, np.float64)       # squares of the paired differences to the policy's answer
-    val = np.zeros(k, np.float64)
+    vals = np.zeros((rollouts, k), np.float64)
+    active = np.ones(k, np.bool_)
+    seg = SEG_DRAW if kind == K_DRAW else SEG_DISCARD
+    vb2 = vb[:VB_SIZE]                  # the rollouts' own: never a critique's (``critiquing``)
     for w in range(worlds):
-        base[:] = st
-        seed_sub(g, key, w, -1)
-        determinize(base, opts, tab, p, g, cards)
+        world_values(st, opts, tab, p, seg, -1, kind, opt, 0, opt, k, active, sids2, params2, sids2[p], params2[p],
+                     False, key, w, rollouts, base, sim, tab2, cards, g, sc, mo, plug, pprm, vb2, vals)
         for r in range(rollouts):
             for i in range(k):
-                sim[:] = base
-                tab2[:] = tab
-                sim[F_KIND] = kind + 1
-                sim[F_SEAT] = p
-                sim[F_VAL] = opt[i]
-                seed_sub(g, key, w, r)
-                rollout(sim, opts, tab2, sids2, params2, g, sc, mo, plug, pprm, vb, kind == K_DRAW)
-                val[i] = deal_value(sim, opts, p)
-                total[i] += val[i]
-                dsq[i] += (val[i] - val[0]) ** 2
+                total[i] += vals[r, i]
+                dsq[i] += (vals[r, i] - vals[r, 0]) ** 2
     b = best_action(total, k)
     z = prm[SX_Z]
     m = worlds * rollouts
@@ -2258,6 +2513,228 @@ def score_deal(st, opts, trace):
         st[TOTAL + st[OUT]] -= opts[O_CUT_POINTS]
     for p in range(st[N]):
         log(st, trace, T_SCORE, p, st[PEN + p], st[TOTAL + p], F.hold_points(hand_of(st, p), rules), 0)
+
+
+# =============================================================================
+# critique (issue 40): every answer of the critiqued seat's questions valued
+# =============================================================================
+# A game is played turn by turn by the batch's own ``play_turn`` with a critique's vb (record
+# mode: every question of every seat logged with its legal codes and answer, the built-in seats'
+# answers their own, as in the batch). After each turn, the critiqued seat's questions become
+# rows; a sampled one is valued from the start of its turn segment (SEG_*: the state where the
+# segment's first question was asked), the segment's earlier answers replayed from a script.
+@njit(cache=True)
+def decision_kind(act):
+    """The decision kind (K_*) of a critique action code (``pack_act``)."""
+    return act & 15
+
+
+@njit(cache=True)
+def critique_eval(st, tab, opts, p, seg, q, script, m, acts, n, chosen, prm, key, row, acts_out, plug, asid, aprm,
+                  apl):
+    """Value every answer ``acts[:n]`` (critique action codes) of seat ``p``'s question with the
+    search row ``prm`` (``kernels.critique``: a racing select stage over ``worlds`` worlds, then
+    the best and the choice ``chosen`` measured on as many fresh ones) into ``row`` and
+    ``acts_out``. ``st``, ``tab``: the start of the question's turn segment ``seg`` (``q``: the
+    seat playing out of turn, -1 none); ``script[:m]``: the answers to the segment's questions
+    before it (any seat's). Each world deals again what p cannot see and plays every answer out
+    to the end of the deal (``world_values``) by the policy at every seat, as the search does,
+    but for a question of step 2 (SEG_ACT) the rest of that step 2 by p's own strategy (``asid``,
+    ``aprm``, ``apl``: the questions it asks depend on it). The value is p's ``deal_value`` (what
+    the search maximizes). Returns the script answers that fit no question (0: tests)."""
+    nseat = st[N]
+    worlds = max(1, int(prm[SP_WORLDS]))
+    rollouts = max(1, int(prm[SP_ROLLOUTS]))
+    sids2, params2 = policy_table(nseat, np.int64(prm[SP_POLICY]), prm[SP_PRM:])
+    own = seg == SEG_ACT
+    osid = asid if own else sids2[0]
+    oprm = aprm.copy() if own else params2[0].copy()
+    opl = apl if own else False
+    pprm2 = np.zeros((nseat, N_PLUG_PARAMS + 1), np.float64)
+    vb = np.zeros(CV_SIZE, np.int64)
+    vals = np.zeros((2 * worlds, n), np.float64)
+    one = np.zeros((rollouts, n), np.float64)
+    seen = np.zeros(n, np.int64)
+    active = np.ones(n, np.bool_)
+    base = np.empty(ST_SIZE, np.int64)
+    sim = np.empty(ST_SIZE, np.int64)
+    tab2 = np.empty_like(tab)
+    cards = np.empty(MAX_PACK, np.int64)
+    g = np.empty(2, np.uint64)
+    sc = np.zeros(16, np.int64)
+    mo = np.zeros((MO_ROWS, HOLD), np.int64)
+    w, best, played = 0, chosen, 0
+    while w < worlds:
+        for ww in range(w, min(worlds, w + CR_ROUND)):
+            world_value(st, tab, opts, p, seg, q, script, m, acts, n, active, sids2, params2, osid, oprm, opl, key,
+                        ww, rollouts, base, sim, tab2, cards, g, sc, mo, plug, pprm2, vb, one, vals[ww])
+            for i in range(n):
+                if active[i]:
+                    played += rollouts
+        w = min(worlds, w + CR_ROUND)
+        for i in range(n):
+            if active[i]:
+                seen[i] = w
+        best, left = race(vals, w, n, active, chosen)
+        if left == 1 or (left == 2 and best != chosen and diff_se(vals, 0, w, best, chosen)[0]
+                         > CR_RACE_Z * diff_se(vals, 0, w, best, chosen)[1] + 1e-12):
+            break
+    w_all = w
+    if best != chosen:
+        active[:] = False
+        active[best] = True
+        active[chosen] = True
+        for ww in range(worlds, 2 * worlds):
+            world_value(st, tab, opts, p, seg, q, script, m, acts, n, active, sids2, params2, osid, oprm, opl, key,
+                        ww, rollouts, base, sim, tab2, cards, g, sc, mo, plug, pprm2, vb, one, vals[ww - worlds + w])
+            played += 2 * rollouts
+        w_all = w + worlds
+    finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
+    return vb[CV_BAD]
+
+
+@njit(cache=True)
+def world_value(st, tab, opts, p, seg, q, script, m, acts, n, active, sids2, params2, asid, aprm, apl, key, w,
+                rollouts, base, sim, tab2, cards, g, sc, mo, plug, pprm, vb, one, out):
+    """``out[i]``: active answer i's mean value over the rollouts of world ``w`` (``world_values``
+    into ``one``)."""
+    world_values(st, opts, tab, p, seg, q, -1, script, m, acts, n, active, sids2, params2, asid, aprm, apl, key, w,
+                 rollouts, base, sim, tab2, cards, g, sc, mo, plug, pprm, vb, one)
+    for i in range(n):
+        if active[i]:
+            t = 0.0
+            for r in range(rollouts):
+                t += one[r, i]
+            out[i] = t / rollouts
+
+
+@njit(cache=True)
+def position_at(st, tab, opts, seg, q, script, m, asid, aprm, apl, plug, out):
+    """The state and table (``out``, SEG_W) where the question after ``script[:m]`` of segment
+    ``seg`` (started in ``st``, ``tab``) is asked: the segment replayed on its answers and
+    stopped there. False (``out`` left alone) if the replay does not reach it (never: tests)."""
+    nseat = st[N]
+    sim = st.copy()
+    tab2 = tab.copy()
+    sids2, params2 = policy_table(nseat, asid, aprm)
+    pprm2 = np.zeros((nseat, N_PLUG_PARAMS + 1), np.float64)
+    vb = np.zeros(CV_SIZE, np.int64)
+    load_script(vb, script, m, -1, m)
+    g = np.zeros(2, np.uint64)
+    rollout_from(sim, opts, tab2, sids2, params2, g, np.zeros(16, np.int64), np.zeros((MO_ROWS, HOLD), np.int64),
+                 plug, pprm2, vb, seg, q, asid, aprm, apl)
+    if vb[CV_STOPPED] == 0 or vb[CV_BAD] != 0:
+        return False
+    out[:SEG_W] = vb[SNAP_ST:SNAP_ST + SEG_W]
+    return True
+
+
+@njit(cache=True)
+def turn_rows(st, opts, sids, params, seat, prm, rate, key, rows, acts_out, snaps, vb, k, seen, plug):
+    """The critiqued seat's questions in the turn just played (its log in ``vb``) as rows
+    ``rows[k:]`` (counted from ``seen``); a sampled one with more than one answer is valued
+    (``critique_eval``, its position in ``snaps``) unless its segment's replay does not reach
+    it (never: tests; the row stays unvalued). Returns the new (k, seen)."""
+    ne = min(vb[CV_NLOG], LOG_ROOM)
+    script = np.empty(ne + 1, np.int64)
+    codes = np.empty(MAX_LEGAL, np.int64)
+    asid = seat_sid(sids, params, seat)
+    aprm = seat_row(sids, params, seat)
+    apl = sids[seat] >= PLUGIN
+    oq = -1
+    for e in range(ne):
+        r = CV_LOG + e * LG_W
+        kind, ans = vb[r + LG_KIND], vb[r + LG_ANS]
+        if kind == K_VOLUNTEER and ans == 1:
+            oq = vb[r + LG_SEAT]
+        if vb[r + LG_SEAT] != seat:
+            continue
+        if k < rows.shape[0]:
+            n, card, meld, info = vb[r + LG_N], vb[r + LG_CARD], vb[r + LG_MELD], vb[r + LG_INFO]
+            chosen = -1
+            for i in range(n):
+                codes[i] = pack_act(kind, vb[r + LG_CODES + i], card, meld, info)
+                if chosen < 0 and vb[r + LG_CODES + i] == ans:
+                    chosen = i
+            act = codes[chosen] if chosen >= 0 else pack_act(kind, max(0, ans), card, meld, info)
+            plain_row(rows[k], seen, vb[r + LG_STEP], kind, st[DEAL], vb[r + LG_HELD], n, chosen, act)
+            if chosen >= 0 and n > 1 and sampled(key, seen, rate):
+                seg = vb[r + LG_SEG]
+                m = 0
+                for e2 in range(e):
+                    r2 = CV_LOG + e2 * LG_W
+                    if vb[r2 + LG_SEG] == seg:
+                        script[m] = pack_act(vb[r2 + LG_KIND], vb[r2 + LG_ANS], vb[r2 + LG_CARD], vb[r2 + LG_MELD],
+                                             vb[r2 + LG_INFO])
+                        m += 1
+                start = vb[CV_SEG + seg * SEG_W:CV_SEG + (seg + 1) * SEG_W]
+                s0 = start[:ST_SIZE].copy()
+                t0 = start[ST_SIZE:].copy().reshape(MAX_MELDS, TW)
+                q = seat if seg == SEG_OOT else (oq if seg == SEG_ACT else -1)
+                if position_at(s0, t0, opts, seg, q, script, m, asid, aprm, apl, plug, snaps[k]) and \
+                        critique_eval(s0, t0, opts, seat, seg, q, script, m, codes[:n].copy(), n, chosen, prm,
+                                      mix64(key + np.uint64(seen + 1)), rows[k], acts_out[k], plug, asid, aprm,
+                                      apl) != 0:
+                    plain_row(rows[k], seen, vb[r + LG_STEP], kind, st[DEAL], vb[r + LG_HELD], n, chosen, act)
+            k += 1
+        seen += 1
+    return k, seen
+
+
+@njit(cache=True, nogil=True)
+def critique_deal(seed, game, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug, pprm,
+                  srch):
+    """Play game ``game`` of run ``seed`` exactly as ``play_game`` does (the same streams, turn by
+    turn through ``play_turn``) and write a ``kernels.critique`` row for each question of
+    ``seat`` (at most ``len(rows)``): the plug-in kinds K_*, the action codes ``pack_act``,
+    CR_PHASE the deal (its contract), CR_DETAIL the cards the seat holds. A sampled one
+    (``rate``) with more than one answer is valued by ``critique_eval`` with the search row
+    ``prm``; its position (state and table, SEG_W) is kept in ``snaps``. ``stop`` >= 0 stops the
+    game before its question number ``stop`` (any seat's: ``CR_STEP``), the state there
+    (``replay --until-decision``: the trace up to it). Returns (rows written, questions of
+    ``seat``, the final state)."""
+    st, tab, sc, mo, gdeck, gplay, _ = buffers()
+    vb = np.zeros(CV_SIZE, np.int64)
+    vb[CV_MODE] = CM_RECORD
+    vb[CV_STOP] = stop
+    key = stream_key(seed, game, np.int64(STREAM_CRITIQUE))
+    n = opts[O_PLAYERS]
+    st[N] = n
+    seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
+    dealer = first_dealer(opts, seed, game, gdeck)
+    st[FIRST_DEALER] = dealer
+    k, seen = 0, 0
+    for d in range(1, DEALS + 1):
+        seed_stream(gdeck, seed, game, np.int64(STREAM_DEAL + d))
+        start_deal(st, opts, d, dealer, gdeck, trace)
+        while not over(st):
+            if turn_capped(st, opts):
+                break
+            vb[CV_NLOG] = 0
+            vb[CV_SEGS] = 0
+            e = play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb, srch)
+            k, seen = turn_rows(st, opts, sids, params, seat, prm, rate, key, rows, acts_out, snaps, vb, k, seen,
+                                plug)
+            if vb[CV_STOPPED]:
+                return k, seen, vb[SNAP_ST:SNAP_TAB].copy()
+            if st[PERR]:
+                st[ERR] = E_PLUGIN
+                return k, seen, st
+            if e:
+                st[ERR] = e
+                return k, seen, st
+        close_deal(st, opts, trace)
+        dealer = (dealer + 1) % n
+    return k, seen, st
+
+
+def critique(seed, game, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug=None,
+             pprm=None):
+    """``critique_deal`` with the table's plug-in and search callbacks (as ``play_batch``)."""
+    pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
+    srch = search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search)
+    return critique_deal(seed, game, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace,
+                         no_plugin if plug is None else plug, pprm, srch)
 
 
 # =============================================================================

@@ -588,6 +588,89 @@ def _replay(seed, game_id, opts, sids, params, check, plug=None, pprm=None):
     return st, trace
 
 
+# ---- critique (issue 40) -------------------------------------------------------------------
+def _contract_text(opts: np.ndarray, d: int) -> str:
+    """Deal d's contract in words: its sets and runs, exact sizes, every card."""
+    spec = opts[K.O_CONTRACTS + d * K.C_STRIDE:K.O_CONTRACTS + d * K.C_STRIDE + F.CF_SIZE]
+    sets, runs = int(spec[M.C_GROUPS]), int(spec[M.C_RUNS])
+    size = "exactly {}" if spec[M.C_GROUP_EXACT] else "{}+"
+    parts = [f"{x} {w}{'s' if x != 1 else ''} of {size.format(k)}" for x, w, k in ((sets, "set", 3), (runs, "run", 4))
+             if x]
+    return " and ".join(parts) + (", every card" if spec[F.CF_ALL] else "")
+
+
+def _cards(counts) -> str:
+    return " ".join(_card(c) for c in range(K.HOLD) for _ in range(int(counts[c]))) or "-"
+
+
+def _position(snap: np.ndarray, seat: int, opts: np.ndarray) -> list[str]:
+    """What seat ``seat`` sees at a critiqued question (``cardsim critique``'s worst positions): the
+    snapshot is the kernel state and the table (``K.SEG_W``: state, then ``MAX_MELDS`` rows of
+    ``TW``). Its own hand, the contract, the discard pile, the melds on the table, and per seat
+    the cards held, whether it is down, its May-I's, its total before the deal and the cards it
+    is publicly known to hold. Nothing hidden from it."""
+    st = np.asarray(snap[:K.ST_SIZE], dtype=np.int64)
+    tab = np.asarray(snap[K.ST_SIZE:K.SEG_W], dtype=np.int64).reshape(K.MAX_MELDS, K.TW)
+    n, d = int(st[K.N]), int(st[K.DEAL])
+    rules = opts[K.O_RULES:K.O_RULES + F.RF_SIZE]
+    hand = st[K.HAND + K.HOLD * seat:K.HAND + K.HOLD * (seat + 1)].copy()
+    pile = [int(st[K.PILE + i]) & 63 for i in range(int(st[K.PILE_LEN]))]
+    out = [(f"seat {seat}, deal {d} (contract: {_contract_text(opts, d)}), dealer seat {int(st[K.DEALER])}, seat "
+            f"{int(st[K.CUR])}'s turn, turn {int(st[K.TURN])}, stock {int(st[K.STOCK_HI] - st[K.STOCK_LO])} cards"),
+           f"hand: {_cards(hand)}  [{int(F.hold_points(hand, rules))} points]"
+           + (", down" if st[K.DOWN + seat] else "") + f", May-I's {int(st[K.MAYI + seat])}, total "
+           f"{int(st[K.TOTAL + seat])}",
+           "discard pile (top last): " + (" ".join(_card(c) for c in pile[-8:]) or "empty")
+           + (f"  (+{len(pile) - 8} below)" if len(pile) > 8 else "")]
+    if int(st[K.CUR]) == seat and st[K.TAKEN] >= 0:
+        out.append(f"taken from the pile this turn: {_card(int(st[K.TAKEN]))} (not to be discarded)")
+    if int(st[K.CUR]) == seat and st[K.JOKER_DUE] > 0:
+        out.append(f"swapped jokers kept for this turn's discard: {int(st[K.JOKER_DUE])}")
+    for i in range(int(st[K.NMELDS])):
+        cards = _TableMeld(int(K.pack_row(tab[i])), int(tab[i, M.M_P1])).cards()
+        out.append(f"meld {i} (seat {int(tab[i, K.T_OWNER])}): {_text(cards)}")
+    for q in range(n):
+        if q == seat:
+            continue
+        known = st[K.KNOWN + K.HOLD * q:K.KNOWN + K.HOLD * (q + 1)]
+        out.append(f"seat {q}: {int(st[K.HSIZE + q])} cards" + (", down" if st[K.DOWN + q] else "")
+                   + f", May-I's {int(st[K.MAYI + q])}, total {int(st[K.TOTAL + q])}"
+                   + (f", known to hold {_cards(known)}" if known.sum() else ""))
+    return out
+
+
+def _action_text(a: int) -> str:
+    """A critique action code (``K.pack_act``) in words (the step API's texts)."""
+    from cardsim.sim.games.contract_rummy_step import action_text
+    kind, code = a & 15, (a >> 4) & 255
+    card, meld, info = ((a >> 12) & 255) - 1, ((a >> 20) & 255) - 1, (a >> 28) & 1
+    text = action_text(kind, code, card, meld)
+    if kind in (K.K_DRAW, K.K_BUY) and code == 1 and card >= 0:
+        text += f" ({_card(card)})"
+    if kind == K.K_DISCARD and info:
+        text += " out of turn"
+    if kind == K.K_SWAP and info:
+        text += " (the joker goes into the contract meld)"
+    return text
+
+
+CRITIQUE = {
+    "run": K.critique,
+    "max_rows": lambda opts, n: min(1024, 64 + 8 * DEALS * int(opts[K.O_MAX_TURNS]) // n),
+    "max_acts": K.MAX_LEGAL,
+    "state_size": K.SEG_W,                  # the state, then the table (the melds)
+    "trace": lambda opts: np.zeros((min(TRACE_ROWS_CAP, DEALS * (int(opts[K.O_MAX_TURNS]) * 12 + 600)), 6),
+                                   dtype=np.int64),
+    "phase": ("deal", "the deal of the game (1..7: its contract)"),
+    "detail": ("held", "cards the seat holds at the decision"),
+    "action_text": lambda a: _action_text(int(a)),
+    "position": _position,
+    "value": "points: the others' mean penalty of the deal less the seat's own (the search's deal_value), each "
+             "answer played out to the end of the deal",
+    "worlds": 32,                           # the search's own default
+}
+
+
 # issue 16: the self-consistent field of the committed `cardsim tune --self` run
 # (`python scripts/tune_strong.py contract_rummy`, results/tune/contract_rummy/; tests/test_strong.py checks the two agree)
 STRONG = "cautious:max_mayi=99,near=99,volunteer=1,danger=3,far=3,layoff_target=1,joker_target=1,meld_jokers=1,vol_points=0,noise=0,swap=1"
@@ -624,14 +707,15 @@ GAME = GameSpec(
     plugin={**plugin_fields(K),
             "kinds": {K.K_DRAW: "turn start: draw from the stock or take the top discard (a May-I where it costs "
                                 "a penalty card)",
-                      K.K_BUY: "may_i_model = buy: another seat buys the top discard or not",
-                      K.K_VOLUNTEER: "out_of_turn_discard: play out of turn (draw, discard) or not",
-                      K.K_MELD: "go down now or not, and with the engine's meld or the plain best one",
-                      K.K_MELD_JOKERS: "non-exact contracts: how many more held jokers go into the meld",
-                      K.K_SWAP: "swap a natural for a table run's joker or not",
-                      K.K_JOKER: "the freed joker: keep it for the discard or the meld it goes on",
-                      K.K_LAYOFF: "a card that can be laid off: keep it or the meld it goes on",
-                      K.K_DISCARD: "the card discarded (in turn or out of turn)"},
+                      K.K_BUY: "buy: another seat buys the top discard or not (may_i_model = buy)",
+                      K.K_VOLUNTEER: "volunteer: play out of turn (draw, discard) or not (out_of_turn_discard)",
+                      K.K_MELD: "go down: now or not, and with the engine's meld or the plain best one",
+                      K.K_MELD_JOKERS: "meld jokers: how many more held jokers go into the meld (non-exact "
+                                       "contracts)",
+                      K.K_SWAP: "swap: a natural for a table run's joker or not",
+                      K.K_JOKER: "freed joker: keep it for the discard or the meld it goes on",
+                      K.K_LAYOFF: "lay off: keep a card that fits a meld, or the meld it goes on",
+                      K.K_DISCARD: "discard: the card discarded (in turn or out of turn)"},
             "bench": {"builtin": "mayi:max_mayi=2,near=99",
                       "plugin": "examples/contract_rummy_mayi_limit.py:limited:limit=2",
                       "players": 4, "other": "greedy"}},
@@ -641,4 +725,5 @@ GAME = GameSpec(
     record_unit=("game", "games"),
     seat_extras=(("total", "total_{p}"), ("mayi", "mayi_{p}"), ("oot", "oot_{p}")),
     record_check=lambda cols, opts, n: _record_check(cols, opts, n),
+    critique=CRITIQUE,
 )
