@@ -1062,6 +1062,144 @@ def _replay(seed, game_id, opts, sids, params, check, plug=None, pprm=None):
     return st, trace
 
 
+# ---- critique (issue 40) ----------------------------------------------------------------------
+
+def _action_text(a: int) -> str:
+    """A kernel action code in words, without the table's context (``cardsim critique``'s
+    actions; melds are named by their index on the table, as the position lists them)."""
+    a = int(a)
+    if a >> 48 == K.CUT_CODE >> 48:
+        return f"cut aimed at a bottom portion of {a & 0xFFFF}"
+    if a >> 48 == K.KEEP_CODE >> 48:
+        k = a & 0xFFFF
+        return f"keep {k} inspected joker{'' if k == 1 else 's'}"
+    kind = a & 15
+    f1, f2, f3, f4, f5 = ((a >> s) & 255 for s in (8, 16, 24, 32, 40))
+    if kind == K.A_GO_DOWN:
+        text = "go down" + (f" (alternative contract {f3})" if f3 else "")
+        return text + (f", giving {_card(f2)} for the joker of meld {f1 - 1}" if f1 else "")
+    if kind == K.A_MELD:
+        if f1 == M.K_GROUP:
+            if f2 == M.WILD_TRIO_RANK:
+                return "meld a trio of three wild cards"
+            return f"meld a group of {RANK_NAMES[f2]}s" + (f" with {f3} wild card{'s' if f3 > 1 else ''}" if f3 else "")
+        text = f"meld a run {_pos_name(f2, f3)}-{_pos_name(f2, f4)}"
+        if f5 == K.RUN_FILL:
+            return text + " (wild cards in its gaps)"
+        return text + (f" (a wild card as {_pos_name(f2, f5)})" if f5 else "")
+    if kind == K.A_LAYOFF:
+        return f"lay off {_card(f1)} on meld {f2}" + (f" (position {f3})" if f3 else "")
+    if kind == K.A_SHIFT:
+        return f"put {_card(f1)} in meld {f2}, its joker to position {f3}"
+    if kind == K.A_RETRIEVE:
+        return f"retrieve the wild card of meld {f1} with {_card(f2)}" + (f" and {_card(f3 - 1)}" if f3 else "")
+    if kind == K.A_TAKE_WILD:
+        return f"take back the wild card of meld {f2} with {_card(f1)}"
+    if kind == K.A_GO_OUT7:
+        return "go out (lay the whole holding)"
+    if kind in (K.A_DISCARD, K.A_EX_CARD):
+        return f"{K.ACTION_NAMES[kind]} {_card(f1)}"
+    if kind == K.A_CHOOSE:
+        return f"choose contract {f1}"
+    return K.ACTION_NAMES[kind] if 0 < kind < len(K.ACTION_NAMES) else f"action {a}"
+
+
+def _contract_text(opts: np.ndarray, row: int) -> str:
+    """Contracts-table row ``row`` (and its alternatives) as the ``contracts`` option writes it."""
+    out = []
+    while row:
+        c = opts[K.O_CONTRACTS + row * K.C_STRIDE:K.O_CONTRACTS + (row + 1) * K.C_STRIDE]
+        melds = [f"{int(c[M.C_GROUP_SIZE])}{'p' if i < int(c[M.C_PURE]) else ''}" for i in range(int(c[M.C_GROUPS]))]
+        melds += [f"r{int(c[M.C_RUN_MIN])}"] * int(c[M.C_RUNS])
+        out.append("+".join(melds))
+        row = int(c[M.C_NEXT])
+    return "|".join(out)
+
+
+def _points(opts: np.ndarray, p1: int, p2: int, jokers: int, twos: int) -> int:
+    rules = opts[K.O_RULES:]
+    nat = sum(int(rules[M.R_POINTS + c % 13]) * ((p1 >> c & 1) + (p2 >> c & 1)) for c in range(52))
+    return nat + jokers * int(rules[M.R_JOKER_POINTS]) + len(_twos(twos)) * int(rules[M.R_POINTS + 1])
+
+
+def _position(snap: np.ndarray, seat: int, opts: np.ndarray) -> list[str]:
+    """What seat ``seat`` sees at a critiqued decision (``cardsim critique``'s worst positions;
+    ``snap``: the kernel's SNAP_* snapshot, the state then the table): the hand and its
+    contract, its own holding, the discard pile, the melds on the table, every seat's cards
+    held, going down, chips, totals and the copies it is known to hold (taken from the pile);
+    at a cut, the cutter's inspected cards. Never another holding, the stock or the cards
+    others passed in an exchange."""
+    st = [int(x) for x in snap[:K.ST_SIZE]]
+    tab = np.asarray(snap[K.SNAP_TAB:K.SNAP_CUT], dtype=np.int64).reshape(K.MAX_MELDS, K.TW)
+    n, h, dealer = st[K.N], st[K.HNO], st[K.DEALER]
+    head = f"hand {h} of {int(opts[K.O_HANDS])}, contract {_contract_text(opts, st[K.CONTRACT])}, dealer seat {dealer}"
+    seats = [f"seat {q}{' (you)' if q == seat else ''}: chips {st[K.CHIPS + q]}, total {st[K.TOTAL + q]}"
+             for q in range(n)]
+    cut = int(snap[K.SNAP_CUT])
+    if cut:
+        out = [head + f"; seat {seat} cuts before the deal (the rules' aim {int(opts[K.O_CUT_AIM])} +- "
+                      f"{int(opts[K.O_CUT_SPREAD])}: an exact cut leaves the dealt cards"
+                      + (" and the upcard" if not opts[K.O_DEALER_OPENS] else "") + " in the bottom portion)"]
+        if cut == 2:
+            insp = [_card(int(c)) for c in snap[K.SNAP_INSPECT:K.SNAP_INSPECT + 3]]
+            out.append("inspected (lowest three of the top portion): " + " ".join(insp))
+        return out + seats
+    own = holding_cards(st[K.H1 + seat], st[K.H2 + seat], st[K.HJ + seat], st[K.HT + seat])
+    pts = _points(opts, st[K.H1 + seat], st[K.H2 + seat], st[K.HJ + seat], st[K.HT + seat])
+    pile = [_card(c) for c in st[K.PILE:K.PILE + st[K.PILE_LEN]]]
+    out = [head + f", turn {st[K.TURN]}; stock {st[K.STOCK_HI] - st[K.STOCK_LO]} cards",
+           f"holding: {' '.join(own) or '-'}  [{len(own)} cards, {pts} points]",
+           "discard pile (top last): " + (" ".join(pile[-8:]) or "empty")
+           + (f"  (+{len(pile) - 8} below)" if len(pile) > 8 else "")]
+    ph = st[K.PHASE]
+    if ph == K.P_BUY:
+        out.append(f"on offer: {_card(st[K.DISCARD])}, discarded by seat {st[K.DISCARDER]}"
+                   + (" (you play next)" if st[K.NEXTP] == seat and not st[K.WIN_SKIP] else ""))
+    elif ph == K.P_UPCARD:
+        out.append(f"free to take: {pile[-1] if pile else '?'} ("
+                   + ("the upcard" if st[K.UP_OFFER] else "the discard") + "), or draw")
+    elif ph == K.P_EXCHANGE:
+        mine = st[K.POOL + st[K.POOL_LEN] - st[K.EXK + seat]:K.POOL + st[K.POOL_LEN]] if st[K.EXK + seat] else []
+        out.append("exchange: you passed " + (" ".join(_card(c) for c in mine) or "nothing yet") + "; cards passed "
+                   + ", ".join(f"seat {q} {st[K.EXK + q]}" for q in range(n) if q != seat))
+    elif ph == K.P_CHOOSE:
+        used = [k for k in range(1, int(opts[K.O_HANDS]) + 1) if st[K.USED] >> k & 1]
+        out.append("contracts played: " + (", ".join(map(str, used)) or "none"))
+    elif ph == K.P_ACT and st[K.TAKEN] >= 0:
+        out.append(f"taken from the pile this turn: {_card(st[K.TAKEN])} (not to be discarded again)")
+    for i in range(st[K.NMELDS]):
+        r = tab[i]
+        packed = (i | int(r[M.M_KIND]) << 6 | int(r[M.M_KEY]) << 8 | int(r[M.M_LO]) << 12 | int(r[M.M_HI]) << 17
+                  | int(r[M.M_JOKERS]) << 22 | int(r[M.M_FLAGS]) << 27 | int(r[K.T_TWOS]) << 32)
+        _, cards = meld_cards(packed, int(r[M.M_JPOS]), int(r[M.M_P1]), int(r[M.M_P2]))
+        out.append(f"meld {i} (seat {int(r[K.T_OWNER])}{', contract' if r[K.T_CONTRACT] else ''}): {' '.join(cards)}")
+    for q in range(n):
+        held = (st[K.H1 + q].bit_count() + st[K.H2 + q].bit_count() + st[K.HJ + q]
+                + len(_twos(st[K.HT + q])))
+        line = seats[q] + f", {held} cards, " + (f"down (turn {st[K.DOWN_TURN + q]})" if st[K.DOWN + q] else "not down")
+        line += f", buys this hand {st[K.BUYS + q]}"
+        known = [_card(c) for c in range(K.KN_STRIDE) for _ in range(st[K.KN + K.KN_STRIDE * q + c])]
+        if known and q != seat and not (ph == K.P_EXCHANGE and st[K.EXK + q]):
+            line += ", known to hold " + " ".join(known)
+        out.append(line)
+    return out
+
+
+CRITIQUE = {
+    "run": K.critique,
+    "max_rows": lambda opts, n: 1024,           # a strong seat's game: 90 .. 300 decisions (all-random: ~1,500)
+    "max_acts": 128,                            # the cut's 105 aims; a turn's step: 53 at most seen
+    "state_size": K.SNAP_SIZE,
+    "trace": lambda opts: np.zeros((trace_rows(opts), K.TRACE_WIDTH), dtype=np.int64),
+    "phase": ("hand", "the hand of the game (1 .. 7 in the default game)"),
+    "detail": ("chips", "the chips the seat holds"),
+    "action_text": _action_text,
+    "position": _position,
+    "value": "points of the hand: minus the seat's penalty at its end, less the search's chip value (4 points) "
+             "per chip spent before the last hand (an exact cut's chip, or points, counted)",
+}
+
+
 # issue 16: the self-consistent field of the committed `cardsim tune --self` run
 # (`python scripts/tune_strong.py telefunken`, results/tune/telefunken/; tests/test_strong.py checks the two agree)
 STRONG = "planner:reserve=0,near=2,per_hand=0.1716,down_left=17,down_turn=0,exchange=8,keep_jokers=1,cut_aim=0,deny=-1,stall=300,alternative=0,h7_growth=0"
@@ -1126,4 +1264,5 @@ GAME = GameSpec(
     seat_extras=(("total", "total_{p}"), ("buys", "buys_{p}"), ("chips_before_h7", "h6_chips_{p}"),
                  ("h7_buys", "h7_buys_{p}"), ("h7_pen", "h7_pen_{p}")),
     record_check=lambda cols, opts, n: _record_check(cols, opts, n),
+    critique=CRITIQUE,
 )
