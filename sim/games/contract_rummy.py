@@ -639,9 +639,30 @@ def _position(snap: np.ndarray, seat: int, opts: np.ndarray) -> list[str]:
     return out
 
 
+def action_text(kind: int, code: int, card: int = -1, meld: int = -1) -> str:
+    """A decision's answer in words."""
+    if kind == K.K_DRAW:
+        return "take the discard" if code else "draw from the stock"
+    if kind == K.K_BUY:
+        return "buy the discard" if code else "do not buy"
+    if kind == K.K_VOLUNTEER:
+        return "play out of turn" if code else "do not play out of turn"
+    if kind == K.K_SWAP:
+        what = f" {_card(card)} for the joker of meld {meld}" if card >= 0 else ""
+        return f"swap{what}" if code else f"do not swap{what}"
+    if kind == K.K_MELD:
+        return ("do not meld", "lay the engine's meld", "lay the plain best meld")[code] if code < 3 else \
+            f"meld every card but {_card(code - 3)}"
+    if kind == K.K_MELD_JOKERS:
+        return f"put {code} more joker(s) into the meld"
+    if kind in (K.K_JOKER, K.K_LAYOFF):
+        what = _card(card) if kind == K.K_LAYOFF and card >= 0 else "the joker"
+        return f"keep {what}" if code == 0 else f"lay {what} on meld {code - 1}"
+    return f"discard {_card(code)}"
+
+
 def _action_text(a: int) -> str:
     """A critique action code (``K.pack_act``) in words (the step API's texts)."""
-    from cardsim.sim.games.contract_rummy_step import action_text
     kind, code = a & 15, (a >> 4) & 255
     card, meld, info = ((a >> 12) & 255) - 1, ((a >> 20) & 255) - 1, (a >> 28) & 1
     text = action_text(kind, code, card, meld)

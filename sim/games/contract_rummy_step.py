@@ -49,7 +49,7 @@ import numpy as np
 from cardsim.kernels import contract_rummy as K
 from cardsim.kernels import melds as M
 from cardsim.kernels.rng import seed_stream, shuffle, uniform
-from cardsim.sim.games.contract_rummy import _card, _TableMeld
+from cardsim.sim.games.contract_rummy import _card, _TableMeld, action_text
 from cardsim.sim.step import StepGame, ViewedState
 
 ZERO_SUM = False                       # payouts are minus penalty totals
@@ -75,28 +75,6 @@ def kind_of(action: int) -> int:
         if action >= BASE[k]:
             return k
     raise ValueError(f"action {action} is not an id")
-
-
-def action_text(kind: int, code: int, card: int = -1, meld: int = -1) -> str:
-    """A decision's answer in words."""
-    if kind == K.K_DRAW:
-        return "take the discard" if code else "draw from the stock"
-    if kind == K.K_BUY:
-        return "buy the discard" if code else "do not buy"
-    if kind == K.K_VOLUNTEER:
-        return "play out of turn" if code else "do not play out of turn"
-    if kind == K.K_SWAP:
-        what = f" {_card(card)} for the joker of meld {meld}" if card >= 0 else ""
-        return f"swap{what}" if code else f"do not swap{what}"
-    if kind == K.K_MELD:
-        return ("do not meld", "lay the engine's meld", "lay the plain best meld")[code] if code < 3 else \
-            f"meld every card but {_card(code - 3)}"
-    if kind == K.K_MELD_JOKERS:
-        return f"put {code} more joker(s) into the meld"
-    if kind in (K.K_JOKER, K.K_LAYOFF):
-        what = _card(card) if kind == K.K_LAYOFF and card >= 0 else "the joker"
-        return f"keep {what}" if code == 0 else f"lay {what} on meld {code - 1}"
-    return f"discard {_card(code)}"
 
 
 def _pack(opts) -> list[int]:
