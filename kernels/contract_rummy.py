@@ -140,13 +140,12 @@ import numba
 from numba import types
 
 from cardsim.kernels.critique import (
-    RACE_Z as CR_RACE_Z,
     ROUND as CR_ROUND,
     STREAM_CRITIQUE,
-    diff_se,
     finish_row,
+    measure_pair,
     plain_row,
-    race,
+    round_done,
     sampled,
 )
 from cardsim.kernels.jit import (
@@ -2572,18 +2571,12 @@ def critique_eval(st, tab, opts, p, seg, q, script, m, acts, n, chosen, prm, key
                 if active[i]:
                     played += rollouts
         w = min(worlds, w + CR_ROUND)
-        for i in range(n):
-            if active[i]:
-                seen[i] = w
-        best, left = race(vals, w, n, active, chosen)
-        if left == 1 or (left == 2 and best != chosen and diff_se(vals, 0, w, best, chosen)[0]
-                         > CR_RACE_Z * diff_se(vals, 0, w, best, chosen)[1] + 1e-12):
+        best, stop = round_done(vals, w, n, active, seen, chosen)
+        if stop:
             break
     w_all = w
     if best != chosen:
-        active[:] = False
-        active[best] = True
-        active[chosen] = True
+        measure_pair(active, best, chosen)
         for ww in range(worlds, 2 * worlds):
             world_value(st, tab, opts, p, seg, q, script, m, acts, n, active, sids2, params2, osid, oprm, opl, key,
                         ww, rollouts, base, sim, tab2, cards, g, sc, mo, plug, pprm2, vb, one, vals[ww - worlds + w])

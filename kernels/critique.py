@@ -151,6 +151,44 @@ def race(vals, w, n, active, keep):
 
 
 @njit(cache=True)
+def put_world(vals_row, out, n, active, rollouts):
+    """Store world values ``out[i] / rollouts`` of the active actions into ``vals_row``; returns how
+    many actions were active (the caller's rollout count)."""
+    k = 0
+    for i in range(n):
+        if active[i]:
+            vals_row[i] = out[i] / rollouts
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def round_done(vals, w, n, active, seen, chosen):
+    """The end of a select-stage round at ``w`` worlds: every still active action has been played
+    in ``w`` worlds (``seen``), clearly worse ones are dropped (``race``). Returns (the leader,
+    whether the select stage can stop: the leader alone is left, or only it and the choice, with
+    the choice significantly worse)."""
+    for i in range(n):
+        if active[i]:
+            seen[i] = w
+    best, left = race(vals, w, n, active, chosen)
+    if left == 1:
+        return best, True
+    if left == 2 and best != chosen:
+        d, se = diff_se(vals, 0, w, best, chosen)
+        return best, d > RACE_Z * se + 1e-12
+    return best, False
+
+
+@njit(cache=True)
+def measure_pair(active, best, chosen):
+    """The measure stage plays the best action and the choice only."""
+    active[:] = False
+    active[best] = True
+    active[chosen] = True
+
+
+@njit(cache=True)
 def finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w_sel, w_all, rollouts):
     """Write the evaluated decision's row and per-action values: select-stage values of every
     action (over the worlds it was played in, ``seen[i]``) and the measured regret of the

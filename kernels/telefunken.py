@@ -146,12 +146,11 @@ from cardsim.kernels.jit import (
 )
 from cardsim.kernels.critique import (
     ROUND as CR_ROUND,
-    RACE_Z as CR_RACE_Z,
     STREAM_CRITIQUE,
-    diff_se,
     finish_row,
+    measure_pair,
     plain_row,
-    race,
+    round_done,
     sampled,
 )
 from cardsim.kernels.rng import STREAM_PLAY, below, mix64, seed_stream, shuffle, stream_key
@@ -3468,18 +3467,12 @@ def critique_eval(st, tab, opts, kind, acts, n, chosen, prm, key, row, acts_out,
                 if active[i]:
                     vals[ww, i] = out[i].sum() / rollouts
         w = min(worlds, w + CR_ROUND)
-        for i in range(n):
-            if active[i]:
-                seen[i] = w
-        best, left = race(vals, w, n, active, chosen)
-        if left == 1 or (left == 2 and best != chosen and diff_se(vals, 0, w, best, chosen)[0]
-                         > CR_RACE_Z * diff_se(vals, 0, w, best, chosen)[1] + 1e-12):
+        best, stop = round_done(vals, w, n, active, seen, chosen)
+        if stop:
             break
     w_all = w
     if best != chosen:
-        active[:] = False
-        active[best] = True
-        active[chosen] = True
+        measure_pair(active, best, chosen)
         for ww in range(worlds, 2 * worlds):
             played += critique_world(st, tab, opts, p, kind, acts, cand, n, active, insp, prm, sid, pprm, key, ww,
                                      base, sim, stab, sc, mo, cards, wsids, g, a2, trace, out)

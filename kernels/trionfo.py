@@ -111,8 +111,8 @@ from cardsim.kernels.jit import (
     unowned,
     with_plugin_params,
 )
-from cardsim.kernels.critique import ROUND as CR_ROUND, RACE_Z as CR_RACE_Z, STREAM_CRITIQUE, diff_se, finish_row, \
-    plain_row, race, sampled
+from cardsim.kernels.critique import ROUND as CR_ROUND, STREAM_CRITIQUE, finish_row, measure_pair, plain_row, \
+    put_world, round_done, sampled
 from cardsim.kernels.rng import STREAM_PLAY, below, mix64, seed_stream, shuffle, stream_key, uniform
 from cardsim.kernels.search import (SP_EXTRA, SP_POLICY, SP_PRM, SP_ROLLOUTS, SP_WORLDS, best_action, plan_budget,
                                     search_key, seed_sub, shuffle_prefix)
@@ -1313,30 +1313,19 @@ def critique_eval(st, opts, p, kind, ctx, acts, n, chosen, prm, key, row, acts_o
             out[:] = 0.0
             world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids, key, ww, base, sim, work, g,
                          trace, out)
-            for i in range(n):
-                if active[i]:
-                    vals[ww, i] = out[i] / rollouts
-                    played += rollouts
+            played += rollouts * put_world(vals[ww], out, n, active, rollouts)
         w = min(worlds, w + CR_ROUND)
-        for i in range(n):
-            if active[i]:
-                seen[i] = w
-        best, left = race(vals, w, n, active, chosen)
-        if left == 1 or (left == 2 and best != chosen and diff_se(vals, 0, w, best, chosen)[0]
-                         > CR_RACE_Z * diff_se(vals, 0, w, best, chosen)[1] + 1e-12):
+        best, stop = round_done(vals, w, n, active, seen, chosen)
+        if stop:
             break
     w_all = w
     if best != chosen:
-        active[:] = False
-        active[best] = True
-        active[chosen] = True
+        measure_pair(active, best, chosen)
         for ww in range(worlds, 2 * worlds):
             out[:] = 0.0
             world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids, key, ww, base, sim, work, g,
                          trace, out)
-            vals[ww - worlds + w, best] = out[best] / rollouts
-            vals[ww - worlds + w, chosen] = out[chosen] / rollouts
-            played += 2 * rollouts
+            played += rollouts * put_world(vals[ww - worlds + w], out, n, active, rollouts)
         w_all = w + worlds
     finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
 

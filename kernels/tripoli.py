@@ -120,12 +120,12 @@ from cardsim.kernels.jit import (
 )
 from cardsim.kernels.critique import (
     ROUND as CR_ROUND,
-    RACE_Z as CR_RACE_Z,
     STREAM_CRITIQUE,
-    diff_se,
     finish_row,
+    measure_pair,
     plain_row,
-    race,
+    put_world,
+    round_done,
     sampled,
 )
 from cardsim.kernels.search import (
@@ -2352,29 +2352,18 @@ def critique_eval(st, opts, acts, n, chosen, prm, key, row, acts_out):
         for ww in range(w, min(worlds, w + CR_ROUND)):
             world_values(st, opts, p, acts, n, active, sid, pprm, rollouts, key, ww, base, sim, acts2, cards, deck,
                          gdeck, g, trace, out)
-            for i in range(n):
-                if active[i]:
-                    vals[ww, i] = out[i] / rollouts
-                    played += rollouts
+            played += rollouts * put_world(vals[ww], out, n, active, rollouts)
         w = min(worlds, w + CR_ROUND)
-        for i in range(n):
-            if active[i]:
-                seen[i] = w
-        best, left = race(vals, w, n, active, chosen)
-        if left == 1 or (left == 2 and best != chosen and diff_se(vals, 0, w, best, chosen)[0]
-                         > CR_RACE_Z * diff_se(vals, 0, w, best, chosen)[1] + 1e-12):
+        best, stop = round_done(vals, w, n, active, seen, chosen)
+        if stop:
             break
     w_all = w
     if best != chosen:
-        active[:] = False
-        active[best] = True
-        active[chosen] = True
+        measure_pair(active, best, chosen)
         for ww in range(worlds, 2 * worlds):
             world_values(st, opts, p, acts, n, active, sid, pprm, rollouts, key, ww, base, sim, acts2, cards, deck,
                          gdeck, g, trace, out)
-            vals[ww - worlds + w, best] = out[best] / rollouts
-            vals[ww - worlds + w, chosen] = out[chosen] / rollouts
-            played += 2 * rollouts
+            played += rollouts * put_world(vals[ww - worlds + w], out, n, active, rollouts)
         w_all = w + worlds
     finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
 
