@@ -271,9 +271,10 @@ def _table(cfg: CritiqueConfig, results: list[tuple[int, dict]]) -> pa.Table:
 
 
 def _kind_name(kinds: dict, k: int) -> str:
-    """A decision kind's name, short: its description up to the first colon, parenthesis or comma."""
+    """A decision kind's name, short: its description up to the first colon, parenthesis or semicolon
+    (a comma may be part of the name: "lay a spread, hit, or discard")."""
     text = kinds.get(k, f"kind {k}")
-    for sep in (":", " (", ",", ";"):
+    for sep in (":", " (", ";"):
         text = text.split(sep)[0]
     return text if len(text) <= 36 else text[:35] + "…"
 
