@@ -648,8 +648,8 @@ def search_section(args, cores: int) -> list[str]:
     return lines + [""]
 
 
-CRITIQUE_DECISIONS = {"tonk": 400, "tripoli": 100, "marafon": 100, "trionfo": 100, "telefunken": 60,
-                      "contract_rummy": 60}
+CRITIQUE_DECISIONS = {"tonk": 1000, "tripoli": 1000, "marafon": 1000, "trionfo": 1000, "telefunken": 1000,
+                      "contract_rummy": 1000}     # the target's size at the default --scale
 
 
 def critique_section(args, cores: int) -> list[str]:

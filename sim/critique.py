@@ -341,7 +341,8 @@ def play(cfg: CritiqueConfig, out: str | None = None, resume: bool = False, over
     meta = cfg.meta()
     prm = evaluator(spec, cfg.n_players, cfg.worlds, cfg.policy)
     tables = _tables(cfg)
-    store = ShardStore(out, meta, resume, dataset=True, layout={"chunk": cfg.chunk}, overwrite=overwrite) \
+    store = ShardStore(out, meta, resume, dataset=True, layout={"chunk": cfg.chunk, "sizing": "by-rate"},
+                       overwrite=overwrite) \
         if out else None
     numba.set_num_threads(1)
     t0 = time.perf_counter()
@@ -352,7 +353,7 @@ def play(cfg: CritiqueConfig, out: str | None = None, resume: bool = False, over
     try:
         first = cfg.first_deal
         while played < cfg.deals and (target is None or evaluated < target):
-            count = min(cfg.chunk, cfg.deals - played)
+            count = _chunk_size(cfg, played, evaluated)
             table = store.read(first, count) if store is not None and resume and store.usable(first, count) else None
             if table is None:
                 table = held_call(_chunk, cfg, first, count, prm, tables)
@@ -383,11 +384,29 @@ def play(cfg: CritiqueConfig, out: str | None = None, resume: bool = False, over
             if png is not None:
                 extra[PLOT_FILE] = png
             keep = [f for f in firsts if f < cfg.first_deal + played]
+            end = cfg.first_deal + played
+            if keep and firsts.index(keep[-1]) < len(parts):
+                last = parts[firsts.index(keep[-1])]
+                ids = last.column("deal_id")
+                if len(ids) and pa.compute.max(ids).as_py() >= end:     # the unit holding the target ends it
+                    store.write(keep[-1], end - keep[-1], last.filter(pa.compute.less(ids, end)))
             res.path = str(store.finish(keep, res.timing, partition=None, extra_files=extra))
     finally:
         if store is not None:
             store.close()
     return res
+
+
+def _chunk_size(cfg: CritiqueConfig, played: int, evaluated: int) -> int:
+    """Units in the next chunk: ``cfg.chunk`` (or what is left of ``cfg.deals``); with a decision
+    target no more than the units the rate so far says are still needed (two to start), so a run
+    stops near its target in a game of long units. It depends on the config and the (deterministic)
+    counts only, never on the workers, so a resumed run finds the same shards."""
+    n = min(cfg.chunk, cfg.deals - played)
+    if cfg.decisions is None:
+        return n
+    need = 2 if played == 0 else -(-(cfg.decisions - evaluated) * played // max(1, evaluated))
+    return max(1, min(n, need))
 
 
 def _chunk(cfg: CritiqueConfig, first: int, count: int, prm: np.ndarray, tables: list) -> pa.Table:

@@ -226,6 +226,25 @@ def test_interrupted_critique_resumes(tmp_path, monkeypatch):
     assert pq.read_table(out / "part-0.parquet").num_rows == len(whole.decisions)
 
 
+def test_decision_target_output_is_the_reported_units(tmp_path, monkeypatch):
+    """With --decisions the chunks shrink to the units the rate says are left, and the output's
+    part holds exactly the units the report counts (the last chunk's extra units cut), also when
+    the run is resumed."""
+    from cardsim.sim import critique as C
+    cfg = make_critique("tonk", ["strong"], None, N, decisions=30, worlds=4, workers=1)
+    cfg.chunk = 16
+    out = tmp_path / "c"
+    res = play(cfg, str(out))
+    t = pq.read_table(out / "part-0.parquet").to_pandas()
+    assert len(t) == len(res.decisions) and t.deal_id.nunique() == res.total["units"]
+    assert int(t.evaluated.sum()) >= 30 and int(t[t.deal_id < t.deal_id.max()].evaluated.sum()) < 30
+    real, calls = C._chunk, []
+    monkeypatch.setattr(C, "_chunk", lambda *a: calls.append((a[1], a[2])) or real(*a))
+    again = play(cfg, str(tmp_path / "d"))
+    assert calls[0] == (0, 2) and all(c <= 16 for _, c in calls)
+    assert again.decisions.equals(res.decisions)
+
+
 def _every_preset():
     from cardsim.sim.critique import critique_games
     from cardsim.sim.registry import get_game
