@@ -161,7 +161,7 @@ from cardsim.kernels.jit import (
 )
 from cardsim.kernels.rng import STREAM_PLAY, below, mix64, seed_stream, shuffle, stream_key, uniform
 from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, SP_ROLLOUTS, SP_WORLDS, best_action, plan_budget, \
-    search_key, seed_sub, shuffle_prefix
+    RACE_ROUND, race_policy, search_key, seed_sub, shuffle_prefix
 
 RULES_VERSION = 2
 # 2 (issue 12): go_out_requires_discard melds all but one card instead of not melding; the
@@ -334,6 +334,7 @@ SX_KINDS = SP_EXTRA      # search: bit 0 the draw (take the discard or not), bit
 SX_CANDS = SP_EXTRA + 1  # search: discards tried, the policy's best ones first
 SX_Z = SP_EXTRA + 2      # search: another answer than the policy's only if its paired gain is at least
                          # this many standard errors (0: the best mean)
+SX_DEALS = SP_EXTRA + 3  # search: bit mask of the deals searched (bit d-1: deal d); the policy plays the others
 SX_DRAW = 1
 SX_DISCARD = 2
 JT_FIRST = 0
@@ -2111,6 +2112,7 @@ def play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb,
     prm = seat_row(sids, params, p)
     searching = sids[p] == S_SEARCH
     begin_turn(st, p)
+    searching = searching and (int(params[p, SX_DEALS]) >> (st[DEAL] - 1)) & 1 == 1
     if searching and int(params[p, SX_KINDS]) & SX_DRAW and draw_asked(st, opts, p):
         srch(st, opts, tab, p, K_DRAW, params[p], gplay, plug, pprm, vb)
     q = draw_phase(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm, vb)
@@ -2449,16 +2451,24 @@ def search_pick(st, opts, tab, p, kind, prm, gen, plug, pprm, vb):
     active = np.ones(k, np.bool_)
     seg = SEG_DRAW if kind == K_DRAW else SEG_DISCARD
     vb2 = vb[:VB_SIZE]                  # the rollouts' own: never a critique's (``critiquing``)
+    z = prm[SX_Z]
+    step = RACE_ROUND if z > 0 else 0
+    m = 0
     for w in range(worlds):
         world_values(st, opts, tab, p, seg, -1, kind, opt, 0, opt, k, active, sids2, params2, sids2[p], params2[p],
                      False, key, w, rollouts, base, sim, tab2, cards, g, sc, mo, plug, pprm, vb2, vals)
         for r in range(rollouts):
             for i in range(k):
-                total[i] += vals[r, i]
-                dsq[i] += (vals[r, i] - vals[r, 0]) ** 2
+                if active[i]:
+                    total[i] += vals[r, i]
+                    dsq[i] += (vals[r, i] - vals[r, 0]) ** 2
+        m += rollouts
+        if step > 0 and (w + 1) % step == 0 and w + 1 < worlds and race_policy(total, dsq, m, k, active, z) == 0:
+            return opt[0]               # no other answer can still show the gain the search needs
+    for i in range(1, k):
+        if not active[i]:
+            total[i] = -np.inf
     b = best_action(total, k)
-    z = prm[SX_Z]
-    m = worlds * rollouts
     if b > 0 and z > 0:
         if m < 2:
             return opt[0]               # no spread to test against: the policy's answer

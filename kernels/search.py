@@ -74,6 +74,29 @@ def plan_budget(prm, n):
     return worlds, rollouts
 
 
+RACE_ROUND = 8      # worlds between two racing checks of a search (``race_policy``)
+
+
+@njit(cache=True)
+def race_policy(total, dsq, m, k, active, z):
+    """Racing for a search that keeps the policy's answer (index 0) unless another is better by a
+    margin: ``total[i]`` the sum of answer i's ``m`` samples, ``dsq[i]`` the sum of the squares of
+    its paired differences to the policy's. Every active answer i > 0 whose mean gain over the
+    policy's is not above 0 by ``z`` standard errors of the difference (its upper bound: it cannot
+    plausibly become the significant gain the search needs) stops being played. Returns the
+    answers other than the policy's still active."""
+    left = 0
+    for i in range(1, k):
+        if active[i]:
+            d = (total[i] - total[0]) / m
+            se = np.sqrt(max(0.0, dsq[i] / m - d * d) / max(1, m - 1))
+            if d + z * se <= 1e-12:
+                active[i] = False
+            else:
+                left += 1
+    return left
+
+
 @njit(cache=True)
 def shuffle_prefix(cards, m, gen):
     """Shuffle ``cards[:m]`` in place (Fisher-Yates with ``gen``)."""

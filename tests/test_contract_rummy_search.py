@@ -154,3 +154,30 @@ def test_search_row_and_labels():
     assert p2[0, SP_POLICY] == strong.sid and list(p2[0, SP_PRM:SP_PRM + len(row)]) == row
     assert p2[0, 0] == 32 and p2[0, K.SX_KINDS] == 3 and p2[0, K.SX_CANDS] == 3 and p2[0, K.SX_Z] == 2  # defaults
     assert short_label(GAME, seat_table(GAME, ["search"], 4)[0].label) == "search"
+
+
+def test_race_drops_answers_that_cannot_gain():
+    """race_policy (issue 40): an answer clearly worse than the policy's, or equal to it in every
+    sample, stops being played; one whose gain is still possible stays."""
+    from cardsim.kernels.search import race_policy
+    m = 8
+    total = np.array([0.0, -40.0, 0.0, 10.0, 3.0])
+    # squares of the paired differences: answer 1 always -5; answer 2 always 0; answer 3 +10 and -10
+    # alternately (+1.25 mean); answer 4 +3 and -3 (mean gain 0.375, wide)
+    dsq = np.array([0.0, 25.0 * m, 0.0, 100.0 * m, 9.0 * m])
+    active = np.ones(5, np.bool_)
+    assert race_policy(total, dsq, m, 5, active, 2.0) == 2
+    assert list(active) == [True, False, False, True, True]
+
+
+def test_searched_deals_mask():
+    """deals (issue 40): the search seat plays the deals outside its mask as its policy does (the
+    same records as strong at that seat until the first searched deal)."""
+    kw = dict(players=4, deals=2, seed=3, workers=1)
+    a = cardsim.run("contract_rummy", strategies=["search:worlds=2,deals=64", "strong", "strong", "strong"], **kw)
+    b = cardsim.run("contract_rummy", strategies=["strong", "strong", "strong", "strong"], **kw)
+    cols = [c for c in a.records.columns if c[:2] in {f"d{d}" for d in range(1, 7)}]
+    assert len(cols) > 6
+    assert a.records[cols].equals(b.records[cols])
+    c = cardsim.run("contract_rummy", strategies=["search:worlds=2,z=0,deals=1", "strong", "strong", "strong"], **kw)
+    assert not c.records[[x for x in cols if x.startswith("d1")]].equals(b.records[[x for x in cols if x.startswith("d1")]])
