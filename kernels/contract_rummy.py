@@ -334,7 +334,7 @@ SX_KINDS = SP_EXTRA      # search: bit 0 the draw (take the discard or not), bit
 SX_CANDS = SP_EXTRA + 1  # search: discards tried, the policy's best ones first
 SX_Z = SP_EXTRA + 2      # search: another answer than the policy's only if its paired gain is at least
                          # this many standard errors (0: the best mean)
-SX_DEALS = SP_EXTRA + 3  # search: bit mask of the deals searched (bit d-1: deal d); the policy plays the others
+SX_FUTILITY = SP_EXTRA + 3  # search: racing's futility share (``kernels.search.race_policy``; 0: off)
 SX_DRAW = 1
 SX_DISCARD = 2
 JT_FIRST = 0
@@ -2112,7 +2112,6 @@ def play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb,
     prm = seat_row(sids, params, p)
     searching = sids[p] == S_SEARCH
     begin_turn(st, p)
-    searching = searching and (int(params[p, SX_DEALS]) >> (st[DEAL] - 1)) & 1 == 1
     if searching and int(params[p, SX_KINDS]) & SX_DRAW and draw_asked(st, opts, p):
         srch(st, opts, tab, p, K_DRAW, params[p], gplay, plug, pprm, vb)
     q = draw_phase(st, opts, tab, p, sids, params, gplay, trace, sc, plug, pprm, vb)
@@ -2463,7 +2462,8 @@ def search_pick(st, opts, tab, p, kind, prm, gen, plug, pprm, vb):
                     total[i] += vals[r, i]
                     dsq[i] += (vals[r, i] - vals[r, 0]) ** 2
         m += rollouts
-        if step > 0 and (w + 1) % step == 0 and w + 1 < worlds and race_policy(total, dsq, m, k, active, z) == 0:
+        if step > 0 and (w + 1) % step == 0 and w + 1 < worlds and \
+                race_policy(total, dsq, m, k, active, z, prm[SX_FUTILITY], worlds * rollouts) == 0:
             return opt[0]               # no other answer can still show the gain the search needs
     for i in range(1, k):
         if not active[i]:

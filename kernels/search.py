@@ -78,19 +78,21 @@ RACE_ROUND = 8      # worlds between two racing checks of a search (``race_polic
 
 
 @njit(cache=True)
-def race_policy(total, dsq, m, k, active, z):
-    """Racing for a search that keeps the policy's answer (index 0) unless another is better by a
-    margin: ``total[i]`` the sum of answer i's ``m`` samples, ``dsq[i]`` the sum of the squares of
-    its paired differences to the policy's. Every active answer i > 0 whose mean gain over the
-    policy's is not above 0 by ``z`` standard errors of the difference (its upper bound: it cannot
-    plausibly become the significant gain the search needs) stops being played. Returns the
-    answers other than the policy's still active."""
+def race_policy(total, dsq, m, k, active, z, futility, m_end):
+    """Racing for a search that keeps the policy's answer (index 0) unless another is better by
+    ``z`` standard errors after ``m_end`` samples: ``total[i]`` the sum of answer i's ``m``
+    samples, ``dsq[i]`` the sum of the squares of its paired differences to the policy's. An
+    active answer i > 0 stops being played when its gain cannot plausibly reach that margin: its
+    mean gain d over the policy's, with standard error se, is not above 0 by ``z`` se (d + z se
+    <= 0), or, projected to ``m_end`` samples at the same mean and spread, its z-score
+    d / se * sqrt(m_end / m) stays below ``futility`` * z (0: never). Returns the answers other than the
+    policy's still active."""
     left = 0
     for i in range(1, k):
         if active[i]:
             d = (total[i] - total[0]) / m
             se = np.sqrt(max(0.0, dsq[i] / m - d * d) / max(1, m - 1))
-            if d + z * se <= 1e-12:
+            if d + z * se <= 1e-12 or (futility > 0 and d < futility * z * se * np.sqrt(m / m_end)):
                 active[i] = False
             else:
                 left += 1

@@ -153,6 +153,7 @@ def test_search_row_and_labels():
     row = [p.default for p in strong.params]
     assert p2[0, SP_POLICY] == strong.sid and list(p2[0, SP_PRM:SP_PRM + len(row)]) == row
     assert p2[0, 0] == 32 and p2[0, K.SX_KINDS] == 3 and p2[0, K.SX_CANDS] == 3 and p2[0, K.SX_Z] == 2  # defaults
+    assert p2[0, K.SX_FUTILITY] == 0
     assert short_label(GAME, seat_table(GAME, ["search"], 4)[0].label) == "search"
 
 
@@ -166,18 +167,12 @@ def test_race_drops_answers_that_cannot_gain():
     # alternately (+1.25 mean); answer 4 +3 and -3 (mean gain 0.375, wide)
     dsq = np.array([0.0, 25.0 * m, 0.0, 100.0 * m, 9.0 * m])
     active = np.ones(5, np.bool_)
-    assert race_policy(total, dsq, m, 5, active, 2.0) == 2
+    assert race_policy(total, dsq, m, 5, active, 2.0, 0.5, 10**6 * m) == 2     # (far from the end)
     assert list(active) == [True, False, False, True, True]
-
-
-def test_searched_deals_mask():
-    """deals (issue 40): the search seat plays the deals outside its mask as its policy does (the
-    same records as strong at that seat until the first searched deal)."""
-    kw = dict(players=4, deals=2, seed=3, workers=1)
-    a = cardsim.run("contract_rummy", strategies=["search:worlds=2,deals=64", "strong", "strong", "strong"], **kw)
-    b = cardsim.run("contract_rummy", strategies=["strong", "strong", "strong", "strong"], **kw)
-    cols = [c for c in a.records.columns if c[:2] in {f"d{d}" for d in range(1, 7)}]
-    assert len(cols) > 6
-    assert a.records[cols].equals(b.records[cols])
-    c = cardsim.run("contract_rummy", strategies=["search:worlds=2,z=0,deals=1", "strong", "strong", "strong"], **kw)
-    assert not c.records[[x for x in cols if x.startswith("d1")]].equals(b.records[[x for x in cols if x.startswith("d1")]])
+    # projected to 4x the samples: answer 3's z-score 1.25 / 3.75 * 2 = 0.67 < 0.5 * 2 stops,
+    # answer 4's 0.375 / 1.125 * 2 = 0.67 too; a steady gain (answer 5: +1 every sample) stays
+    total = np.append(total, 8.0)
+    dsq = np.append(dsq, 8.0)
+    active = np.ones(6, np.bool_)
+    assert race_policy(total, dsq, m, 6, active, 2.0, 0.5, 4 * m) == 1
+    assert list(active) == [True, False, False, False, False, True]
