@@ -752,7 +752,12 @@ def _load_experiment(path: Path) -> tuple[dict, dict]:
     try:
         doc = load_json(_summary_file(path).read_text(encoding="utf-8"))
         summary, meta = doc["summary"], doc["meta"]
+        if isinstance(meta, dict) and meta.get("kind") == "critique":
+            raise UsageError(f"{where} is a critique: its report is critique.md there and its decisions "
+                             "part-0.parquet (summarize and report read run, compare, sweep and tune outputs)")
         summary["points"], meta["kind"], meta["points"]
+    except UsageError:
+        raise
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"{where} is not a cardsim output: unreadable _summary.json "
                          f"({exc.__class__.__name__})") from None

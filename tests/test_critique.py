@@ -152,6 +152,11 @@ def test_cli_out_json_replay_and_plugin(tmp_path):
     assert t.num_rows > 0 and json.loads(t.schema.metadata[b"cardsim"])["kind"] == "critique"
     doc = json.loads((out / "_summary.json").read_text())
     assert doc["meta"]["worlds"] == 8 and doc["summary"]["total"]["evaluated"] >= 40
+    # summarize and report name a critique directory for what it is (one line, exit 2)
+    for cmd in (["summarize", str(out)], ["report", str(out), "--out", str(tmp_path / "rep")]):
+        r = cli.invoke(app, cmd)
+        assert r.exit_code == 2 and "is a critique" in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    assert not (tmp_path / "rep").exists()
     # again without --overwrite: refused; with it: replaced
     r = cli.invoke(app, ["critique", "tonk", "--strategy", "strong", "--decisions", "10", "--out", str(out)])
     assert r.exit_code == 2 and "exists" in r.output
