@@ -3217,12 +3217,10 @@ def first_dealer(opts, seed, game, gdeck):
     return below(gdeck, opts[O_PLAYERS])
 
 
-@njit(cache=True, inline='always')
-def play_game(st, opts, tab, seed, game, sids, params, check, trace, acts, sc, mo, gdeck,
-              gplay, row, plug, pprm, view, legal, srch):
-    """Play game ``game`` of run ``seed`` (O_HANDS hands) into the record ``row``."""
-    st[:] = 0
-    row[:] = 0
+@njit(cache=True)
+def open_game(st, opts, seed, game, gdeck, gplay):
+    """The start of game ``game`` of run ``seed`` in the zeroed ``st``: the seats, wild twos and
+    starting chips, the play stream and the first dealer (returned)."""
     n = opts[O_PLAYERS]
     st[N] = n
     st[WILD2] = opts[O_WILD_TWOS]
@@ -3231,6 +3229,17 @@ def play_game(st, opts, tab, seed, game, sids, params, check, trace, acts, sc, m
     seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
     dealer = first_dealer(opts, seed, game, gdeck)
     st[FIRST_DEALER] = dealer
+    return dealer
+
+
+@njit(cache=True, inline='always')
+def play_game(st, opts, tab, seed, game, sids, params, check, trace, acts, sc, mo, gdeck,
+              gplay, row, plug, pprm, view, legal, srch):
+    """Play game ``game`` of run ``seed`` (O_HANDS hands) into the record ``row``."""
+    st[:] = 0
+    row[:] = 0
+    n = opts[O_PLAYERS]
+    dealer = open_game(st, opts, seed, game, gdeck, gplay)
     for h in range(1, opts[O_HANDS] + 1):
         seed_stream(gdeck, seed, game, np.int64(STREAM_HAND + h))
         st[ERR] = play_hand(st, opts, tab, h, dealer, sids, params, check, trace, acts, sc,
@@ -3547,13 +3556,7 @@ def critique_deal(seed, game, opts, sids, params, seat, prm, rate, stop, rows, a
     none = np.full(3, -1, np.int64)
     record = np.zeros(RECORD_COLS, np.int64)
     n = opts[O_PLAYERS]
-    st[N] = n
-    st[WILD2] = opts[O_WILD_TWOS]
-    for q in range(n):
-        st[CHIPS + q] = opts[O_CHIPS]
-    seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
-    dealer = first_dealer(opts, seed, game, gdeck)
-    st[FIRST_DEALER] = dealer
+    dealer = open_game(st, opts, seed, game, gdeck, gplay)
     key = stream_key(seed, game, np.int64(STREAM_CRITIQUE))
     k, seen, step, stopped = 0, 0, 0, False
     for h in range(1, opts[O_HANDS] + 1):
