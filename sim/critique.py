@@ -383,13 +383,12 @@ def play(cfg: CritiqueConfig, out: str | None = None, resume: bool = False, over
             png = plot_png(res)
             if png is not None:
                 extra[PLOT_FILE] = png
-            keep = [f for f in firsts if f < cfg.first_deal + played]
             end = cfg.first_deal + played
-            if keep and firsts.index(keep[-1]) < len(parts):
-                last = parts[firsts.index(keep[-1])]
-                ids = last.column("deal_id")
+            keep = [f for f in firsts if f < end]               # a prefix: firsts ascend with parts
+            if keep:
+                ids = parts[len(keep) - 1].column("deal_id")
                 if len(ids) and pa.compute.max(ids).as_py() >= end:     # the unit holding the target ends it
-                    store.write(keep[-1], end - keep[-1], last.filter(pa.compute.less(ids, end)))
+                    store.write(keep[-1], end - keep[-1], parts[len(keep) - 1].filter(pa.compute.less(ids, end)))
             res.path = str(store.finish(keep, res.timing, partition=None, extra_files=extra))
     finally:
         if store is not None:
