@@ -161,7 +161,7 @@ from cardsim.kernels.jit import (
 )
 from cardsim.kernels.rng import STREAM_PLAY, below, mix64, seed_stream, shuffle, stream_key, uniform
 from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, SP_ROLLOUTS, SP_WORLDS, best_action, plan_budget, \
-    RACE_ROUND, race_policy, search_key, seed_sub, shuffle_prefix
+    RACE_ROUND, paired_gain, race_policy, search_key, seed_sub, shuffle_prefix
 
 RULES_VERSION = 2
 # 2 (issue 12): go_out_requires_discard melds all but one card instead of not melding; the
@@ -2472,10 +2472,9 @@ def search_pick(st, opts, tab, p, kind, prm, gen, plug, pprm, vb):
     if b > 0 and z > 0:
         if m < 2:
             return opt[0]               # no spread to test against: the policy's answer
-        d = (total[b] - total[0]) / m
-        var = max(0.0, dsq[b] / m - d * d) / (m - 1)
+        d, se = paired_gain(total, dsq, m, b)
         t = z + (z ** 3 + z) / (4 * (m - 1))    # z as a Student t quantile of m - 1 degrees of freedom
-        if d < t * np.sqrt(var):
+        if d < t * se:
             b = 0
     return opt[b]
 

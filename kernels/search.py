@@ -78,6 +78,14 @@ RACE_ROUND = 8      # worlds between two racing checks of a search (``race_polic
 
 
 @njit(cache=True)
+def paired_gain(total, dsq, m, i):
+    """Mean and standard error of answer i's gain over the policy's answer (index 0) from ``m``
+    paired samples: ``total`` the answers' sums, ``dsq[i]`` the sum of the squared differences."""
+    d = (total[i] - total[0]) / m
+    return d, np.sqrt(max(0.0, dsq[i] / m - d * d) / max(1, m - 1))
+
+
+@njit(cache=True)
 def race_policy(total, dsq, m, k, active, z, futility, m_end):
     """Racing for a search that keeps the policy's answer (index 0) unless another is better by
     ``z`` standard errors after ``m_end`` samples: ``total[i]`` the sum of answer i's ``m``
@@ -90,8 +98,7 @@ def race_policy(total, dsq, m, k, active, z, futility, m_end):
     left = 0
     for i in range(1, k):
         if active[i]:
-            d = (total[i] - total[0]) / m
-            se = np.sqrt(max(0.0, dsq[i] / m - d * d) / max(1, m - 1))
+            d, se = paired_gain(total, dsq, m, i)
             if d + z * se <= 1e-12 or (futility > 0 and d < futility * z * se * np.sqrt(m / m_end)):
                 active[i] = False
             else:
