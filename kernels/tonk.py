@@ -36,6 +36,19 @@ DECISION of that spec is followed). Choices this module adds where the spec leav
   ``can_clear``); at 0 it plays as watcher. ``fuzz`` draws random legal actions by kind with
   chances (knock, take, end_dry, meld): ``random`` knocks at once in most hands (a knock is
   one of two or three turn-start actions), the fuzzer reaches every end reason.
+* ``expert`` (issue 41, sid ``S_EXPERT``; ``strong`` is a tuned expert): planner plus what a
+  good player reads from the table, all from its own seat's view (``unseen_by``: not in its
+  hand, the pile, a spread, nor among the cards a rival took from the pile and still holds).
+  It knocks when the knock cannot be caught (its count is below ``least_rival_count``) or is
+  not caught with chance at least ``knock_odds`` (``knock_chance``: each rival's known cards
+  plus the rest drawn at random from the unseen cards; exact for one or two cards, a normal
+  law above). It discards by count: a card's points, less ``pair_keep`` and ``near_keep`` for every
+  two unseen cards that would make a book or a run of three of it with the hand (its live
+  outs; a dead pair or gap weighs nothing), less ``feed`` when a rival could use it (it
+  extends a spread on the table or fits a card the rival took). Its takes ask whether
+  the card lowers the count after its own discard. A knock by chance is a model with uniform
+  hidden hands, as the search's worlds are: the critique's turn-start regret in Tonk has the
+  same bias (``results/critique/tonk_check.md``).
 * ``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
   determinized Monte Carlo. At a decision with more than one legal action it deals ``worlds``
   times what its seat cannot see (``determinize``: the other hands, which keep the cards they
@@ -95,6 +108,8 @@ Speed (the batch loop plays a few hundred thousand deals a second per thread):
   ``search_cfunc()`` is compiled the first time a table has a search seat, so the batch
   kernel compiles without the search's rollouts (issue 14).
 """
+import math
+
 import numpy as np
 from numba import prange
 
@@ -264,7 +279,9 @@ S_WATCHER = 3      # params: threshold, decay, wary_cards
 S_FUZZ = 4         # params: knock, take, end_dry, meld (chances; see fuzz_choice)
 S_PLANNER = 5      # params: watcher's three, then dry_end, take_low, hold_spreads, hold_min_stock
 S_SEARCH = 6       # params: the search row (kernels.search: worlds, rollouts, budget, policy, ...)
-N_PARAMS = SP_PRM + 7
+S_EXPERT = 7       # params: planner's seven, then knock_odds, pair_keep, near_keep, feed (issue 41)
+N_PARAMS = SP_PRM + 11
+EXP = 7            # index of the expert's knock_odds (its rules after planner's: ``expert_*``)
 PLAN = 3           # index of the planner's dry_end; greedy, knocker and watcher play it at 0
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
 N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
@@ -934,7 +951,7 @@ def helps_in_hand(hand, card):
 def plan(sid, prm, k):
     """The planner's k-th study parameter (0 dry_end, 1 take_low, 2 hold_spreads,
     3 hold_min_stock); greedy, knocker and watcher play all four at 0."""
-    return prm[PLAN + k] if sid == S_PLANNER else 0.0
+    return prm[PLAN + k] if sid == S_PLANNER or sid == S_EXPERT else 0.0
 
 
 @njit(cache=True, inline='always')
@@ -1029,11 +1046,197 @@ def wants_knock(st, sid, prm):
     c = hand_count(st[HAND + cur])
     if sid == S_KNOCKER:
         return c <= prm[0]
+    if sid == S_EXPERT and expert_knocks(st, cur, c, prm):
+        return True
     for p in range(st[N]):
         if p != cur and popcount(st[HAND + p]) <= prm[2]:
             return False
     return c <= prm[0] - prm[1] * ((st[TURNS] - 1) // st[N])
 
+
+# ---- the expert (issue 41): what a good player reads from the table ------------
+@njit(cache=True, inline='always')
+def rival_known(st, p, q):
+    """The cards seat ``q`` is publicly known to hold, as ``p`` sees it: taken from the pile
+    and not played since (nor in ``p``'s own hand)."""
+    return st[KNOWN + q] & ~(st[HAND + p] | public_cards(st))
+
+
+@njit(cache=True, inline='always')
+def unseen_by(st, p):
+    """The cards seat ``p`` cannot place: not in its hand, the pile, a spread, or among the
+    cards a rival is known to hold. Reads only what ``p`` may see."""
+    seen = st[HAND + p] | public_cards(st)
+    for q in range(st[N]):
+        if q != p:
+            seen |= st[KNOWN + q]
+    return FULL_DECK & ~seen
+
+
+@njit(cache=True, inline='always')
+def rivals_known(st, p):
+    """The cards some other seat is publicly known to hold, as ``p`` sees them (the union of
+    ``rival_known`` over the rivals)."""
+    m = 0
+    for q in range(st[N]):
+        if q != p:
+            m |= st[KNOWN + q]
+    return m & ~(st[HAND + p] | public_cards(st))
+
+
+@njit(cache=True)
+def least_rival_count(st, p, unseen):
+    """The least count any other seat can hold, given what ``p`` sees (``unseen``:
+    ``unseen_by``): its known cards plus the lowest unseen cards for the rest of its hand. A
+    knock below it cannot be caught."""
+    least = 1 << 30
+    for q in range(st[N]):
+        if q == p:
+            continue
+        kq = rival_known(st, p, q)
+        need = popcount(st[HAND + q]) - popcount(kq)
+        c = hand_count(kq)
+        r = 0
+        while need > 0 and r < 13:
+            k = min(need, popcount(unseen & rank_mask(r)))
+            c += k * POINTS_TEN_CAP[r]
+            need -= k
+            r += 1
+        least = min(least, c)
+    return least
+
+
+@njit(cache=True)
+def chance_at_most(unseen, h, t):
+    """The chance that ``h`` cards drawn at random from ``unseen`` count at most ``t`` points:
+    exact for one or two cards, else the normal law of a sum drawn without replacement (with
+    a continuity correction). Cheap: it runs at every turn start of an expert."""
+    if t < 0:
+        return 0.0
+    if h <= 0:
+        return 1.0
+    u = popcount(unseen)
+    if h > u:
+        return 0.0
+    if h <= 2:
+        good = 0.0
+        for r in range(13):
+            a = popcount(unseen & rank_mask(r))
+            if h == 1:
+                good += a * (POINTS_TEN_CAP[r] <= t)
+                continue
+            for r2 in range(r, 13):
+                if POINTS_TEN_CAP[r] + POINTS_TEN_CAP[r2] <= t:
+                    b = popcount(unseen & rank_mask(r2))
+                    good += a * (a - 1) / 2 if r2 == r else a * b
+        return good / (u if h == 1 else u * (u - 1) / 2)
+    s1 = 0.0
+    s2 = 0.0
+    for r in range(13):
+        a = popcount(unseen & rank_mask(r))
+        s1 += a * POINTS_TEN_CAP[r]
+        s2 += a * POINTS_TEN_CAP[r] * POINTS_TEN_CAP[r]
+    mean = s1 / u
+    var = max(s2 / u - mean * mean, 1e-9) * h * (u - h) / max(u - 1, 1)
+    return 0.5 * (1.0 + math.erf((t + 0.5 - h * mean) / math.sqrt(2.0 * var)))
+
+
+@njit(cache=True)
+def knock_chance(st, p, c, unseen):
+    """The chance, as seat ``p`` sees it, that a knock at count ``c`` is not caught: every
+    other seat counts more (its known cards plus its other cards drawn at random from the
+    cards ``p`` has not seen, ``unseen``, each seat taken alone)."""
+    chance = 1.0
+    for q in range(st[N]):
+        if q != p:
+            kq = rival_known(st, p, q)
+            h = popcount(st[HAND + q]) - popcount(kq)
+            chance *= 1.0 - chance_at_most(unseen, h, c - hand_count(kq))
+    return chance
+
+
+@njit(cache=True)
+def expert_knocks(st, p, c, prm):
+    """The expert knocks when a knock at its count ``c`` cannot be caught, or is not caught
+    with chance at least ``knock_odds`` (below 1)."""
+    unseen = unseen_by(st, p)
+    if c < least_rival_count(st, p, unseen):
+        return True
+    return prm[EXP] < 1.0 and knock_chance(st, p, c, unseen) >= prm[EXP]
+
+
+@njit(cache=True, inline='always')
+def pair_outs(hand, unseen, card):
+    """The unseen cards that would make a book of ``card`` and a card of its rank in the hand
+    (0 when the hand holds no other card of the rank)."""
+    rm = rank_mask(card % 13)
+    return popcount(unseen & rm) if hand & ~bit(card) & rm else 0
+
+
+@njit(cache=True, inline='always')
+def run_outs(hand, unseen, card):
+    """The unseen cards that would make a run of three of ``card`` and the hand's cards of its
+    suit (a window of three ranks holding two of the hand's cards and one unseen card); a
+    card already in three of a suit in a row counts as two outs."""
+    s, r = card // 13, card % 13
+    plane = (hand >> (13 * s)) & 0x1FFF
+    free = (unseen >> (13 * s)) & 0x1FFF
+    outs = 0
+    for lo in range(max(r - 2, 0), min(r, 10) + 1):
+        w = 7 << lo
+        k = popcount(plane & w)
+        if k == 3:
+            return 2
+        if k == 2:
+            outs |= w & ~plane & free
+    return popcount(outs)
+
+
+@njit(cache=True, inline='always')
+def feeds(st, card, known):
+    """Discarding ``card`` hands a rival something: it extends a spread on the table, or it
+    shares a rank with, or sits next to in a suit, a card a rival is known to hold
+    (``known``: ``rivals_known``)."""
+    b = bit(card)
+    if known & (rank_mask(card % 13) | run_neighbours(b)):
+        return True
+    for q in range(st[N]):
+        if popcount(st[BOOK + q] & rank_mask(card % 13)) == 3 or run_neighbours(st[RUN + q]) & b:
+            return True
+    return False
+
+
+@njit(cache=True, inline='always')
+def expert_discard_value(st, hand, card, prm, unseen, known):
+    """The expert's wish to discard ``card``: its points, less ``pair_keep`` and ``near_keep``
+    for every two outs of a book and of a run it would give up (``pair_outs``, ``run_outs``;
+    ``unseen``: ``unseen_by``), less ``feed`` when a rival can use it (``feeds``; ``known``:
+    ``rivals_known``). The card index breaks ties as greedy's does."""
+    v = POINTS_TEN_CAP[card % 13] + card * 1e-3
+    v -= 0.5 * (prm[EXP + 1] * pair_outs(hand, unseen, card) + prm[EXP + 2] * run_outs(hand, unseen, card))
+    if feeds(st, card, known):
+        v -= prm[EXP + 3]
+    return v
+
+
+
+@njit(cache=True)
+def expert_take_lowers(st, card, prm):
+    """Taking ``card`` and discarding what the expert would then discard lowers the count."""
+    hand = st[HAND + st[CUR]] | bit(card)
+    unseen = unseen_by(st, st[CUR])
+    known = rivals_known(st, st[CUR])
+    best = -1e300
+    bc = -1
+    m = hand & ~bit(card)
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        v = expert_discard_value(st, hand, c, prm, unseen, known)
+        if v > best:
+            best = v
+            bc = c
+    return bc >= 0 and POINTS_TEN_CAP[bc % 13] > POINTS_TEN_CAP[card % 13]
 
 @njit(cache=True, inline='always')
 def start_score(st, opts, a, sid, prm):
@@ -1054,7 +1257,8 @@ def start_score(st, opts, a, sid, prm):
         if usable_now(st, opts, cur, top):
             return 20.0
         if ((stock_empty(st) or POINTS_TEN_CAP[top % 13] <= plan(sid, prm, 1))
-                and take_lowers_count(st[HAND + cur], top)):
+                and (expert_take_lowers(st, top, prm) if sid == S_EXPERT
+                     else take_lowers_count(st[HAND + cur], top))):
             return 15.0
         return 0.0
     return 10.0
@@ -1082,9 +1286,14 @@ def meld_score(st, opts, a, sid, prm):
     kind = a & 15
     if kind == A_LAY and holding(st, sid, prm) and not can_clear(st, opts, hand & ~(a >> 8)):
         return -1000.0 + popcount(a >> 8)
+    if sid == S_EXPERT and kind == A_DISCARD:
+        p = st[CUR]
+        v = expert_discard_value(st, hand, (a >> 8) & 63, prm, unseen_by(st, p), rivals_known(st, p))
+    else:
+        v = meld_value(hand, a)
     if kind == A_DISCARD and ((a >> 8) & 63) == st[TAKEN]:
-        return meld_value(hand, a) - 50.0        # a re-discard (if allowed) only as a last resort
-    return meld_value(hand, a)
+        return v - 50.0                           # a re-discard (if allowed) only as a last resort
+    return v
 
 
 @njit(cache=True, inline='always')

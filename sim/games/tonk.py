@@ -1,7 +1,7 @@
 """Tonk on the Python side: options, presets, strategies, records and replay events."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -132,6 +132,25 @@ STRATEGIES = [
     ), "watcher with the study choices of tonk.md §13: the dry-stock end, the discard as a draw source, "
        "holding spreads for a tonk out (all 0: plays as watcher)"),
 ]
+# the expert's defaults (and round 0 of its tune run) are the point where a first tune of the whole
+# family converged (from the planner's old tuned knocking with count-aware discards): there
+# wary_cards went to 5, which switches the planner's threshold knock off (an opponent always
+# holds 5 cards or fewer), so the expert knocks by the odds alone and threshold and decay are
+# no longer tuned (they changed no record)
+_EXPERT_START = {"threshold": 26.0, "decay": 0.5, "wary_cards": 5.0, "dry_end": 2.0, "take_low": 4.0}
+_PLANNER = tuple(replace(p, default=_EXPERT_START.get(p.name, p.default)) for p in STRATEGIES[-1].params)
+STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, _PLANNER + (
+    ParamSpec("knock_odds", 0.92, 0.0, 1.0, "knock when the chance that no opponent counts as little (its known "
+                                           "cards and the rest drawn from the unseen ones) is at least this (1: only "
+                                           "knocks that cannot be caught)"),
+    ParamSpec("pair_keep", 2.4, 0.0, 100.0, "a discard that breaks a pair counts this many points less for every "
+                                            "two unseen cards that would make it a book"),
+    ParamSpec("near_keep", 3.0, 0.0, 100.0, "a discard that breaks a possible run counts this many points less for "
+                                            "every two unseen cards that would make a run of three"),
+    ParamSpec("feed", 13.0, 0.0, 20.0, "a discard that extends a spread on the table or fits a card an opponent "
+                                      "took from the pile counts this many points less"),
+), "planner that reads the table (issue 41): knocks by the chance of not being caught, discards by count against the "
+   "live chances of its pairs and runs (dead ones are dropped), and no discards an opponent can use"))
 
 
 def _record_columns(rec: np.ndarray, n: int) -> dict:
@@ -386,13 +405,16 @@ CRITIQUE = {
 }
 
 
-# issue 16: the self-consistent field of the committed `cardsim tune --self` run
-# (`python scripts/tune_strong.py tonk`, results/tune/tonk/; tests/test_strong.py checks the two agree)
-STRONG = "planner:threshold=26.174,decay=0.5125,wary_cards=4,dry_end=2.077,take_low=5.082,hold_spreads=0,hold_min_stock=0"
-STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "planner"), STRONG,
+# issue 41: the least exploitable field of the committed `cardsim tune --self` run of the expert
+# family (`python scripts/tune_strong.py tonk`, results/tune/tonk/; tests/test_strong.py checks the
+# two agree). Issue 16's strong was the planner point planner:threshold=26.174,decay=0.5125,wary_cards=4,
+# dry_end=2.077,take_low=5.082 (results/critique/tonk.md compares the two).
+STRONG = ("expert:threshold=26,decay=0.5,wary_cards=5,dry_end=2,take_low=3.944,"
+          "hold_spreads=0,hold_min_stock=0,knock_odds=0.8936,pair_keep=2.947,near_keep=3.725,feed=14.291")
+STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
                         "`python scripts/tune_strong.py tonk` (results/tune/tonk/)"))
 STRATEGIES.append(search_strategy(
-    K.S_SEARCH, STRATEGIES, ("strong", "planner", "watcher", "knocker", "greedy", "random"), worlds=128, budget=0,
+    K.S_SEARCH, STRATEGIES, ("strong", "planner", "watcher", "knocker", "greedy", "random", "expert"), worlds=128, budget=0,
     help="determinized Monte Carlo search: at each decision it deals the unseen cards again (other hands, "
          "keeping the cards they took from the discard pile, and the stock) and plays every legal action out "
          "to the end of the deal with the rollout policy at every seat; takes the best mean payout"))
