@@ -690,6 +690,42 @@ OPENSPIEL_GAMES = ["cardsim_tonk(players=2)", "cardsim_tonk(players=4)", "cardsi
                    "gin_rummy", "hearts"]
 
 
+# issue 41: the `strong` each game had before its rework (its records are what users cited)
+OLD_STRONG = {
+    "tonk": "planner:threshold=26.174,decay=0.5125,wary_cards=4,dry_end=2.077,take_low=5.082",
+}
+
+
+def strong_section(args, cores: int) -> list[str]:
+    """Per reworked game: today's ``strong`` beside the ``strong`` it replaced, every seat the
+    same, in interleaved rounds (each figure the median of its rounds' medians). Issue 41's
+    speed target: at most 2x slower."""
+    rows = []
+    for g, old in OLD_STRONG.items():
+        preset, _, _, n = BASELINE_CASES[g][0]
+        k = max(64, int(n * args.scale))
+        got = {("strong", t): [] for t in (1, cores)} | {(old, t): [] for t in (1, cores)}
+        for _ in range(args.rounds):
+            for label in ("strong", old):
+                for threads in (1, cores):
+                    code = MEASURE.format(root=str(ROOT), game=g, preset=preset, seats=[label],
+                                          players=FIRST_PLAYERS[g], n=k, threads=threads, repeats=args.repeats)
+                    got[(label, threads)].append(float(_child(code, ROOT)))
+        med = {key: statistics.median(v) for key, v in got.items()}
+        rows.append((g, old, FIRST_PLAYERS[g], med[(old, 1)], med[(old, cores)], med[("strong", 1)],
+                     med[("strong", cores)]))
+        print(rows[-1], file=sys.stderr)
+    lines = ["## `strong` before and after issue 41", "",
+             f"`scripts/bench.py --game strong`: records per second, every seat the same strategy, default rules, "
+             f"{args.scale:g} x the usual sizes, {args.rounds} interleaved rounds of {args.repeats} runs (the "
+             "median). Target (issue 41): today's `strong` at most 2x slower than the one it replaced.", "",
+             f"| game | players | `strong` before | 1 core | all cores ({cores}) | `strong` now: 1 core | all cores "
+             "| slower by |", "|---|---:|---|---:|---:|---:|---:|---:|"]
+    lines += [f"| {g} | {n} | `{old}` | {a:,.0f} | {b:,.0f} | {c:,.0f} | {d:,.0f} | {a / c:.2f}x |"
+              for g, old, n, a, b, c, d in rows]
+    return lines + [""]
+
+
 def openspiel_section(args, cores: int) -> list[str]:
     """Steps per second through OpenSpiel's interface (uniform random legal actions, chance
     sampled by its probabilities; every ``apply_action`` is a step), cardsim's bridged games
@@ -734,7 +770,7 @@ def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
     then any other section, such as a hand-written side-by-side comparison, in file order)."""
     old = path.read_text() if path.exists() else ""
     parts = []
-    known = ["startup", *SECTIONS, "strategies", "plugins", "search", "critique", "openspiel", "baseline"]
+    known = ["startup", *SECTIONS, "strategies", "plugins", "search", "critique", "strong", "openspiel", "baseline"]
     others = [m for m in re.findall(r"<!-- bench:([\w-]+) -->", old) if m not in known]   # kept, in file order
     for game in [*known, *others]:
         start, end = f"<!-- bench:{game} -->", f"<!-- /bench:{game} -->"
@@ -790,11 +826,12 @@ def startup_section(args, cores: int) -> list[str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=["all", *SECTIONS, "strategies", "plugins", "search", "critique", "openspiel",
-                                            "startup"],
+                                            "startup", "strong"],
                     default="all",
                     help="one section; 'strategies': every registered strategy, 'plugins': a plug-in beside "
                          "its built-in, 'search': one search seat per game, 'critique': cardsim critique of strong, 'openspiel': the bridge's steps/s, "
-                         "'startup': every game's cold and warm start and warmup all (none of them part of 'all')")
+                         "'startup': every game's cold and warm start and warmup all, 'strong': strong beside the strong it "
+                         "replaced (none of them part of 'all')")
     ap.add_argument("--deals", type=int, default=400_000)
     ap.add_argument("--games", type=int, default=20_000)
     ap.add_argument("--repeats", type=int, default=5)
@@ -823,6 +860,8 @@ def main() -> None:
         blocks = {"critique": critique_section(args, cores)}
     elif args.game == "openspiel":
         blocks = {"openspiel": openspiel_section(args, cores)}
+    elif args.game == "strong":
+        blocks = {"strong": strong_section(args, cores)}
     elif args.game == "startup":
         blocks = {"startup": startup_section(args, cores)}
     else:

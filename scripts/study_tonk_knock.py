@@ -4,7 +4,7 @@
                                        [--out results/tonk_knock_threshold]
 
 For each field (greedy opponents, who never knock; the ``strong`` table, the self-consistent
-planner field of ``cardsim tune --self``) and player count, ``knocker:threshold=t`` (t = 0..30,
+expert field of ``cardsim tune --self``) and player count, ``knocker:threshold=t`` (t = 0..30,
 extended in steps of 10 up to the parameter's end, 50, while the best threshold is the grid's
 last) takes every seat in turn against the field on the very same deals (duplicate deals,
 common random numbers). Writes ``summary.parquet`` (one row per field x players x threshold
@@ -148,7 +148,7 @@ def write_markdown(df: pd.DataFrame, path: Path, args, wall: float, fields: list
              f"(wall time {wall / 60:.1f} min on 2 cores).", "",
              "One `knocker:threshold=t` seat (greedy play, knocks at the start of a turn when its count is at most "
              "t) against a field, default (seed) rules, S = 1. Fields: `greedy` (never knocks), `knocker:threshold=8` and `strong` (the "
-             "self-consistent planner table of `cardsim tune --self`, `results/tune/tonk/`). Every threshold plays "
+             "self-consistent expert table of `cardsim tune --self` (issue 41), `results/tune/tonk/`). Every threshold plays "
              f"the very same {args.deals:,} deals from every seat (duplicate deals, seats rotated), so differences "
              "between thresholds are paired. Mean payout = chips won per deal by the knocker seat. A grid whose "
              "best threshold is its last is extended by 10 (up to 50, the parameter's end).", "",

@@ -21,6 +21,7 @@ from tests.test_tonk_strategies import redeal_hidden
 
 N = 2
 OPTS = TonkOptions().to_array(N)
+OLD_STRONG = "planner:threshold=26.174,decay=0.5125,wary_cards=4,dry_end=2.077,take_low=5.082"   # issue 16's
 
 
 def table(labels):
@@ -54,7 +55,8 @@ def test_knock_that_cannot_be_caught():
     """Seat 0 at its first turn start holds one ace (1 point); seat 1 holds three sevens it took
     from the pile (public: 21 points, and a book that goes out on its next turn). A knock cannot
     be caught and wins now; a draw lets seat 1 go out. The critique finds the knock and a regret
-    of the draw above 0 by more than two standard errors."""
+    of the draw above 0 by more than two standard errors (with issue 41's strong rolling out,
+    seat 1 goes out after the draw in every world: a regret without spread)."""
     st = state_at(0, 0)
     assert st[K.CUR] == 0 and st[K.PHASE] == K.P_START
     st[K.HAND + 0] = 1 << 0                    # the ace of clubs alone (the other cards leave the game)
@@ -62,22 +64,24 @@ def test_knock_that_cannot_be_caught():
     st[K.HAND + 1] = st[K.KNOWN + 1] = sevens
     row, out, acts = evaluate(st, K.A_DRAW_STOCK)
     assert acts[int(row[CK.CR_BEST])] & 15 == K.A_KNOCK
-    assert row[CK.CR_REGRET] > 2 * row[CK.CR_SE_REGRET] > 0
+    assert row[CK.CR_REGRET] > 2 * row[CK.CR_SE_REGRET] and row[CK.CR_REGRET] > 0
     knock = next(i for i in range(len(acts)) if acts[i] & 15 == K.A_KNOCK)
     assert out[knock, 2] == 0.0 and out[knock, 1] > 0     # a sure win: no spread over the worlds
 
 
 def test_discard_keeps_the_count_low():
     """Meld phase with 3D 10H 10S after the spread of fours (deal 4, decision 10; the issue's
-    report: strong keeps the high pair): discarding a ten is best, the 3D's regret significant."""
-    st = state_at(4, 10)
+    report: strong keeps the high pair; the position that issue 16's strong reached): discarding
+    a ten is best, the 3D's regret significant (on 1,024 worlds: with issue 41's strong rolling
+    out the gap is about 0.16 chips)."""
+    st = state_at(4, 10, (OLD_STRONG,))
     assert st[K.CUR] == 0 and st[K.PHASE] == K.P_MELD
     row, out, acts = evaluate(st, K.A_DISCARD, worlds=64)
     acts_l = list(acts)
     three = next(i for i, a in enumerate(acts_l) if a & 15 == K.A_DISCARD and (a >> 8) & 63 == 15)  # 3D
     row = np.zeros(CK.CR_WIDTH)
     out = np.zeros((len(acts), CK.ACT_WIDTH))
-    K.critique_eval(st, OPTS, acts.copy(), len(acts), three, evaluator(GAME, N, 64, "strong"), np.uint64(3), row,
+    K.critique_eval(st, OPTS, acts.copy(), len(acts), three, evaluator(GAME, N, 1024, "strong"), np.uint64(3), row,
                     out)
     best = int(acts[int(row[CK.CR_BEST])])
     assert best & 15 == K.A_DISCARD and (best >> 8) & 63 in (9 + 26, 9 + 39)     # 10H or 10S
@@ -142,7 +146,8 @@ def test_random_far_worse_than_strong_and_workers():
 def test_cli_out_json_replay_and_plugin(tmp_path):
     cli = CliRunner()
     out = tmp_path / "crit"
-    r = cli.invoke(app, ["critique", "tonk", "--strategy", "strong", "--decisions", "40", "--worlds", "8",
+    # greedy: a strategy whose 40 decisions hold a significant regret (issue 41's strong may not)
+    r = cli.invoke(app, ["critique", "tonk", "--strategy", "greedy", "--decisions", "40", "--worlds", "8",
                          "--out", str(out), "--top", "1"])
     assert r.exit_code == 0, r.output
     assert "worst decisions:" in r.output and "--until-decision" in r.output
