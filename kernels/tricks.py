@@ -279,3 +279,39 @@ def follow_card(legal, unseen, best, friend_winning, opp_after, trick_thirds, tr
         if trick_thirds == 0:
             return cheapest(legal, trump)
     return cheapest(win, trump)
+
+
+# =============================================================================
+# helpers of Marafon's ``expert`` (issue 41; stateless, no existing heuristic uses them)
+# =============================================================================
+@njit(cache=True)
+def void_chance(unseen, suit, held):
+    """Chance that a player holding ``held`` of the ``unseen`` cards (a mask: the cards the
+    asker cannot place) has none of ``suit``, every deal of them alike (hypergeometric)."""
+    u = popcount(unseen)
+    s = popcount(unseen & suit_mask40(suit))
+    p = 1.0
+    for i in range(held):
+        if u - i <= 0:
+            break
+        p *= max(0, u - s - i) / (u - i)
+    return p
+
+
+@njit(cache=True)
+def bank_card(cards, trump, bank):
+    """The card of ``cards`` to win a trick with that is sure to stand: the best of ``bank`` x
+    10 x its thirds minus its ``keep_cost`` (0: the cheapest, as ``cheapest``; 2: the most
+    thirds first, an ace before a figure before a scartino, then the lowest rank; the trump 3
+    and 2 last). Lowest id on ties."""
+    best = -1
+    bv = -1e300
+    m = cards
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        v = bank * 10.0 * VALUE_THIRDS[c % 10] - keep_cost(c, trump)
+        if v > bv:
+            bv = v
+            best = c
+    return best

@@ -693,6 +693,7 @@ OPENSPIEL_GAMES = ["cardsim_tonk(players=2)", "cardsim_tonk(players=4)", "cardsi
 # issue 41: the `strong` each game had before its rework (its records are what users cited)
 OLD_STRONG = {
     "tonk": "planner:threshold=26.174,decay=0.5125,wary_cards=4,dry_end=2.077,take_low=5.082",
+    "marafon": "heuristic:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=125.6",
 }
 
 

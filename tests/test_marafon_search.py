@@ -132,8 +132,9 @@ def test_search_row_and_labels():
     assert params[0, 0] == 5 and params[0, SP_POLICY] == K.S_GREEDY and params[0, K.EX_TRUMP] == 0
     strong = GAME.strategies["strong"]
     _, p2 = seat_arrays(GAME, seat_table(GAME, ["search"], 4))
-    assert p2[0, SP_POLICY] == strong.sid == K.S_HEURISTIC
-    assert list(p2[0, SP_PRM:]) == [p.default for p in strong.params]
+    assert p2[0, SP_POLICY] == strong.sid == K.S_EXPERT
+    k = len(strong.params)                         # the row is as wide as the widest policy's (the expert's)
+    assert list(p2[0, SP_PRM:SP_PRM + k]) == [p.default for p in strong.params] and not p2[0, SP_PRM + k:].any()
     assert p2[0, K.EX_GAME_WEIGHT] == GAME.strategies["search"].params[4].default and p2[0, K.EX_TRUMP] == 0
     same = seat_table(GAME, ["search:policy=2"], 4)[0]
     assert short_label(GAME, same.label) == "search:policy=greedy"

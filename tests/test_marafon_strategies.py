@@ -64,7 +64,8 @@ def test_no_hand_with_a_cricca_names_another_suit(spec):
 # no peeking
 # =============================================================================
 BUILT_IN = ["random", "random:claim_prob=0.3,claim_due=0.5", "greedy", "heuristic",
-            "heuristic:claim_margin=2,memory_noise=3,honour_min=0"]
+            "heuristic:claim_margin=2,memory_noise=3,honour_min=0", "expert",
+            "expert:draw_trumps=2,ruff_risk=1,bank=1", "expert:ruff_risk=0.1,bank=0"]
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
 
 
@@ -140,3 +141,45 @@ def test_no_peeking():
         assert K.check_cards(st) == 0
     assert cards == 30 * 40 * len(BUILT_IN) and claims > 0
     assert changed > 0.7 * 30 * 40                      # the hidden cards really moved
+
+
+# =============================================================================
+# the expert (issue 41)
+# =============================================================================
+def _records(strategies, deals=200, seed=7):
+    from cardsim.sim.runner import make_config
+    cfg = make_config("marafon", 4, deals, seed, strategies, [], "seed", 1, False)
+    sids, params = seat_arrays(cfg.game, cfg.seats)
+    rec = np.zeros((deals, cfg.game.record_width), dtype=np.int32)
+    cfg.game.play_batch(cfg.seed, 0, deals, cfg.option_array, sids, params, False, rec)
+    return rec
+
+
+@pytest.mark.parametrize("change", ["draw_trumps=11", "draw_trumps=1", "ruff_risk=0", "ruff_risk=1", "bank=0",
+                                    "bank=1"])
+def test_each_expert_parameter_changes_play(change):
+    """Every card-play parameter of the expert changes the records at either end of its range
+    (the expert at seats 0 and 2 against strong)."""
+    base = _records(["expert", "strong", "expert", "strong"])
+    assert not np.array_equal(base, _records([f"expert:{change}", "strong", f"expert:{change}", "strong"]))
+
+
+def test_expert_draws_trumps_with_the_master_trump():
+    """Leading from 3H AH JH 6H (trump H, opponents not void): the expert leads the master 3H,
+    the heuristic its cheapest card; with draw_trumps=11 the expert leads as the heuristic."""
+    st = np.zeros(K.ST_SIZE, np.int64)
+    st[K.N] = 4
+    st[K.TRUMP] = 2
+    st[K.HAND] = mask40("3H AH JH 6H")
+    st[K.HAND + 1] = mask40("2H 5C 6C 7C")
+    st[K.HAND + 2] = mask40("KC QC JC 4C")
+    st[K.HAND + 3] = mask40("QH 3C 2C AC")
+    st[K.PLAYED] = K.FULL40 & ~(st[K.HAND] | st[K.HAND + 1] | st[K.HAND + 2] | st[K.HAND + 3])
+    st[K.LED] = -1
+    legal = K.legal_cards(st[K.HAND], -1)
+    g = gen()
+    sid, prm = prm_of("expert")
+    assert K.choose_card(st, 0, legal, sid, prm, g) == mask40("3H").bit_length() - 1
+    sid_h, prm_h = prm_of("heuristic")
+    sid, prm = prm_of("expert:draw_trumps=11")
+    assert K.choose_card(st, 0, legal, sid, prm, g) == K.choose_card(st, 0, legal, sid_h, prm_h, g)

@@ -51,22 +51,28 @@ def test_the_report_of_every_strong_run_is_committed():
 
 
 # issue 41: every parameter the committed tune run tunes must change some decision of
-# ``strong``: set to the other end of its range, a fixed run's records change. Games whose
+# ``strong``: set to the other end of its tuned box, a fixed run's records change. Games whose
 # ``strong`` has not been reworked for issue 41 yet are listed with the parameters known to
 # change nothing (their tuned value is then only a label).
 _RUN_DEALS = {"tonk": 50000, "telefunken": 6, "contract_rummy": 6, "marafon": 300, "trionfo": 60, "tripoli": 400}
 # measured on these fixed runs, for the games whose strong is not reworked yet (issue 41, pending):
 # Telefunken's keep_jokers and Trionfo's self_call act only under a rule option that is off in
-# the tune run's rules; Marafon's marafona_weight always names the marafona suit from 100 up
-# (strong: 125.6); Tripoli's bet_size 21 and 60 are both clamped to the bet limit; Telefunken's
+# the tune run's rules; Tripoli's bet_size 21 and 60 are both clamped to the bet limit; Telefunken's
 # down_left=0 changed none of the 6 games' records
-_INERT = {"telefunken": {"down_left", "keep_jokers"}, "marafon": {"marafona_weight"},
+_INERT = {"telefunken": {"down_left", "keep_jokers"},
           "trionfo": {"self_call"}, "tripoli": {"bet_size"}}
 
 
 def _tuned_params(game):
+    """(name, lo, hi) of each parameter the committed tune run tunes, its box as the run gives it."""
     cmd = _script().command(game)
-    return [v.split("=", 1)[0] for f, v in zip(cmd, cmd[1:]) if f == "--param"]
+    out = []
+    for f, v in zip(cmd, cmd[1:]):
+        if f == "--param":
+            name, box = v.split("=", 1)
+            lo, hi = box.split(":")[:2]
+            out.append((name, float(lo), float(hi)))
+    return out
 
 
 def _strong_records(game, label):
@@ -89,9 +95,9 @@ def test_every_tuned_parameter_of_strong_changes_a_decision(game):
     strong = g.strategies["strong"]
     base = _strong_records(game, "strong")
     inert = []
-    for name in _tuned_params(game):
+    for name, lo, hi in _tuned_params(game):          # the other end of the tuned box
         p = next(q for q in strong.params if q.name == name)
-        other = p.hi if p.default - p.lo < p.hi - p.default else p.lo
+        other = hi if p.default - lo < hi - p.default else lo
         value = int(other) if p.integer else other
         if (_strong_records(game, f"strong:{name}={value}") == base).all():
             inert.append(name)

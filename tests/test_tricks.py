@@ -148,3 +148,25 @@ def test_highbit():
         return T.highbit(x)
     for x in (1, 2, 3, 1 << 39, (1 << 40) - 1, 0b1010000):
         assert hb(np.int64(x)) == x.bit_length() - 1
+
+
+def test_void_chance_is_hypergeometric():
+    """The chance that a hand of ``held`` of the unseen cards has none of a suit."""
+    from math import comb
+    unseen = mask40("3C 2C AC KD QD JD 7D 6H 5H 4S")
+    for held in range(0, 8):
+        want = comb(10 - 3, held) / comb(10, held)
+        assert abs(T.void_chance(unseen, 0, held) - want) < 1e-12
+    assert T.void_chance(unseen, 0, 8) == 0.0
+    assert T.void_chance(unseen & ~mask40("3C 2C AC"), 0, 5) == 1.0
+
+
+def test_bank_card():
+    """bank 0 is ``cheapest``; bank 2 takes the ace, then a figure, before a scartino, and the
+    trump 3 and 2 last."""
+    cards = mask40("AS KS 4S 3H")
+    for trump in range(4):
+        assert T.bank_card(cards, trump, 0.0) == T.cheapest(cards, trump)
+    assert T.bank_card(cards, 0, 2.0) == parse40("AS")[0]
+    assert T.bank_card(mask40("KS 4S"), 0, 2.0) == parse40("KS")[0]
+    assert T.bank_card(mask40("3H 2H 4S"), 2, 2.0) == parse40("4S")[0]

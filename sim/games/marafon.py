@@ -22,7 +22,7 @@ is a worked example).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -156,6 +156,22 @@ STRATEGIES = [
        "cards played), else low from the longest suit; gives points to a partner who holds the trick "
        "safely; wins cheaply and keeps the 3 and 2 of trump; claims on a noisy count with a margin"),
 ]
+# issue 41: the expert plays as heuristic (its four parameters, strong's values by default) plus
+# card-play rules a good player keeps (kernels/marafon.py: ``expert_card``)
+_HEURISTIC = STRATEGIES[-1].params
+_STRONG_START = {"honour_min": 4.0, "marafona_weight": 100.0}
+STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, tuple(
+    replace(p, default=_STRONG_START.get(p.name, p.default)) for p in _HEURISTIC) + (
+    ParamSpec("draw_trumps", 4.0, 1.0, 11.0, "lead trumps while holding at least this many and an opponent may hold "
+              "one (the master trump if held, else the lowest); 11 never draws", integer=True),
+    ParamSpec("ruff_risk", 0.5, 0.0, 1.0, "a master card on top of a trick stands (a partner's gets points, ours "
+              "wins at once) when the chance that the trick's last opponent is void in its suit (1 once shown "
+              "void; 0 when it can hold no trump) is at most this; 0: only masters no one can ruff"),
+    ParamSpec("bank", 2.0, 0.0, 2.0, "a sure win takes the card of most bank x 10 x thirds - keep cost: 0 the "
+              "cheapest winner, 2 an ace before a figure before a scartino (the trump 3 and 2 last)"),
+), "heuristic that reads the table (issue 41): draws trumps from length, trusts a master (its partner's: gives "
+   "points; its own: wins with it) unless the last opponent is likely void in its suit (the odds from the cards "
+   "unseen, the hand sizes and the voids shown), and wins a sure trick with its points (an ace first)"))
 
 
 def _record_columns(rec: np.ndarray, n: int) -> dict:
@@ -426,13 +442,15 @@ CRITIQUE = {
 }
 
 
-# issue 16: the self-consistent field of the committed `cardsim tune --self` run
-# (`python scripts/tune_strong.py marafon`, results/tune/marafon/; tests/test_strong.py checks the two agree)
-STRONG = "heuristic:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=125.6"
-STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "heuristic"), STRONG,
+# issue 41: the self-consistent field of the committed `cardsim tune --self` run of the expert
+# family (`python scripts/tune_strong.py marafon`, results/tune/marafon/; tests/test_strong.py checks
+# the two agree). Issue 16's strong was heuristic:claim_margin=0,memory_noise=0,honour_min=4,
+# marafona_weight=125.6 (at 100 and above the marafona weight plays alike).
+STRONG = "expert:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=100,draw_trumps=4,ruff_risk=0.5,bank=2"
+STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
                         "`python scripts/tune_strong.py marafon` (results/tune/marafon/)"))
 STRATEGIES.append(search_strategy(
-    K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "greedy", "random"), worlds=16, budget=0,
+    K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "greedy", "random", "expert"), worlds=16, budget=0,
     extra=(ParamSpec("game_weight", 20.0, 0.0, 1000.0, "a game won in a rollout's hand counts this many hand "
                      "points (a game lost: minus); 0 = the hand's points alone"),
            ParamSpec("trump", 0.0, 0.0, 1.0, "1: the battitore names trump by search too (each suit rolled out); "
