@@ -1106,53 +1106,78 @@ def least_rival_count(st, p, unseen):
     return least
 
 
-@njit(cache=True)
-def chance_at_most(unseen, h, t):
-    """The chance that ``h`` cards drawn at random from ``unseen`` count at most ``t`` points:
-    exact for one or two cards, else the normal law of a sum drawn without replacement (with
-    a continuity correction). Cheap: it runs at every turn start of an expert."""
-    if t < 0:
-        return 0.0
-    if h <= 0:
-        return 1.0
-    u = popcount(unseen)
-    if h > u:
-        return 0.0
-    if h <= 2:
-        good = 0.0
-        for r in range(13):
-            a = popcount(unseen & rank_mask(r))
-            if h == 1:
-                good += a * (POINTS_TEN_CAP[r] <= t)
-                continue
-            for r2 in range(r, 13):
-                if POINTS_TEN_CAP[r] + POINTS_TEN_CAP[r2] <= t:
-                    b = popcount(unseen & rank_mask(r2))
-                    good += a * (a - 1) / 2 if r2 == r else a * b
-        return good / (u if h == 1 else u * (u - 1) / 2)
+@njit(cache=True, inline='always')
+def unseen_sums(unseen):
+    """(count, sum of points, sum of squared points) of the ``unseen`` cards: the moments of
+    ``chance_at_most``'s normal law, computed once a decision."""
     s1 = 0.0
     s2 = 0.0
     for r in range(13):
         a = popcount(unseen & rank_mask(r))
         s1 += a * POINTS_TEN_CAP[r]
         s2 += a * POINTS_TEN_CAP[r] * POINTS_TEN_CAP[r]
+    return popcount(unseen), s1, s2
+
+
+@njit(cache=True)
+def chance_at_most(unseen, h, t, u, s1, s2):
+    """The chance that ``h`` cards drawn at random from ``unseen`` (``u``, ``s1``, ``s2``: its
+    ``unseen_sums``) count at most ``t`` points: exact for one or two cards, else the normal
+    law of a sum drawn without replacement (with a continuity correction). Cheap: it runs at
+    every turn start of an expert."""
+    if t < 0:
+        return 0.0
+    if h <= 0:
+        return 1.0
+    if h > u:
+        return 0.0
+    if h <= 2:
+        good = 0.0
+        for r in range(13):
+            if POINTS_TEN_CAP[r] > t:
+                break                             # the points grow with the rank
+            a = popcount(unseen & rank_mask(r))
+            if h == 1:
+                good += a
+                continue
+            for r2 in range(r, 13):
+                if POINTS_TEN_CAP[r] + POINTS_TEN_CAP[r2] > t:
+                    break
+                good += a * (a - 1) / 2 if r2 == r else a * popcount(unseen & rank_mask(r2))
+        return good / (u if h == 1 else u * (u - 1) / 2)
     mean = s1 / u
     var = max(s2 / u - mean * mean, 1e-9) * h * (u - h) / max(u - 1, 1)
     return 0.5 * (1.0 + math.erf((t + 0.5 - h * mean) / math.sqrt(2.0 * var)))
 
 
 @njit(cache=True)
-def knock_chance(st, p, c, unseen):
+def knock_chance(st, p, c, unseen, u, s1, s2):
     """The chance, as seat ``p`` sees it, that a knock at count ``c`` is not caught: every
     other seat counts more (its known cards plus its other cards drawn at random from the
-    cards ``p`` has not seen, ``unseen``, each seat taken alone)."""
+    cards ``p`` has not seen, ``unseen`` with its ``unseen_sums``, each seat taken alone)."""
     chance = 1.0
     for q in range(st[N]):
         if q != p:
             kq = rival_known(st, p, q)
             h = popcount(st[HAND + q]) - popcount(kq)
-            chance *= 1.0 - chance_at_most(unseen, h, c - hand_count(kq))
+            chance *= 1.0 - chance_at_most(unseen, h, c - hand_count(kq), u, s1, s2)
     return chance
+
+
+@njit(cache=True)
+def likely_caught(st, p, c, u, s1):
+    """Some rival with three or more cards unknown to ``p`` is expected (by ``chance_at_most``'s
+    normal law, with its continuity correction) to count at most ``c``: its term of
+    ``knock_chance`` is then at most 1/2, so a knock needing better odds than 1/2 is refused
+    without the law's erf (a shortcut: the same decisions, issue 41's speed target)."""
+    for q in range(st[N]):
+        if q == p:
+            continue
+        kq = rival_known(st, p, q)
+        h = popcount(st[HAND + q]) - popcount(kq)
+        if 3 <= h <= u and c - hand_count(kq) + 0.5 >= h * (s1 / u):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -1162,7 +1187,12 @@ def expert_knocks(st, p, c, prm):
     unseen = unseen_by(st, p)
     if c < least_rival_count(st, p, unseen):
         return True
-    return prm[EXP] < 1.0 and knock_chance(st, p, c, unseen) >= prm[EXP]
+    if prm[EXP] >= 1.0:
+        return False
+    u, s1, s2 = unseen_sums(unseen)
+    if prm[EXP] > 0.5 and likely_caught(st, p, c, u, s1):
+        return False
+    return knock_chance(st, p, c, unseen, u, s1, s2) >= prm[EXP]
 
 
 @njit(cache=True, inline='always')
@@ -1278,17 +1308,17 @@ def meld_value(hand, a):
 
 
 @njit(cache=True, inline='always')
-def meld_score(st, opts, a, sid, prm):
+def meld_score(st, opts, a, sid, prm, unseen, known):
     """``meld_value`` of action ``a`` for the hand of the player to act; while ``holding``,
     a spread is laid only when the rest of the hand can then go too (a tonk out), and
-    otherwise ranks below every discard."""
+    otherwise ranks below every discard. The expert's discards by ``expert_discard_value``
+    (``unseen``, ``known``: its ``unseen_by`` and ``rivals_known``, computed once a decision)."""
     hand = st[HAND + st[CUR]]
     kind = a & 15
     if kind == A_LAY and holding(st, sid, prm) and not can_clear(st, opts, hand & ~(a >> 8)):
         return -1000.0 + popcount(a >> 8)
     if sid == S_EXPERT and kind == A_DISCARD:
-        p = st[CUR]
-        v = expert_discard_value(st, hand, (a >> 8) & 63, prm, unseen_by(st, p), rivals_known(st, p))
+        v = expert_discard_value(st, hand, (a >> 8) & 63, prm, unseen, known)
     else:
         v = meld_value(hand, a)
     if kind == A_DISCARD and ((a >> 8) & 63) == st[TAKEN]:
@@ -1314,8 +1344,10 @@ def best_meld(st, opts, acts, n, sid, prm):
     """Index of the first best ``meld_score`` among ``acts[:n]``."""
     best = -1e300
     bi = 0
+    unseen = unseen_by(st, st[CUR]) if sid == S_EXPERT else 0
+    known = rivals_known(st, st[CUR]) if sid == S_EXPERT else 0
     for i in range(n):
-        v = meld_score(st, opts, acts[i], sid, prm)
+        v = meld_score(st, opts, acts[i], sid, prm, unseen, known)
         if v > best:
             best = v
             bi = i
