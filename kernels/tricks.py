@@ -315,3 +315,16 @@ def bank_card(cards, trump, bank):
             bv = v
             best = c
     return best
+
+
+@njit(cache=True)
+def masters_of(cards, unseen):
+    """The cards of ``cards`` that no ``unseen`` card of their suit outranks (``is_master``)."""
+    out = np.int64(0)
+    m = cards
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        if is_master(c, unseen):
+            out |= np.int64(1) << c
+    return out

@@ -26,11 +26,13 @@ RUNS = {
              "--param", "wary_cards=0:5", "--param", "take_low=0:10",
              "--param", "knock_odds=0:1", "--param", "pair_keep=0:30", "--param", "near_keep=0:30",
              "--param", "feed=0:15", "--budget", "40000000", "--rounds", "10"],
-    # issue 41: the expert (heuristic's card play with trump drawing, ruff odds and banking);
+    # issue 41: the expert (heuristic's card play with trump drawing, ruff odds, banking, plain
+    # masters first and a sure trick at game point);
     # marafona_weight only up to 100, where it always names the marafona suit (above: no change)
     "marafon": ["--strategy", "expert", "--param", "claim_margin=0:30", "--param", "honour_min=0:12",
                 "--param", "marafona_weight=0:100", "--param", "draw_trumps=1:11", "--param", "ruff_risk=0:1",
-                "--param", "bank=0:2", "--budget", "2000000"],
+                "--param", "bank=0:2", "--param", "clinch=0:30", "--param", "plain_first=0:1",
+                "--budget", "2000000"],
     "trionfo": ["--strategy", "heuristic", "--param", "t1=0:40", "--param", "t2=0:40", "--param", "t3=0:40",
                 "--param", "t4=0:40", "--param", "self_call=0:41", "--budget", "300000"],
     "tripoli": ["--strategy", "heuristic", "--param", "swap_below=0:10", "--param", "bet_at=0:9",

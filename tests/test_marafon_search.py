@@ -48,7 +48,7 @@ def hands_of_random_play(n_hands, seed, opts):
                                 known[p] |= 0b1110000000 << (10 * s)
                 yield st, p, voids, known, played
                 legal = K.legal_cards(st[K.HAND + p], st[K.LED])
-                card = int(K.choose_card(st, p, legal, K.S_RANDOM, rnd, g))
+                card = int(K.choose_card(st, opts, p, legal, K.S_RANDOM, rnd, g))
                 if st[K.LED] >= 0 and card // 10 != st[K.LED]:
                     voids[p] |= 1 << int(st[K.LED])
                 played[p] |= 1 << card

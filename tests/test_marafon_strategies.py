@@ -65,8 +65,10 @@ def test_no_hand_with_a_cricca_names_another_suit(spec):
 # =============================================================================
 BUILT_IN = ["random", "random:claim_prob=0.3,claim_due=0.5", "greedy", "heuristic",
             "heuristic:claim_margin=2,memory_noise=3,honour_min=0", "expert",
-            "expert:draw_trumps=2,ruff_risk=1,bank=1", "expert:ruff_risk=0.1,bank=0"]
+            "expert:draw_trumps=2,ruff_risk=1,bank=1", "expert:ruff_risk=0.1,bank=0",
+            "expert:clinch=30,plain_first=0"]
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
+OPTS4 = MarafonOptions().to_array(4)
 
 
 def redeal_hidden(st, p, voids, known, rng, seats=4, hand=K.HAND, swaps=200):
@@ -127,12 +129,12 @@ def test_no_peeking():
                 changed += bool((other[K.HAND:K.HAND + 4] != st[K.HAND:K.HAND + 4]).any())
                 for sid, prm in seats:
                     g1, g2 = g.copy(), g.copy()
-                    assert K.choose_card(st, p, legal, sid, prm, g1) == K.choose_card(other, p, legal, sid, prm, g2)
+                    assert K.choose_card(st, opts, p, legal, sid, prm, g1) == K.choose_card(other, opts, p, legal, sid, prm, g2)
                     g1, g2 = g.copy(), g.copy()
                     assert K.wants_claim(st, opts, p, sid, prm, g1) == K.wants_claim(other, opts, p, sid, prm, g2)
                     cards += 1
                     claims += K.wants_claim(st, opts, p, sid, prm, g.copy())
-                card = int(K.choose_card(st, p, legal, K.S_RANDOM, seats[0][1], g))
+                card = int(K.choose_card(st, opts, p, legal, K.S_RANDOM, seats[0][1], g))
                 if st[K.LED] >= 0 and card // 10 != st[K.LED]:
                     voids[p] |= 1 << int(st[K.LED])
                 K.put_card(st, p, card, NO_TRACE)
@@ -156,7 +158,7 @@ def _records(strategies, deals=200, seed=7):
 
 
 @pytest.mark.parametrize("change", ["draw_trumps=11", "draw_trumps=1", "ruff_risk=0", "ruff_risk=1", "bank=0",
-                                    "bank=1"])
+                                    "bank=1", "clinch=0", "clinch=30", "plain_first=0"])
 def test_each_expert_parameter_changes_play(change):
     """Every card-play parameter of the expert changes the records at either end of its range
     (the expert at seats 0 and 2 against strong)."""
@@ -179,7 +181,7 @@ def test_expert_draws_trumps_with_the_master_trump():
     legal = K.legal_cards(st[K.HAND], -1)
     g = gen()
     sid, prm = prm_of("expert")
-    assert K.choose_card(st, 0, legal, sid, prm, g) == mask40("3H").bit_length() - 1
+    assert K.choose_card(st, OPTS4, 0, legal, sid, prm, g) == mask40("3H").bit_length() - 1
     sid_h, prm_h = prm_of("heuristic")
     sid, prm = prm_of("expert:draw_trumps=11")
-    assert K.choose_card(st, 0, legal, sid, prm, g) == K.choose_card(st, 0, legal, sid_h, prm_h, g)
+    assert K.choose_card(st, OPTS4, 0, legal, sid, prm, g) == K.choose_card(st, OPTS4, 0, legal, sid_h, prm_h, g)

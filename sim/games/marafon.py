@@ -169,9 +169,15 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, tuple(
               "void; 0 when it can hold no trump) is at most this; 0: only masters no one can ruff"),
     ParamSpec("bank", 2.0, 0.0, 2.0, "a sure win takes the card of most bank x 10 x thirds - keep cost: 0 the "
               "cheapest winner, 2 an ace before a figure before a scartino (the trump 3 and 2 last)"),
+    ParamSpec("clinch", 3.0, 0.0, 123.0, "at most this many thirds short of the target (a trick won lets the side "
+              "claim), play a sure trick: lead the richest master (a trump first), follow with the cheapest master "
+              "trump that wins (fourth hand: any winner); 0 never", integer=True),
+    ParamSpec("plain_first", 1.0, 0.0, 1.0, "1: lead a plain-suit master that counts (the richest) before any "
+              "other lead, trumps drawn after it; 0 never", integer=True),
 ), "heuristic that reads the table (issue 41): draws trumps from length, trusts a master (its partner's: gives "
    "points; its own: wins with it) unless the last opponent is likely void in its suit (the odds from the cards "
-   "unseen, the hand sizes and the voids shown), and wins a sure trick with its points (an ace first)"))
+   "unseen, the hand sizes and the voids shown), wins a sure trick with its points (an ace first), cashes "
+   "counting plain masters first and takes a sure trick at game point"))
 
 
 def _record_columns(rec: np.ndarray, n: int) -> dict:
@@ -446,7 +452,7 @@ CRITIQUE = {
 # family (`python scripts/tune_strong.py marafon`, results/tune/marafon/; tests/test_strong.py checks
 # the two agree). Issue 16's strong was heuristic:claim_margin=0,memory_noise=0,honour_min=4,
 # marafona_weight=125.6 (at 100 and above the marafona weight plays alike).
-STRONG = "expert:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=100,draw_trumps=4,ruff_risk=0.5,bank=2"
+STRONG = "expert:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=100,draw_trumps=4,ruff_risk=0.5,bank=2,clinch=3,plain_first=1"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
                         "`python scripts/tune_strong.py marafon` (results/tune/marafon/)"))
 STRATEGIES.append(search_strategy(

@@ -300,7 +300,7 @@ class MarafonState(StepState):
             return A_DECLARE if K.wants_declare(sid, gplay) else A_NO
         if self.phase == "claim":
             return A_CLAIM if K.wants_claim(st, o, p, sid, prm, gplay) else A_NO
-        return int(K.choose_card(st, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, prm, gplay))
+        return int(K.choose_card(st, o, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, prm, gplay))
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
