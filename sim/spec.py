@@ -50,11 +50,17 @@ class StrategySpec:
     search: bool = False                  # a search strategy (its kernels compile on first use: compile_search)
 
 
+def with_defaults(params: tuple, defaults: dict) -> tuple:
+    """``params`` with the defaults of the names in ``defaults`` replaced (a family built on
+    another's parameters, starting from another point; issue 41's experts)."""
+    from dataclasses import replace as _replace
+    return tuple(_replace(p, default=float(defaults.get(p.name, p.default))) for p in params)
+
+
 def tuned(base: StrategySpec, label: str, source: str, name: str = "strong") -> StrategySpec:
     """A strategy of ``base``'s family (same kernel id) whose defaults are the parameters of
     ``label`` (``"planner:threshold=19.3,..."``, the best point of a committed ``cardsim tune
     --self`` run); ``source`` names that run and the command that reproduces it (its help)."""
-    from dataclasses import replace as _replace
     fam, _, rest = label.partition(":")
     if fam != base.name:
         raise ValueError(f"{label!r} is not a {base.name} point")
@@ -62,7 +68,7 @@ def tuned(base: StrategySpec, label: str, source: str, name: str = "strong") -> 
     unknown = set(values) - {p.name for p in base.params}
     if unknown:
         raise ValueError(f"{label!r}: {base.name} has no parameter {sorted(unknown)[0]}")
-    params = tuple(_replace(p, default=values.get(p.name, p.default)) for p in base.params)
+    params = with_defaults(base.params, values)
     return StrategySpec(name, base.sid, params,
                         f"{base.name} with the parameters of the self-consistent field found by {source} "
                         f"(iterated best response: no {base.name} point beats a table of it at that budget)")

@@ -22,7 +22,7 @@ is a worked example).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -32,7 +32,7 @@ from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt40, fmt40_card, fmt40_mask, parse as parse52  # noqa: F401 - re-exported
 from cardsim.sim.options import check_choice, check_ranges, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
-                              search_strategy, tuned)
+                              search_strategy, tuned, with_defaults)
 from cardsim.sim.trace import event, lines
 
 DECLARER = ("any_player", "battitore_only")
@@ -160,8 +160,7 @@ STRATEGIES = [
 # card-play rules a good player keeps (kernels/marafon.py: ``expert_card``)
 _HEURISTIC = STRATEGIES[-1].params
 _STRONG_START = {"honour_min": 4.0, "marafona_weight": 100.0}
-STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, tuple(
-    replace(p, default=_STRONG_START.get(p.name, p.default)) for p in _HEURISTIC) + (
+STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_HEURISTIC, _STRONG_START) + (
     ParamSpec("draw_trumps", 4.0, 1.0, 11.0, "lead trumps while holding at least this many and an opponent may hold "
               "one (the master trump if held, else the lowest); 11 never draws", integer=True),
     ParamSpec("ruff_risk", 0.5, 0.0, 1.0, "a master card on top of a trick stands (a partner's gets points, ours "

@@ -1,7 +1,7 @@
 """Tonk on the Python side: options, presets, strategies, records and replay events."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -11,7 +11,7 @@ from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt_card, fmt_mask, mask_cards
 from cardsim.sim.options import check_choice, check_ranges, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
-                              search_strategy, tuned)
+                              search_strategy, tuned, with_defaults)
 from cardsim.sim.trace import event, lines, meld_text
 
 MAX_STAKE = 1_000_000     # |payout| <= 3 (n - 1) x stake = 9,000,000: int32 columns
@@ -138,8 +138,7 @@ STRATEGIES = [
 # holds 5 cards or fewer), so the expert knocks by the odds alone and threshold and decay are
 # no longer tuned (they changed no record)
 _EXPERT_START = {"threshold": 26.0, "decay": 0.5, "wary_cards": 5.0, "dry_end": 2.0, "take_low": 4.0}
-_PLANNER = tuple(replace(p, default=_EXPERT_START.get(p.name, p.default)) for p in STRATEGIES[-1].params)
-STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, _PLANNER + (
+STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(STRATEGIES[-1].params, _EXPERT_START) + (
     ParamSpec("knock_odds", 0.92, 0.0, 1.0, "knock when the chance that no opponent counts as little (its known "
                                            "cards and the rest drawn from the unseen ones) is at least this (1: only "
                                            "knocks that cannot be caught)"),
