@@ -117,7 +117,8 @@ def test_held_spreads_go_down_for_a_tonk_out(spec):
 # no peeking
 # =============================================================================
 BUILT_IN = ["random", "greedy", "knocker", "watcher", "fuzz", "planner", "planner:take_low=5,dry_end=6",
-            "planner:hold_spreads=1,hold_min_stock=10,threshold=12", "planner:take_low=3,hold_spreads=1"]
+            "planner:hold_spreads=1,hold_min_stock=10,threshold=12", "planner:take_low=3,hold_spreads=1",
+            "expert", "strong", "expert:knock_odds=0.5,pair_keep=30,near_keep=30,feed=20,wary_cards=0"]
 
 
 def redeal_hidden(st, cur, known, rng):
@@ -149,8 +150,8 @@ def redeal_hidden(st, cur, known, rng):
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_no_peeking(n):
     """Along 40 fuzzed deals per player count, at every decision (turn start: knock / draw /
-    take / end a dry hand; meld phase: lay / hit / discard), each built-in strategy (nine
-    settings) picks the
+    take / end a dry hand; meld phase: lay / hit / discard), each built-in strategy (twelve
+    settings, the expert's included: it reads the cards a rival took from the pile) picks the
     same action when the cards hidden from the deciding seat are dealt otherwise."""
     opts = TonkOptions().to_array(n)
     seats = [seat(s, n) for s in BUILT_IN]
@@ -187,3 +188,60 @@ def test_no_peeking(n):
             known[cur] &= int(st[K.HAND + cur])
     assert (checked[1:] > 0).all(), dict(zip(K.ACTION_NAMES, checked))
     assert moved > 0.7 * decisions                         # the hidden cards really moved
+
+
+# ---- the expert's arithmetic against brute force (issue 41) ------------------
+def _points(c):
+    return min(c % 13 + 1, 10)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_chance_at_most_against_enumeration(seed):
+    """Exact for one and two unknown cards; the normal law for three within 0.06 of the
+    enumeration (unseen sets of 20 to 40 cards, every count)."""
+    from itertools import combinations
+    rng = np.random.default_rng(seed)
+    cards = sorted(rng.choice(52, size=int(rng.integers(20, 41)), replace=False).tolist())
+    unseen = sum(1 << c for c in cards)
+    u, s1, s2 = K.unseen_sums(np.int64(unseen))
+    for h in (1, 2, 3):
+        combos = [sum(_points(c) for c in cs) for cs in combinations(cards, h)]
+        for t in range(-1, 10 * h + 1):
+            want = sum(x <= t for x in combos) / len(combos)
+            got = K.chance_at_most(np.int64(unseen), h, t, u, s1, s2)
+            if h <= 2:
+                assert got == pytest.approx(want, abs=1e-12), (h, t)
+            else:
+                assert abs(got - want) < 0.06, (h, t, got, want)
+
+
+def test_least_rival_count_is_the_lowest_possible_hand():
+    """The least count a rival can hold: its known cards plus its lowest possible unknown
+    ones, checked against every hand it could hold, along fuzzed deals."""
+    from itertools import combinations
+    n = 2
+    opts = TonkOptions().to_array(n)
+    fuzz_sid, fuzz_prm = seat("fuzz:knock=0.05", n)
+    acts = np.zeros(K.MAX_ACTS, np.int64)
+    trace = np.zeros((0, 4), np.int64)
+    checked = 0
+    for d in range(30):
+        st = K.new_state(opts)
+        g = np.zeros(2, np.uint64)
+        seed_stream(g, 91, d, 1)
+        K.start_deal(st, opts, g, np.int64(d % n), trace)
+        while st[K.PHASE] != K.P_OVER and checked < 300:
+            p = int(st[K.CUR])
+            q = 1 - p
+            unseen = int(K.unseen_by(st, p))
+            known = int(K.rival_known(st, p, q))
+            need = bin(int(st[K.HAND + q])).count("1") - bin(known).count("1")
+            pool = [c for c in range(52) if unseen >> c & 1]
+            if need <= 3:
+                best = min((sum(_points(c) for c in cs) for cs in combinations(pool, need)), default=0)
+                assert K.least_rival_count(st, p, np.int64(unseen)) == best + sum(
+                    _points(c) for c in range(52) if known >> c & 1)
+                checked += 1
+            k = K.legal_actions(st, opts, acts)
+            K.apply_action(st, opts, int(acts[K.choose(st, opts, acts, k, fuzz_sid, fuzz_prm, g)]), trace)
+    assert checked > 50
