@@ -159,6 +159,7 @@ from cardsim.kernels.tricks import (
     richest,
     suit_mask40,
     trick_winner,
+    trump_honours,
     trump_score,
     void_chance,
 )
@@ -794,7 +795,7 @@ def expert_follow(st, p, legal, unseen, prm):
         return richest(legal, trump) if stands(st, best, unseen, last, prm[X_RISK]) else cheapest(legal, trump)
     win = beating_cards(legal, best, trump)
     if win and thirds < prm[2]:                  # the trump 3 and 2 wait for a trick worth them
-        win &= ~(np.int64(0b1100000000) << (10 * trump))
+        win &= ~trump_honours(trump)
     if win == 0:
         return cheapest(legal, trump)
     sure = 0

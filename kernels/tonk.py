@@ -1063,17 +1063,6 @@ def rival_known(st, p, q):
 
 
 @njit(cache=True, inline='always')
-def unseen_by(st, p):
-    """The cards seat ``p`` cannot place: not in its hand, the pile, a spread, or among the
-    cards a rival is known to hold. Reads only what ``p`` may see."""
-    seen = st[HAND + p] | public_cards(st)
-    for q in range(st[N]):
-        if q != p:
-            seen |= st[KNOWN + q]
-    return FULL_DECK & ~seen
-
-
-@njit(cache=True, inline='always')
 def rivals_known(st, p):
     """The cards some other seat is publicly known to hold, as ``p`` sees them (the union of
     ``rival_known`` over the rivals)."""
@@ -1082,6 +1071,13 @@ def rivals_known(st, p):
         if q != p:
             m |= st[KNOWN + q]
     return m & ~(st[HAND + p] | public_cards(st))
+
+
+@njit(cache=True, inline='always')
+def unseen_by(st, p):
+    """The cards seat ``p`` cannot place: not in its hand, the pile, a spread, or among the
+    cards a rival is known to hold. Reads only what ``p`` may see."""
+    return FULL_DECK & ~(st[HAND + p] | public_cards(st) | rivals_known(st, p))
 
 
 @njit(cache=True)
@@ -1110,13 +1106,10 @@ def least_rival_count(st, p, unseen):
 def unseen_sums(unseen):
     """(count, sum of points, sum of squared points) of the ``unseen`` cards: the moments of
     ``chance_at_most``'s normal law, computed once a decision."""
-    s1 = 0.0
     s2 = 0.0
     for r in range(13):
-        a = popcount(unseen & rank_mask(r))
-        s1 += a * POINTS_TEN_CAP[r]
-        s2 += a * POINTS_TEN_CAP[r] * POINTS_TEN_CAP[r]
-    return popcount(unseen), s1, s2
+        s2 += popcount(unseen & rank_mask(r)) * POINTS_TEN_CAP[r] * POINTS_TEN_CAP[r]
+    return popcount(unseen), float(hand_count(unseen)), s2
 
 
 @njit(cache=True)
@@ -1474,14 +1467,12 @@ def determinize(st, p, gen, cards):
     stock's order, from the cards ``p`` has not seen. Reads only what ``p`` may see: its own
     hand, the pile, the spreads, hand sizes, the stock's size and the public takes."""
     n = st[N]
-    seen = st[HAND + p] | public_cards(st)
     known = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for q in range(n):
         if q != p:
-            known[q] = st[KNOWN + q] & ~seen
-            seen |= known[q]
+            known[q] = rival_known(st, p, q)
     m = 0
-    rest = FULL_DECK & ~seen
+    rest = unseen_by(st, p)
     while rest:
         c = lowbit(rest)
         cards[m] = c

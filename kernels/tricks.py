@@ -249,6 +249,12 @@ def lead_card(hand, unseen, trump):
     return cheapest(hand, trump)
 
 
+@njit(cache=True, inline='always')
+def trump_honours(trump):
+    """The trump 3 and 2, the cards kept for a trick worth them (0 without a trump)."""
+    return np.int64(0b1100000000) << (10 * trump) if trump >= 0 else np.int64(0)
+
+
 @njit(cache=True)
 def follow_card(legal, unseen, best, friend_winning, opp_after, trick_thirds, trump, honour_min):
     """Follow: give points to a partner who holds the trick safely, otherwise win cheaply
@@ -262,7 +268,7 @@ def follow_card(legal, unseen, best, friend_winning, opp_after, trick_thirds, tr
     if win == 0:
         return cheapest(legal, trump)
     if trick_thirds < honour_min:
-        plain = win & ~(np.int64(0b1100000000) << (10 * trump)) if trump >= 0 else win
+        plain = win & ~trump_honours(trump)
         if plain == 0:
             return cheapest(legal, trump)
         win = plain

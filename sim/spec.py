@@ -6,7 +6,7 @@ every game uses. Game modules depend on this module (and on ``sim.options``, ``s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -53,8 +53,7 @@ class StrategySpec:
 def with_defaults(params: tuple, defaults: dict) -> tuple:
     """``params`` with the defaults of the names in ``defaults`` replaced (a family built on
     another's parameters, starting from another point; issue 41's experts)."""
-    from dataclasses import replace as _replace
-    return tuple(_replace(p, default=float(defaults.get(p.name, p.default))) for p in params)
+    return tuple(replace(p, default=float(defaults.get(p.name, p.default))) for p in params)
 
 
 def tuned(base: StrategySpec, label: str, source: str, name: str = "strong") -> StrategySpec:
