@@ -346,11 +346,14 @@ S_RANDOM = 0
 S_HEURISTIC = 1
 S_FUZZ = 2         # no params: a uniformly random action KIND, then a uniformly random action of it
 S_SEARCH = 3       # params: the search row (kernels.search: worlds, rollouts, budget, policy, kinds, sizes, ...)
+S_EXPERT = 4       # params: the heuristic's row + PR_VALUE_EQ .. PR_WIDOW_STOPS (issue 41: ``expert_bet``)
 PR_SWAP_BELOW, PR_PAY_WEIGHT, PR_AUCTION_WIDOW, PR_SELL_OLD, PR_BID_MAX, PR_SUIT_BID_MAX = range(6)
 PR_BET_AT, PR_RAISE_AT, PR_CALL_AT, PR_BET_SIZE, PR_RUN_WEIGHT, PR_STOP_BONUS = range(6, 12)
 PR_BID_OLD_MAX, PR_BLUFF, PR_BLUFF_SIZE, PR_SIZE_SHIFT, PR_OPP_SHIFT, PR_ODDS_WEIGHT = range(12, 18)
 PR_HIDE_MARGIN, PR_POS_SHIFT = 18, 19
-N_PARAMS = SP_PRM + 20
+PR_VALUE_EQ, PR_RAISE_EQ, PR_CALL_MARGIN, PR_BET_FRAC, PR_RAISE_RANGE, PR_CALL_RANGE = range(20, 26)
+PR_WIDOW_STOPS = 26
+N_PARAMS = SP_PRM + 27
 SX_KINDS = SP_EXTRA      # search row: bit mask of the decision kinds (K_*) it searches; others the policy plays
 SX_SIZES = SP_EXTRA + 1  # search row: at most this many amounts of a bid / bet / raise compared (0 = all)
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
@@ -426,6 +429,81 @@ VIEW_SIZE = 85
 TYPICAL_STRENGTH = (1.12, 1.12, 1.12, 1.12, 1.12, 1.12, 1.55, 2.10, 2.78, 3.51, 4.26, 4.90, 5.43,
                     5.84, 6.14, 6.37, 6.54, 6.69, 6.83)
 REF_CARDS = 9
+# quantiles (0 %, 2 %, .., 100 %) of the poker strength (``strength``) of the best 5 of h random
+# cards, one row per h = 5..18 (``python scripts/tripoli_strength_table.py``, 200,000 holdings a
+# size). The expert's betting reads from it the chance that an opponent holding h cards is weaker.
+STRENGTH_QUANTILES = np.array((
+    # 5 cards
+    (0, 0.038, 0.079, 0.117, 0.157, 0.197, 0.238, 0.278, 0.318, 0.358, 0.398, 0.439, 0.478, 0.517,
+     0.557, 0.597, 0.637, 0.677, 0.717, 0.756, 0.796, 0.837, 0.877, 0.917, 0.957, 0.997, 1.042,
+     1.091, 1.138, 1.186, 1.233, 1.28, 1.328, 1.375, 1.423, 1.47, 1.516, 1.564, 1.612, 1.658, 1.705,
+     1.753, 1.8, 1.848, 1.896, 1.944, 1.991, 2.339, 2.769, 3.407, 8.7),
+    # 6 cards
+    (0.009, 0.137, 0.218, 0.29, 0.35, 0.436, 0.496, 0.547, 0.595, 0.659, 0.727, 0.776, 0.834, 0.868,
+     0.926, 0.962, 0.993, 1.04, 1.075, 1.126, 1.162, 1.207, 1.249, 1.288, 1.334, 1.373, 1.42, 1.455,
+     1.502, 1.535, 1.585, 1.615, 1.668, 1.709, 1.749, 1.795, 1.833, 1.875, 1.915, 1.962, 1.996,
+     2.135, 2.298, 2.459, 2.625, 2.781, 2.945, 3.364, 3.907, 4.9, 8.9),
+    # 7 cards
+    (0.038, 0.329, 0.489, 0.58, 0.695, 0.815, 0.868, 0.948, 0.987, 1.034, 1.072, 1.126, 1.153,
+     1.211, 1.259, 1.3, 1.354, 1.384, 1.441, 1.488, 1.531, 1.58, 1.614, 1.671, 1.715, 1.761, 1.81,
+     1.844, 1.9, 1.942, 1.99, 2.044, 2.136, 2.224, 2.307, 2.393, 2.473, 2.562, 2.652, 2.73, 2.817,
+     2.901, 2.979, 3.29, 3.689, 4, 4.5, 4.9, 5.614, 6.308, 8.9),
+    # 8 cards
+    (0.094, 0.607, 0.869, 0.987, 1.054, 1.118, 1.153, 1.23, 1.303, 1.377, 1.441, 1.512, 1.567,
+     1.615, 1.688, 1.762, 1.826, 1.888, 1.923, 1.998, 2.057, 2.125, 2.189, 2.253, 2.307, 2.371,
+     2.434, 2.495, 2.549, 2.601, 2.664, 2.716, 2.777, 2.828, 2.882, 2.935, 2.985, 3.228, 3.614, 4,
+     4.2, 4.4, 4.7, 4.9, 5.168, 5.47, 5.768, 6.071, 6.404, 6.737, 8.9),
+    # 9 cards
+    (0.291, 1.042, 1.152, 1.288, 1.384, 1.535, 1.67, 1.769, 1.903, 1.999, 2.071, 2.136, 2.191,
+     2.255, 2.317, 2.368, 2.422, 2.472, 2.524, 2.573, 2.627, 2.676, 2.716, 2.768, 2.815, 2.845,
+     2.908, 2.948, 2.985, 3.205, 3.689, 4, 4.1, 4.3, 4.4, 4.6, 4.7, 4.9, 5.051, 5.221, 5.382, 5.543,
+     5.706, 5.864, 6.019, 6.199, 6.372, 6.551, 6.724, 6.897, 8.9),
+    # 10 cards
+    (0.586, 1.378, 1.765, 2.024, 2.126, 2.204, 2.268, 2.345, 2.42, 2.46, 2.536, 2.575, 2.64, 2.689,
+     2.74, 2.793, 2.83, 2.871, 2.934, 2.971, 2.998, 3.612, 4, 4.1, 4.3, 4.4, 4.5, 4.6, 4.7, 4.9,
+     4.9, 5.073, 5.183, 5.29, 5.401, 5.507, 5.604, 5.709, 5.812, 5.912, 6, 6.115, 6.224, 6.34,
+     6.442, 6.558, 6.66, 6.763, 6.872, 6.974, 8.9),
+    # 11 cards
+    (0.999, 2.127, 2.267, 2.371, 2.46, 2.562, 2.65, 2.702, 2.79, 2.831, 2.896, 2.958, 2.986, 3.998,
+     4.1, 4.2, 4.3, 4.4, 4.6, 4.7, 4.8, 4.9, 4.9, 5.069, 5.156, 5.237, 5.317, 5.396, 5.478, 5.552,
+     5.623, 5.706, 5.78, 5.854, 5.924, 5.987, 6.064, 6.141, 6.218, 6.295, 6.372, 6.449, 6.519,
+     6.596, 6.667, 6.737, 6.808, 6.878, 6.942, 7.141, 8.9),
+    # 12 cards
+    (1.077, 2.408, 2.573, 2.691, 2.819, 2.932, 2.986, 4, 4.2, 4.3, 4.4, 4.6, 4.7, 4.9, 4.9, 5.027,
+     5.105, 5.179, 5.252, 5.32, 5.385, 5.453, 5.516, 5.579, 5.637, 5.702, 5.764, 5.823, 5.875,
+     5.934, 5.986, 6.051, 6.115, 6.167, 6.224, 6.288, 6.353, 6.404, 6.455, 6.519, 6.577, 6.622,
+     6.679, 6.737, 6.788, 6.833, 6.891, 6.942, 6.987, 7.609, 8.9),
+    # 13 cards
+    (2.012, 2.691, 2.946, 4, 4.2, 4.5, 4.7, 4.9, 4.9, 5.058, 5.137, 5.207, 5.277, 5.338, 5.403,
+     5.467, 5.522, 5.58, 5.632, 5.695, 5.75, 5.805, 5.856, 5.906, 5.953, 5.993, 6.058, 6.109, 6.147,
+     6.212, 6.263, 6.301, 6.359, 6.404, 6.449, 6.5, 6.532, 6.59, 6.622, 6.673, 6.718, 6.756, 6.808,
+     6.833, 6.885, 6.91, 6.962, 6.987, 7.365, 7.917, 8.9),
+    # 14 cards
+    (2.114, 4, 4.5, 4.8, 5.012, 5.11, 5.19, 5.271, 5.339, 5.409, 5.478, 5.534, 5.586, 5.641, 5.706,
+     5.763, 5.816, 5.861, 5.909, 5.953, 5.99, 6.051, 6.071, 6.141, 6.192, 6.218, 6.282, 6.301,
+     6.365, 6.391, 6.442, 6.481, 6.519, 6.558, 6.596, 6.635, 6.673, 6.686, 6.744, 6.763, 6.821,
+     6.833, 6.885, 6.91, 6.942, 6.981, 6.994, 7.301, 7.756, 8.2, 8.9),
+    # 15 cards
+    (2.191, 4.9, 5.099, 5.213, 5.311, 5.393, 5.476, 5.543, 5.602, 5.668, 5.737, 5.791, 5.843, 5.889,
+     5.937, 5.979, 6.038, 6.071, 6.128, 6.147, 6.212, 6.224, 6.288, 6.327, 6.365, 6.404, 6.442,
+     6.455, 6.519, 6.532, 6.59, 6.603, 6.654, 6.679, 6.686, 6.744, 6.763, 6.808, 6.827, 6.84, 6.897,
+     6.91, 6.917, 6.974, 6.987, 7.058, 7.372, 7.686, 7.994, 8.4, 8.9),
+    # 16 cards
+    (2.357, 5.175, 5.326, 5.448, 5.536, 5.608, 5.695, 5.767, 5.832, 5.875, 5.936, 5.977, 6.045,
+     6.071, 6.135, 6.147, 6.212, 6.256, 6.295, 6.333, 6.372, 6.397, 6.442, 6.455, 6.513, 6.532,
+     6.577, 6.603, 6.609, 6.667, 6.679, 6.724, 6.75, 6.763, 6.808, 6.827, 6.84, 6.885, 6.904, 6.91,
+     6.942, 6.974, 6.987, 6.994, 7.218, 7.449, 7.686, 7.917, 8.2, 8.6, 8.9),
+    # 17 cards
+    (5.002, 5.355, 5.522, 5.629, 5.745, 5.831, 5.894, 5.956, 5.996, 6.064, 6.128, 6.147, 6.218,
+     6.224, 6.295, 6.346, 6.372, 6.41, 6.449, 6.455, 6.519, 6.532, 6.583, 6.603, 6.609, 6.667,
+     6.679, 6.686, 6.744, 6.756, 6.763, 6.821, 6.833, 6.84, 6.885, 6.904, 6.91, 6.917, 6.974, 6.987,
+     6.994, 6.994, 7.218, 7.378, 7.603, 7.763, 7.987, 8.1, 8.4, 8.7, 8.9),
+    # 18 cards
+    (5.012, 5.547, 5.713, 5.84, 5.927, 5.987, 6.064, 6.135, 6.179, 6.224, 6.288, 6.301, 6.372,
+     6.378, 6.442, 6.455, 6.519, 6.532, 6.583, 6.603, 6.609, 6.667, 6.679, 6.686, 6.744, 6.756,
+     6.763, 6.814, 6.827, 6.833, 6.84, 6.897, 6.91, 6.917, 6.917, 6.974, 6.987, 6.994, 6.994, 7.071,
+     7.224, 7.378, 7.532, 7.686, 7.84, 7.994, 8.1, 8.3, 8.6, 8.8, 8.9),
+))
 
 # trace rows: [code, seat, a, b]
 T_DEAL = 1       # a = hand mask (seat -1: the widow)
@@ -1535,6 +1613,145 @@ def fuzz_choice(acts, n, gplay):
     return 0
 
 
+# ---- the expert (issue 41): bets by the chance of holding the best hand, leads to known stops ----
+@njit(cache=True)
+def weaker(h, v):
+    """Chance that the best 5 of h random cards are weaker than poker strength v
+    (``STRENGTH_QUANTILES``, linear between its quantiles)."""
+    row = STRENGTH_QUANTILES[min(max(h, 5), 18) - 5]
+    k = row.shape[0] - 1
+    if v <= row[0]:
+        return 0.0
+    if v >= row[k]:
+        return 1.0
+    i = np.searchsorted(row, v, side="right") - 1
+    lo = row[i]
+    hi = row[i + 1]
+    f = (v - lo) / (hi - lo) if hi > lo else 1.0
+    return (i + f) / k
+
+
+@njit(cache=True)
+def best_chance(st, p, v, prm):
+    """Seat p's chance that its poker strength v beats every live opponent of the betting round:
+    the product over them of ``weaker`` at their hand size (5 in a clearing round), where a seat
+    that bet or raised this round is taken to hold the top ``raise_range`` of its hands and one
+    that called the top ``call_range``. Public facts only (hand sizes, folds, bets)."""
+    eq = 1.0
+    for q in range(st[N]):
+        if q == p or (st[FOLDED] >> q) & 1:
+            continue
+        h = 5 if st[BET_CTX] else popcount(st[HAND + q])
+        f = weaker(h, v)
+        r = 1.0
+        if st[BETS + q] & (B_BET | B_RAISE):
+            r = prm[PR_RAISE_RANGE]
+        elif st[BETS + q] & B_CALL:
+            r = prm[PR_CALL_RANGE]
+        if r < 1.0:
+            f = min(max((f - (1.0 - r)) / max(r, 1e-9), 0.0), 1.0)
+        eq *= f
+    return eq
+
+
+@njit(cache=True)
+def pot_size(st, opts, eq, pot, prm):
+    """A bet or raise of ``bet_frac`` x the pot, within the limits (at least 1)."""
+    return max(1, min(max_amount(st, opts), np.int64(prm[PR_BET_FRAC] * pot + 0.5)))
+
+
+@njit(cache=True)
+def expert_bet(st, opts, acts, n, prm, gplay):
+    """Bet or raise ``bet_frac`` x the pot when the chance of the best hand (``best_chance``) is
+    at least ``value_eq`` (opening) or ``raise_eq`` (facing a bet); open with the same size as a
+    bluff with probability ``bluff``; call when the chance is at least the pot odds (chips to
+    call / pot after the call) + ``call_margin``, else fold."""
+    p = st[CUR]
+    eq = best_chance(st, p, strength(bet_hand(st, p)[1]), prm)
+    pot = st[BOARD + SP_POT] if st[BET_CTX] == 0 else st[CL_POT]
+    if st[CUR_BET] == 0:
+        if eq >= prm[PR_VALUE_EQ] or (prm[PR_BLUFF] > 0 and max_amount(st, opts) >= 1
+                                     and uniform(gplay) < prm[PR_BLUFF]):
+            return max(find(acts, n, np.int64(A_BET), pot_size(st, opts, eq, pot, prm)), 0)
+        return 0
+    owe = st[CUR_BET] - st[CONTRIB + p]
+    if eq >= prm[PR_RAISE_EQ]:
+        i = find(acts, n, np.int64(A_RAISE), pot_size(st, opts, eq, pot + owe, prm))
+        if i >= 0:
+            return i
+    if owe <= 0:
+        return 1
+    return 1 if eq >= owe / (pot + owe) + prm[PR_CALL_MARGIN] else 0
+
+
+@njit(cache=True)
+def expert_likelihood(st, q, v, pprm):
+    """How likely the expert (row ``pprm``) with poker strength v would have made seat q's betting
+    actions of this round, judged at the table as it is now (``bet_likelihood``'s analogue)."""
+    f = st[BETS + q]
+    if f == 0:
+        return 1.0
+    eq = best_chance(st, q, v, pprm)
+    bluff = min(max(pprm[PR_BLUFF], BET_EPS), 1.0 - BET_EPS)
+    like = 1.0
+    if f & B_RAISE and eq < pprm[PR_RAISE_EQ]:
+        like *= BET_EPS
+    if f & B_BET and eq < pprm[PR_VALUE_EQ]:
+        like *= bluff
+    if f & B_CHECK:
+        like *= BET_EPS if eq >= pprm[PR_VALUE_EQ] else 1.0 - bluff
+    if f & B_CALL and eq < st[CALL_PRICE + q] / 1e6 + pprm[PR_CALL_MARGIN]:
+        like *= BET_EPS
+    if f & B_FOLD and eq >= st[FOLD_PRICE + q] / 1e6 + pprm[PR_CALL_MARGIN]:
+        like *= BET_EPS
+    return like
+
+
+@njit(cache=True)
+def known_widow(st, opts, p):
+    """Widow cards seat p knows: the whole widow if it has seen it, else the pay cards nobody
+    claimed in Phase 1 and the cards a Phase-3 stop showed (their lower neighbour was played)."""
+    w = st[WIDOW]
+    if st[W_SEEN] == p:
+        return w
+    known = w & public_cards(st, opts)[0]
+    m = w if st[PLAYED] else 0            # stops happen in Phase 3 only
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        if ah_rank(c) > 0 and (st[PLAYED] >> card_at(c // 13, ah_rank(c) - 1)) & 1:
+            known |= np.int64(1) << c      # its lower neighbour was played: a stop showed it
+    return known
+
+
+@njit(cache=True)
+def expert_lead(st, opts, acts, n, prm):
+    """``lead_choice``, where with ``widow_stops`` a run that ends below a card the seat knows is
+    in the widow is a stop too (the lead comes back)."""
+    p = st[CUR]
+    hand = st[HAND + p]
+    dead = st[PLAYED]
+    if prm[PR_WIDOW_STOPS] > 0.5:
+        dead |= known_widow(st, opts, p)
+    best = -1e300
+    bi = 0
+    for i in range(n):
+        s = acts[i] >> 8
+        c = lowest_in(hand, s)
+        run = 1
+        nc = next_card(c)
+        while nc >= 0 and (hand >> nc) & 1:
+            run += 1
+            nc = next_card(nc)
+        stop = nc < 0 or (dead >> nc) & 1
+        length = popcount(hand & (np.int64(LOW13) << (13 * s)))
+        v = length + prm[PR_RUN_WEIGHT] * run + (prm[PR_STOP_BONUS] if stop else 0.0)
+        if v > best:
+            best = v
+            bi = i
+    return bi
+
+
 @njit(cache=True)
 def choose(st, opts, acts, n, sid, prm, gplay):
     """Index of the action strategy ``sid`` picks among acts[:n]."""
@@ -1552,7 +1769,11 @@ def choose(st, opts, acts, n, sid, prm, gplay):
     if ph == P_SELECT:
         return pick_choice(st, acts, n, prm)
     if ph == P_BET:
+        if sid == S_EXPERT:
+            return expert_bet(st, opts, acts, n, prm, gplay)
         return bet_choice(st, opts, acts, n, prm, gplay)
+    if sid == S_EXPERT:
+        return expert_lead(st, opts, acts, n, prm)
     return lead_choice(st, acts, n, prm)
 
 
@@ -1611,18 +1832,7 @@ def fill_view(st, opts, view):
     view[V_BET_HAND] = cards
     view[V_BET_CLASS] = cls
     pay, shown = public_cards(st, opts)
-    w = st[WIDOW]
-    if st[W_SEEN] == p:
-        known = w
-    else:
-        known = w & pay
-        m = w if st[PLAYED] else 0            # stops happen in Phase 3 only
-        while m:
-            c = lowbit(m)
-            m &= m - 1
-            if ah_rank(c) > 0 and (st[PLAYED] >> card_at(c // 13, ah_rank(c) - 1)) & 1:
-                known |= np.int64(1) << c      # its lower neighbour was played: a stop showed it
-    view[V_WIDOW] = known
+    view[V_WIDOW] = known_widow(st, opts, p)
     view[V_OLD_HAND] = st[OLD_HAND] if p == st[DEALER] else 0
     view[V_W_ACT] = st[W_ACT]
     view[V_W_BUYER] = st[W_BUYER]
@@ -1772,7 +1982,7 @@ def deal_hidden(st, opts, p, g, cards, m, need, forbid, out, seqs, strict):
 @njit(cache=True)
 def policy_pick(st, hand, sid, pprm):
     """The 5 poker cards the rollout policy would choose from ``hand``."""
-    if sid == S_HEURISTIC:
+    if sid == S_HEURISTIC or sid == S_EXPERT:
         return poker_target(st, hand, pprm)
     return PK.best5(hand)[1]
 
@@ -1848,7 +2058,7 @@ def determinize(st, opts, p, g, cards, sid, pprm):
     n = st[N]
     st[SEED] = np.int64(next_u64(g) >> np.uint64(2))
     clearing = st[PHASE] == P_BET and st[BET_CTX] == 1
-    filt = st[PHASE] == P_BET and sid == S_HEURISTIC
+    filt = st[PHASE] == P_BET and (sid == S_HEURISTIC or sid == S_EXPERT)
     fixed = np.zeros(MAX_PLAYERS + 1, np.int64)
     need = np.zeros(MAX_PLAYERS + 1, np.int64)
     forbid = np.zeros(MAX_PLAYERS + 1, np.int64)
@@ -1906,7 +2116,8 @@ def determinize(st, opts, p, g, cards, sid, pprm):
         like = 1.0
         for q in range(n):
             if q != p:
-                like *= bet_likelihood(st, q, strength(bet_hand(st, q)[1]), pprm)
+                v = strength(bet_hand(st, q)[1])
+                like *= expert_likelihood(st, q, v, pprm) if sid == S_EXPERT else bet_likelihood(st, q, v, pprm)
         if uniform(g) < like:
             break
 

@@ -35,11 +35,12 @@ RUNS = {
                 "--budget", "2000000"],
     "trionfo": ["--strategy", "heuristic", "--param", "t1=0:40", "--param", "t2=0:40", "--param", "t3=0:40",
                 "--param", "t4=0:40", "--param", "self_call=0:41", "--budget", "300000"],
-    "tripoli": ["--strategy", "heuristic", "--param", "swap_below=0:10", "--param", "bet_at=0:9",
-                "--param", "raise_at=0:9", "--param", "call_at=0:9", "--param", "bet_size=1:60",
-                "--param", "bluff=0:1", "--param", "bluff_size=1:60", "--param", "odds_weight=0:20",
-                "--param", "size_shift=0:2", "--budget", "600000",
-                "--step", "0.5", "--rounds", "10"],   # plain best response escalates (betting wars)
+    # issue 41: the expert (issue 16's heuristic run escalated in betting wars and never converged)
+    "tripoli": ["--strategy", "expert", "--param", "swap_below=0:10", "--param", "sell_old=0:1",
+                "--param", "value_eq=0:1", "--param", "raise_eq=0:1", "--param", "call_margin=-0.5:0.5",
+                "--param", "bet_frac=0:2", "--param", "raise_range=0.01:1", "--param", "call_range=0.01:1",
+                "--param", "bluff=0:1", "--param", "stop_bonus=0:20", "--budget", "600000",
+                "--step", "0.5", "--rounds", "10"],
     "contract_rummy": ["--strategy", "cautious", "--param", "max_mayi=0:10", "--param", "near=0:15",
                        "--param", "danger=0:15", "--param", "far=0:15", "--param", "vol_points=0:200",
                        "--param", "joker_target=0:2", "--budget", "60000"],

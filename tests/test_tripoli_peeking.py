@@ -30,7 +30,8 @@ GAME = get_game("tripoli")
 NOTRACE = np.zeros((0, 4), np.int64)
 STRATEGIES = ["random", "fuzz", "heuristic", "greedy",
               "heuristic:auction_widow=1,swap_below=9,bid_max=8,bid_old_max=8,hide_margin=3,opp_shift=0.5",
-              "heuristic:bluff=1,bluff_size=3,swap_below=0,sell_old=0,suit_bid_max=30,size_shift=1,pos_shift=0.5"]
+              "heuristic:bluff=1,bluff_size=3,swap_below=0,sell_old=0,suit_bid_max=30,size_shift=1,pos_shift=0.5",
+              "expert", "strong", "expert:bluff=0.5,bet_frac=1.5,raise_range=0.2,call_margin=-0.2,widow_stops=1"]
 PRESETS = ["seed", "rummoli", "suit_auction", "no_widow", "colours", "long_session"]
 
 

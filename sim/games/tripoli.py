@@ -17,7 +17,7 @@ from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt_card, fmt_mask, mask_cards
 from cardsim.sim.options import check_choice, check_ranges, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
-                              search_strategy, tuned)
+                              search_strategy, tuned, with_defaults)
 from cardsim.sim.trace import event, lines
 
 TIMING = ("phase1", "michigan")
@@ -182,6 +182,32 @@ STRATEGIES = [
 # the runner's and experiments' default strategy name: the heuristic with its parameters
 STRATEGIES.append(StrategySpec("greedy", K.S_HEURISTIC, STRATEGIES[2].params,
                                "the heuristic under the runner's default strategy name"))
+# issue 41: the expert plays as the heuristic (its parameters, issue 16's strong values by default)
+# but bets by its chance of holding the best hand and leads Michigan to the stops it knows
+# (kernels/tripoli.py: ``expert_bet``, ``expert_lead``); the heuristic's betting parameters
+# (bet_at .. bluff_size but bluff, size_shift .. odds_weight, pos_shift) keep their slots and play no part
+_STRONG_START = {"swap_below": 3.186, "bet_at": 6.6348, "raise_at": 5.9403, "call_at": 6.5119, "bet_size": 21,
+                 "bluff": 0.1, "size_shift": 0.8145, "odds_weight": 16.499}
+STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(STRATEGIES[2].params, _STRONG_START) + (
+    _P("value_eq", 0.5, 0.0, 1.0, "open the betting (a bet of bet_frac x the pot) when the chance that the own "
+       "poker hand beats every live opponent is at least this; the chance: per opponent, the share of the hands "
+       "of its size (5 cards in a clearing round) that are weaker, narrowed to the top raise_range of them if it "
+       "bet or raised and to the top call_range if it called"),
+    _P("raise_eq", 0.65, 0.0, 1.0, "raise (bet_frac x the pot after the call) at this chance of the best hand"),
+    _P("call_margin", 0.0, -0.5, 0.5, "call when the chance of the best hand is at least the pot odds (chips to "
+       "call / pot after the call) + this, else fold"),
+    _P("bet_frac", 0.5, 0.0, 2.0, "size of a bet, raise or bluff as a share of the pot (at least 1, within the "
+       "limit)"),
+    _P("raise_range", 0.3, 0.01, 1.0, "an opponent who bet or raised this round is read as holding the top this "
+       "share of its hands"),
+    _P("call_range", 0.6, 0.01, 1.0, "an opponent who called this round: the top this share of its hands"),
+    _P("widow_stops", 1.0, 0.0, 1.0, "1: a Michigan run that ends below a card known to be in the widow (seen "
+       "by the dealer who swapped, a pay card nobody claimed, shown by a stop) counts as a stop (stop_bonus)",
+       integer=True),
+), "heuristic that reads the table (issue 41): bets, raises, bluffs and calls by its chance of holding the best "
+   "poker hand against the live opponents (their hand sizes and this round's bets) and the pot odds, sizes its "
+   "bets by the pot, and leads Michigan to the stops it knows (cards known to be in the widow); widow, auction "
+   "and pick play as the heuristic's"))
 
 
 def _seat(rec, p, col):
@@ -598,7 +624,7 @@ STRONG = "heuristic:swap_below=3.186,pay_weight=0.1,auction_widow=0,sell_old=1,b
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "heuristic"), STRONG,
                         "`python scripts/tune_strong.py tripoli` (results/tune/tripoli/)"))
 STRATEGIES.append(search_strategy(
-    K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "random"), worlds=16, budget=0,
+    K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "random", "expert"), worlds=16, budget=0,
     extra=(_P("kinds", 239.0, 0.0, 255.0, "bit mask of the decision kinds searched (the rest the policy plays): "
               + ", ".join(f"{1 << k} {name}" for k, name in enumerate(K.KIND_NAMES)), integer=True),
            _P("sizes", 2.0, 0.0, 1000.0, "amounts of a bid, bet or raise compared: this many spread evenly from "

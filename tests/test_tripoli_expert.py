@@ -1,0 +1,120 @@
+"""Tripoli's expert (issue 41): the strength table it reads, the chance of the best hand, its
+betting and its Michigan leads to known stops, on stacked states."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cardsim.kernels import poker as PK
+from cardsim.kernels import tripoli as K
+from cardsim.kernels.rng import new_stream
+from cardsim.sim.games.tripoli import TripoliOptions
+from cardsim.sim.notation import parse_mask
+from cardsim.sim.registry import get_game, seat_arrays, seat_table
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+import tripoli_strength_table as TABLE  # noqa: E402
+
+GAME = get_game("tripoli")
+NINE = ["2C 3C 4C 5C 6D 7D 8D 9D JS", "2D 3D 4D 5D 6C 7C 8C 9C JH", "2H 3H 4H 5H 6S 7S 8S 9S JC",
+        "2S 3S 4S 5S 6H 7H 8H 9H JD", "TC TD TH TS QC QD QH QS"]
+
+
+def row(text):
+    sids, params = seat_arrays(GAME, seat_table(GAME, [text], 1))
+    return int(sids[0]), params[0]
+
+
+def table(n, hands, widow=""):
+    opts = TripoliOptions().to_array(n)
+    st = np.zeros(K.ST_SIZE, np.int64)
+    st[K.N] = n
+    K.reset_deal(st, opts, n - 1)
+    for p, text in enumerate(hands):
+        st[K.HAND + p] = parse_mask(text)
+    st[K.WIDOW] = parse_mask(widow) if widow else 0
+    return st, opts
+
+
+def decide(st, opts, text, seed=0):
+    sid, prm = row(text)
+    acts = np.zeros(K.MAX_ACTS, np.int64)
+    n = K.legal_actions(st, opts, acts)
+    a = int(acts[K.choose(st, opts, acts, n, sid, prm, new_stream(seed, 0, 1))])
+    return K.ACTION_NAMES[a & 15], a >> 8
+
+
+def betting(st, p, poker, cur_bet=0, contrib=None, pot=5):
+    st[K.PHASE] = K.P_BET
+    st[K.CUR] = p
+    st[K.PICK + p] = parse_mask(poker)
+    st[K.HCAT + p] = PK.eval5(np.int64(st[K.PICK + p]))
+    st[K.CUR_BET] = cur_bet
+    for q, c in (contrib or {}).items():
+        st[K.CONTRIB + q] = c
+    st[K.BOARD + K.SP_POT] = pot + sum((contrib or {}).values())
+
+
+@pytest.mark.parametrize("h", [5, 7, 9, 12])
+def test_the_strength_table_agrees_with_a_fresh_sample(h):
+    """``STRENGTH_QUANTILES`` (200,000 holdings a size, seed 41) against 20,000 fresh ones: the
+    chance of a weaker hand (``weaker``) within 0.02 at every strength."""
+    fresh = TABLE.strengths(h, 20_000, np.random.default_rng(7))
+    for v in np.linspace(0.05, 8.5, 60):
+        assert abs(K.weaker(h, v) - np.mean(fresh < v)) < 0.02, (h, v)
+
+
+def test_the_chance_of_the_best_hand_narrows_to_what_the_bets_show():
+    st, opts = table(5, NINE)
+    _, prm = row("expert:raise_range=0.25,call_range=0.5")
+    betting(st, 0, "2H 2D 4H 5C 9D")
+    v = K.strength(PK.eval5(np.int64(st[K.PICK])))
+    free = K.best_chance(st, 0, v, prm)
+    assert free == pytest.approx(np.prod([K.weaker(9, v)] * 3) * K.weaker(8, v))
+    st[K.BETS + 1] = K.B_CALL
+    called = K.best_chance(st, 0, v, prm)
+    st[K.BETS + 1] = K.B_RAISE
+    raised = K.best_chance(st, 0, v, prm)
+    assert free > called >= raised >= 0.0
+    st[K.FOLDED] = 0b11100                                          # one live opponent (seat 1)
+    assert K.best_chance(st, 0, v, prm) == pytest.approx(max(0.0, (K.weaker(9, v) - 0.75) / 0.25))
+
+
+def test_bets_by_the_chance_and_calls_by_the_pot_odds():
+    st, opts = table(5, NINE)
+    betting(st, 4, "QC QD QH QS 2C", pot=20)                        # quads: a value bet, half the pot
+    assert decide(st, opts, "expert:bet_frac=0.5,bluff=0") == ("bet", 10)
+    assert decide(st, opts, "expert:bet_frac=0.25,bluff=0") == ("bet", 5)
+    st, opts = table(5, NINE)
+    betting(st, 0, "2C 4D 6H 8S JS")                                # jack high: check, or a bluff
+    assert decide(st, opts, "expert:bluff=0") == ("check", 0)
+    assert decide(st, opts, "expert:bluff=1,bet_frac=0.4") == ("bet", 2)
+    st, opts = table(5, NINE)
+    betting(st, 0, "5C 6D 7H 8S 9D", cur_bet=1, contrib={1: 1}, pot=60)   # a straight, 1 chip into 62
+    assert decide(st, opts, "expert:call_margin=0,raise_eq=1") == ("call", 0)
+    assert decide(st, opts, "expert:call_margin=0.5,raise_eq=1") == ("fold", 0)
+    st[K.CUR_BET] = 10
+    st[K.CONTRIB + 1] = 10
+    st[K.BOARD + K.SP_POT] = 10                                     # 10 into 20: dear against four
+    assert decide(st, opts, "expert:call_margin=0,raise_eq=1") == ("fold", 0)
+
+
+def test_michigan_leads_to_a_stop_known_in_the_widow():
+    """The critique's worst Michigan leads (deal 6, seat 1): with the next card of a suit known to
+    be in the widow, leading that suit keeps the lead (a stop), which the heuristic, counting only
+    played cards and aces as stops, does not see. Here A-C A-S Q-S 5-H 6-H with the K-S in the
+    widow (seen by the seat after its swap): the expert leads spades (Q-S, stopped by the king)."""
+    hand = "AC AS QS 5H 6H"
+    st, opts = table(5, [hand, "2C 3C", "4C 2S", "6S 7S", "8S 9S"], widow="KS 6C 8D")
+    st[K.PHASE] = K.P_LEAD
+    st[K.CUR] = 0
+    st[K.W_SEEN] = 0                                                # seat 0 swapped: it knows the widow
+    st[K.PLAYED] = parse_mask("5C AD 3D 4D 5D 6D 7D")
+    st[K.BANNED] = 1
+    assert decide(st, opts, "expert:widow_stops=1,stop_bonus=4") == ("lead", 3)
+    assert decide(st, opts, "expert:widow_stops=0,stop_bonus=4") != ("lead", 3)
+    st[K.W_SEEN] = 3                                                # another seat saw it: not known
+    assert decide(st, opts, "expert:widow_stops=1,stop_bonus=4") != ("lead", 3)
