@@ -123,14 +123,23 @@ from cardsim.kernels.tricks import (
     S_THREE,
     S_TWO,
     SUIT40,
+    VALUE_THIRDS,
+    bank_card,
     beating_cards,
     best_trump,
     cheapest,
     follow_card,
+    highbit,
+    is_master,
     lead_card,
     legal_cards,
     mask_thirds,
+    masters_of,
+    richest,
+    suit_mask40,
     trick_winner,
+    trump_honours,
+    void_chance,
 )
 
 RULES_VERSION = 1
@@ -228,7 +237,16 @@ S_GREEDY = 1       # params: self_call (bids by GREEDY_THRESHOLDS)
 S_HEURISTIC = 2    # params: t1..t4 (strength for each level), explore, self_call
 S_SEARCH = 3       # params: the search row (kernels.search: worlds, rollouts, budget, policy, trump, then the
                    # policy's row)
-N_PARAMS = SP_PRM + 6
+S_EXPERT = 4       # params: heuristic's six, then the X_* slots (issue 41; ``expert_card``)
+X_HONOUR = 6       # expert: spend the trump 3 and 2 only on a trick worth this many thirds (heuristic: 3)
+X_DRAW = 7         # expert: a solo declarer leads the master trump holding at least this many trumps (9: never)
+X_RISK = 8         # expert: a master stands when the chance that an opponent after it ruffs is at most this
+X_BANK = 9         # expert: a sure win takes the card of most bank x 10 x thirds - keep_cost (0: the cheapest)
+X_CLINCH = 10      # expert: at most this many thirds short of the side's target, play a sure trick (0: never)
+X_PLAIN = 11       # expert: 1: lead a counting plain master that stands before any other lead
+X_READ = 12        # expert: 1: read the sides from the voids (a seat that cannot hold the called card)
+X_RUFF_MIN = 13    # expert: out of the suit led (not trumps), ruff only a trick worth this many thirds (0: as heuristic)
+N_PARAMS = SP_PRM + 14   # the search row, then its rollout policy's row (the expert's 14 at most)
 EX_TRUMP = SP_EXTRA  # search row: 1 = the declarer's trump by search too, 0 = by the policy
 GREEDY_THRESHOLDS = (9.0, 13.0, 15.0, 17.0)
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
@@ -419,7 +437,7 @@ def choose_bid(st, p, high, sid, prm, gen):
         if uniform(gen) * (w + LEVELS - high) < w:
             return 0
         return high + 1 + below(gen, LEVELS - high)
-    if sid == S_RANDOM or (sid == S_HEURISTIC and prm[4] > 0 and uniform(gen) < prm[4]):
+    if sid == S_RANDOM or ((sid == S_HEURISTIC or sid == S_EXPERT) and prm[4] > 0 and uniform(gen) < prm[4]):
         k = below(gen, LEVELS - high + 1)
         return 0 if k == 0 else high + k
     s = hand_strength(st[HAND + p])
@@ -785,8 +803,217 @@ def heuristic_card(st, opts, p, legal):
                        mask_thirds(trick_mask(st)), trump, np.int64(3))
 
 
+# ---- the expert (issue 41): heuristic plus what a good player reads from the table ----------
+@njit(cache=True)
+def called_seats(st, opts, p):
+    """The seats (a bit mask) that may hold the unplayed called card as seat ``p`` sees it: the
+    others but the declarer (the declarer too under self-calls) not shown void in its suit; 0
+    when there is no secret partner to place (a solo, a named partner, the card played, or
+    ``p`` holds it)."""
+    c = st[CALLED]
+    if c < 0 or st[REVEALED] == 1 or is_solo(st, opts) or (st[HAND + p] >> c) & 1:
+        return 0
+    d = st[DECLARER]
+    out = 0
+    for q in range(N_PLAYERS):
+        if q != p and (q != d or opts[O_SELF_CALL] != 0) and not (st[VOID + q] >> (c // 10)) & 1:
+            out |= 1 << q
+    return out
+
+
+@njit(cache=True)
+def reads_friend(st, opts, p, q, read):
+    """``is_friend``, and with ``read`` what the voids show of a secret partner: a defender counts
+    a seat that cannot hold the called card (shown void in its suit) as a fellow defender; the
+    declarer counts the one seat that still can as his partner."""
+    if is_friend(st, opts, p, q):
+        return True
+    if read == 0 or q == p:
+        return False
+    cand = called_seats(st, opts, p)
+    if cand == 0 or st[PARTNER] == p:
+        return False
+    d = st[DECLARER]
+    if p == d:
+        return cand == (1 << q)
+    return q != d and not (cand >> q) & 1
+
+
+@njit(cache=True)
+def ruff_chance(st, suit, unseen, q):
+    """Chance that seat ``q`` can ruff a card of ``suit``: 0 for a trump, when no trump is unseen
+    or q has shown void in trumps; 1 once q has shown void in ``suit``; else the chance that
+    its hand (of the size everyone sees) holds none of the unseen cards of ``suit``."""
+    trump = st[TRUMP]
+    if suit == trump or (unseen & suit_mask40(trump)) == 0 or (st[VOID + q] >> trump) & 1:
+        return 0.0
+    if (st[VOID + q] >> suit) & 1:
+        return 1.0
+    return void_chance(unseen, suit, popcount(st[HAND + q]))
+
+
+@njit(cache=True)
+def opponents_after(st, opts, p, read):
+    """The seats (a bit mask) still to play in this trick after seat ``p`` that ``p`` does not know
+    for friends (``reads_friend``)."""
+    out = 0
+    for j in range(st[NCARDS] + 1, N_PLAYERS):
+        q = (st[LEADER] + j) % N_PLAYERS
+        if not reads_friend(st, opts, p, q, read):
+            out |= 1 << q
+    return out
+
+
+@njit(cache=True)
+def stands(st, card, unseen, opps, risk):
+    """A ``card`` on top of the trick is likely to stay there: no opponent plays after it (``opps``
+    0), or it is a master of its suit (no unseen card outranks it) and the chance that one of
+    ``opps`` ruffs it is at most ``risk`` (the seats' chances taken as independent)."""
+    if opps == 0:
+        return True
+    if not is_master(card, unseen):
+        return False
+    keep = 1.0
+    for q in range(N_PLAYERS):
+        if (opps >> q) & 1:
+            keep *= 1.0 - ruff_chance(st, card // 10, unseen, q)
+    return 1.0 - keep <= risk
+
+
+@njit(cache=True)
+def side_thirds(st, opts, p, read):
+    """The thirds seat ``p`` knows its side has won this hand (its own and its known friends')."""
+    t = st[THIRDS + p]
+    for q in range(N_PLAYERS):
+        if q != p and reads_friend(st, opts, p, q, read):
+            t += st[THIRDS + q]
+    return t
+
+
+@njit(cache=True)
+def side_target(st, opts, p):
+    """The thirds p's side needs: the declarer's side 3 x win_points, the defenders the rest of
+    the 35 and one more."""
+    need = 3 * opts[O_WIN_POINTS]
+    if p == st[DECLARER] or p == st[PARTNER]:
+        return need
+    return 35 - need + 1
+
+
+@njit(cache=True)
+def expert_lead(st, opts, p, hand, unseen, prm):
+    """The expert's lead: with ``plain_first`` the richest counting plain master that stands
+    (every seat but its known friends after it); a solo declarer holding ``draw_trumps`` or more
+    trumps, the master trump among them, while an opponent may hold one leads it (draws
+    trumps); otherwise as the heuristic (``tricks.lead_card``)."""
+    trump = st[TRUMP]
+    read = prm[X_READ]
+    opps = opponents_after(st, opts, p, read)
+    if prm[X_PLAIN] > 0:
+        plain = masters_of(hand, unseen) & ~suit_mask40(trump)
+        best = -1
+        bv = 0
+        m = plain
+        while m:
+            c = lowbit(m)
+            m &= m - 1
+            v = VALUE_THIRDS[c % 10]
+            if v > bv and stands(st, c, unseen, opps, prm[X_RISK]):
+                bv = v
+                best = c
+        if best >= 0:
+            return best
+    tmask = suit_mask40(trump)
+    mine = hand & tmask
+    if p == st[DECLARER] and is_solo(st, opts) and mine and popcount(mine) >= prm[X_DRAW] and (unseen & tmask):
+        top = highbit(mine)
+        may = False
+        for q in range(N_PLAYERS):
+            if (opps >> q) & 1 and not (st[VOID + q] >> trump) & 1:
+                may = True
+        if may and is_master(top, unseen):
+            return top
+    return lead_card(hand, unseen, trump)
+
+
+@njit(cache=True)
+def expert_follow(st, opts, p, legal, unseen, prm):
+    """The expert's follow (``tricks.follow_card`` read with the odds of a ruff and the sides the
+    voids show): a friend on top whose card ``stands`` gets points (``richest``), else the
+    cheapest card; against an opponent on top a winner that stands is chosen by ``bank``
+    (points first), else the cheapest winner, or the cheapest card on a trick worth nothing;
+    the trump 3 and 2 only on a trick worth ``honour_min`` thirds; out of the suit led it
+    ruffs only a trick worth ``ruff_min`` thirds (else its cheapest plain card)."""
+    trump = st[TRUMP]
+    k = st[NCARDS]
+    read = prm[X_READ]
+    w = trick_winner(st[TRICK:TRICK + N_PLAYERS], k, trump)
+    best = st[TRICK + w]
+    opps = opponents_after(st, opts, p, read)
+    thirds = mask_thirds(trick_mask(st))
+    if reads_friend(st, opts, p, (st[LEADER] + w) % N_PLAYERS, read):
+        return richest(legal, trump) if stands(st, best, unseen, opps, prm[X_RISK]) else cheapest(legal, trump)
+    win = beating_cards(legal, best, trump)
+    if win and thirds < prm[X_HONOUR]:
+        win &= ~trump_honours(trump)
+    tmask = suit_mask40(trump)
+    if st[LED] != trump and (legal & suit_mask40(st[LED])) == 0 and thirds < prm[X_RUFF_MIN] and legal & ~tmask:
+        return cheapest(legal & ~tmask, trump)      # out of the suit led: no ruff on a cheap trick
+    if win == 0:
+        return cheapest(legal, trump)
+    sure = 0
+    m = win
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        if stands(st, c, unseen, opps, prm[X_RISK]):
+            sure |= np.int64(1) << c
+    if sure:
+        return bank_card(sure, trump, prm[X_BANK])
+    return cheapest(legal, trump) if thirds == 0 else cheapest(win, trump)
+
+
+@njit(cache=True)
+def clinch_card(st, opts, p, legal, unseen, prm):
+    """Near the side's target, a trick for sure: leading, the richest master trump; following,
+    the cheapest winner that stands against every opponent after it (``ruff_risk``). -1 when
+    there is none."""
+    trump = st[TRUMP]
+    tmask = suit_mask40(trump)
+    if st[NCARDS] == 0:
+        mt = masters_of(legal, unseen) & tmask
+        return richest(mt, trump) if mt else -1
+    opps = opponents_after(st, opts, p, prm[X_READ])
+    win = beating_cards(legal, st[TRICK + trick_winner(st[TRICK:TRICK + N_PLAYERS], st[NCARDS], trump)], trump)
+    sure = 0
+    m = win
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        if stands(st, c, unseen, opps, prm[X_RISK]):
+            sure |= np.int64(1) << c
+    return cheapest(sure, trump) if sure else -1
+
+
+@njit(cache=True)
+def expert_card(st, opts, p, legal, prm):
+    """The expert's card: at most ``clinch`` thirds short of its side's target a sure trick
+    (``clinch_card``), else ``expert_lead`` / ``expert_follow``. It reads only what its seat
+    sees: its hand, the cards played, the trick, the voids shown, the hand sizes, the thirds
+    won and the contract as its seat knows it."""
+    hand = st[HAND + p]
+    unseen = FULL40 & ~st[PLAYED] & ~hand
+    if prm[X_CLINCH] > 0 and side_thirds(st, opts, p, prm[X_READ]) >= side_target(st, opts, p) - prm[X_CLINCH]:
+        c = clinch_card(st, opts, p, legal, unseen, prm)
+        if c >= 0:
+            return c
+    if st[NCARDS] == 0:
+        return expert_lead(st, opts, p, hand, unseen, prm)
+    return expert_follow(st, opts, p, legal, unseen, prm)
+
+
 @njit(cache=True, inline='always')
-def choose_card(st, opts, p, legal, sid, gen):
+def choose_card(st, opts, p, legal, sid, prm, gen):
     if sid == S_RANDOM:
         return nth_card(legal, below(gen, popcount(legal)))
     if sid == S_GREEDY:
@@ -795,6 +1022,8 @@ def choose_card(st, opts, p, legal, sid, gen):
         w = trick_winner(st[TRICK:TRICK + N_PLAYERS], st[NCARDS], st[TRUMP])
         win = beating_cards(legal, st[TRICK + w], st[TRUMP])
         return cheapest(win if win else legal, st[TRUMP])
+    if sid == S_EXPERT:
+        return expert_card(st, opts, p, legal, prm)
     return heuristic_card(st, opts, p, legal)
 
 
@@ -812,7 +1041,7 @@ def card_choice(st, opts, p, legal, sid, gplay, plug, params, plugged, srch):
         if plugged and sid == S_SEARCH:
             card = srch(st, opts, p, K_CARD, legal, params[p], gplay)
         else:
-            card = choose_card(st, opts, p, legal, sid, gplay)
+            card = choose_card(st, opts, p, legal, sid, params[p], gplay)
     return card
 
 
@@ -1053,14 +1282,14 @@ def determinize(st, opts, p, gen, work):
 
 
 @njit(cache=True)
-def roll_hand(st, opts, sids, gen, trace):
+def roll_hand(st, opts, sids, prm, gen, trace):
     """Play the hand in ``st`` to its end from wherever it stands (mid-trick too) with the
-    built-in card play of ``sids`` at every seat, and settle it."""
+    built-in card play of ``sids`` (row ``prm``) at every seat, and settle it."""
     while st[TRICK_NO] < TRICKS:
         while st[NCARDS] < N_PLAYERS:
             p = (st[LEADER] + st[NCARDS]) % N_PLAYERS
             legal = legal_cards(st[HAND + p], st[LED])
-            put_card(st, p, choose_card(st, opts, p, legal, sids[p], gen), trace)
+            put_card(st, p, choose_card(st, opts, p, legal, sids[p], prm, gen), trace)
         finish_trick(st, trace)
     settle(st, opts, trace)
 
@@ -1107,7 +1336,7 @@ def play_choice(st, opts, p, kind, ctx, v, sids, prm, gen, trace):
         first_leader(st, opts, d)
     else:
         put_card(st, p, v, trace)
-    roll_hand(st, opts, sids, gen, trace)
+    roll_hand(st, opts, sids, prm, gen, trace)
 
 
 @njit(cache=True)

@@ -139,7 +139,7 @@ def test_the_view_shows_only_what_the_seat_may_see():
                 swapped[K.HAND + (p + 1) % 5] = theirs ^ x ^ y
                 assert not np.array_equal(_view(st, opts, p, K.K_CARD), _view(swapped, opts, p, K.K_CARD))
                 legal = K.legal_cards(st[K.HAND + p], st[K.LED])
-                card = int(K.choose_card(st, opts, p, legal, K.S_RANDOM, g))
+                card = int(K.choose_card(st, opts, p, legal, K.S_RANDOM, np.zeros(K.N_PARAMS), g))
                 if st[K.LED] >= 0 and card // 10 != st[K.LED]:
                     voids[p] |= 1 << int(st[K.LED])
                 st[K.HAND + p] &= ~(1 << card)

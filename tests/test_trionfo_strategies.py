@@ -1,5 +1,5 @@
 """Trionfo strategies (issue 15): self-call by hand strength (a secret solo), the fuzzer's
-coverage of every end reason, and no peeking."""
+coverage of every end reason, no peeking, and the expert's card-play rules (issue 41)."""
 import numpy as np
 import pytest
 
@@ -102,7 +102,9 @@ def test_secret_solos_happen_in_play(spec):
 # no peeking
 # =============================================================================
 BUILT_IN = ["random", "random:pass_bias=3", "greedy", "greedy:self_call=9", "heuristic",
-            "heuristic:t1=5,t2=12,t3=14,t4=16,self_call=8", "heuristic:explore=0.3"]
+            "heuristic:t1=5,t2=12,t3=14,t4=16,self_call=8", "heuristic:explore=0.3", "expert", "strong",
+            "expert:draw_trumps=1,ruff_risk=1,bank=0,clinch=30,ruff_min=3,honour_min=0",
+            "expert:ruff_risk=0,read=0,plain_first=0,ruff_min=0"]
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)
 # no plug-in: the function the kernels take
 NO_PLUG = (no_plugin,)
@@ -192,7 +194,7 @@ def test_no_peeking():
             for k in range(5):
                 p = (int(st[K.LEADER]) + k) % 5
                 legal = K.legal_cards(st[K.HAND + p], st[K.LED])
-                same(p, lambda s_, sid, prm, gg: K.choose_card(s_, opts, p, legal, sid, gg))
+                same(p, lambda s_, sid, prm, gg: K.choose_card(s_, opts, p, legal, sid, prm, gg))
                 counts["card"] += 1
                 before, led = int(st[K.HAND + p]), int(st[K.LED])
                 assert K.play_turn(st, opts, p, K.S_RANDOM, True, g, NO_TRACE, *NO_PLUG, params, False, K.no_search) == 0
@@ -203,3 +205,97 @@ def test_no_peeking():
         assert K.check_cards(st) == 0
     assert all(v > 20 for v in counts.values()), counts
     assert moved > 0.7 * looks
+
+
+# =============================================================================
+# the expert (issue 41)
+# =============================================================================
+def _records(strategies, deals=60, seed=7):
+    from cardsim.sim.runner import make_config
+    cfg = make_config("trionfo", 5, deals, seed, strategies, [], "seed", 1, False)
+    sids, params = seat_arrays(cfg.game, cfg.seats)
+    rec = np.zeros((deals, cfg.game.record_width), dtype=np.int32)
+    cfg.game.play_batch(cfg.seed, 0, deals, cfg.option_array, sids, params, False, rec)
+    return rec
+
+
+@pytest.mark.parametrize("change", ["honour_min=0", "honour_min=12", "draw_trumps=1", "ruff_risk=0", "ruff_risk=1",
+                                    "bank=0", "clinch=0", "clinch=36", "plain_first=0", "read=0", "ruff_min=0",
+                                    "ruff_min=12"])
+def test_each_expert_parameter_changes_play(change):
+    """Every card-play parameter of the expert changes the records at an end of its range (the
+    expert at seats 0, 2 and 4 against the heuristic)."""
+    deals = 400 if change == "read=0" else 60         # the read changes a card in a few hundred sessions
+    base = _records(["expert", "heuristic", "expert", "heuristic", "expert"], deals)
+    other = f"expert:{change}"
+    assert not np.array_equal(base, _records([other, "heuristic", other, "heuristic", other], deals))
+
+
+def test_expert_with_the_heuristic_bids_alike():
+    """The expert bids, names trump and calls as the heuristic with the same six parameters: its
+    records differ only in the play (same declarers, levels, trumps and called cards)."""
+    h = "t1=5,t2=12,t3=14,t4=16,explore=0,self_call=16"
+    a = _records([f"heuristic:{h}"] * 5)
+    b = _records([f"expert:{h}"] * 5)
+    cols = [K.RC_HAND + K.HB_DECLARER, K.RC_HAND + K.HB_LEVEL, K.RC_HAND + K.HB_TRUMP, K.RC_HAND + K.HB_CALLED]
+    assert np.array_equal(a[:, cols], b[:, cols])
+    assert not np.array_equal(a, b)
+
+
+def _table(trump, hands, played_extra, trick, leader, declarer=0, level=4):
+    """A hand in play: ``hands`` (seat -> cards), the current ``trick`` led by ``leader``, the
+    cards of earlier tricks ``played_extra``; a solo of ``declarer`` by default."""
+    st = np.zeros(K.ST_SIZE, np.int64)
+    st[K.N] = 5
+    K.reset_deal(st)
+    st[K.TRUMP] = trump
+    st[K.DECLARER] = declarer
+    st[K.HIGH_LEVEL] = level
+    st[K.HIGH_BIDDER] = declarer
+    for q, text in hands.items():
+        st[K.HAND + q] = mask40(text)
+    played = mask40(played_extra) if played_extra else 0
+    st[K.LEADER] = leader
+    for i, c in enumerate(trick.split()):
+        card = mask40(c).bit_length() - 1
+        st[K.TRICK + i] = card
+        played |= 1 << card
+    st[K.NCARDS] = len(trick.split())
+    st[K.LED] = st[K.TRICK] // 10 if st[K.NCARDS] else -1
+    st[K.PLAYED] = played
+    return st
+
+
+def test_expert_does_not_ruff_a_trick_worth_nothing():
+    """A solo declarer (seat 0, trump H) out of diamonds, fourth to a trick of 5D 4C 7D with
+    seat 1 still to play: the heuristic ruffs with its master AH, the expert (ruff_min=1)
+    throws its cheapest plain card, and with ruff_min=0 it ruffs as the heuristic."""
+    hands = {0: "AC 7C 5C 3H 2H AH 4H 2S", 1: "3C 2C KC QC JC 6C 3D 2D", 2: "AD KD QD JD 6D 4D KH",
+             3: "QH JH 7H 6H 5H 3S AS", 4: "KS QS JS 7S 6S 5S 4S"}
+    st = _table(2, hands, "", "5D 4C 7D", leader=2)
+    opts = TrionfoOptions().to_array(5)
+    legal = K.legal_cards(st[K.HAND], st[K.LED])
+    g = gen()
+    sid_h, prm_h = seat("heuristic")
+    assert K.choose_card(st, opts, 0, legal, sid_h, prm_h, g) == mask40("AH").bit_length() - 1
+    sid, prm = seat("expert:ruff_min=1")
+    assert K.choose_card(st, opts, 0, legal, sid, prm, g) == mask40("5C").bit_length() - 1
+    sid, prm = seat("expert:ruff_min=0,bank=0,ruff_risk=0")
+    assert K.choose_card(st, opts, 0, legal, sid, prm, g) == mask40("AH").bit_length() - 1
+
+
+def test_expert_reads_a_fellow_defender_from_a_void():
+    """A chiamo of seat 0 calling 3H (trump H); seat 3, a defender, sees seat 2 shown void in
+    hearts: seat 2 cannot hold the called card, so it is a fellow defender (read=1) and not
+    without the read."""
+    st = _table(2, {0: "AC", 1: "KC", 2: "QC", 3: "JC", 4: "7C"}, "", "", leader=0, level=1)
+    st[K.CALLED] = mask40("3H").bit_length() - 1
+    st[K.HAND + 4] |= mask40("3H")
+    st[K.PARTNER] = 4
+    st[K.VOID + 2] = 1 << 2
+    opts = TrionfoOptions().to_array(5)
+    assert K.reads_friend(st, opts, 3, 2, 1.0) and not K.reads_friend(st, opts, 3, 2, 0.0)
+    assert not K.reads_friend(st, opts, 3, 1, 1.0) and not K.reads_friend(st, opts, 3, 0, 1.0)
+    st[K.VOID + 1] = st[K.VOID + 3] = 1 << 2
+    assert K.reads_friend(st, opts, 0, 4, 1.0)       # the declarer: seat 4 is the only seat left for 3H
+    assert not K.reads_friend(st, opts, 0, 4, 0.0)

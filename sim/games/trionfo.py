@@ -25,7 +25,7 @@ from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt40_card, fmt40_mask
 from cardsim.sim.options import check_choice, check_ranges, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
-                              search_strategy, tuned)
+                              search_strategy, tuned, with_defaults)
 from cardsim.sim.trace import event, lines
 
 PARTNER_METHOD = ("call_card", "name_player")
@@ -122,6 +122,36 @@ STRATEGIES = [
        "3/2/A), calls the highest missing trump (its own from strength self_call: a secret solo), plays like the Marafon heuristic with what it knows "
        "of the sides"),
 ]
+# issue 41: the expert bids as heuristic (its six parameters, issue 16's strong values by default)
+# and plays with card-play rules a good player keeps (kernels/trionfo.py: ``expert_card``)
+_HEURISTIC = STRATEGIES[-1].params
+_STRONG_START = {"t1": 0.022, "t2": 38.012, "t3": 24.989, "t4": 16.059, "self_call": 16.0}
+STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_HEURISTIC, _STRONG_START) + (
+    ParamSpec("honour_min", 3.0, 0.0, 12.0, "spend the 3 or 2 of trump only on a trick worth this many thirds "
+              "(heuristic: 3)", integer=True),
+    ParamSpec("draw_trumps", 9.0, 1.0, 9.0, "a solo declarer leads the master trump while holding it and at "
+              "least this many trumps and an opponent may hold one (draws trumps); 9 never",
+              integer=True),
+    ParamSpec("ruff_risk", 0.5, 0.0, 1.0, "a master card on top of a trick stands (a friend's gets points, ours "
+              "wins at once) when the chance that an opponent still to play ruffs it (1 once it has shown void "
+              "in the suit; 0 when it can hold no trump) is at most this; 0: only masters no one can ruff"),
+    ParamSpec("bank", 2.0, 0.0, 2.0, "a sure win takes the card of most bank x 10 x thirds - keep cost: 0 the "
+              "cheapest winner, 2 an ace before a figure before a scartino (the trump 3 and 2 last)"),
+    ParamSpec("clinch", 3.0, 0.0, 36.0, "at most this many thirds short of the side's target (the declarer's "
+              "side 18 of 35, the defenders 18), play a sure trick: lead the richest master trump, follow with "
+              "the cheapest winner that stands; 0 never", integer=True),
+    ParamSpec("plain_first", 1.0, 0.0, 1.0, "1: lead the richest counting plain-suit master that stands before "
+              "any other lead; 0 never", integer=True),
+    ParamSpec("read", 1.0, 0.0, 1.0, "1: read the secret partner from the voids (a defender counts a seat "
+              "shown void in the called card's suit as a fellow defender; the declarer the only seat that may "
+              "still hold it as his partner); 0: unknown seats are opponents", integer=True),
+    ParamSpec("ruff_min", 1.0, 0.0, 12.0, "out of the suit led (not trumps), ruff only a trick worth this many "
+              "thirds, else throw the cheapest plain card (0: ruff as the heuristic)", integer=True),
+), "heuristic that reads the table (issue 41): trusts a master (a friend's: gives points; its own: wins with "
+   "it) unless an opponent still to play is likely void in its suit (the odds from the cards unseen, the hand "
+   "sizes and the voids shown), wins a sure trick with its points, ruffs only a trick worth it, draws trumps as a solo, cashes "
+   "counting plain masters first, takes a sure trick near its side's target and reads the secret partner from "
+   "the voids"))
 
 
 def _record_columns(rec: np.ndarray, n: int) -> dict:
@@ -392,7 +422,7 @@ STRONG = "heuristic:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,self_call=1
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "heuristic"), STRONG,
                         "`python scripts/tune_strong.py trionfo` (results/tune/trionfo/)"))
 STRATEGIES.append(search_strategy(
-    K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "greedy", "random"), worlds=16, budget=0,
+    K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "greedy", "random", "expert"), worlds=16, budget=0,
     extra=(ParamSpec("trump", 0.0, 0.0, 1.0, "1: the declarer names trump by search too (each suit rolled out, "
                      "the partner called as the policy calls); 0: as the rollout policy (default: no gain measured "
                      "for trump=1, results/search/trionfo.md)", integer=True),),

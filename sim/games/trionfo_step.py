@@ -315,7 +315,7 @@ class TrionfoState(StepState):
             return A_CALL + int(K.choose_called(st, p, st[K.TRUMP], sid, prm, gplay, o[K.O_SELF_CALL] != 0))
         if self.phase == "name":
             return A_NAME + int(K.choose_named(st, p, sid, gplay))
-        return int(K.choose_card(st, o, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, gplay))
+        return int(K.choose_card(st, o, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, prm, gplay))
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
