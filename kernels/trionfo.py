@@ -246,7 +246,8 @@ X_CLINCH = 10      # expert: at most this many thirds short of the side's target
 X_PLAIN = 11       # expert: 1: lead a counting plain master that stands before any other lead
 X_READ = 12        # expert: 1: read the sides from the voids (a seat that cannot hold the called card)
 X_RUFF_MIN = 13    # expert: out of the suit led (not trumps), ruff only a trick worth this many thirds (0: as heuristic)
-N_PARAMS = SP_PRM + 14   # the search row, then its rollout policy's row (the expert's 14 at most)
+X_DRAW_LAST = 14   # expert: a solo declarer leads the master trump while at most this many trumps are unseen (0: never)
+N_PARAMS = SP_PRM + 15   # the search row, then its rollout policy's row (the expert's 15 at most)
 EX_TRUMP = SP_EXTRA  # search row: 1 = the declarer's trump by search too, 0 = by the policy
 GREEDY_THRESHOLDS = (9.0, 13.0, 15.0, 17.0)
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
@@ -903,9 +904,10 @@ def side_target(st, opts, p):
 @njit(cache=True)
 def expert_lead(st, opts, p, hand, unseen, prm):
     """The expert's lead: with ``plain_first`` the richest counting plain master that stands
-    (every seat but its known friends after it); a solo declarer holding ``draw_trumps`` or more
-    trumps, the master trump among them, while an opponent may hold one leads it (draws
-    trumps); otherwise as the heuristic (``tricks.lead_card``)."""
+    (every seat but its known friends after it); a solo declarer holding the master trump with
+    ``draw_trumps`` or more trumps, or with at most ``draw_last`` trumps unseen, while an
+    opponent may hold one leads it (draws trumps); otherwise as the heuristic
+    (``tricks.lead_card``)."""
     trump = st[TRUMP]
     read = prm[X_READ]
     opps = opponents_after(st, opts, p, read)
@@ -925,7 +927,9 @@ def expert_lead(st, opts, p, hand, unseen, prm):
             return best
     tmask = suit_mask40(trump)
     mine = hand & tmask
-    if p == st[DECLARER] and is_solo(st, opts) and mine and popcount(mine) >= prm[X_DRAW] and (unseen & tmask):
+    out = popcount(unseen & tmask)
+    if p == st[DECLARER] and is_solo(st, opts) and mine and out and (popcount(mine) >= prm[X_DRAW]
+                                                                      or out <= prm[X_DRAW_LAST]):
         top = highbit(mine)
         may = False
         for q in range(N_PLAYERS):

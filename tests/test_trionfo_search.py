@@ -135,6 +135,6 @@ def test_search_row_and_labels():
     assert params[0, 0] == 5 and params[0, SP_POLICY] == K.S_GREEDY and params[0, K.EX_TRUMP] == 1
     strong = GAME.strategies["strong"]
     _, p2 = seat_arrays(GAME, seat_table(GAME, ["search"], 5))
-    assert p2[0, SP_POLICY] == strong.sid == K.S_HEURISTIC
+    assert p2[0, SP_POLICY] == strong.sid == K.S_EXPERT
     assert list(p2[0, SP_PRM:]) == [p.default for p in strong.params]
     assert short_label(GAME, seat_table(GAME, ["search:policy=2"], 5)[0].label) == "search:policy=greedy"
