@@ -58,7 +58,7 @@ def value(st, opts, p, level, spoken, sids, params, key, w, trace, work) -> floa
     sim[K.DECLARER] = d
     sim[K.STRENGTH] = K.hand_strength(sim[K.HAND + d])
     K.contract_as(sim, opts, d, K.best_trump(sim[K.HAND + d]), sids[d], params[d], g)
-    K.roll_hand(sim, opts, sids, g, trace)
+    K.roll_hand(sim, opts, sids, params[0], g, trace)   # every seat plays --strategy: one row
     return float(sim[K.HMONEY + p])
 
 
