@@ -26,6 +26,9 @@ FIXES = {
                 {"round 1 (now strong's own)": "concede=0"}),
     "trionfo": ("examples/trionfo_critique_fixes.py:fixes", 5, 10_000,
                 {"the last 3 trumps drawn": "few=3"}),
+    "tripoli": ("examples/tripoli_critique_fixes.py:fixes", 5, 40_000,
+                {"a sure way out": "look=0,chance=0", "runs through shown cards": "plan=0,chance=0",
+                 "a stop's chance in the widow": "look=0,plan=0"}),
 }
 
 # game -> what an earlier round of its fixes gained, before they became strong's own (measured

@@ -118,3 +118,23 @@ def test_michigan_leads_to_a_stop_known_in_the_widow():
     assert decide(st, opts, "expert:widow_stops=0,stop_bonus=4") != ("lead", 3)
     st[K.W_SEEN] = 3                                                # another seat saw it: not known
     assert decide(st, opts, "expert:widow_stops=1,stop_bonus=4") != ("lead", 3)
+
+
+def test_critique_fixes_plugin_is_strong_with_its_fixes_off():
+    """examples/tripoli_critique_fixes.py (issue 41's easy-gains plug-in) plays strong's leads
+    exactly with every fix off, and other leads with them on."""
+    import cardsim
+    root = Path(__file__).resolve().parents[1]
+    label = f"{root / 'examples' / 'tripoli_critique_fixes.py'}:fixes"
+
+    def records(seats):
+        res = cardsim.run("tripoli", players=5, deals=300, strategies=seats, seed=11, workers=1)
+        return res.records.drop(columns=[c for c in res.records.columns if c.startswith("strategy")],
+                                errors="ignore").reset_index(drop=True)
+
+    base = records(["strong"] * 5)
+    off = records([f"{label}:look=0,plan=0,chance=0"] + ["strong"] * 4)
+    on = records([label] + ["strong"] * 4)
+    num = [c for c in base.columns if base[c].dtype.kind in "iuf"]
+    assert base[num].equals(off[num])
+    assert not base[num].equals(on[num])
