@@ -11,10 +11,11 @@ for its 3/2/A, 2/1/1 for the 3/2/A of each plain suit). Default rules otherwise,
 session. A second run per table (``--tables``: five default ``heuristic`` players, and five
 ``strong`` players, the self-consistent field of ``cardsim tune --self``, results/tune/trionfo/)
 plays natural auctions and reports how often each level is bid and won. The forced contracts'
-card play is the heuristic's in both tables (``strong`` changes only the bidding thresholds and
-the self-call), so the break-even strengths are the same at either table by construction; the
-check of the answer against the strong field is whether its independently tuned thresholds bid
-as the answer says (issue 16).
+card play is the heuristic's, so the break-even strengths do not depend on the table; the check
+of the answer against the strong field is whether its independently tuned thresholds bid as the
+answer says (issue 16). Since issue 41 ``strong`` is a tuned ``expert`` (the heuristic's bidding,
+its own card play): the forced contracts stay the heuristic's (the study's question unchanged),
+and the expert's card play shows only in the strong table's natural auctions.
 
 Writes ``summary.parquet`` (one row per level and strength), ``natural.parquet``,
 ``report.md`` and ``trionfo_bids.png``. Needs the ``report`` extra (matplotlib).
@@ -168,7 +169,9 @@ def strong_check(t: pd.DataFrame, nats: dict) -> list[str]:
     top = solo.loc[solo["share"].idxmax()] if solo["share"].sum() > 0 else None
     maso_first = top is not None and int(top["level"]) == 4
     robust = maso_first and (b2 is None or sp["t4"] <= b2 + 2)
-    return [f"- **{'robust' if robust else 'field-dependent'}**: the strong field (tuned by iterated best response, "
+    return [f"- **{'robust' if robust else 'field-dependent'}**: the strong field (issue 41's tuned `expert`: the "
+            "heuristic's bidding, its own card play; the forced contracts above keep the heuristic's card play, so "
+            "the expert's shows only in the natural auctions; tuned by iterated best response, "
             f"independently of this study) bids chiamo from strength {sp['t1']:g}, di più from {sp['t2']:g}, maso "
             f"from {sp['t3']:g} and maso dei masi from {sp['t4']:g}; the forced-contract break-even strengths are "
             f"{b1} (chiamo) and {b2} (solo)"

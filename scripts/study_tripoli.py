@@ -18,12 +18,15 @@ the very same deals from every seat, seats rotated, so differences are paired), 
 2. ``tripoli_betting/``: which betting thresholds (``bet_at``, ``raise_at``, ``call_at``) win
    chips against F, relative to F's own thresholds. The grid is extended round by round around
    the best point until on every axis the best value is interior or at the end of the
-   parameter's range (0..9).
+   parameter's range (0..9). A field of the ``expert`` family (issue 41's ``strong``) bets by
+   its chance of holding the best hand and ignores those three: its thresholds are
+   ``value_eq``, ``raise_eq`` (0..1) and ``call_margin`` (-0.5..0.5), on their own grid.
 3. ``tripoli_chips/``: expected chips per seat per deal for 2..9 players (all seats F), by seat
    position and ledger, and the paired per-deal gap between seats dealt the extra card and the
    others.
 4. ``tripoli_response/``: F's seat with one parameter moved against a table of F at 3, 5 and 7
-   players: does any simple change beat F?
+   players: does any simple change beat F? (An ``expert`` field's deviations move its own
+   betting parameters, not the heuristic's that it ignores.)
 
 Each part writes ``summary.parquet`` (with a ``field`` column), ``report.md`` (opening with the
 command, runtime, the answer per field and a verdict per question) and a PNG plot where useful.
@@ -79,6 +82,13 @@ def variant(field: str, **kv) -> str:
     base, _, given = field_params(field)
     merged = {**given, **kv}
     return base + (":" + ",".join(f"{k}={v:g}" for k, v in merged.items()) if merged else "")
+
+
+def is_expert(field: str) -> bool:
+    """An ``expert``-family field (issue 41: Tripoli's ``strong``) bets by its chance of holding the
+    best hand (``value_eq``, ``raise_eq``, ``call_margin``, ...) and ignores the heuristic's
+    ``bet_at`` .. ``pos_shift`` betting parameters (``bluff`` apart)."""
+    return "value_eq" in field_params(field)[1]
 
 
 def param_range(field: str, name: str) -> tuple[float, float]:
@@ -166,19 +176,21 @@ def widow_study(args, out: Path) -> str:
             df[f"per_dealt_{c}"] = df[c] * n
         frames.append(df)
         best = df.loc[int(df["per_dealt_diff"].idxmax())]
-        own = df[df["policy"] == f"swap if value < {sw:g}, sell old hand"].iloc[0]
+        sell = df[df["policy"] == f"swap if value < {sw:g}, sell old hand"].iloc[0]
         plain = df[df["policy"] == f"swap if value < {sw:g}"].iloc[0]
-        res[field] = (best, own, plain, sw)
+        own = sell if field_params(field)[1]["sell_old"] > 0.5 else plain
+        res[field] = (best, own, plain, sell, sw)
     df = pd.concat(frames, ignore_index=True)
     df.to_parquet(out / "summary.parquet", index=False)
     plot_widow(df, n, args.deals, out / "widow_value.png")
-    table = ["| field | own widow policy (swap < t, sell old) vs never swap, per deal dealt | best policy tried | "
-             "its value | selling the old hand adds |", "|---|---:|---|---:|---:|"]
+    table = ["| field | own widow policy (swap < t; sell old: the field's own choice) vs never swap, per deal dealt | "
+             "best policy tried | its value | selling the old hand adds |", "|---|---:|---|---:|---:|"]
     answers = []
-    for field, (best, own, plain, sw) in res.items():
-        table.append(f"| `{field}` | t = {sw:g}: {ci(own['per_dealt_diff'], own['per_dealt_diff_lo'], own['per_dealt_diff_hi'])} | "
+    for field, (best, own, plain, sell, sw) in res.items():
+        table.append(f"| `{field}` | t = {sw:g}{', sell' if own is sell else ', keep'}: "
+                     f"{ci(own['per_dealt_diff'], own['per_dealt_diff_lo'], own['per_dealt_diff_hi'])} | "
                      f"{best['policy']} | {ci(best['per_dealt_diff'], best['per_dealt_diff_lo'], best['per_dealt_diff_hi'])} | "
-                     f"{own['per_dealt_diff'] - plain['per_dealt_diff']:+.2f} |")
+                     f"{sell['per_dealt_diff'] - plain['per_dealt_diff']:+.2f} |")
         answers.append(f"{field}: swap worth {own['per_dealt_diff']:+.2f} per deal dealt, best {best['policy']} "
                        f"{best['per_dealt_diff']:+.2f}")
     owns = [r[1] for r in res.values()]
@@ -218,7 +230,17 @@ def widow_study(args, out: Path) -> str:
 
 # ---- 2. betting thresholds (adaptive grid) -----------------------------------------------
 BASE_AXES = {"bet_at": [2, 4, 5, 6, 7], "raise_at": [5, 6.5, 8], "call_at": [2, 3, 4, 4.5, 5, 6]}
+# the expert family (issue 41) bets by its chance of holding the best hand: its thresholds and grid
+EXPERT_AXES = ("value_eq", "raise_eq", "call_margin")
+EXPERT_BASE = {"value_eq": [0.3, 0.4, 0.5, 0.6, 0.7], "raise_eq": [0.5, 0.65, 0.8],
+               "call_margin": [-0.1, -0.05, 0, 0.05, 0.1]}
+STEP = {"bet_at": 1, "raise_at": 1, "call_at": 1, "value_eq": 0.1, "raise_eq": 0.1, "call_margin": 0.05}
 MAX_ROUNDS = 8
+
+
+def bet_axes(field: str) -> tuple[tuple[str, ...], dict]:
+    """The betting thresholds the field's family plays by, and their round-1 grid."""
+    return (EXPERT_AXES, EXPERT_BASE) if is_expert(field) else (BET_AXES, BASE_AXES)
 
 
 def _neighbours(vals: list[float], v: float) -> list[float]:
@@ -229,15 +251,16 @@ def _neighbours(vals: list[float], v: float) -> list[float]:
 
 def betting_field(field: str, args) -> tuple[pd.DataFrame, dict, int]:
     _, vals, _ = field_params(field)
-    own = tuple(round(vals[a], 4) for a in BET_AXES)
-    axes = {a: sorted(set(BASE_AXES[a]) | {own[i]}) for i, a in enumerate(BET_AXES)}
-    todo = [pt for pt in itertools.product(*(axes[a] for a in BET_AXES)) if pt != own]
+    names, base = bet_axes(field)
+    own = tuple(round(vals[a], 4) for a in names)
+    axes = {a: sorted(set(base[a]) | {own[i]}) for i, a in enumerate(names)}
+    todo = [pt for pt in itertools.product(*(axes[a] for a in names)) if pt != own]
     done: dict[tuple, dict] = {}
     rounds = 0
     status = {}
     while todo and rounds < MAX_ROUNDS:
         rounds += 1
-        cands = [field] + [variant(field, **dict(zip(BET_AXES, pt))) for pt in todo]
+        cands = [field] + [variant(field, **dict(zip(names, pt))) for pt in todo]
         df = compare(cands, field, args, args.bet_deals)
         if not done:
             done[own] = {**df.iloc[0].to_dict(), "round": 0}
@@ -245,27 +268,27 @@ def betting_field(field: str, args) -> tuple[pd.DataFrame, dict, int]:
             done[pt] = {**r.to_dict(), "round": rounds}
         best = max(done, key=lambda q: done[q]["diff"])
         todo, status = [], {}
-        for i, a in enumerate(BET_AXES):
+        for i, a in enumerate(names):
             lo, hi = param_range(field, a)
             v, s = best[i], sorted(axes[a])
             new = None
             if v == s[-1]:
-                new = min(hi, v + 1) if v < hi else None
+                new = round(min(hi, v + STEP[a]), 4) if v < hi else None
                 status[a] = f"{a} = {v:g} is the end of its range ({hi:g})" if v >= hi else None
             elif v == s[0]:
-                new = max(lo, v - 1) if v > lo else None
+                new = round(max(lo, v - STEP[a]), 4) if v > lo else None
                 status[a] = f"{a} = {v:g} is the end of its range ({lo:g})" if v <= lo else None
             else:
                 status[a] = f"{a} = {v:g} interior ({s[s.index(v) - 1]:g} < {v:g} < {s[s.index(v) + 1]:g})"
             if new is not None:
                 axes[a] = sorted(set(axes[a]) | {new})
                 status[a] = None
-                others = [_neighbours(axes[b], best[j]) if b != a else [new] for j, b in enumerate(BET_AXES)]
+                others = [_neighbours(axes[b], best[j]) if b != a else [new] for j, b in enumerate(names)]
                 todo += [pt for pt in itertools.product(*others) if pt not in done and pt not in todo]
-    for a in BET_AXES:
+    for a in names:
         if status.get(a) is None:
             status[a] = f"{a}: still on the grid's edge after {MAX_ROUNDS} rounds"
-    rows = [{"field": field, **dict(zip(BET_AXES, pt)), **r} for pt, r in done.items()]
+    rows = [{"field": field, **dict(zip(names, pt)), **r} for pt, r in done.items()]
     return pd.DataFrame(rows), status, rounds
 
 
@@ -292,43 +315,61 @@ def betting_study(args, out: Path) -> str:
     fig.tight_layout()
     fig.savefig(out / "betting_thresholds.png")
     p.close(fig)
-    table = ["| field | own (bet, raise, call) | best point tried (bet, raise, call) | gain over own, chips per deal | "
-             "alternatives significantly better | grid end |", "|---|---|---|---:|---:|---|"]
+    table = ["| field | thresholds | own | best point tried | gain over own, chips per deal | "
+             "alternatives significantly better | grid end |", "|---|---|---|---|---:|---:|---|"]
     answers = []
     for field, (b, status, rounds, size) in info.items():
         _, vals, _ = field_params(field)
+        ax = bet_axes(field)[0]
         g = df[df["field"] == field]
         sig = int((g["diff_lo"] > 0).sum())
-        table.append(f"| `{field}` | {vals['bet_at']:g}, {vals['raise_at']:g}, {vals['call_at']:g} | "
-                     f"{b['bet_at']:g}, {b['raise_at']:g}, {b['call_at']:g} | {ci(b['diff'], b['diff_lo'], b['diff_hi'])} | "
+        table.append(f"| `{field}` | {', '.join(ax)} | {', '.join(f'{vals[a]:g}' for a in ax)} | "
+                     f"{', '.join(f'{b[a]:g}' for a in ax)} | {ci(b['diff'], b['diff_lo'], b['diff_hi'])} | "
                      f"{sig} of {size - 1} | {'; '.join(status.values())} ({rounds} round(s)) |")
-        answers.append(f"{field}: best {b['bet_at']:g}/{b['raise_at']:g}/{b['call_at']:g} {b['diff']:+.2f}")
+        answers.append(f"{field}: best {'/'.join(f'{b[a]:g}' for a in ax)} {b['diff']:+.2f}")
     bs = [v[0] for v in info.values()]
+    fams = {bet_axes(f)[0] for f in info}
     if len(bs) < 2:
         verdict = "only one field given"
-    elif all(max(abs(x[a] - y[a]) for a in BET_AXES) <= 1 for x, y in itertools.combinations(bs, 2)):
-        verdict = "robust: the best thresholds agree within 1 on every axis"
+    elif len(fams) > 1:
+        gains = [(f, x) for f, x in zip(info, bs)]
+        verdict = ("not comparable axis by axis: the fields bet by different thresholds (the heuristic's poker "
+                   "strengths bet_at / raise_at / call_at, the expert's chances of the best hand value_eq / raise_eq "
+                   "/ call_margin); the best point's gain over the field's own thresholds: "
+                   + ", ".join(f"{ci(x['diff'], x['diff_lo'], x['diff_hi'])} vs `{f}`" for f, x in gains)
+                   + (" (intervals overlap)" if all(overlap(x['diff_lo'], x['diff_hi'], y['diff_lo'], y['diff_hi'])
+                                                   for (_, x), (_, y) in itertools.combinations(gains, 2))
+                      else " (intervals disjoint)"))
+    elif all(max(abs(x[a] - y[a]) / STEP[a] for a in next(iter(fams))) <= 1 for x, y in itertools.combinations(bs, 2)):
+        verdict = "robust: the best thresholds agree within one grid step on every axis"
     else:
+        ax = next(iter(fams))
         verdict = ("field-dependent: the best thresholds move " +
-                   " -> ".join(f"({x['bet_at']:g}, {x['raise_at']:g}, {x['call_at']:g}) vs `{f}`"
-                               for f, x in zip(info, bs)) + " (more than 1 apart on some axis)")
-    notes = ["One seat (the field's strategy with its own `bet_at` / `raise_at` / `call_at`, every other "
+                   " -> ".join("(" + ", ".join(f"{x[a]:g}" for a in ax) + f") vs `{f}`"
+                               for f, x in zip(info, bs)) + " (more than one grid step apart on some axis)")
+    notes = ["One seat (the field's strategy with its own betting thresholds moved, every other "
              "parameter as the field's) against a table of the field, default rules (limit 10 per action, 3 raises). "
-             "Poker strength = category 0..8 + place inside it (1 = a pair, 2 = two pair, 3 = trips, ...). "
+             "The heuristic family's thresholds are poker strengths `bet_at` / `raise_at` / `call_at` (strength = "
+             "category 0..8 + place inside it: 1 = a pair, 2 = two pair, 3 = trips, ...); the expert family "
+             "(issue 41's `strong`) ignores those and bets by its chance of holding the best hand: it opens at "
+             "`value_eq`, raises at `raise_eq` and calls when the chance is at least the pot odds + `call_margin`. "
              "Payout = all chips of the deal. Paired differences to the field's own thresholds, every round on the "
              f"same {args.bet_deals:,} deals (same seed), so all points are comparable. Grid: round 1 is "
-             "bet_at {2,4,5,6,7} x raise_at {5,6.5,8} x call_at {2,3,4,4.5,5,6} plus the field's own values; "
-             "while the best point's value is the lowest or highest tried on an axis and not the end of the "
-             "parameter's range (0..9), the axis is extended by 1 there (with the best point's neighbours on the "
+             "bet_at {2,4,5,6,7} x raise_at {5,6.5,8} x call_at {2,3,4,4.5,5,6} (expert: value_eq "
+             "{0.3,0.4,0.5,0.6,0.7} x raise_eq {0.5,0.65,0.8} x call_margin {-0.1,-0.05,0,0.05,0.1}) plus the "
+             "field's own values; while the best point's value is the lowest or highest tried on an axis and not "
+             "the end of the parameter's range (0..9; expert 0..1, call_margin -0.5..0.5), the axis is extended by "
+             "one step there (1; expert 0.1, call_margin 0.05; with the best point's neighbours on the "
              f"other axes), up to {MAX_ROUNDS} rounds. The best point is the largest mean gain (not re-measured on "
              "fresh deals: its interval carries some winner's curse).", "",
              "![betting thresholds](betting_thresholds.png)", ""]
     for field, g in df.groupby("field", sort=False):
+        ax = bet_axes(field)[0]
         notes += [f"## Field `{field}`: top 10 of {len(g)}", "",
-                  "| bet_at | raise_at | call_at | round | mean payout | vs own | 95% CI |",
-                  "|---:|---:|---:|---:|---:|---:|---|"]
+                  "| " + " | ".join(ax) + " | round | mean payout | vs own | 95% CI |",
+                  "|" + "---:|" * len(ax) + "---:|---:|---:|---|"]
         for _, r in g.sort_values("diff", ascending=False).head(10).iterrows():
-            notes.append(f"| {r['bet_at']:g} | {r['raise_at']:g} | {r['call_at']:g} | {int(r['round'])} | "
+            notes.append("| " + " | ".join(f"{r[a]:g}" for a in ax) + f" | {int(r['round'])} | "
                          f"{r['mean_payout']:+.3f} | {r['diff']:+.3f} | {r['diff_lo']:+.3f} – {r['diff_hi']:+.3f} |")
         notes.append("")
     notes.append("All points: `summary.parquet`.")
@@ -477,6 +518,23 @@ RESPONSES = [("all thresholds +1", {"bet_at": 1, "raise_at": 1, "call_at": 1}),
              ("opp_shift -0.25", {"opp_shift": -0.25}), ("pos_shift +0.25", {"pos_shift": 0.25}),
              ("pos_shift -0.25", {"pos_shift": -0.25}), ("swap_below +1", {"swap_below": 1}),
              ("swap_below -1", {"swap_below": -1}), ("bid_old_max +2", {"bid_old_max": 2})]
+# an expert field (issue 41) ignores bet_at .. pos_shift (bluff apart): its deviations move its own
+# betting parameters (thresholds on the chance of the best hand, bet sizes, reads) and Michigan leads
+EXPERT_RESPONSES = [
+    ("all thresholds +0.1 (call_margin +0.05)", {"value_eq": 0.1, "raise_eq": 0.1, "call_margin": 0.05}),
+    ("all thresholds +0.05 (call_margin +0.025)", {"value_eq": 0.05, "raise_eq": 0.05, "call_margin": 0.025}),
+    ("all thresholds -0.05 (call_margin -0.025)", {"value_eq": -0.05, "raise_eq": -0.05, "call_margin": -0.025}),
+    ("call_margin +0.05", {"call_margin": 0.05}), ("call_margin -0.05", {"call_margin": -0.05}),
+    ("value_eq +0.1", {"value_eq": 0.1}), ("value_eq -0.1", {"value_eq": -0.1}),
+    ("raise_eq +0.05", {"raise_eq": 0.05}), ("raise_eq -0.05", {"raise_eq": -0.05}),
+    ("bluff +0.1", {"bluff": 0.1}), ("bluff -0.1", {"bluff": -0.1}), ("no bluff", {"bluff": None}),
+    ("bet_frac +0.25", {"bet_frac": 0.25}), ("bet_frac -0.25", {"bet_frac": -0.25}),
+    ("raise_range +0.1", {"raise_range": 0.1}), ("raise_range -0.1", {"raise_range": -0.1}),
+    ("call_range +0.1", {"call_range": 0.1}), ("call_range -0.1", {"call_range": -0.1}),
+    ("stop_bonus +2", {"stop_bonus": 2}), ("stop_bonus -2", {"stop_bonus": -2}),
+    ("no widow stops", {"widow_stops": None}), ("sell_old +1", {"sell_old": 1}),
+    ("swap_below +1", {"swap_below": 1}), ("swap_below -1", {"swap_below": -1}),
+    ("bid_old_max +2", {"bid_old_max": 2})]
 RESPONSE_PLAYERS = (3, 5, 7)
 CHANCE = 0.05   # a field "is beaten" when more than 5 % of the deviations gain significantly (2.5 % by chance)
 
@@ -485,7 +543,7 @@ def response_candidates(field: str) -> list[tuple[str, str]]:
     """(deviation, label) for the deviations that move a parameter inside its range."""
     _, vals, _ = field_params(field)
     out = []
-    for name, delta in RESPONSES:
+    for name, delta in (EXPERT_RESPONSES if is_expert(field) else RESPONSES):
         kv = {}
         for k, v in delta.items():
             lo, hi = param_range(field, k)
