@@ -346,14 +346,16 @@ S_RANDOM = 0
 S_HEURISTIC = 1
 S_FUZZ = 2         # no params: a uniformly random action KIND, then a uniformly random action of it
 S_SEARCH = 3       # params: the search row (kernels.search: worlds, rollouts, budget, policy, kinds, sizes, ...)
-S_EXPERT = 4       # params: the heuristic's row + PR_VALUE_EQ .. PR_WIDOW_STOPS (issue 41: ``expert_bet``)
+S_EXPERT = 4       # params: the heuristic's row + PR_VALUE_EQ .. PR_LEAD_CHANCE (issue 41: ``expert_bet``, ``expert_lead``)
 PR_SWAP_BELOW, PR_PAY_WEIGHT, PR_AUCTION_WIDOW, PR_SELL_OLD, PR_BID_MAX, PR_SUIT_BID_MAX = range(6)
 PR_BET_AT, PR_RAISE_AT, PR_CALL_AT, PR_BET_SIZE, PR_RUN_WEIGHT, PR_STOP_BONUS = range(6, 12)
 PR_BID_OLD_MAX, PR_BLUFF, PR_BLUFF_SIZE, PR_SIZE_SHIFT, PR_OPP_SHIFT, PR_ODDS_WEIGHT = range(12, 18)
 PR_HIDE_MARGIN, PR_POS_SHIFT = 18, 19
 PR_VALUE_EQ, PR_RAISE_EQ, PR_CALL_MARGIN, PR_BET_FRAC, PR_RAISE_RANGE, PR_CALL_RANGE = range(20, 26)
 PR_WIDOW_STOPS = 26
-N_PARAMS = SP_PRM + 27
+PR_LEAD_PLAN, PR_LEAD_CHANCE = 27, 28
+RUN_OPEN, RUN_STOP, RUN_OUT = 0, 1, 2   # how a Michigan lead's run ends for the leader (``own_run``)
+N_PARAMS = SP_PRM + 29
 SX_KINDS = SP_EXTRA      # search row: bit mask of the decision kinds (K_*) it searches; others the policy plays
 SX_SIZES = SP_EXTRA + 1  # search row: at most this many amounts of a bid / bet / raise compared (0 = all)
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
@@ -1613,7 +1615,8 @@ def fuzz_choice(acts, n, gplay):
     return 0
 
 
-# ---- the expert (issue 41): bets by the chance of holding the best hand, leads to known stops ----
+# ---- the expert (issue 41): bets by the chance of holding the best hand, leads to known stops
+# and to a sure way out ----
 @njit(cache=True)
 def weaker(h, v):
     """Chance that the best 5 of h random cards are weaker than poker strength v
@@ -1725,14 +1728,81 @@ def known_widow(st, opts, p):
 
 
 @njit(cache=True)
+def own_run(hand, dead, s):
+    """Lead suit s from ``hand`` (its lowest card): (own cards the run plays, RUN_STOP when it
+    surely stops after an own card (an ace next, or a dead card: played or known in the widow),
+    RUN_OUT when it plays the last card of the hand, RUN_OPEN when the next card is not the
+    seat's and not known dead)."""
+    c = lowest_in(hand, s)
+    shed = np.int64(0)
+    while True:
+        shed |= np.int64(1) << c
+        if shed == hand:
+            return shed, RUN_OUT
+        nc = next_card(c)
+        if nc < 0 or (dead >> nc) & 1:
+            return shed, RUN_STOP
+        if not (hand >> nc) & 1:
+            return shed, RUN_OPEN
+        c = nc
+
+
+@njit(cache=True)
+def sure_out(hand, dead, banned, depth):
+    """1 if some lead other than suit ``banned`` starts at most ``depth`` leads in a row (each
+    but the last a sure stop by the seat, the next one never the suit just stopped) that surely
+    empty ``hand``."""
+    for s in range(4):
+        if s == banned or lowest_in(hand, s) < 0:
+            continue
+        shed, how = own_run(hand, dead, s)
+        if how == RUN_OUT:
+            return 1
+        if how == RUN_STOP and depth > 1 and sure_out(hand & ~shed, dead | shed, s, depth - 1):
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def widow_chance(st, opts, p, hand, known):
+    """The chance that a card seat p has not seen (not in its hand, played, known in the widow
+    ``known`` or shown by another seat) lies in the widow: the widow's unknown cards over all."""
+    pay, shown = public_cards(st, opts)
+    seen = hand | st[PLAYED] | known
+    for q in range(st[N]):
+        if q != p:
+            seen |= shown_of(st, q, pay, shown)
+    unseen = 52 - popcount(seen)
+    hidden = popcount(st[WIDOW]) - popcount(known)
+    return hidden / unseen if unseen > 0 else 0.0
+
+
+@njit(cache=True)
 def expert_lead(st, opts, acts, n, prm):
     """``lead_choice``, where with ``widow_stops`` a run that ends below a card the seat knows is
-    in the widow is a stop too (the lead comes back)."""
+    in the widow is a stop too (the lead comes back); with ``lead_plan`` a lead that starts a
+    sure way out (up to that many leads, each but the last a sure stop) comes first; with
+    ``lead_chance`` a run that ends below an unseen card is a stop with lead_chance x the chance
+    that the card lies in the widow. Without the colour rule only (under it the leads the plan
+    assumes may not be allowed)."""
     p = st[CUR]
     hand = st[HAND + p]
     dead = st[PLAYED]
+    known = np.int64(0)
     if prm[PR_WIDOW_STOPS] > 0.5:
-        dead |= known_widow(st, opts, p)
+        known = known_widow(st, opts, p)
+        dead |= known
+    plan = int(prm[PR_LEAD_PLAN]) if st[COLOR] < 0 else 0
+    if plan > 0:
+        for i in range(n):
+            s = acts[i] >> 8
+            shed, how = own_run(hand, dead, s)
+            if how == RUN_OUT or (how == RUN_STOP and plan > 1
+                                  and sure_out(hand & ~shed, dead | shed, s, plan - 1)):
+                return i
+    chance = 0.0
+    if prm[PR_LEAD_CHANCE] > 0.0:
+        chance = prm[PR_LEAD_CHANCE] * widow_chance(st, opts, p, hand, known)
     best = -1e300
     bi = 0
     for i in range(n):
@@ -1743,9 +1813,9 @@ def expert_lead(st, opts, acts, n, prm):
         while nc >= 0 and (hand >> nc) & 1:
             run += 1
             nc = next_card(nc)
-        stop = nc < 0 or (dead >> nc) & 1
+        stop = 1.0 if nc < 0 or (dead >> nc) & 1 else chance
         length = popcount(hand & (np.int64(LOW13) << (13 * s)))
-        v = length + prm[PR_RUN_WEIGHT] * run + (prm[PR_STOP_BONUS] if stop else 0.0)
+        v = length + prm[PR_RUN_WEIGHT] * run + prm[PR_STOP_BONUS] * stop
         if v > best:
             best = v
             bi = i
@@ -1807,6 +1877,17 @@ def public_cards(st, opts):
             pay |= np.int64(1) << pay_card(st, i)
     shown = st[POKER_END] == 0 and (st[PHASE] == P_LEAD or (st[PHASE] == P_BET and st[BET_CTX] == 1))
     return pay, shown
+
+
+@njit(cache=True, inline='always')
+def shown_of(st, q, pay, shown):
+    """Cards of seat q's hand everybody has seen (``public_cards``' pay cards; its poker hand
+    at a showdown unless it folded)."""
+    h = st[HAND + q]
+    s = h & pay
+    if shown and not (st[P2_FOLDED] >> q) & 1:
+        s |= h & st[PICK + q]
+    return s
 
 
 @njit(cache=True)
@@ -1871,10 +1952,7 @@ def fill_view(st, opts, view):
         view[V_HELD + q] = popcount(h)
         view[V_CHIPS + q] = st[CHIPS + q] if live else 0
         view[V_CONTRIB + q] = st[CONTRIB + q] if live else 0
-        s = h & pay
-        if shown and not (st[P2_FOLDED] >> q) & 1:
-            s |= h & st[PICK + q]
-        view[V_SHOWN + q] = s
+        view[V_SHOWN + q] = shown_of(st, q, pay, shown) if live else 0
 
 
 @njit(cache=True, inline='always')

@@ -114,27 +114,71 @@ def test_michigan_leads_to_a_stop_known_in_the_widow():
     st[K.W_SEEN] = 0                                                # seat 0 swapped: it knows the widow
     st[K.PLAYED] = parse_mask("5C AD 3D 4D 5D 6D 7D")
     st[K.BANNED] = 1
-    assert decide(st, opts, "expert:widow_stops=1,stop_bonus=4") == ("lead", 3)
-    assert decide(st, opts, "expert:widow_stops=0,stop_bonus=4") != ("lead", 3)
+    off = ",lead_plan=0,lead_chance=0"                              # the later fixes off
+    assert decide(st, opts, "expert:widow_stops=1,stop_bonus=4" + off) == ("lead", 3)
+    assert decide(st, opts, "expert:widow_stops=0,stop_bonus=4" + off) != ("lead", 3)
     st[K.W_SEEN] = 3                                                # another seat saw it: not known
-    assert decide(st, opts, "expert:widow_stops=1,stop_bonus=4") != ("lead", 3)
+    assert decide(st, opts, "expert:widow_stops=1,stop_bonus=4" + off) != ("lead", 3)
+
+
+def michigan(hand, others, played, widow="KD QD JD"):
+    st, opts = table(5, [hand, *others], widow=widow)
+    st[K.PHASE] = K.P_LEAD
+    st[K.CUR] = 0
+    st[K.W_SEEN] = 3
+    st[K.PLAYED] = parse_mask(played)
+    st[K.BANNED] = -1
+    return st, opts
+
+
+def test_michigan_leads_to_a_sure_way_out():
+    """The critique's plug-in fix (examples/tripoli_critique_fixes.py, now ``lead_plan``): with
+    2S 3S 4H 5H 6H, the 4S played and the 7H unseen, strong's score leads the hearts (the longer
+    run) and loses the lead; the spades stop (4S is dead), and the hearts then play out the hand."""
+    st, opts = michigan("2S 3S 4H 5H 6H", ["2C 3C", "4C 5C", "6C 7C", "8C 9C"], "4S")
+    base = "expert:stop_bonus=0,lead_chance=0,lead_plan="
+    assert decide(st, opts, base + "0") == ("lead", 2)
+    assert decide(st, opts, base + "1") == ("lead", 2)              # no single lead empties the hand
+    assert decide(st, opts, base + "2") == ("lead", 3)
+    hand = parse_mask("2S 3S 4H 5H 6H")
+    shed, how = K.own_run(np.int64(hand), np.int64(parse_mask("4S")), 3)
+    assert (shed, how) == (parse_mask("2S 3S"), K.RUN_STOP)
+    assert K.sure_out(np.int64(hand), np.int64(parse_mask("4S")), -1, 2) == 1
+    assert K.sure_out(np.int64(hand), np.int64(parse_mask("4S")), 3, 2) == 0    # spades just stopped
+    assert K.sure_out(np.int64(hand), np.int64(0), -1, 4) == 0                  # 4S unseen: no sure stop
+
+
+def test_the_chance_that_an_unseen_card_lies_in_the_widow():
+    """``widow_chance``: the widow's cards the seat does not know over every card it has not seen
+    (own hand, played, known widow and the cards other seats have shown excluded)."""
+    st, opts = michigan("2S 3S 4H 5H 6H", ["2C 3C", "4C 5C", "6C 7C", "8C 9C"], "4S")
+    hand = np.int64(st[K.HAND])
+    assert K.widow_chance(st, opts, 0, hand, np.int64(0)) == pytest.approx(3 / (52 - 5 - 1))
+    known = np.int64(parse_mask("KD"))
+    assert K.widow_chance(st, opts, 0, hand, known) == pytest.approx(2 / (52 - 5 - 1 - 1))
 
 
 def test_critique_fixes_plugin_is_strong_with_its_fixes_off():
-    """examples/tripoli_critique_fixes.py (issue 41's easy-gains plug-in) plays strong's leads
-    exactly with every fix off, and other leads with them on."""
+    """examples/tripoli_critique_fixes.py (issue 41's easy-gains plug-in) with every fix off and
+    strong's lead weights plays the expert's leads without its Michigan fixes exactly, and with
+    look=0 (its own-run fixes) the expert's with ``lead_plan=3,lead_chance=1``."""
     import cardsim
+    from cardsim.sim.registry import parse_seat
     root = Path(__file__).resolve().parents[1]
-    label = f"{root / 'examples' / 'tripoli_critique_fixes.py'}:fixes"
+    strong = dict(zip([p.name for p in GAME.strategies["strong"].params], parse_seat(GAME, "strong").values))
+    weights = f"run_weight={strong['run_weight']},stop_bonus={strong['stop_bonus']}"
+    label = f"{root / 'examples' / 'tripoli_critique_fixes.py'}:fixes:{weights}"
 
-    def records(seats):
-        res = cardsim.run("tripoli", players=5, deals=300, strategies=seats, seed=11, workers=1)
+    def records(seat):
+        res = cardsim.run("tripoli", players=5, deals=300, strategies=[seat] + ["strong"] * 4, seed=11, workers=1)
         return res.records.drop(columns=[c for c in res.records.columns if c.startswith("strategy")],
                                 errors="ignore").reset_index(drop=True)
 
-    base = records(["strong"] * 5)
-    off = records([f"{label}:look=0,plan=0,chance=0"] + ["strong"] * 4)
-    on = records([label] + ["strong"] * 4)
-    num = [c for c in base.columns if base[c].dtype.kind in "iuf"]
-    assert base[num].equals(off[num])
-    assert not base[num].equals(on[num])
+    def same(a, b):
+        num = [c for c in a.columns if a[c].dtype.kind in "iuf"]
+        return a[num].equals(b[num])
+
+    without = records("strong:lead_plan=0,lead_chance=0")
+    assert same(without, records(f"{label},look=0,plan=0,chance=0"))
+    assert same(records("strong:lead_plan=3,lead_chance=1"), records(f"{label},look=0,plan=3,chance=1"))
+    assert not same(without, records(f"{label},look=0,plan=3,chance=1"))

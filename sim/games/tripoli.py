@@ -182,32 +182,40 @@ STRATEGIES = [
 # the runner's and experiments' default strategy name: the heuristic with its parameters
 STRATEGIES.append(StrategySpec("greedy", K.S_HEURISTIC, STRATEGIES[2].params,
                                "the heuristic under the runner's default strategy name"))
-# issue 41: the expert plays as the heuristic (its parameters, issue 16's strong values by default)
+# issue 41: the expert plays as the heuristic (its parameters)
 # but bets by its chance of holding the best hand and leads Michigan to the stops it knows
 # (kernels/tripoli.py: ``expert_bet``, ``expert_lead``); the heuristic's betting parameters
 # (bet_at .. bluff_size but bluff, size_shift .. odds_weight, pos_shift) keep their slots and play no part
-_STRONG_START = {"swap_below": 3.186, "bet_at": 6.6348, "raise_at": 5.9403, "call_at": 6.5119, "bet_size": 21,
-                 "bluff": 0.1, "size_shift": 0.8145, "odds_weight": 16.499}
+# Its defaults: the least exploitable field of the first tune of the expert family (round 7 of
+# results/tune/tripoli/ before the Michigan fixes), with the critique plug-in's Michigan fixes
+# (examples/tripoli_critique_fixes.py: a sure way out, a stop's chance in the widow) on: the
+# start of the committed tune run
+_STRONG_START = {"swap_below": 3.213, "sell_old": 0, "bet_at": 6.6348, "raise_at": 5.9403, "call_at": 6.5119,
+                 "bet_size": 21, "stop_bonus": 3.861, "bluff": 0.1148, "size_shift": 0.8145, "odds_weight": 16.499}
 STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(STRATEGIES[2].params, _STRONG_START) + (
-    _P("value_eq", 0.5, 0.0, 1.0, "open the betting (a bet of bet_frac x the pot) when the chance that the own "
+    _P("value_eq", 0.5881, 0.0, 1.0, "open the betting (a bet of bet_frac x the pot) when the chance that the own "
        "poker hand beats every live opponent is at least this; the chance: per opponent, the share of the hands "
        "of its size (5 cards in a clearing round) that are weaker, narrowed to the top raise_range of them if it "
        "bet or raised and to the top call_range if it called"),
-    _P("raise_eq", 0.65, 0.0, 1.0, "raise (bet_frac x the pot after the call) at this chance of the best hand"),
-    _P("call_margin", 0.0, -0.5, 0.5, "call when the chance of the best hand is at least the pot odds (chips to "
+    _P("raise_eq", 0.7429, 0.0, 1.0, "raise (bet_frac x the pot after the call) at this chance of the best hand"),
+    _P("call_margin", 0.0193, -0.5, 0.5, "call when the chance of the best hand is at least the pot odds (chips to "
        "call / pot after the call) + this, else fold"),
-    _P("bet_frac", 0.5, 0.0, 2.0, "size of a bet, raise or bluff as a share of the pot (at least 1, within the "
+    _P("bet_frac", 0.5652, 0.0, 2.0, "size of a bet, raise or bluff as a share of the pot (at least 1, within the "
        "limit)"),
-    _P("raise_range", 0.3, 0.01, 1.0, "an opponent who bet or raised this round is read as holding the top this "
+    _P("raise_range", 0.4927, 0.01, 1.0, "an opponent who bet or raised this round is read as holding the top this "
        "share of its hands"),
-    _P("call_range", 0.6, 0.01, 1.0, "an opponent who called this round: the top this share of its hands"),
+    _P("call_range", 0.54763, 0.01, 1.0, "an opponent who called this round: the top this share of its hands"),
     _P("widow_stops", 1.0, 0.0, 1.0, "1: a Michigan run that ends below a card known to be in the widow (seen "
        "by the dealer who swapped, a pay card nobody claimed, shown by a stop) counts as a stop (stop_bonus)",
        integer=True),
+    _P("lead_plan", 3.0, 0.0, 4.0, "Michigan: first a lead that starts a sure way out of at most this many leads "
+       "(each but the last a sure stop for the seat; 0 = none)", integer=True),
+    _P("lead_chance", 1.0, 0.0, 5.0, "Michigan: a run that ends below a card the seat has not seen is a stop with "
+       "this x the chance that the card lies in the widow (stop_bonus x it; 0 = never)"),
 ), "heuristic that reads the table (issue 41): bets, raises, bluffs and calls by its chance of holding the best "
    "poker hand against the live opponents (their hand sizes and this round's bets) and the pot odds, sizes its "
-   "bets by the pot, and leads Michigan to the stops it knows (cards known to be in the widow); widow, auction "
-   "and pick play as the heuristic's"))
+   "bets by the pot, and leads Michigan to the stops it knows (cards known to be in the widow) and to a sure way "
+   "out, counting the chance of a stop in the widow; widow, auction and pick play as the heuristic's"))
 
 
 def _seat(rec, p, col):
@@ -620,11 +628,11 @@ CRITIQUE = {
 
 # issue 41: the least exploitable field met by the committed `cardsim tune --self` run of the expert
 # family (`python scripts/tune_strong.py tripoli`, results/tune/tripoli/; tests/test_strong.py checks
-# the two agree). Issue 16's strong was heuristic:swap_below=3.186,pay_weight=0.1,auction_widow=0,
-# sell_old=1,bid_max=3,suit_bid_max=6,bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,
-# run_weight=1,stop_bonus=2,bid_old_max=1,bluff=0.4246,bluff_size=8,size_shift=0.8145,opp_shift=0,
-# odds_weight=16.499,hide_margin=0,pos_shift=0.
-STRONG = "expert:swap_below=3.213,pay_weight=0.1,auction_widow=0,sell_old=0,bid_max=3,suit_bid_max=6,bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=3.861,bid_old_max=1,bluff=0.1148,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0,value_eq=0.5881,raise_eq=0.7429,call_margin=0.0193,bet_frac=0.5652,raise_range=0.4927,call_range=0.54763,widow_stops=1"
+# the two agree): its start, round 0 (the expert's defaults). Issue 16's strong was
+# heuristic:swap_below=3.186,pay_weight=0.1,auction_widow=0,sell_old=1,bid_max=3,suit_bid_max=6,
+# bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=2,bid_old_max=1,
+# bluff=0.4246,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0.
+STRONG = "expert:swap_below=3.213,pay_weight=0.1,auction_widow=0,sell_old=0,bid_max=3,suit_bid_max=6,bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=3.861,bid_old_max=1,bluff=0.1148,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0,value_eq=0.5881,raise_eq=0.7429,call_margin=0.0193,bet_frac=0.5652,raise_range=0.4927,call_range=0.54763,widow_stops=1,lead_plan=3,lead_chance=1"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
                         "`python scripts/tune_strong.py tripoli` (results/tune/tripoli/)"))
 STRATEGIES.append(search_strategy(
