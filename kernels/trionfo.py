@@ -805,7 +805,7 @@ def heuristic_card(st, opts, p, legal):
 
 
 # ---- the expert (issue 41): heuristic plus what a good player reads from the table ----------
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def called_seats(st, opts, p):
     """The seats (a bit mask) that may hold the unplayed called card as seat ``p`` sees it: the
     others but the declarer (the declarer too under self-calls) not shown void in its suit; 0
@@ -840,7 +840,32 @@ def reads_friend(st, opts, p, q, read):
     return q != d and not (cand >> q) & 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
+def friends_of(st, opts, p, read):
+    """The seats (a bit mask) seat ``p`` knows for friends: ``reads_friend`` of every seat, with
+    the holders the called card may have placed once (the expert asks it once a decision)."""
+    out = 0
+    for q in range(N_PLAYERS):
+        if is_friend(st, opts, p, q):
+            out |= 1 << q
+    if read == 0:
+        return out
+    cand = called_seats(st, opts, p)
+    if cand == 0 or st[PARTNER] == p:
+        return out
+    d = st[DECLARER]
+    for q in range(N_PLAYERS):
+        if q == p or (out >> q) & 1:
+            continue
+        if p == d:
+            if cand == (1 << q):
+                out |= 1 << q
+        elif q != d and not (cand >> q) & 1:
+            out |= 1 << q
+    return out
+
+
+@njit(cache=True, inline='always')
 def ruff_chance(st, suit, unseen, q):
     """Chance that seat ``q`` can ruff a card of ``suit``: 0 for a trump, when no trump is unseen
     or q has shown void in trumps; 1 once q has shown void in ``suit``; else the chance that
@@ -853,19 +878,19 @@ def ruff_chance(st, suit, unseen, q):
     return void_chance(unseen, suit, popcount(st[HAND + q]))
 
 
-@njit(cache=True)
-def opponents_after(st, opts, p, read):
-    """The seats (a bit mask) still to play in this trick after seat ``p`` that ``p`` does not know
-    for friends (``reads_friend``)."""
+@njit(cache=True, inline='always')
+def opponents_after(st, friends):
+    """The seats (a bit mask) still to play in this trick after the seat to play that it does not
+    know for friends (``friends``: ``friends_of``)."""
     out = 0
     for j in range(st[NCARDS] + 1, N_PLAYERS):
         q = (st[LEADER] + j) % N_PLAYERS
-        if not reads_friend(st, opts, p, q, read):
+        if not (friends >> q) & 1:
             out |= 1 << q
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def stands(st, card, unseen, opps, risk):
     """A ``card`` on top of the trick is likely to stay there: no opponent plays after it (``opps``
     0), or it is a master of its suit (no unseen card outranks it) and the chance that one of
@@ -878,20 +903,23 @@ def stands(st, card, unseen, opps, risk):
     for q in range(N_PLAYERS):
         if (opps >> q) & 1:
             keep *= 1.0 - ruff_chance(st, card // 10, unseen, q)
-    return 1.0 - keep <= risk
+            if 1.0 - keep > risk:          # keep only falls: the answer is known
+                return False
+    return True
 
 
-@njit(cache=True)
-def side_thirds(st, opts, p, read):
-    """The thirds seat ``p`` knows its side has won this hand (its own and its known friends')."""
+@njit(cache=True, inline='always')
+def side_thirds(st, p, friends):
+    """The thirds seat ``p`` knows its side has won this hand (its own and its known friends',
+    ``friends_of``)."""
     t = st[THIRDS + p]
     for q in range(N_PLAYERS):
-        if q != p and reads_friend(st, opts, p, q, read):
+        if q != p and (friends >> q) & 1:
             t += st[THIRDS + q]
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def side_target(st, opts, p):
     """The thirds p's side needs: the declarer's side 3 x win_points, the defenders the rest of
     the 35 and one more."""
@@ -902,15 +930,14 @@ def side_target(st, opts, p):
 
 
 @njit(cache=True)
-def expert_lead(st, opts, p, hand, unseen, prm):
+def expert_lead(st, opts, p, hand, unseen, prm, friends):
     """The expert's lead: with ``plain_first`` the richest counting plain master that stands
     (every seat but its known friends after it); a solo declarer holding the master trump with
     ``draw_trumps`` or more trumps, or with at most ``draw_last`` trumps unseen, while an
     opponent may hold one leads it (draws trumps); otherwise as the heuristic
     (``tricks.lead_card``)."""
     trump = st[TRUMP]
-    read = prm[X_READ]
-    opps = opponents_after(st, opts, p, read)
+    opps = opponents_after(st, friends)
     if prm[X_PLAIN] > 0:
         plain = masters_of(hand, unseen) & ~suit_mask40(trump)
         best = -1
@@ -941,7 +968,7 @@ def expert_lead(st, opts, p, hand, unseen, prm):
 
 
 @njit(cache=True)
-def expert_follow(st, opts, p, legal, unseen, prm):
+def expert_follow(st, opts, p, legal, unseen, prm, friends):
     """The expert's follow (``tricks.follow_card`` read with the odds of a ruff and the sides the
     voids show): a friend on top whose card ``stands`` gets points (``richest``), else the
     cheapest card; against an opponent on top a winner that stands is chosen by ``bank``
@@ -950,12 +977,11 @@ def expert_follow(st, opts, p, legal, unseen, prm):
     ruffs only a trick worth ``ruff_min`` thirds (else its cheapest plain card)."""
     trump = st[TRUMP]
     k = st[NCARDS]
-    read = prm[X_READ]
     w = trick_winner(st[TRICK:TRICK + N_PLAYERS], k, trump)
     best = st[TRICK + w]
-    opps = opponents_after(st, opts, p, read)
+    opps = opponents_after(st, friends)
     thirds = mask_thirds(trick_mask(st))
-    if reads_friend(st, opts, p, (st[LEADER] + w) % N_PLAYERS, read):
+    if (friends >> ((st[LEADER] + w) % N_PLAYERS)) & 1:
         return richest(legal, trump) if stands(st, best, unseen, opps, prm[X_RISK]) else cheapest(legal, trump)
     win = beating_cards(legal, best, trump)
     if win and thirds < prm[X_HONOUR]:
@@ -978,7 +1004,7 @@ def expert_follow(st, opts, p, legal, unseen, prm):
 
 
 @njit(cache=True)
-def clinch_card(st, opts, p, legal, unseen, prm):
+def clinch_card(st, opts, p, legal, unseen, prm, friends):
     """Near the side's target, a trick for sure: leading, the richest master trump; following,
     the cheapest winner that stands against every opponent after it (``ruff_risk``). -1 when
     there is none."""
@@ -987,7 +1013,7 @@ def clinch_card(st, opts, p, legal, unseen, prm):
     if st[NCARDS] == 0:
         mt = masters_of(legal, unseen) & tmask
         return richest(mt, trump) if mt else -1
-    opps = opponents_after(st, opts, p, prm[X_READ])
+    opps = opponents_after(st, friends)
     win = beating_cards(legal, st[TRICK + trick_winner(st[TRICK:TRICK + N_PLAYERS], st[NCARDS], trump)], trump)
     sure = 0
     m = win
@@ -1007,13 +1033,14 @@ def expert_card(st, opts, p, legal, prm):
     won and the contract as its seat knows it."""
     hand = st[HAND + p]
     unseen = FULL40 & ~st[PLAYED] & ~hand
-    if prm[X_CLINCH] > 0 and side_thirds(st, opts, p, prm[X_READ]) >= side_target(st, opts, p) - prm[X_CLINCH]:
-        c = clinch_card(st, opts, p, legal, unseen, prm)
+    friends = friends_of(st, opts, p, prm[X_READ])
+    if prm[X_CLINCH] > 0 and side_thirds(st, p, friends) >= side_target(st, opts, p) - prm[X_CLINCH]:
+        c = clinch_card(st, opts, p, legal, unseen, prm, friends)
         if c >= 0:
             return c
     if st[NCARDS] == 0:
-        return expert_lead(st, opts, p, hand, unseen, prm)
-    return expert_follow(st, opts, p, legal, unseen, prm)
+        return expert_lead(st, opts, p, hand, unseen, prm, friends)
+    return expert_follow(st, opts, p, legal, unseen, prm, friends)
 
 
 @njit(cache=True, inline='always')

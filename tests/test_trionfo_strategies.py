@@ -299,3 +299,23 @@ def test_expert_reads_a_fellow_defender_from_a_void():
     st[K.VOID + 1] = st[K.VOID + 3] = 1 << 2
     assert K.reads_friend(st, opts, 0, 4, 1.0)       # the declarer: seat 4 is the only seat left for 3H
     assert not K.reads_friend(st, opts, 0, 4, 0.0)
+
+
+def test_friends_of_is_reads_friend_of_every_seat():
+    """``friends_of`` (the expert asks it once a decision) is ``reads_friend`` seat by seat, for
+    every seat, with and without the read, in the position above and as the voids grow."""
+    st = _table(2, {0: "AC", 1: "KC", 2: "QC", 3: "JC", 4: "7C"}, "", "", leader=0, level=1)
+    st[K.CALLED] = mask40("3H").bit_length() - 1
+    st[K.HAND + 4] |= mask40("3H")
+    st[K.PARTNER] = 4
+    opts = TrionfoOptions().to_array(5)
+    for voids in ({}, {2: 1 << 2}, {1: 1 << 2, 2: 1 << 2, 3: 1 << 2}):
+        for q, v in voids.items():
+            st[K.VOID + q] = v
+        for revealed in (0, 1):
+            st[K.REVEALED] = revealed
+            for p in range(5):
+                for read in (0.0, 1.0):
+                    mask = K.friends_of(st, opts, p, read)
+                    assert all(bool((mask >> q) & 1) == bool(K.reads_friend(st, opts, p, q, read))
+                               for q in range(5)), (voids, revealed, p, read)
