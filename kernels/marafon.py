@@ -161,7 +161,7 @@ from cardsim.kernels.tricks import (
     trick_winner,
     trump_honours,
     trump_score,
-    void_chance,
+    ruff_odds,
 )
 
 RULES_VERSION = 1
@@ -743,15 +743,9 @@ def greedy_card(st, legal):
 # ---- the expert (issue 41): heuristic plus what a good player reads from the table ----------
 @njit(cache=True)
 def ruff_chance(st, suit, unseen, q):
-    """Chance that seat ``q`` can ruff a card of ``suit``: 0 for a trump, when no trump is unseen
-    or q has shown void in trumps; 1 once q has shown void in ``suit``; else the chance that
-    its hand (of the size everyone sees) holds none of the unseen cards of ``suit``."""
-    trump = st[TRUMP]
-    if suit == trump or (unseen & suit_mask40(trump)) == 0 or (st[VOID + q] >> trump) & 1:
-        return 0.0
-    if (st[VOID + q] >> suit) & 1:
-        return 1.0
-    return void_chance(unseen, suit, popcount(st[HAND + q]))
+    """Chance that seat ``q`` can ruff a card of ``suit`` (``tricks.ruff_odds``: its voids shown,
+    its hand's size that everyone sees)."""
+    return ruff_odds(suit, st[TRUMP], unseen, st[VOID + q], popcount(st[HAND + q]))
 
 
 @njit(cache=True)

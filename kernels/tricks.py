@@ -304,6 +304,19 @@ def void_chance(unseen, suit, held):
     return p
 
 
+@njit(cache=True, inline='always')
+def ruff_odds(suit, trump, unseen, voids, held):
+    """Chance that a seat shown void in the suits of ``voids`` (a 4-bit mask) and holding
+    ``held`` cards can ruff a card of ``suit``: 0 for a trump, when no trump is ``unseen`` or the
+    seat has shown void in trumps; 1 once it has shown void in ``suit``; else the chance that its
+    hand holds none of the unseen cards of ``suit`` (``void_chance``)."""
+    if suit == trump or (unseen & suit_mask40(trump)) == 0 or (voids >> trump) & 1:
+        return 0.0
+    if (voids >> suit) & 1:
+        return 1.0
+    return void_chance(unseen, suit, held)
+
+
 @njit(cache=True)
 def bank_card(cards, trump, bank):
     """The card of ``cards`` to win a trick with that is sure to stand: the best of ``bank`` x

@@ -139,7 +139,7 @@ from cardsim.kernels.tricks import (
     suit_mask40,
     trick_winner,
     trump_honours,
-    void_chance,
+    ruff_odds,
 )
 
 RULES_VERSION = 1
@@ -867,15 +867,9 @@ def friends_of(st, opts, p, read):
 
 @njit(cache=True, inline='always')
 def ruff_chance(st, suit, unseen, q):
-    """Chance that seat ``q`` can ruff a card of ``suit``: 0 for a trump, when no trump is unseen
-    or q has shown void in trumps; 1 once q has shown void in ``suit``; else the chance that
-    its hand (of the size everyone sees) holds none of the unseen cards of ``suit``."""
-    trump = st[TRUMP]
-    if suit == trump or (unseen & suit_mask40(trump)) == 0 or (st[VOID + q] >> trump) & 1:
-        return 0.0
-    if (st[VOID + q] >> suit) & 1:
-        return 1.0
-    return void_chance(unseen, suit, popcount(st[HAND + q]))
+    """Chance that seat ``q`` can ruff a card of ``suit`` (``tricks.ruff_odds``: its voids shown,
+    its hand's size that everyone sees)."""
+    return ruff_odds(suit, st[TRUMP], unseen, st[VOID + q], popcount(st[HAND + q]))
 
 
 @njit(cache=True, inline='always')
@@ -906,6 +900,19 @@ def stands(st, card, unseen, opps, risk):
             if 1.0 - keep > risk:          # keep only falls: the answer is known
                 return False
     return True
+
+
+@njit(cache=True, inline='always')
+def standing(st, cards, unseen, opps, risk):
+    """The cards of ``cards`` (a mask) that would stand on top of the trick (``stands``)."""
+    out = np.int64(0)
+    m = cards
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        if stands(st, c, unseen, opps, risk):
+            out |= np.int64(1) << c
+    return out
 
 
 @njit(cache=True, inline='always')
@@ -991,13 +998,7 @@ def expert_follow(st, opts, p, legal, unseen, prm, friends):
         return cheapest(legal & ~tmask, trump)      # out of the suit led: no ruff on a cheap trick
     if win == 0:
         return cheapest(legal, trump)
-    sure = 0
-    m = win
-    while m:
-        c = lowbit(m)
-        m &= m - 1
-        if stands(st, c, unseen, opps, prm[X_RISK]):
-            sure |= np.int64(1) << c
+    sure = standing(st, win, unseen, opps, prm[X_RISK])
     if sure:
         return bank_card(sure, trump, prm[X_BANK])
     return cheapest(legal, trump) if thirds == 0 else cheapest(win, trump)
@@ -1015,13 +1016,7 @@ def clinch_card(st, opts, p, legal, unseen, prm, friends):
         return richest(mt, trump) if mt else -1
     opps = opponents_after(st, friends)
     win = beating_cards(legal, st[TRICK + trick_winner(st[TRICK:TRICK + N_PLAYERS], st[NCARDS], trump)], trump)
-    sure = 0
-    m = win
-    while m:
-        c = lowbit(m)
-        m &= m - 1
-        if stands(st, c, unseen, opps, prm[X_RISK]):
-            sure |= np.int64(1) << c
+    sure = standing(st, win, unseen, opps, prm[X_RISK])
     return cheapest(sure, trump) if sure else -1
 
 

@@ -18,6 +18,9 @@ from cardsim.sim.registry import get_game, seat_arrays, seat_table
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import tripoli_strength_table as TABLE  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import test_tripoli_strategies as STRATEGY_TESTS  # noqa: E402
+
 GAME = get_game("tripoli")
 NINE = ["2C 3C 4C 5C 6D 7D 8D 9D JS", "2D 3D 4D 5D 6C 7C 8C 9C JH", "2H 3H 4H 5H 6S 7S 8S 9S JC",
         "2S 3S 4S 5S 6H 7H 8H 9H JD", "TC TD TH TS QC QD QH QS"]
@@ -48,14 +51,8 @@ def decide(st, opts, text, seed=0):
 
 
 def betting(st, p, poker, cur_bet=0, contrib=None, pot=5):
-    st[K.PHASE] = K.P_BET
-    st[K.CUR] = p
-    st[K.PICK + p] = parse_mask(poker)
-    st[K.HCAT + p] = PK.eval5(np.int64(st[K.PICK + p]))
-    st[K.CUR_BET] = cur_bet
-    for q, c in (contrib or {}).items():
-        st[K.CONTRIB + q] = c
-    st[K.BOARD + K.SP_POT] = pot + sum((contrib or {}).values())
+    """``test_tripoli_strategies.betting``, the pot counting the bets in ``contrib`` too."""
+    STRATEGY_TESTS.betting(st, None, p, poker, cur_bet, contrib, pot + sum((contrib or {}).values()))
 
 
 @pytest.mark.parametrize("h", [5, 7, 9, 12])
