@@ -123,11 +123,13 @@ STRATEGIES = [
        "of the sides"),
 ]
 # issue 41: the expert bids as heuristic (its six parameters, issue 16's strong values by default)
-# and plays with card-play rules a good player keeps (kernels/trionfo.py: ``expert_card``)
+# and plays with card-play rules a good player keeps (kernels/trionfo.py: ``expert_card``); its
+# defaults: the first tune's point with the one-parameter scan's honour_min 4 and clinch 0
+# (results/STUDIES.md), the start of the committed tune run
 _HEURISTIC = STRATEGIES[-1].params
 _STRONG_START = {"t1": 0.022, "t2": 38.012, "t3": 24.989, "t4": 16.059, "self_call": 16.0}
 STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_HEURISTIC, _STRONG_START) + (
-    ParamSpec("honour_min", 3.0, 0.0, 12.0, "spend the 3 or 2 of trump only on a trick worth this many thirds "
+    ParamSpec("honour_min", 4.0, 0.0, 12.0, "spend the 3 or 2 of trump only on a trick worth this many thirds "
               "(heuristic: 3)", integer=True),
     ParamSpec("draw_trumps", 9.0, 1.0, 9.0, "a solo declarer leads the master trump while holding it and at "
               "least this many trumps and an opponent may hold one (draws trumps); 9 never",
@@ -137,7 +139,7 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_HEURISTIC, _
               "in the suit; 0 when it can hold no trump) is at most this; 0: only masters no one can ruff"),
     ParamSpec("bank", 2.0, 0.0, 2.0, "a sure win takes the card of most bank x 10 x thirds - keep cost: 0 the "
               "cheapest winner, 2 an ace before a figure before a scartino (the trump 3 and 2 last)"),
-    ParamSpec("clinch", 3.0, 0.0, 36.0, "at most this many thirds short of the side's target (the declarer's "
+    ParamSpec("clinch", 0.0, 0.0, 36.0, "at most this many thirds short of the side's target (the declarer's "
               "side 18 of 35, the defenders 18), play a sure trick: lead the richest master trump, follow with "
               "the cheapest winner that stands; 0 never", integer=True),
     ParamSpec("plain_first", 1.0, 0.0, 1.0, "1: lead the richest counting plain-suit master that stands before "
@@ -424,8 +426,8 @@ CRITIQUE = {
 # the two agree). Issue 16's strong was heuristic:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,
 # self_call=1.477; self_call is not tuned (it acts only under trionfo_allow_self_call, which the
 # tune's seed rules forbid): the expert keeps heuristic's default 16.
-STRONG = ("expert:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,self_call=16,honour_min=3,draw_trumps=9,"
-          "ruff_risk=0.5,bank=2,clinch=3,plain_first=1,read=1,ruff_min=1,draw_last=2")
+STRONG = ("expert:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,self_call=16,honour_min=4,draw_trumps=9,"
+          "ruff_risk=0.5,bank=2,clinch=0,plain_first=1,read=1,ruff_min=1,draw_last=2")
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
                         "`python scripts/tune_strong.py trionfo` (results/tune/trionfo/)"))
 STRATEGIES.append(search_strategy(
