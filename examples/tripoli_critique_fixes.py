@@ -127,5 +127,6 @@ fixes = Strategy("tripoli", decide, base="strong", kinds=[T.K_LEAD],
                          param("stop_bonus", 3.861, 0.0, 20.0, "lead score bonus at a sure stop (strong's)"),
                          param("chance", 1.0, 0.0, 5.0, "weight of the chance that a run ending below an unseen card "
                                                         "stops in the widow (0: never, as strong)")],
-                 help="strong, but its Michigan leads follow runs through the cards shown in other hands and "
-                      "look for a sure way out, and count the chance of a stop in the widow (the critique's worst positions, as a plug-in)")
+                 help="strong, but its Michigan leads follow runs through the cards shown in other hands, look "
+                      "for a sure way out and count the chance of a stop in the widow (the critique's worst "
+                      "positions, as a plug-in)")

@@ -822,28 +822,12 @@ def called_seats(st, opts, p):
     return out
 
 
-@njit(cache=True)
-def reads_friend(st, opts, p, q, read):
-    """``is_friend``, and with ``read`` what the voids show of a secret partner: a defender counts
-    a seat that cannot hold the called card (shown void in its suit) as a fellow defender; the
-    declarer counts the one seat that still can as his partner."""
-    if is_friend(st, opts, p, q):
-        return True
-    if read == 0 or q == p:
-        return False
-    cand = called_seats(st, opts, p)
-    if cand == 0 or st[PARTNER] == p:
-        return False
-    d = st[DECLARER]
-    if p == d:
-        return cand == (1 << q)
-    return q != d and not (cand >> q) & 1
-
-
 @njit(cache=True, inline='always')
 def friends_of(st, opts, p, read):
-    """The seats (a bit mask) seat ``p`` knows for friends: ``reads_friend`` of every seat, with
-    the holders the called card may have placed once (the expert asks it once a decision)."""
+    """The seats (a bit mask) seat ``p`` knows for friends: ``is_friend``, and with ``read`` what
+    the voids show of a secret partner: a defender counts a seat that cannot hold the called card
+    (shown void in its suit) as a fellow defender; the declarer counts the one seat that still
+    can as his partner. The expert asks it once a decision."""
     out = 0
     for q in range(N_PLAYERS):
         if is_friend(st, opts, p, q):
@@ -863,6 +847,12 @@ def friends_of(st, opts, p, read):
         elif q != d and not (cand >> q) & 1:
             out |= 1 << q
     return out
+
+
+@njit(cache=True)
+def reads_friend(st, opts, p, q, read):
+    """Seat ``p`` knows seat ``q`` for a friend (``friends_of``)."""
+    return (friends_of(st, opts, p, read) >> q) & 1 == 1
 
 
 @njit(cache=True, inline='always')

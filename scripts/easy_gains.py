@@ -39,7 +39,7 @@ EARLIER = {
                "+0.0056 ± 0.0022).",
     "trionfo": "Trionfo's fix (a solo declarer on lead draws the last two trumps with the master trump), "
                "measured against the first tuned expert before it became strong's `draw_last`: +0.065 ± 0.020 "
-               "chips a session.",
+               "stakes a session.",
     "tripoli": "Tripoli's round 1 (Michigan: a lead that starts a sure way out, a stop's chance in the widow), "
                "measured against the first tuned expert before it became strong's `lead_plan` and "
                "`lead_chance`: +0.041 ± 0.012 chips a deal (40,000 deals, seed 41; the sure way out alone "
