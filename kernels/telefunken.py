@@ -89,6 +89,17 @@ each such hand to come, in it the family buys to grow its holding, does not go d
 would be left stuck, and its standoff breaker leaves the wild cards to one seat at a time
 (``growth_breaker``); 15-66 % of those games were truncated, none now.
 
+``expert`` (issue 41, sid ``S_EXPERT``; the planner's Q_* row and three more slots): the
+planner with three things a good player does that the planner does not. Its distance to the
+contract is exact about wild cards (``group_need``'s ``exact``: one meld takes one wild card;
+the planner counts two jokers as closing two groups short by 0 and 2 cards, so in Hands 2, 4
+and 6 it believes itself ready, never buys the card that lets it go down and breaks the pair
+it needs). It sheds points when its hand is lost (``sheds``, Q_DUMP_AT, Q_DUMP_NEED: a seat
+that is down holds few cards and the expert is still far from its contract: it discards its
+costliest card). It keeps Q_WILD_ROOM wild cards more while not down (for the melds and
+lay-offs after going down; Hand 1's pure trio takes none). The old strategies' play is
+unchanged (their functions take the expert's arguments with defaults that play as before).
+
 ``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
 determinized Monte Carlo over the decisions of chosen kinds (X_KINDS, the plug-in kinds K_*:
 by default buy offers of a card that would bring the seat nearer its contract, the free
@@ -372,7 +383,9 @@ S_FUZZ = 5            # params: greedy (percent of decisions played as greedy), 
 #                       bought), hold (percent of turns that lay nothing): the fuzzer
 S_SEARCH = 6          # params: the search row (kernels.search: worlds, rollouts, budget, policy; X_*:
 #                       kinds, chip, margin, hands; then the policy's row)
-N_PARAMS = SP_PRM + 12
+S_EXPERT = 7          # params: the planner's Q_* and the expert's (issue 41): the planner with its
+#                       distances to the contract exact about wild cards (group_need's ``exact``)
+N_PARAMS = SP_PRM + 15
 # planner parameters (Q_*: indices into its row)
 Q_RESERVE = 0         # buy before the last hand only while holding more than this (plus Q_PER_HAND)
 Q_NEAR = 1            # buy only if at most this many cards are missing after buying
@@ -387,6 +400,10 @@ Q_DENY = 8            # buy a discarded wild card, or a natural a seat asked lat
 Q_STALL = 9           # turns of a hand after which a standoff is broken (0: never)
 Q_ALT = 10            # alternative contract to go down with (0: the most points laid; k: the k-th)
 Q_H7_GROWTH = 11      # a purchase in a hand laid at once is counted to add this many cards to lay (-1: all it adds)
+Q_DUMP_AT = 12        # expert: shed points (discard the highest-penalty card) once a seat that is down holds at
+#                       most this many cards ..                                  (0: never)
+Q_DUMP_NEED = 13      # .. while this seat, not down, still misses at least this many cards of its contract
+Q_WILD_ROOM = 14      # expert: wild cards kept beyond joker_room while not down (for the melds laid after going down)
 PLUGIN = 64           # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
 N_PLUG_PARAMS = 8     # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
 PLUG_KINDS = N_PLUG_PARAMS  # pprm slot: bit k set = the plug-in decides decisions of kind k
@@ -595,6 +612,12 @@ def twos_count(x):
 
 
 @njit(cache=True, inline='always')
+def planner_like(sid):
+    """The strategies that read the planner's parameter row (Q_*): the planner and the expert."""
+    return sid == S_PLANNER or sid == S_EXPERT
+
+
+@njit(cache=True, inline='always')
 def wilds(st, p):
     """Wild cards seat p holds: jokers and wild twos (what the meld engine calls jokers)."""
     return st[HJ + p] + twos_count(st[HT + p])
@@ -770,7 +793,7 @@ def keeps_joker(st, opts, sid, kept, gplay):
         sid -= PLUGIN                       # else its base
     if opts[O_CUT_JOKERS] == 1 and sid == S_RANDOM:
         return below(gplay, 2) == 1
-    if opts[O_CUT_JOKERS] == 1 and (sid == S_PLANNER or sid == S_SEARCH):
+    if opts[O_CUT_JOKERS] == 1 and (planner_like(sid) or sid == S_SEARCH):
         return kept < st[CUT_KEEPS]
     return True
 
@@ -1773,10 +1796,13 @@ BIG = 1 << 20
 
 
 @njit(cache=True)
-def group_need(p1, p2, jok, spec, rules):
+def group_need(p1, p2, jok, spec, rules, exact=False):
     """Cards still missing for the contract groups (a heuristic: wild cards fill up to
     R_GROUP_WILDS gaps per group; two groups from one rank need twice the size; three or
-    four groups: the smallest gaps of as many ranks)."""
+    four groups: the smallest gaps of as many ranks). Without ``exact`` (the greedy family,
+    as built) the wild cards are capped per contract, not per group: with groups short by
+    0 and 2 cards, two jokers count as closing both (one meld may hold only one); the
+    expert (``exact``) caps them per group (``wild_use``)."""
     g = spec[M.C_GROUPS]
     if g == 0:
         return 0, jok
@@ -1803,8 +1829,27 @@ def group_need(p1, p2, jok, spec, rules):
         need = d1 if g == 1 else min(d1 + d2, same)
     else:
         need = np.sort(gaps)[:g].sum()
-    use = 0 if pure else min(jok, g * rules[M.R_GROUP_WILDS], need)
+    if pure:
+        return need, jok
+    w = rules[M.R_GROUP_WILDS]
+    if not exact:
+        use = min(jok, g * w, need)
+    elif g == 1:
+        use = min(jok, w, d1)
+    elif g == 2:
+        use = min(jok, wild_use(d1, w) + wild_use(d2, w)) if d1 + d2 <= same else min(jok, 2 * w, same)
+    else:
+        use = 0
+        for d in np.sort(gaps)[:g]:
+            use += wild_use(d, w)
+        use = min(jok, use)
     return need - use, jok - use
+
+
+@njit(cache=True, inline='always')
+def wild_use(gap, w):
+    """Wild cards one group short of ``gap`` naturals can take (at most ``w`` a meld)."""
+    return min(gap, w)
 
 
 @njit(cache=True)
@@ -1827,21 +1872,21 @@ def run_need(p1, jok, spec, rules):
 
 
 @njit(cache=True)
-def contract_need(p1, p2, jok, spec, rules):
-    """Heuristic distance to the contract: cards still missing."""
-    g, left = group_need(p1, p2, jok, spec, rules)
+def contract_need(p1, p2, jok, spec, rules, exact=False):
+    """Heuristic distance to the contract: cards still missing (``exact``: group_need's)."""
+    g, left = group_need(p1, p2, jok, spec, rules, exact)
     return g + run_need(p1, left, spec, rules)
 
 
 @njit(cache=True)
-def hand_need(p1, p2, j, opts, k):
+def hand_need(p1, p2, j, opts, k, exact=False):
     """contract_need of contract k: the nearest of its alternatives."""
     rules = rules_of(opts)
     need = BIG
     row = k
     while row:
         spec = spec_of(opts, row)
-        need = min(need, contract_need(p1, p2, j, spec, rules))
+        need = min(need, contract_need(p1, p2, j, spec, rules, exact))
         row = spec[M.C_NEXT]
     return need
 
@@ -1858,7 +1903,7 @@ def h7_shape(st, opts):
 
 
 @njit(cache=True)
-def need_with(st, opts, p, c, extra=0):
+def need_with(st, opts, p, c, extra=0, exact=False):
     """The distance to this hand's contract of seat p's holding, with card c added when
     c >= 0 and ``extra`` unknown cards besides (a purchase's penalty cards; Hand 7 laid at
     once: h7_need, where every card held must be laid)."""
@@ -1875,7 +1920,7 @@ def need_with(st, opts, p, c, extra=0):
     if h7_shape(st, opts):
         lay = hand_size(p1, p2, j) + extra
         return h7_need(p1, p2, j, rules, spec_of(opts, st[CONTRACT]), lay)
-    return hand_need(p1, p2, j, opts, st[CONTRACT])
+    return hand_need(p1, p2, j, opts, st[CONTRACT], exact)
 
 
 # Hand 7 going out at once needs the whole holding in melds: with 12 cards after the draw,
@@ -1957,7 +2002,7 @@ def target_keep(st, p, c, rules, spec, ln, gw):
 
 
 @njit(cache=True)
-def nearest_spec(st, opts, p):
+def nearest_spec(st, opts, p, exact=False):
     """The contracts row of this hand's contract (of its alternatives, the one seat p's
     holding is nearest to)."""
     row = st[CONTRACT]
@@ -1967,7 +2012,7 @@ def nearest_spec(st, opts, p):
     best, need = row, BIG
     while row:
         spec = spec_of(opts, row)
-        d = contract_need(st[H1 + p], st[H2 + p], wilds(st, p), spec, rules)
+        d = contract_need(st[H1 + p], st[H2 + p], wilds(st, p), spec, rules, exact)
         if d < need:
             best, need = row, d
         row = spec[M.C_NEXT]
@@ -1980,16 +2025,17 @@ def wants(st, opts, p, c, sid, prm):
     hand laid at once they must be laid too. A seat already down never buys (its contract
     is laid; a purchase only adds a card to lay off and a penalty card)."""
     buying = st[PHASE] == P_BUY
-    if buying and sid == S_PLANNER and prm[Q_DENY] >= 0 and st[CHIPS + p] > prm[Q_DENY] \
+    ex = sid == S_EXPERT
+    if buying and planner_like(sid) and prm[Q_DENY] >= 0 and st[CHIPS + p] > prm[Q_DENY] \
             and (c == JK or is_wild_two(st, c) or collected_after(st, opts, p, c)):
         return True                                 # deny the next seats a wild card, or a card they collect
     if buying and st[DOWN + p]:
         return False
-    before = need_with(st, opts, p, -1)
+    before = need_with(st, opts, p, -1, 0, ex)
     extra = opts[O_BUY_PENALTY]                     # the bought card's own place: need_with
-    if sid == S_PLANNER and prm[Q_H7_GROWTH] >= 0:
+    if planner_like(sid) and prm[Q_H7_GROWTH] >= 0:
         extra = int(prm[Q_H7_GROWTH]) - 1
-    after = need_with(st, opts, p, c, extra if buying else -1)   # taken instead of the draw
+    after = need_with(st, opts, p, c, extra if buying else -1, ex)   # taken instead of the draw
     grow = buying and rules_of(opts)[M.R_GROUP_DUPS] == 0 and needs_growth(opts, st[CONTRACT])
     if after > before or (after == before and not (grow and stuck_down(st, opts, p))):
         return False                                # (a hand won only by a purchase: grow)
@@ -2003,7 +2049,7 @@ def wants(st, opts, p, c, sid, prm):
         return late or st[CHIPS + p] > prm[0]
     if sid == S_PATIENT:
         return after <= prm[1] and (late or st[CHIPS + p] > prm[0])
-    if sid == S_PLANNER:
+    if planner_like(sid):
         to_go = opts[O_HANDS] - st[HNO]             # hands after this one
         return after <= prm[Q_NEAR] and (late or st[CHIPS + p] > prm[Q_RESERVE] + prm[Q_PER_HAND] * to_go)
     return True
@@ -2082,17 +2128,17 @@ def near_mask(q):
 
 
 @njit(cache=True)
-def keep_score(st, opts, p, c):
+def keep_score(st, opts, p, c, exact=False, room=0):
     """How much seat p wants to keep card c (low = discard first; ties go to the card
     with the higher penalty). Wild cards are kept while the melds can take them
-    (joker_room), a surplus one goes first. Copies of a rank count up to what the
+    (joker_room; the expert ``room`` more while not down), a surplus one goes first. Copies of a rank count up to what the
     contract's groups take (runs-only contract: an extra group of 3 after going down)."""
     rules = rules_of(opts)
     if c == JK or is_wild_two(st, c):
-        if wilds(st, p) <= joker_room(st, opts, p):
+        if wilds(st, p) <= joker_room(st, opts, p) + (room if st[DOWN + p] == 0 else 0):
             return BIG
         return -rules[M.R_JOKER_POINTS] if c == JK else -rules[M.R_POINTS + c % 13]
-    row = nearest_spec(st, opts, p)
+    row = nearest_spec(st, opts, p, exact)
     spec = spec_of(opts, row)
     if st[DOWN + p] == 0 and run_shape(spec, rules):
         ln = h7_window(spec, held(st, p) - 1) if hand7_at_once(st, opts) else spec[M.C_RUN_MIN]
@@ -2127,13 +2173,13 @@ def keep_score(st, opts, p, c):
 
 
 @njit(cache=True)
-def best_discard(st, opts, acts, n, kind):
+def best_discard(st, opts, acts, n, kind, exact=False, room=0):
     """Index of the action of ``kind`` whose card has the lowest keep score."""
     best = -1
     score = BIG + 1
     for i in range(n):
         if acts[i] & 15 == kind:
-            k = keep_score(st, opts, st[CUR], field(acts[i], 1))
+            k = keep_score(st, opts, st[CUR], field(acts[i], 1), exact, room)
             if k < score:
                 score = k
                 best = i
@@ -2179,9 +2225,10 @@ STALL_ODDS = 3
 
 
 @njit(cache=True)
-def greedy_act(st, opts, mo, acts, n, stall, pref, gplay):
+def greedy_act(st, opts, mo, acts, n, stall, pref, gplay, exact=False, dump_at=0, dump_need=0, room=0):
     """Go out / go down / joker operations / melds / lay-offs first, then discard (after
-    ``stall`` turns of the hand, sometimes a random card: STALL_TURNS)."""
+    ``stall`` turns of the hand, sometimes a random card: STALL_TURNS; the expert sheds
+    points when the hand is lost: ``sheds``)."""
     for kind in ACT_ORDER:
         if kind == A_GO_DOWN:
             i = pick_go_down(st, opts, mo, acts, n, pref)
@@ -2191,15 +2238,56 @@ def greedy_act(st, opts, mo, acts, n, stall, pref, gplay):
         for i in range(n):
             if acts[i] & 15 == kind:
                 return i
+    if dump_at > 0 and sheds(st, opts, dump_at, dump_need, exact):
+        i = costliest_discard(st, opts, acts, n, exact)
+        if i >= 0:
+            return i
     if stall > 0 and st[TURN] >= stall:
         if needs_growth(opts, st[CONTRACT]):
-            return growth_breaker(st, opts, acts, n, stall, gplay)
+            return growth_breaker(st, opts, acts, n, stall, gplay, exact, room)
         late = st[TURN] >= 2 * stall and not hand7_at_once(st, opts)    # wild cards too
-        if (late or need_with(st, opts, st[CUR], -1) > 1) and below(gplay, STALL_ODDS) == 0:
+        if (late or need_with(st, opts, st[CUR], -1, 0, exact) > 1) and below(gplay, STALL_ODDS) == 0:
             i = random_discard(st, acts, n, gplay, late)
             if i >= 0:
                 return i
-    return best_discard(st, opts, acts, n, A_DISCARD)
+    return best_discard(st, opts, acts, n, A_DISCARD, exact, room)
+
+
+@njit(cache=True)
+def sheds(st, opts, dump_at, dump_need, exact):
+    """The expert's hand is lost and it sheds points: another seat is down holding at most
+    ``dump_at`` cards (it may go out any turn) while this seat is not down and still misses
+    at least ``dump_need`` cards of its contract. Never in a hand laid at once (no seat is
+    down there)."""
+    p = st[CUR]
+    if st[DOWN + p] or need_with(st, opts, p, -1, 0, exact) < dump_need:
+        return False
+    for q in range(st[N]):
+        if q != p and st[DOWN + q] and held(st, q) <= dump_at:
+            return True
+    return False
+
+
+@njit(cache=True)
+def card_points(st, opts, c):
+    """Penalty points of card c held at the end of the hand (a wild two: the 2's points)."""
+    rules = rules_of(opts)
+    return rules[M.R_JOKER_POINTS] if c == JK else rules[M.R_POINTS + c % 13]
+
+
+@njit(cache=True)
+def costliest_discard(st, opts, acts, n, exact):
+    """Index of the discard of the card with the most penalty points (ties: the lowest keep
+    score); -1 when there is none."""
+    best, pts, keep = -1, -1, BIG + 1
+    for i in range(n):
+        if acts[i] & 15 == A_DISCARD:
+            c = field(acts[i], 1)
+            v = card_points(st, opts, c)
+            k = keep_score(st, opts, st[CUR], c, exact)
+            if v > pts or (v == pts and k < keep):
+                best, pts, keep = i, v, k
+    return best
 
 
 @njit(cache=True)
@@ -2225,7 +2313,7 @@ def stall_leader(st, stall):
 
 
 @njit(cache=True)
-def growth_breaker(st, opts, acts, n, stall, gplay):
+def growth_breaker(st, opts, acts, n, stall, gplay, exact=False, room=0):
     """The standoff breaker of a hand won only by a purchase (``needs_growth``; its contract
     needs two wild cards a seat, the deck has four, and once the chips are spent each seat
     often holds one and waits for another's). The leader (``stall_leader``) plays on; every
@@ -2241,7 +2329,7 @@ def growth_breaker(st, opts, acts, n, stall, gplay):
             i = random_discard(st, acts, n, gplay, True)
             if i >= 0:
                 return i
-    return best_discard(st, opts, acts, n, A_DISCARD)
+    return best_discard(st, opts, acts, n, A_DISCARD, exact, room)
 
 
 @njit(cache=True, inline='always')
@@ -2271,7 +2359,7 @@ def random_discard(st, acts, n, gplay, wilds):
 
 
 @njit(cache=True)
-def greedy_exchange(st, opts, acts, n, most):
+def greedy_exchange(st, opts, acts, n, most, exact=False, room=0):
     """Pass up to ``most`` (greedy: four) lone cards (no other natural of the rank), least
     useful first."""
     p = st[CUR]
@@ -2282,7 +2370,7 @@ def greedy_exchange(st, opts, acts, n, most):
             c = field(acts[i], 1)
             if c != JK and not is_wild_two(st, c) and popcount(st[H1 + p] & rank_mask(c % 13)) \
                     + popcount(st[H2 + p] & rank_mask(c % 13)) == 1:
-                k = keep_score(st, opts, p, c)
+                k = keep_score(st, opts, p, c, exact, room)
                 if k < score:
                     score = k
                     best = i
@@ -2313,17 +2401,22 @@ def choose(st, opts, tab, sc, mo, acts, n, sid, prm, gplay):
         if st[DOWN + st[CUR]]:
             return 0 if layable(st, opts, tab, sc, top) else 1
         return 0 if wants(st, opts, st[CUR], top, sid, prm) else 1
+    ex = sid == S_EXPERT
     if ph == P_EXCHANGE:
-        return greedy_exchange(st, opts, acts, n, int(prm[Q_EXCHANGE]) if sid == S_PLANNER else 4)
+        return greedy_exchange(st, opts, acts, n, int(prm[Q_EXCHANGE]) if planner_like(sid) else 4, ex,
+                               int(prm[Q_WILD_ROOM]) if ex else 0)
     if ph == P_CHOOSE:
-        return greedy_choose(st, opts, acts, n)
-    if waits_to_grow(st, opts) or (sid == S_PLANNER and holds_back(st, opts, prm)):
+        return greedy_choose(st, opts, acts, n, ex)
+    if waits_to_grow(st, opts) or (planner_like(sid) and holds_back(st, opts, prm)):
         k = 0
         for i in range(n):
             if acts[i] & 15 != A_GO_DOWN:
                 acts[k] = acts[i]
                 k += 1
         n = k
+    if ex:
+        return greedy_act(st, opts, mo, acts, n, int(prm[Q_STALL]), int(prm[Q_ALT]), gplay, True,
+                          int(prm[Q_DUMP_AT]), int(prm[Q_DUMP_NEED]), int(prm[Q_WILD_ROOM]))
     if sid == S_PLANNER:
         return greedy_act(st, opts, mo, acts, n, int(prm[Q_STALL]), int(prm[Q_ALT]), gplay)
     return greedy_act(st, opts, mo, acts, n, STALL_TURNS, 0, gplay)
@@ -2360,12 +2453,12 @@ def layable(st, opts, tab, sc, c):
 
 
 @njit(cache=True)
-def greedy_choose(st, opts, acts, n):
+def greedy_choose(st, opts, acts, n, exact=False):
     """The dealer picks the unused contract its holding is nearest to (ties: the lowest)."""
     p = st[CUR]
     best, score = 0, BIG
     for i in range(n):
-        need = hand_need(st[H1 + p], st[H2 + p], wilds(st, p), opts, field(acts[i], 1))
+        need = hand_need(st[H1 + p], st[H2 + p], wilds(st, p), opts, field(acts[i], 1), exact)
         if need < score:
             best, score = i, need
     return best
@@ -2935,14 +3028,14 @@ def search_value(sim, st, opts, p, chip):
 
 
 @njit(cache=True)
-def search_kind(st, opts, acts, n, p):
+def search_kind(st, opts, acts, n, p, exact=False):
     """The plug-in kind (K_*) of the decision ``acts[:n]`` of seat ``p``, -1 for those the
     search never takes (the exchange, the dealer's contract and opening discard). A purchase
     offer counts only when the card itself would bring p nearer its contract (else the
     policy passes: nothing to weigh)."""
     ph = st[PHASE]
     if ph == P_BUY:
-        if st[DOWN + p] or need_with(st, opts, p, st[DISCARD], -1) >= need_with(st, opts, p, -1):
+        if st[DOWN + p] or need_with(st, opts, p, st[DISCARD], -1, exact) >= need_with(st, opts, p, -1, 0, exact):
             return -1
         return K_BUY
     if ph == P_UPCARD:
@@ -2989,7 +3082,7 @@ def search_pick(st, opts, tab, acts, n, prm, gplay):
     pprm = prm[SP_PRM:].copy()                      # C-contiguous: choose's compiled signature
     sc = np.empty((MAX_ACTS, 3), np.int64)
     mo = np.empty((M.MAX_GO_OUT_MELDS, M.M_SIZE), np.int64)
-    kind = search_kind(st, opts, acts, n, p) if n > 1 and (np.int64(prm[X_HANDS]) >> (st[HNO] - 1)) & 1 else -1
+    kind = search_kind(st, opts, acts, n, p, sid == S_EXPERT) if n > 1 and (np.int64(prm[X_HANDS]) >> (st[HNO] - 1)) & 1 else -1
     if kind < 0 or not (np.int64(prm[X_KINDS]) >> kind) & 1:
         return choose(st, opts, tab, sc, mo, acts, n, sid, pprm, gplay)
     key = search_key(gplay)
@@ -3138,7 +3231,7 @@ def cut_choices(st, opts, tab, h, dealer, sids, params, gdeck, plug, pprm, view,
     off = 0
     if csid == S_SEARCH:                            # a search seat cuts as its rollout policy
         csid, off = int(params[cutter, SP_POLICY]), SP_PRM
-    if csid == S_PLANNER:
+    if planner_like(csid):
         st[CUT_AIMED] = int(params[cutter, off + Q_CUT_AIM])
         st[CUT_KEEPS] = int(params[cutter, off + Q_KEEP_JOKERS])
     if sids[cutter] >= PLUGIN:
@@ -3405,7 +3498,7 @@ def cut_world_values(st, tab, opts, p, kind, acts, n, active, insp, prm, sid, pp
             if kind == K_KEEP:
                 sim[CUT_KEEPS] = acts[i] & 0xFFFF
             else:
-                sim[CUT_KEEPS] = int(pprm[Q_KEEP_JOKERS]) if sid == S_PLANNER else 3
+                sim[CUT_KEEPS] = int(pprm[Q_KEEP_JOKERS]) if planner_like(sid) else 3
             seed_sub(g, key, w, r)
             deal_cut(sim, opts, h, dealer, b, wsids, g, trace)
             e = sim[CUT_EXACT]

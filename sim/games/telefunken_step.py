@@ -571,12 +571,12 @@ class TelefunkenState(ViewedState):
         if sid == K.S_SEARCH:
             base, off = int(prm[K.SP_POLICY]), K.SP_PRM
         if self.step == "aim":
-            aim = int(prm[off + K.Q_CUT_AIM]) if base == K.S_PLANNER else 0
+            aim = int(prm[off + K.Q_CUT_AIM]) if K.planner_like(base) else 0
             return BASE["aim"] + (aim or int(o[K.O_CUT_AIM])) - 1
         if self.step == "keep":
             if sid == K.S_RANDOM:
                 keep = int(K.below(gplay, np.int64(2))) == 1
-            elif base == K.S_PLANNER:
+            elif K.planner_like(base):
                 keep = bin(self.kept).count("1") < int(prm[off + K.Q_KEEP_JOKERS])
             else:
                 keep = True
