@@ -55,10 +55,9 @@ def test_the_report_of_every_strong_run_is_committed():
 # ``strong`` has not been reworked for issue 41 yet are listed with the parameters known to
 # change nothing (their tuned value is then only a label).
 _RUN_DEALS = {"tonk": 50000, "telefunken": 6, "contract_rummy": 6, "marafon": 300, "trionfo": 60, "tripoli": 2000}
-# measured on these fixed runs, for the games whose strong is not reworked yet (issue 41, pending):
-# Telefunken's keep_jokers acts only under a rule option that is off in the tune run's rules;
-# Telefunken's down_left=0 changed none of the 6 games' records
-_INERT = {"telefunken": {"down_left", "keep_jokers"}}
+# measured on these fixed runs, for the games whose strong is not reworked yet (issue 41, pending);
+# none now (Telefunken's keep_jokers, down_left and down_turn are no longer tuned)
+_INERT: dict[str, set[str]] = {}
 
 
 def _tuned_params(game):
