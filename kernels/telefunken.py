@@ -89,15 +89,17 @@ each such hand to come, in it the family buys to grow its holding, does not go d
 would be left stuck, and its standoff breaker leaves the wild cards to one seat at a time
 (``growth_breaker``); 15-66 % of those games were truncated, none now.
 
-``expert`` (issue 41, sid ``S_EXPERT``; the planner's Q_* row and three more slots): the
-planner with three things a good player does that the planner does not. Its distance to the
+``expert`` (issue 41, sid ``S_EXPERT``; the planner's Q_* row and four more slots): the
+planner with four things a good player does that the planner does not. Its distance to the
 contract is exact about wild cards (``group_need``'s ``exact``: one meld takes one wild card;
 the planner counts two jokers as closing two groups short by 0 and 2 cards, so in Hands 2, 4
 and 6 it believes itself ready, never buys the card that lets it go down and breaks the pair
 it needs). It sheds points when its hand is lost (``sheds``, Q_DUMP_AT, Q_DUMP_NEED: a seat
 that is down holds few cards and the expert is still far from its contract: it discards its
 costliest card). It keeps Q_WILD_ROOM wild cards more while not down (for the melds and
-lay-offs after going down; Hand 1's pure trio takes none). The old strategies' play is
+lay-offs after going down; Hand 1's pure trio takes none). Once down it lays first the extra
+meld that lays the most points (``richest_meld``, Q_RICH; the greedy family lays the first
+found, and spent a joker on a pair of twos beside a pair of kings). The old strategies' play is
 unchanged (their functions take the expert's arguments with defaults that play as before).
 
 ``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
@@ -385,7 +387,7 @@ S_SEARCH = 6          # params: the search row (kernels.search: worlds, rollouts
 #                       kinds, chip, margin, hands; then the policy's row)
 S_EXPERT = 7          # params: the planner's Q_* and the expert's (issue 41): the planner with its
 #                       distances to the contract exact about wild cards (group_need's ``exact``)
-N_PARAMS = SP_PRM + 15
+N_PARAMS = SP_PRM + 16
 # planner parameters (Q_*: indices into its row)
 Q_RESERVE = 0         # buy before the last hand only while holding more than this (plus Q_PER_HAND)
 Q_NEAR = 1            # buy only if at most this many cards are missing after buying
@@ -404,6 +406,7 @@ Q_DUMP_AT = 12        # expert: shed points (discard the highest-penalty card) o
 #                       most this many cards ..                                  (0: never)
 Q_DUMP_NEED = 13      # .. while this seat, not down, still misses at least this many cards of its contract
 Q_WILD_ROOM = 14      # expert: wild cards kept beyond joker_room while not down (for the melds laid after going down)
+Q_RICH = 15           # expert: 1 = lay the extra meld that lays the most points first (richest_meld), 0 = the first
 PLUGIN = 64           # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
 N_PLUG_PARAMS = 8     # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
 PLUG_KINDS = N_PLUG_PARAMS  # pprm slot: bit k set = the plug-in decides decisions of kind k
@@ -2131,8 +2134,9 @@ def near_mask(q):
 def keep_score(st, opts, p, c, exact=False, room=0):
     """How much seat p wants to keep card c (low = discard first; ties go to the card
     with the higher penalty). Wild cards are kept while the melds can take them
-    (joker_room; the expert ``room`` more while not down), a surplus one goes first. Copies of a rank count up to what the
-    contract's groups take (runs-only contract: an extra group of 3 after going down)."""
+    (joker_room; the expert ``room`` more while not down), a surplus one goes first.
+    Copies of a rank count up to what the contract's groups take (runs-only contract: an
+    extra group of 3 after going down)."""
     rules = rules_of(opts)
     if c == JK or is_wild_two(st, c):
         if wilds(st, p) <= joker_room(st, opts, p) + (room if st[DOWN + p] == 0 else 0):
@@ -2225,13 +2229,20 @@ STALL_ODDS = 3
 
 
 @njit(cache=True)
-def greedy_act(st, opts, mo, acts, n, stall, pref, gplay, exact=False, dump_at=0, dump_need=0, room=0):
+def greedy_act(st, opts, mo, acts, n, stall, pref, gplay, exact=False, dump_at=0, dump_need=0, room=0,
+               rich=False):
     """Go out / go down / joker operations / melds / lay-offs first, then discard (after
     ``stall`` turns of the hand, sometimes a random card: STALL_TURNS; the expert sheds
-    points when the hand is lost: ``sheds``)."""
+    points when the hand is lost: ``sheds``, and with ``rich`` lays the extra meld that
+    lays the most points first: ``richest_meld``)."""
     for kind in ACT_ORDER:
         if kind == A_GO_DOWN:
             i = pick_go_down(st, opts, mo, acts, n, pref)
+            if i >= 0:
+                return i
+            continue
+        if kind == A_MELD and rich:
+            i = richest_meld(st, opts, acts, n)
             if i >= 0:
                 return i
             continue
@@ -2251,6 +2262,24 @@ def greedy_act(st, opts, mo, acts, n, stall, pref, gplay, exact=False, dump_at=0
             if i >= 0:
                 return i
     return best_discard(st, opts, acts, n, A_DISCARD, exact, room)
+
+
+@njit(cache=True)
+def richest_meld(st, opts, acts, n):
+    """Index of the extra meld (A_MELD) that lays the most penalty points (its naturals and
+    wild cards; ties: the first), -1 when there is none. The greedy family lays the first
+    one found, which often spends a joker on a pair of twos beside a pair of kings."""
+    rules = rules_of(opts)
+    p = st[CUR]
+    row = np.zeros(TW, np.int64)
+    best, most = -1, -1
+    for i in range(n):
+        if acts[i] & 15 == A_MELD:
+            meld_row(st, p, acts[i], row, rules)
+            v = M.penalty_rules(row[M.M_P1], row[M.M_P2], row[M.M_JOKERS], rules)
+            if v > most:
+                best, most = i, v
+    return best
 
 
 @njit(cache=True)
@@ -2416,7 +2445,7 @@ def choose(st, opts, tab, sc, mo, acts, n, sid, prm, gplay):
         n = k
     if ex:
         return greedy_act(st, opts, mo, acts, n, int(prm[Q_STALL]), int(prm[Q_ALT]), gplay, True,
-                          int(prm[Q_DUMP_AT]), int(prm[Q_DUMP_NEED]), int(prm[Q_WILD_ROOM]))
+                          int(prm[Q_DUMP_AT]), int(prm[Q_DUMP_NEED]), int(prm[Q_WILD_ROOM]), prm[Q_RICH] > 0)
     if sid == S_PLANNER:
         return greedy_act(st, opts, mo, acts, n, int(prm[Q_STALL]), int(prm[Q_ALT]), gplay)
     return greedy_act(st, opts, mo, acts, n, STALL_TURNS, 0, gplay)
@@ -3082,7 +3111,8 @@ def search_pick(st, opts, tab, acts, n, prm, gplay):
     pprm = prm[SP_PRM:].copy()                      # C-contiguous: choose's compiled signature
     sc = np.empty((MAX_ACTS, 3), np.int64)
     mo = np.empty((M.MAX_GO_OUT_MELDS, M.M_SIZE), np.int64)
-    kind = search_kind(st, opts, acts, n, p, sid == S_EXPERT) if n > 1 and (np.int64(prm[X_HANDS]) >> (st[HNO] - 1)) & 1 else -1
+    searched = n > 1 and (np.int64(prm[X_HANDS]) >> (st[HNO] - 1)) & 1
+    kind = search_kind(st, opts, acts, n, p, sid == S_EXPERT) if searched else -1
     if kind < 0 or not (np.int64(prm[X_KINDS]) >> kind) & 1:
         return choose(st, opts, tab, sc, mo, acts, n, sid, pprm, gplay)
     key = search_key(gplay)

@@ -28,6 +28,8 @@ FIXES = {
                 {"the last 3 trumps drawn": "few=3"}),
     "tripoli": ("examples/tripoli_critique_fixes.py:fixes", 5, 40_000,
                 {"round 1 (now strong's own)": "look=0"}),
+    "telefunken": ("examples/telefunken_critique_fixes.py:fixes", 4, 20_000,
+                   {"panic at 2 cards": "panic=2"}),
 }
 
 # game -> what an earlier round of its fixes gained, before they became strong's own (measured

@@ -1,7 +1,8 @@
 """Study: how many chips should a Telefunken player save for the last hand? (a chip-value policy)
 
     python scripts/study_telefunken_chips.py [--games 4000] [--seed 2026] [--fields greedy,strong]
-        [--reserve 0,1,2] [--per-hand 0,0.25,0.5] [--h7-growth -1,0,1] [--out results/telefunken_chip_reserve]
+        [--reserve 0,1,2] [--per-hand 0,0.25,0.5] [--h7-growth -1,0,1] [--family planner]
+        [--out results/telefunken_chip_reserve]
 
 One ``planner`` seat whose buying follows a chip-value policy against a field of three equal seats
 (each label of ``--fields``: today's field ``greedy`` and the self-consistent ``strong`` field),
@@ -14,7 +15,9 @@ One ``planner`` seat whose buying follows a chip-value policy against a field of
   fixed target).
 
 The planner's other parameters stay at their defaults (which play as greedy), so the point
-reserve=0, per_hand=0, h7_growth=-1 is plain greedy. Every point plays the very same games from every
+reserve=0, per_hand=0, h7_growth=-1 is plain greedy. With ``--family expert`` (issue 41) the seat is
+an ``expert`` whose other parameters are its defaults, ``strong``'s: the point reserve=0,
+per_hand=0, h7_growth=0 is ``strong`` itself, and the differences are to it. Every point plays the very same games from every
 seat (duplicate deals, seats rotated), so differences are paired. A grid axis whose best point lies on
 its upper edge (below the parameter's own range end) is extended on the same deals until the best is
 interior or the range ends. Totals are penalty points over the 7 hands (payout = -total; lower is
@@ -47,6 +50,17 @@ AXES = ("reserve", "per_hand", "h7_growth")
 RANGE_HI = {"reserve": 20, "per_hand": 7.0, "h7_growth": 4}
 STEP = {"reserve": 1, "per_hand": 0.25, "h7_growth": 1}
 BASE = (0, 0.0, -1)   # plays as greedy
+BASE_NAME = "greedy"  # what the base point plays (``--family``: set in main)
+FAMILY = "planner"
+# family -> (its base point, what that point plays, how the report describes the seat)
+FAMILIES = {
+    "planner": ((0, 0.0, -1), "greedy",
+                "Its other parameters are the planner defaults, which play as greedy, so reserve=0, per_hand=0, "
+                "h7_growth=−1 is plain greedy."),
+    "expert": ((0, 0.0, 0), "strong",
+               "Its other parameters are the expert's defaults, `strong`'s (issue 41), so reserve=0, per_hand=0, "
+               "h7_growth=0 is `strong` itself."),
+}
 MAX_EXTENSIONS = 4
 
 
@@ -57,7 +71,7 @@ def fmt(v: float) -> str:
 def play(field: str, grid: dict[str, list[float]], games: int, seed: int) -> dict[tuple, dict[str, np.ndarray]]:
     """Per point (reserve, per_hand, h7_growth): per metric, the candidate's value per game (mean over the seat rotations)."""
     params = [f"{a}={','.join(fmt(v) for v in grid[a])}" for a in AXES]
-    exp = make_sweep("telefunken", "planner", params, players=4, field=field, seed=seed, deals=games,
+    exp = make_sweep("telefunken", FAMILY, params, players=4, field=field, seed=seed, deals=games,
                      shard_size=min(games, 8192))
     with tempfile.TemporaryDirectory() as tmp:
         run_experiment(exp, games, str(Path(tmp) / "sweep"))
@@ -125,7 +139,7 @@ def summarise(field: str, res: dict) -> pd.DataFrame:
         r = {"field": field, **dict(zip(AXES, key))}
         for m in METRICS:
             r[m], r[f"{m}_lo"], r[f"{m}_hi"] = ci(x[m])
-        for name, ref in (("vs_greedy", base), ("vs_best", res[b])):
+        for name, ref in ((f"vs_{BASE_NAME}", base), ("vs_best", res[b])):
             if ref is None:
                 continue
             for m in ("total", "win"):
@@ -148,8 +162,9 @@ def answer_line(df: pd.DataFrame) -> str:
          f"win rate {100 * b['win']:.1f}%, {b['chips_before_h7']:.2f} chips at Hand 7, Hand-7 penalty {b['h7_pen']:.1f}")
     if len(g) and not bool(g.iloc[0]["best"]):
         g = g.iloc[0]
-        s += (f"; against plain greedy buying {b['total_vs_greedy']:+.1f} points "
-              f"(95% CI {b['total_vs_greedy_lo']:+.1f} to {b['total_vs_greedy_hi']:+.1f})")
+        v = f"total_vs_{BASE_NAME}"
+        s += (f"; against {'plain greedy buying' if BASE_NAME == 'greedy' else BASE_NAME + ' itself'} "
+              f"{b[v]:+.1f} points (95% CI {b[v + '_lo']:+.1f} to {b[v + '_hi']:+.1f})")
     s += f"; {len(tied)} point(s) statistically tied with it, chips at Hand 7 {tied['chips_before_h7'].min():.2f}–" \
          f"{tied['chips_before_h7'].max():.2f}"
     return s
@@ -219,13 +234,12 @@ def write_markdown(df: pd.DataFrame, notes: dict, fields: list[str], path: Path,
             cells.append(f"{r['total']:.1f} ({r['chips_before_h7']:.1f} chips at H7, win {100 * r['win']:.1f}%)")
         lines.append(f"| `{f}` | " + " | ".join(cells) + " |")
     lines += ["",
-              "One `planner` seat whose buying follows a chip-value policy against three seats of the field, 4 "
+              f"One `{FAMILY}` seat whose buying follows a chip-value policy against three seats of the field, 4 "
               "players, default (Venezuela) rules: before the last hand it buys only while holding more than "
               "`reserve + per_hand × hands still to come` chips; in Hand 7 a purchase is counted to add "
               "`h7_growth` cards that must be laid (−1: all it adds, the card and its penalty cards — the "
-              "purchase must leave a holding that can still be melded; 0: the old naive fixed target). Its other "
-              "parameters are the planner defaults, which play as greedy, so reserve=0, per_hand=0, h7_growth=−1 "
-              f"is plain greedy. Every point plays the same {games:,} games from each of the 4 seats (duplicate "
+              "purchase must leave a holding that can still be melded; 0: the old naive fixed target). "
+              f"{FAMILIES[FAMILY][2]} Every point plays the same {games:,} games from each of the 4 seats (duplicate "
               "deals, seats rotated); differences are paired per game. Totals are penalty points over the 7 hands "
               "(payout = −total, lower is better); a win is the unique lowest total (shared wins count as not won). "
               "\"Chips at Hand 7\" are the chips held after Hand 6. Tied = the paired 95% interval of the "
@@ -234,21 +248,22 @@ def write_markdown(df: pd.DataFrame, notes: dict, fields: list[str], path: Path,
         d = df[df["field"] == f].sort_values("total")
         lines += [f"## Against `{f}` ×3", ""]
         lines += [f"- {n}" for n in notes[f]] or ["- no grid edge reached"]
-        lines += ["", "| reserve | per_hand | h7_growth | mean total | 95% CI | diff to greedy | 95% CI | diff to best | "
+        lines += ["", f"| reserve | per_hand | h7_growth | mean total | 95% CI | diff to {BASE_NAME} | 95% CI | diff to best | "
                   "95% CI | win rate | chips at H7 | buys | H7 buys | H7 penalty |",
                   "|---:|---:|---:|---:|---|---:|---|---:|---|---:|---:|---:|---:|---:|"]
         for _, r in d.iterrows():
             star = " ★" if r["best"] else (" (tied)" if r["tied_with_best"] else "")
-            vg = (f"{r['total_vs_greedy']:+.2f} | {r['total_vs_greedy_lo']:+.2f} – {r['total_vs_greedy_hi']:+.2f}"
-                  if "total_vs_greedy" in r and pd.notna(r["total_vs_greedy"]) else "– | –")
+            v = f"total_vs_{BASE_NAME}"
+            vg = (f"{r[v]:+.2f} | {r[v + '_lo']:+.2f} – {r[v + '_hi']:+.2f}"
+                  if v in r and pd.notna(r[v]) else "– | –")
             lines.append(
                 f"| {fmt(r['reserve'])} | {fmt(r['per_hand'])} | {fmt(r['h7_growth'])} | {r['total']:.2f}{star} | "
                 f"{r['total_lo']:.2f} – {r['total_hi']:.2f} | {vg} | {r['total_vs_best']:+.2f} | "
                 f"{r['total_vs_best_lo']:+.2f} – {r['total_vs_best_hi']:+.2f} | {100 * r['win']:.2f}% | "
                 f"{r['chips_before_h7']:.2f} | {r['buys']:.2f} | {r['h7_buys']:.2f} | {r['h7_pen']:.1f} |")
         lines.append("")
-    lines += ["Data: `summary.parquet` (one row per field and point; `*_vs_greedy` / `*_vs_best` = paired difference "
-              "to the greedy point / the field's best point; `_lo`/`_hi` = 95% interval).", ""]
+    lines += [f"Data: `summary.parquet` (one row per field and point; `*_vs_{BASE_NAME}` / `*_vs_best` = paired "
+              f"difference to the {BASE_NAME} point / the field's best point; `_lo`/`_hi` = 95% interval).", ""]
     path.write_text("\n".join(lines))
 
 
@@ -264,15 +279,20 @@ def main() -> None:
     ap.add_argument("--reserve", default="0,1,2")
     ap.add_argument("--per-hand", default="0,0.25,0.5")
     ap.add_argument("--h7-growth", default="-1,0,1")
+    ap.add_argument("--family", default="planner", choices=sorted(FAMILIES),
+                    help="the candidate seat's strategy family (expert: strong's, issue 41)")
     ap.add_argument("--out", default=str(ROOT / "results" / "telefunken_chip_reserve"))
     args = ap.parse_args()
+    global BASE, BASE_NAME, FAMILY
+    FAMILY = args.family
+    BASE, BASE_NAME = FAMILIES[FAMILY][:2]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     fields = [f.strip() for f in args.fields.split(";" if ";" in args.fields else ",") if f.strip()]
     grid = {"reserve": floats(args.reserve), "per_hand": floats(args.per_hand), "h7_growth": floats(args.h7_growth)}
     for a in AXES:
         if (BASE[AXES.index(a)]) not in grid[a]:
-            grid[a] = [BASE[AXES.index(a)]] + grid[a]   # the greedy point is always played
+            grid[a] = [BASE[AXES.index(a)]] + grid[a]   # the base point (greedy, or strong) is always played
     t0 = time.perf_counter()
     frames, notes = [], {}
     for f in fields:
@@ -284,7 +304,9 @@ def main() -> None:
     df["wall_min"] = wall / 60
     df.to_parquet(out / "summary.parquet", index=False)
     cmd = (f"python scripts/study_telefunken_chips.py --games {args.games} --seed {args.seed} --fields {shlex.quote(args.fields)} "
-           f"--reserve {args.reserve} --per-hand {args.per_hand} --h7-growth {args.h7_growth}")
+           f"--reserve {args.reserve} --per-hand {args.per_hand} --h7-growth {args.h7_growth}"
+           + (f" --family {FAMILY}" if FAMILY != "planner" else "")
+           + (f" --out {args.out}" if args.out != ap.get_default("out") else ""))
     write_markdown(df, notes, fields, out / "report.md", cmd, wall, args.games)
     print("verdict:", verdict(fields, df))
     print(f"wrote {out}")

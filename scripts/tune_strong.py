@@ -60,7 +60,8 @@ RUNS = {
     "telefunken": ["--strategy", "expert", "--param", "reserve=0:6", "--param", "near=0:10",
                    "--param", "per_hand=0:3",
                    "--param", "exchange=0:11", "--param", "h7_growth=-1:4", "--param", "deny=-1:6",
-                   "--param", "dump_at=0:8", "--param", "dump_need=1:6", "--param", "wild_room=0:3",
+                   "--param", "dump_at=0:8", "--param", "dump_need=1:6", "--param", "wild_room=0:2",
+                   "--param", "rich=0:1",
                    "--budget", "48000"],
 }
 COMMON = ["--self", "--seed", "16", "--quiet"]

@@ -12,6 +12,9 @@ from cardsim.sim.games.telefunken import TelefunkenOptions
 from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
 GAME = get_game("telefunken")
+# issue 16's strong, the planner point the report was made with (scripts/bench.py OLD_STRONG)
+PLANNER = ("planner:reserve=0,near=2,per_hand=0.1716,down_left=17,down_turn=0,exchange=8,keep_jokers=1,cut_aim=0,"
+           "deny=-1,stall=300,alternative=0,h7_growth=0")
 
 
 def row(text):
@@ -39,14 +42,14 @@ def replay_until(seed, game, strategies, stop):
 
 
 def offer_of_6h(s, p):
-    """The critique's worst decision of issue 41's report (seed 0, game 4): Hand 4 (two groups
+    """The critique's worst decision of issue 16's strong (seed 0, game 4): Hand 4 (two groups
     of four), seat 0 holds AC 6C 9C AD 6D QD KD KD KH 9S KS JK JK and 6H is on offer."""
     st = s.st
     return st[K.PHASE] == K.P_BUY and p == 0 and st[K.HNO] == 4 and TS._card(int(st[K.DISCARD])) == "6H"
 
 
 def test_the_planner_counts_two_jokers_into_one_group_and_the_expert_does_not():
-    s = replay_until(0, 4, ["strong"] * 4, offer_of_6h)
+    s = replay_until(0, 4, [PLANNER] * 4, offer_of_6h)
     st, o = s.st, s.opts
     assert TS._holding(st, 0) == "AC 6C 9C AD 6D QD KD KD KH 9S KS JK JK"
     # KD KD KH KS is one group; the other needs two naturals of a rank and a joker: one card short
@@ -54,10 +57,11 @@ def test_the_planner_counts_two_jokers_into_one_group_and_the_expert_does_not():
     assert K.need_with(st, o, 0, -1, 0, True) == 1             # the expert's: one card short
     assert K.need_with(st, o, 0, int(st[K.DISCARD]), 0, True) == 0   # 6C 6D 6H JK + the kings
     c = int(st[K.DISCARD])
-    sid, prm = row("strong")
-    assert not K.wants(st, o, 0, c, np.int64(sid), prm)        # strong passes the card it needs
-    sid, prm = row("expert")
-    assert sid == K.S_EXPERT and K.wants(st, o, 0, c, np.int64(sid), prm)   # the expert buys it
+    sid, prm = row(PLANNER)
+    assert not K.wants(st, o, 0, c, np.int64(sid), prm)        # the planner passes the card it needs
+    for label in ("expert", "strong"):
+        sid, prm = row(label)
+        assert sid == K.S_EXPERT and K.wants(st, o, 0, c, np.int64(sid), prm)   # the expert buys it
 
 
 def test_exact_counts_agree_with_the_planner_without_wild_cards_or_one_group():
@@ -124,3 +128,30 @@ def test_critique_fixes_plugin_is_strong_with_its_fix_off():
     base = records("strong")
     assert base.equals(records(f"{label}:panic=0"))
     assert not base.equals(records(label))
+
+
+def test_the_expert_lays_its_richest_extra_meld_first():
+    """The critique's worst lays of the tuned expert before ``rich`` (seed 3): down in Hand 1
+    holding 2H QH KH 2S 3S KS JK it melded 2H 2S JK (19 points) where KH KS JK lays 35. At the
+    first such choice of a game (the first meld offered lays fewer points than another), rich=0
+    lays the first and rich=1 the one with the most points."""
+    def laid(s, x):
+        row_ = np.zeros(K.TW, np.int64)
+        rules = K.rules_of(s.opts)
+        K.meld_row(s.st, s.current_player(), x, row_, rules)
+        return int(K.M.penalty_rules(row_[K.M.M_P1], row_[K.M.M_P2], row_[K.M.M_JOKERS], rules))
+
+    def melds(s):
+        return [int(a) for a in s.acts if int(a) & 15 == K.A_MELD]
+
+    def poorer_first(s, p):
+        st = s.st
+        if st[K.PHASE] != K.P_ACT or not st[K.DOWN + p] or len(melds(s)) < 2:
+            return False
+        return laid(s, melds(s)[0]) < max(laid(s, x) for x in melds(s))
+    s = replay_until(3, 8, ["strong:rich=0"] * 4, poorer_first)
+    gp = np.zeros(2, np.uint64)
+    rich = TS.action_code(s.strategy_action(*row("strong:rich=1"), gp))
+    first = TS.action_code(s.strategy_action(*row("strong:rich=0"), gp))
+    assert first == melds(s)[0]
+    assert laid(s, rich) == max(laid(s, x) for x in melds(s)) > laid(s, first)

@@ -1217,22 +1217,27 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_PLANNER, _ST
     ParamSpec("wild_room", 1.0, 0.0, 3.0, "wild cards kept, while not down, beyond those the contract (and an extra "
               "meld) can take: for the melds and lay-offs after going down (Hand 1's pure trio takes none)",
               integer=True),
+    ParamSpec("rich", 1.0, 0.0, 1.0, "once down, lay first the extra meld that lays the most penalty points (1; "
+              "0: the first found, as the planner, which may spend a joker on a pair of twos beside a pair of kings)",
+              integer=True),
 ), "the planner (its parameters, issue 16's strong point by default) with its distance to the contract exact "
    "about wild cards (a meld takes one, so two jokers do not close two groups short by 0 and 2 cards: the "
    "planner's count, which keeps it from buying the card that lets it go down), and shedding points when its "
-   "hand is lost (dump_at, dump_need); it may keep more wild cards (wild_room)"))
+   "hand is lost (dump_at, dump_need); it may keep more wild cards (wild_room) and lay its richest extra meld "
+   "first (rich)"))
 
 # issue 41: the self-consistent field of the committed `cardsim tune --self` run of the expert
 # (`python scripts/tune_strong.py telefunken`, results/tune/telefunken/; tests/test_strong.py checks the two agree);
 # issue 16's was the planner's "planner:reserve=0,near=2,per_hand=0.1716,down_left=17,down_turn=0,exchange=8,
 # keep_jokers=1,cut_aim=0,deny=-1,stall=300,alternative=0,h7_growth=0" (OLD_STRONG in scripts/bench.py)
 STRONG = ("expert:reserve=0,near=2,per_hand=0,down_left=20,down_turn=0,exchange=8,keep_jokers=1,cut_aim=0,deny=-1,"
-          "stall=300,alternative=0,h7_growth=0,dump_at=4,dump_need=3,wild_room=1")
+          "stall=300,alternative=0,h7_growth=0,dump_at=4,dump_need=3,wild_room=1,rich=1")
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
                         "`python scripts/tune_strong.py telefunken` (results/tune/telefunken/)"))
 SEARCH_KINDS = (1 << K.K_BUY) | (1 << K.K_UPCARD) | (1 << K.K_GO_DOWN)
 STRATEGIES.append(search_strategy(
-    K.S_SEARCH, STRATEGIES, ("strong", "planner", "greedy", "chip_saver", "patient", "random", "expert"), worlds=8, budget=0,
+    K.S_SEARCH, STRATEGIES, ("strong", "planner", "greedy", "chip_saver", "patient", "random", "expert"), worlds=8,
+    budget=0,
     extra=(ParamSpec("kinds", float(SEARCH_KINDS), 0.0, float((1 << (K.X_COND + 1)) - 1),
                      "bit mask of the decision kinds searched (the plug-in kinds: 1 buy, 2 upcard, 4 go down, "
                      "8 go out in Hand 7, 16 lay once down, 32 discard); the policy takes the others; "
