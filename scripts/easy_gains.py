@@ -47,6 +47,11 @@ EARLIER = {
                "`lead_chance`: +0.041 ± 0.012 chips a deal (40,000 deals, seed 41; the sure way out alone "
                "+0.016 ± 0.003, the widow's chance alone +0.021 ± 0.006; following runs through the cards "
                "other seats have shown, the third fix, lost −0.041 ± 0.009 and stays out).",
+    "telefunken": "Telefunken's fixes read from the critique of the first expert (before each became strong's own "
+                  "parameter): laying the richest extra meld first, +2.80 ± 0.28 points a game (6,000 games, seed 23, "
+                  "`rich`), and shedding the costliest card when the hand is lost, +3.44 ± 0.38 (seed 5, `dump_at`). "
+                  "The plug-in's fix from the worst discards of today's strong (shed the costliest card whenever a "
+                  "seat that is down holds one card, `panic=1`, or two, `panic=2`) loses.",
 }
 
 
