@@ -385,8 +385,8 @@ S_FUZZ = 5            # params: greedy (percent of decisions played as greedy), 
 #                       bought), hold (percent of turns that lay nothing): the fuzzer
 S_SEARCH = 6          # params: the search row (kernels.search: worlds, rollouts, budget, policy; X_*:
 #                       kinds, chip, margin, hands; then the policy's row)
-S_EXPERT = 7          # params: the planner's Q_* and the expert's (issue 41): the planner with its
-#                       distances to the contract exact about wild cards (group_need's ``exact``)
+S_EXPERT = 7          # params: the planner's Q_* and the expert's Q_DUMP_AT .. Q_RICH (issue 41; the
+#                       module docstring says what it adds to the planner)
 N_PARAMS = SP_PRM + 16
 # planner parameters (Q_*: indices into its row)
 Q_RESERVE = 0         # buy before the last hand only while holding more than this (plus Q_PER_HAND)
