@@ -28,6 +28,11 @@ Choices this module adds where the spec leaves room
   help in the discard choice (the ``may_i_model = none`` stall), ``cautious`` defends only
   while ``far`` cards short. ``fuzz`` is greedy with each decision random with probability
   ``noise``.
+* ``expert`` (issue 41, started; sid ``S_EXPERT``): ``cautious`` with its distance to the
+  contract exact about aces (``runs_have``'s ``exact``, ``ace_spent``): the others count one
+  ace card in a low and a high run of its suit at once (AD 2D 3D 4D with JD QD KD: "two runs
+  held"), so they believe the contract held and draw past the card that completes it. The
+  old strategies' play is unchanged (the flag defaults to their count).
 * ``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
   determinized Monte Carlo over two decision kinds of its own turns, chosen by the ``kinds``
   bit mask: the draw (take the top discard, a May-I under ``out_of_turn_discard``, or draw)
@@ -311,6 +316,7 @@ S_MAYI = 2          # greedy with May-I limits (max_mayi, near)
 S_CAUTIOUS = 3      # greedy plus the defence (danger, far)
 S_FUZZ = 4          # greedy with random decisions (noise)
 S_SEARCH = 5        # determinized Monte Carlo search (row: kernels.search; the policy's row from SP_PRM)
+S_EXPERT = 6        # cautious with its distance to the contract exact about aces (issue 41: runs_have's ``exact``)
 # Every strategy but random reads the same parameter row (sim.games.contract_rummy lists
 # each strategy's defaults): greedy is mayi with no May-I limit and no defence.
 N_POLICY = 12       # a built-in's parameter row (the P_* slots)
@@ -795,8 +801,11 @@ def window_clash(sc, k, s, lo, no_touch):
 
 
 @njit(cache=True)
-def runs_have(h, nr, no_touch, sc):
-    """Cards held towards nr runs of 4 (best disjoint windows, greedily)."""
+def runs_have(h, nr, no_touch, sc, exact=False):
+    """Cards held towards nr runs of 4 (best disjoint windows, greedily). An ace sits at both
+    ends of its suit's positions; without ``exact`` (the strategies as built) one ace card
+    counts in a low and a high window of its suit at once (AD 2D 3D 4D and JD QD KD AD: two
+    runs held); the expert (``exact``) counts it only as often as it is held (``ace_spent``)."""
     have = 0
     for k in range(nr):
         best = -1
@@ -806,12 +815,27 @@ def runs_have(h, nr, no_touch, sc):
                 if window_clash(sc, k, s, lo, no_touch):
                     continue
                 w = window_have(m, lo)
+                if exact and ace_spent(h, sc, k, s, lo):
+                    w -= 1
                 if w > best:
                     best = w
                     sc[2 * k] = s
                     sc[2 * k + 1] = lo
         have += best
     return have
+
+
+@njit(cache=True)
+def ace_spent(h, sc, k, s, lo):
+    """The window of suit s at ``lo`` holds the suit's ace (lo 1: low, lo 11: high) and the
+    windows chosen before it (sc[:2k]) already use every copy of it held."""
+    if h[s * 13] == 0 or (lo != 1 and lo != 11):
+        return False
+    used = 0
+    for i in range(k):
+        if sc[2 * i] == s and (sc[2 * i + 1] == 1 or sc[2 * i + 1] == 11):
+            used += 1
+    return used >= h[s * 13]
 
 
 @njit(cache=True)
@@ -835,11 +859,11 @@ def sets_have(h, ns):
 
 
 @njit(cache=True)
-def contract_need(h, spec, rules, sc):
-    """Estimated cards still missing for the contract (0 = perhaps complete)."""
+def contract_need(h, spec, rules, sc, exact=False):
+    """Estimated cards still missing for the contract (0 = perhaps complete; ``exact``: runs_have's)."""
     nr = spec[M.C_RUNS]
     ns = spec[M.C_GROUPS]
-    have = runs_have(h, nr, rules[F.RF_NO_TOUCH], sc) + sets_have(h, ns)
+    have = runs_have(h, nr, rules[F.RF_NO_TOUCH], sc, exact) + sets_have(h, ns)
     return max(0, 3 * ns + 4 * nr - have - h[JK])
 
 
@@ -975,7 +999,7 @@ def coin(gplay):
 def danger(st, opts, p, prm, sid, sc):
     """Cautious: an opponent who has melded holds at most ``danger`` cards, and seat p is
     still at least ``far`` cards short of its contract (once down it always is in danger)."""
-    if sid != S_CAUTIOUS:
+    if sid != S_CAUTIOUS and sid != S_EXPERT:
         return False
     near = False
     for q in range(st[N]):
@@ -983,7 +1007,7 @@ def danger(st, opts, p, prm, sid, sc):
             near = True
     if not near or st[DOWN + p]:
         return near
-    need = contract_need(hand_of(st, p), spec_of(opts, st[DEAL]), rules_of(opts), sc)
+    need = contract_need(hand_of(st, p), spec_of(opts, st[DEAL]), rules_of(opts), sc, sid == S_EXPERT)
     return need >= prm[P_FAR]
 
 
@@ -1004,9 +1028,9 @@ def wants_card(st, opts, tab, p, c, paid, sid, prm, gplay, sc):
     spec = spec_of(opts, st[DEAL])
     if not related(h, c, spec):
         return False
-    before = contract_need(h, spec, rules, sc)
+    before = contract_need(h, spec, rules, sc, sid == S_EXPERT)
     h[c] += 1
-    after = contract_need(h, spec, rules, sc)
+    after = contract_need(h, spec, rules, sc, sid == S_EXPERT)
     h[c] -= 1
     if paid and spec[F.CF_ALL] and after > 0:
         return False                    # every card must go out: a penalty card is junk

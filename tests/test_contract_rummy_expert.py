@@ -1,0 +1,43 @@
+"""Contract Rummy's expert (issue 41, started): cautious counts one ace card in a low and a high
+run of its suit at once; the expert counts it once, on the critique's worst position of issue
+16's strong (seed 0, game 11, deal 3: two runs of exactly four)."""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.kernels import contract_rummy as K
+from cardsim.sim.notation import parse_card
+from cardsim.sim.registry import get_game, parse_seat
+
+GAME = get_game("contract_rummy")
+
+
+def holding(text):
+    h = np.zeros(K.HOLD, np.int64)
+    for t in text.split():
+        h[parse_card(t)] += 1
+    return h
+
+
+def need(h, deal, exact):
+    opts = GAME.options_cls().to_array(4)
+    return int(K.contract_need(h, K.spec_of(opts, deal), K.rules_of(opts), np.zeros(64, np.int64), exact))
+
+
+def test_one_ace_counts_in_one_run_for_the_expert_only():
+    h = holding("7C 8C AD 2D 3D 4D JD QD KD AH QH KH")
+    assert need(h, 3, False) == 0          # cautious: AD 2D 3D 4D and JD QD KD AD, "two runs held"
+    assert need(h, 3, True) == 1           # the expert: one run held, QH KH AH short of JH
+    h[parse_card("JH")] += 1
+    assert need(h, 3, True) == 0           # the discard strong drew past completes it
+
+
+def test_two_copies_of_the_ace_may_close_both_ends():
+    h = holding("AD AD 2D 3D 4D JD QD KD")
+    assert need(h, 3, True) == need(h, 3, False) == 0
+
+
+def test_the_expert_is_strongs_point_with_the_exact_count():
+    expert = parse_seat(GAME, "expert")
+    strong = parse_seat(GAME, "strong")
+    assert expert.values == strong.values and GAME.strategies["expert"].sid == K.S_EXPERT
