@@ -28,11 +28,13 @@ Choices this module adds where the spec leaves room
   help in the discard choice (the ``may_i_model = none`` stall), ``cautious`` defends only
   while ``far`` cards short. ``fuzz`` is greedy with each decision random with probability
   ``noise``.
-* ``expert`` (issue 41, started; sid ``S_EXPERT``): ``cautious`` with its distance to the
-  contract exact about aces (``runs_have``'s ``exact``, ``ace_spent``): the others count one
-  ace card in a low and a high run of its suit at once (AD 2D 3D 4D with JD QD KD: "two runs
-  held"), so they believe the contract held and draw past the card that completes it. The
-  old strategies' play is unchanged (the flag defaults to their count).
+* ``expert`` (issue 41; sid ``S_EXPERT``): ``cautious`` with its distance to the contract
+  counting each card once (``contract_need``'s ``exact``): an ace in one run (``ace_spent``;
+  the others count one ace card in a low and a high run of its suit at once: AD 2D 3D 4D with
+  JD QD KD is "two runs held") and the sets from the cards the runs leave (``after_runs``; the
+  others count AD in a run and in a set of aces), so they believe a contract held and draw
+  past the card that completes it. The old strategies' play is unchanged (the flag defaults to
+  their count).
 * ``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
   determinized Monte Carlo over two decision kinds of its own turns, chosen by the ``kinds``
   bit mask: the draw (take the top discard, a May-I under ``out_of_turn_discard``, or draw)
@@ -316,7 +318,7 @@ S_MAYI = 2          # greedy with May-I limits (max_mayi, near)
 S_CAUTIOUS = 3      # greedy plus the defence (danger, far)
 S_FUZZ = 4          # greedy with random decisions (noise)
 S_SEARCH = 5        # determinized Monte Carlo search (row: kernels.search; the policy's row from SP_PRM)
-S_EXPERT = 6        # cautious with its distance to the contract exact about aces (issue 41: runs_have's ``exact``)
+S_EXPERT = 6        # cautious counting each card once towards its contract (issue 41: contract_need's ``exact``)
 # Every strategy but random reads the same parameter row (sim.games.contract_rummy lists
 # each strategy's defaults): greedy is mayi with no May-I limit and no defence.
 N_POLICY = 12       # a built-in's parameter row (the P_* slots)
@@ -839,6 +841,20 @@ def ace_spent(h, sc, k, s, lo):
 
 
 @njit(cache=True)
+def after_runs(h, nr, sc):
+    """A copy of holding h less one copy of each card in the nr run windows runs_have chose
+    (sc: suit and lowest position of each; position 14 is the ace)."""
+    left = h.copy()
+    for k in range(nr):
+        s, lo = sc[2 * k], sc[2 * k + 1]
+        for q in range(lo, lo + 4):
+            c = s * 13 + (q - 1) % 13
+            if left[c] > 0:
+                left[c] -= 1
+    return left
+
+
+@njit(cache=True)
 def sets_have(h, ns):
     """Cards held towards ns sets of 3 (the ranks held most, up to 3 each)."""
     have = 0
@@ -860,10 +876,16 @@ def sets_have(h, ns):
 
 @njit(cache=True)
 def contract_need(h, spec, rules, sc, exact=False):
-    """Estimated cards still missing for the contract (0 = perhaps complete; ``exact``: runs_have's)."""
+    """Estimated cards still missing for the contract (0 = perhaps complete). ``exact`` (the
+    expert): an ace counts in one run (runs_have's), and the sets are counted from the cards
+    the runs' windows leave (``after_runs``); the others count a card in a run and a set at
+    once (AD 2D 3D 4D with AS AS: a run and a set of aces)."""
     nr = spec[M.C_RUNS]
     ns = spec[M.C_GROUPS]
-    have = runs_have(h, nr, rules[F.RF_NO_TOUCH], sc, exact) + sets_have(h, ns)
+    runs = runs_have(h, nr, rules[F.RF_NO_TOUCH], sc, exact)
+    if exact and nr > 0 and ns > 0:
+        return max(0, 3 * ns + 4 * nr - runs - sets_have(after_runs(h, nr, sc), ns) - h[JK])
+    have = runs + sets_have(h, ns)
     return max(0, 3 * ns + 4 * nr - have - h[JK])
 
 

@@ -697,6 +697,8 @@ OLD_STRONG = {
     "trionfo": "heuristic:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,self_call=1.477",
     "telefunken": ("planner:reserve=0,near=2,per_hand=0.1716,down_left=17,down_turn=0,exchange=8,keep_jokers=1,"
                    "cut_aim=0,deny=-1,stall=300,alternative=0,h7_growth=0"),
+    "contract_rummy": ("cautious:max_mayi=99,near=99,volunteer=1,danger=3,far=3,layoff_target=1,joker_target=1,"
+                       "meld_jokers=1,vol_points=0,noise=0,swap=1"),
     "tripoli": ("heuristic:swap_below=3.186,pay_weight=0.1,auction_widow=0,sell_old=1,bid_max=3,suit_bid_max=6,"
                 "bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=2,bid_old_max=1,"
                 "bluff=0.4246,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0"),

@@ -274,7 +274,7 @@ def write_markdown(df, seats, notes, path: Path, args, fields, wall: float) -> N
                "largest finite m below 99 is extended automatically."), ""]
     if strong is not None and "strong" in fields:
         defaults = ",".join(f"{p.name}={p.default:g}" for p in strong.params)
-        lines += [f"`strong` here: `{defaults}`: the point of the committed `cardsim tune --self` run, `results/tune/contract_rummy/` (the defaults of `cautious`: no point of the family beat them).", ""]
+        lines += [f"`strong` here: `{defaults}`: the point of the committed `cardsim tune --self` run, `results/tune/contract_rummy/` (issue 41: the `expert`, cautious counting each card once towards its contract, at issue 16's cautious point: no point of the family beat it).", ""]
     lines += [("Preset `contract` (default May-I model `out_of_turn_discard`). Part 1: against each field F, one seat "
                "of F's family and parameters with only `max_mayi=m` changed (at most m May-I's, i.e. penalty cards, "
                "per deal) against three F seats, 4 players; every m plays the same "

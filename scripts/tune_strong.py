@@ -49,7 +49,8 @@ RUNS = {
                 "--param", "bluff=0:1", "--param", "stop_bonus=0:20", "--param", "lead_plan=0:4",
                 "--param", "lead_chance=0:3", "--budget", "3000000",
                 "--step", "0.5", "--rounds", "10"],
-    "contract_rummy": ["--strategy", "cautious", "--param", "max_mayi=0:10", "--param", "near=0:15",
+    # issue 41: the expert (cautious counting an ace in one run and a run's cards out of the sets)
+    "contract_rummy": ["--strategy", "expert", "--param", "max_mayi=0:10", "--param", "near=0:15",
                        "--param", "danger=0:15", "--param", "far=0:15", "--param", "vol_points=0:200",
                        "--param", "joker_target=0:2", "--budget", "60000"],
     # issue 41: the expert (the planner with exact wild-card counts, shedding points in a lost hand,

@@ -1,6 +1,7 @@
-"""Contract Rummy's expert (issue 41, started): cautious counts one ace card in a low and a high
-run of its suit at once; the expert counts it once, on the critique's worst position of issue
-16's strong (seed 0, game 11, deal 3: two runs of exactly four)."""
+"""Contract Rummy's expert (issue 41): cautious counts one ace card in a low and a high run of
+its suit at once, and a run's cards in a set too; the expert counts each card once. On the
+critique's worst positions of issue 16's strong (seed 0: game 11, deal 3, two runs of exactly
+four; game 5, deal 6, a set of three and two runs of four)."""
 from __future__ import annotations
 
 import numpy as np
@@ -41,3 +42,17 @@ def test_the_expert_is_strongs_point_with_the_exact_count():
     expert = parse_seat(GAME, "expert")
     strong = parse_seat(GAME, "strong")
     assert expert.values == strong.values and GAME.strategies["expert"].sid == K.S_EXPERT
+
+
+def test_a_card_in_a_run_window_does_not_count_in_a_set_for_the_expert():
+    """The critique's second-worst position (seed 0, game 5, deal 6: a set of three and two runs
+    of four): AD 2D 3D 4D is a run and AS AS with AD no set; KH (on the pile) makes KD KD KH one,
+    which the expert sees and cautious does not."""
+    h = holding("2C 5C AD 2D 2D 3D 4D KD KD AS AS JK")
+    before = need(h, 6, True)
+    h[parse_card("KH")] += 1
+    assert need(h, 6, True) == before - 1
+    h[parse_card("KH")] -= 1
+    cautious = need(h, 6, False)
+    h[parse_card("KH")] += 1
+    assert need(h, 6, False) == cautious                   # cautious sees no gain in KH

@@ -694,21 +694,25 @@ CRITIQUE = {
 
 
 # issue 41: the expert is cautious (issue 16's strong point by default) with its distance to the
-# contract exact about aces (kernels/contract_rummy.py ``runs_have``'s ``exact``: cautious counts
-# one ace in a low and a high run of its suit at once, so with AD 2D 3D 4D JD QD KD it believes two
-# runs held and never takes the card that completes its second run)
+# contract counting each card once (kernels/contract_rummy.py ``contract_need``'s ``exact``:
+# cautious counts one ace in a low and a high run of its suit at once, and a run's cards in a set
+# too, so with AD 2D 3D 4D JD QD KD it believes two runs held and never takes the card that
+# completes its second run)
 _CAUTIOUS = next(s for s in STRATEGIES if s.name == "cautious").params
 STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_CAUTIOUS, {
     "max_mayi": 99, "near": 99, "volunteer": 1, "danger": 3, "far": 3, "layoff_target": 1, "joker_target": 1,
     "meld_jokers": 1, "vol_points": 0, "noise": 0, "swap": 1}),
-    "cautious (issue 16's strong point by default) with its distance to the contract exact about aces: one "
-    "ace card counts in one run, not in a low and a high run of its suit at once (cautious's count, which "
-    "leaves it believing a contract of runs held and drawing instead of taking the card that completes it)"))
+    "cautious (issue 16's strong point by default) with its distance to the contract counting each card once: "
+    "an ace in one run, not in a low and a high run of its suit at once, and a run's cards not in a set too "
+    "(cautious's count, which leaves it believing its contract held and drawing instead of taking the card "
+    "that completes it)"))
 
-# issue 16: the self-consistent field of the committed `cardsim tune --self` run
-# (`python scripts/tune_strong.py contract_rummy`, results/tune/contract_rummy/; tests/test_strong.py checks the two agree)
-STRONG = "cautious:max_mayi=99,near=99,volunteer=1,danger=3,far=3,layoff_target=1,joker_target=1,meld_jokers=1,vol_points=0,noise=0,swap=1"
-STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "cautious"), STRONG,
+# issue 41: the self-consistent field of the committed `cardsim tune --self` run of the expert
+# (`python scripts/tune_strong.py contract_rummy`, results/tune/contract_rummy/; tests/test_strong.py checks the two
+# agree); issue 16's was cautious at the same point (OLD_STRONG in scripts/bench.py)
+STRONG = ("expert:max_mayi=99,near=99,volunteer=1,danger=3,far=3,layoff_target=1,joker_target=1,meld_jokers=1,"
+          "vol_points=0,noise=0,swap=1")
+STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
                         "`python scripts/tune_strong.py contract_rummy` (results/tune/contract_rummy/)"))
 STRATEGIES.append(search_strategy(
     K.S_SEARCH, STRATEGIES, ("strong", "cautious", "mayi", "greedy", "random", "expert"), worlds=32, budget=0,
