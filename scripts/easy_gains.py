@@ -30,6 +30,8 @@ FIXES = {
                 {"round 1 (now strong's own)": "look=0"}),
     "telefunken": ("examples/telefunken_critique_fixes.py:fixes", 4, 20_000,
                    {"panic at 2 cards": "panic=2"}),
+    "contract_rummy": ("examples/contract_rummy_critique_fixes.py:fixes", 4, 8_000,
+                       {"panic at 4 cards": "panic=4"}),
 }
 
 # game -> what an earlier round of its fixes gained, before they became strong's own (measured

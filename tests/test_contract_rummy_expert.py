@@ -56,3 +56,23 @@ def test_a_card_in_a_run_window_does_not_count_in_a_set_for_the_expert():
     cautious = need(h, 6, False)
     h[parse_card("KH")] += 1
     assert need(h, 6, False) == cautious                   # cautious sees no gain in KH
+
+
+def test_critique_fixes_plugin_is_strong_with_its_fix_off():
+    """examples/contract_rummy_critique_fixes.py (issue 41's easy-gains plug-in) with panic=0 plays
+    strong exactly; at its default it plays differently."""
+    from pathlib import Path
+
+    import cardsim
+    label = f"{Path(__file__).resolve().parents[1] / 'examples' / 'contract_rummy_critique_fixes.py'}:fixes"
+
+    def records(seat):
+        res = cardsim.run("contract_rummy", players=4, deals=20, strategies=[seat] + ["strong"] * 3, seed=11,
+                          workers=1)
+        rec = res.records
+        num = [c for c in rec.columns if rec[c].dtype.kind in "iuf"]
+        return rec[num].reset_index(drop=True)
+
+    base = records("strong")
+    assert base.equals(records(f"{label}:panic=0"))
+    assert not base.equals(records(label))
