@@ -33,8 +33,10 @@ Choices this module adds where the spec leaves room
   the others count one ace card in a low and a high run of its suit at once: AD 2D 3D 4D with
   JD QD KD is "two runs held") and the sets from the cards the runs leave (``after_runs``; the
   others count AD in a run and in a set of aces), so they believe a contract held and draw
-  past the card that completes it. The old strategies' play is unchanged (the flag defaults to
-  their count).
+  past the card that completes it. Not down, once a rival who has melded holds at most
+  ``shed_at`` cards (P_SHED; ``sheds``) it discards its costliest natural whatever its contract
+  needs (cautious's ``danger`` sheds only while far from its contract). The old strategies' play
+  is unchanged (the flag defaults to their count; P_SHED is read by the expert only).
 * ``search`` (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts): flat
   determinized Monte Carlo over two decision kinds of its own turns, chosen by the ``kinds``
   bit mask: the draw (take the top discard, a May-I under ``out_of_turn_discard``, or draw)
@@ -321,7 +323,7 @@ S_SEARCH = 5        # determinized Monte Carlo search (row: kernels.search; the 
 S_EXPERT = 6        # cautious counting each card once towards its contract (issue 41: contract_need's ``exact``)
 # Every strategy but random reads the same parameter row (sim.games.contract_rummy lists
 # each strategy's defaults): greedy is mayi with no May-I limit and no defence.
-N_POLICY = 12       # a built-in's parameter row (the P_* slots)
+N_POLICY = 13       # a built-in's parameter row (the P_* slots)
 N_PARAMS = SP_PRM + N_POLICY
 P_MAX = 0           # May-I's (penalty cards) per deal; >= 99: no limit
 P_NEAR = 1          # take a paid discard only if at most this many cards stay missing
@@ -337,6 +339,8 @@ P_NOISE = 9         # fuzz: probability that a decision is a fair coin / a rando
 P_SWAP = 10         # 1 = make joker swaps
 P_MELD = 11         # exact contracts: 0 the engine's meld (most natural points laid, fewest jokers), 1 the
                     # meld after which most held cards can be laid off (``flexible_meld``)
+P_SHED = 12         # expert: not down, once a seat that has melded holds at most this many cards, discard the
+                    # natural with the most points whatever the contract needs (0 = never; ``sheds``)
 UNLIMITED = 99
 SX_KINDS = SP_EXTRA      # search: bit 0 the draw (take the discard or not), bit 1 the discard
 SX_CANDS = SP_EXTRA + 1  # search: discards tried, the policy's best ones first
@@ -1128,6 +1132,19 @@ def discard_key(st, tab, p, c, h, spec, rules, near):
 
 
 @njit(cache=True)
+def sheds(st, p, prm):
+    """The expert sheds points (P_SHED): it is not down and a seat that has melded holds at
+    most P_SHED cards (it may go out any turn). cautious's ``danger`` sheds only while far
+    from its contract and still weighs what a card does for it."""
+    if prm[P_SHED] <= 0 or st[DOWN + p]:
+        return False
+    for q in range(st[N]):
+        if q != p and st[DOWN + q] and st[HSIZE + q] <= prm[P_SHED]:
+            return True
+    return False
+
+
+@njit(cache=True)
 def choose_discard(st, opts, tab, p, free, sid, prm, gplay, sc):
     """choose_discard / choose_oot_discard: the card to discard, -1 if none is legal."""
     if sid == S_RANDOM or noisy(sid, prm, gplay):
@@ -1135,6 +1152,13 @@ def choose_discard(st, opts, tab, p, free, sid, prm, gplay, sc):
     best = -1
     bk = BIG + 1
     h, spec, rules = hand_of(st, p), spec_of(opts, st[DEAL]), rules_of(opts)
+    if sid == S_EXPERT and not free and sheds(st, p, prm):
+        pts = -1
+        for c in range(JK):                     # the costliest natural (ties: the first)
+            if discard_ok(st, p, c, free) and rules[M.R_POINTS + c % 13] > pts:
+                best, pts = c, rules[M.R_POINTS + c % 13]
+        if best >= 0:
+            return best
     near = danger(st, opts, p, prm, sid, sc)
     for c in range(HOLD):
         if discard_ok(st, p, c, free):

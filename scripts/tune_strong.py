@@ -49,10 +49,11 @@ RUNS = {
                 "--param", "bluff=0:1", "--param", "stop_bonus=0:20", "--param", "lead_plan=0:4",
                 "--param", "lead_chance=0:3", "--budget", "3000000",
                 "--step", "0.5", "--rounds", "10"],
-    # issue 41: the expert (cautious counting an ace in one run and a run's cards out of the sets)
+    # issue 41: the expert (cautious counting an ace in one run and a run's cards out of the sets,
+    # shedding its costliest card when a rival who has melded is about to go out)
     "contract_rummy": ["--strategy", "expert", "--param", "max_mayi=0:10", "--param", "near=0:15",
                        "--param", "danger=0:15", "--param", "far=0:15", "--param", "vol_points=0:200",
-                       "--param", "joker_target=0:2", "--budget", "60000"],
+                       "--param", "joker_target=0:2", "--param", "shed_at=0:10", "--budget", "60000"],
     # issue 41: the expert (the planner with exact wild-card counts, shedding points in a lost hand,
     # spare wild cards kept); keep_jokers is left out (it acts only under cut_joker_keep=optional),
     # and so are down_left and down_turn: holding back acts only when both are set (down_turn 0

@@ -59,8 +59,9 @@ def test_a_card_in_a_run_window_does_not_count_in_a_set_for_the_expert():
 
 
 def test_critique_fixes_plugin_is_strong_with_its_fix_off():
-    """examples/contract_rummy_critique_fixes.py (issue 41's easy-gains plug-in) with panic=0 plays
-    strong exactly; at its default it plays differently."""
+    """examples/contract_rummy_critique_fixes.py (issue 41's easy-gains plug-in): its fix is strong's
+    own shed_at now, so with panic 0 (off) it plays strong and with panic k on strong:shed_at=0 it
+    plays strong:shed_at=k."""
     from pathlib import Path
 
     import cardsim
@@ -74,5 +75,6 @@ def test_critique_fixes_plugin_is_strong_with_its_fix_off():
         return rec[num].reset_index(drop=True)
 
     base = records("strong")
-    assert base.equals(records(f"{label}:panic=0"))
-    assert not base.equals(records(label))
+    assert base.equals(records(f"{label}:panic=0")) and base.equals(records(label))
+    two = records("strong:shed_at=2")
+    assert two.equals(records(f"{label}:panic=2")) and not two.equals(base)

@@ -701,17 +701,21 @@ CRITIQUE = {
 _CAUTIOUS = next(s for s in STRATEGIES if s.name == "cautious").params
 STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_CAUTIOUS, {
     "max_mayi": 99, "near": 99, "volunteer": 1, "danger": 3, "far": 3, "layoff_target": 1, "joker_target": 1,
-    "meld_jokers": 1, "vol_points": 0, "noise": 0, "swap": 1}),
+    "meld_jokers": 1, "vol_points": 0, "noise": 0, "swap": 1}) + (
+    ParamSpec("shed_at", 1.0, 0.0, 20.0, "not down, once a seat that has melded holds at most this many cards, "
+              "discard the card with the most points whatever the contract needs (0 = never; cautious sheds only "
+              "while far from its contract)", integer=True),),
     "cautious (issue 16's strong point by default) with its distance to the contract counting each card once: "
     "an ace in one run, not in a low and a high run of its suit at once, and a run's cards not in a set too "
     "(cautious's count, which leaves it believing its contract held and drawing instead of taking the card "
-    "that completes it)"))
+    "that completes it); and it sheds its costliest card once a rival who has melded is about to go out "
+    "(shed_at)"))
 
 # issue 41: the self-consistent field of the committed `cardsim tune --self` run of the expert
 # (`python scripts/tune_strong.py contract_rummy`, results/tune/contract_rummy/; tests/test_strong.py checks the two
 # agree); issue 16's was cautious at the same point (OLD_STRONG in scripts/bench.py)
 STRONG = ("expert:max_mayi=99,near=99,volunteer=1,danger=3,far=3,layoff_target=1,joker_target=1,meld_jokers=1,"
-          "vol_points=0,noise=0,swap=1")
+          "vol_points=0,noise=0,swap=1,shed_at=1")
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
                         "`python scripts/tune_strong.py contract_rummy` (results/tune/contract_rummy/)"))
 STRATEGIES.append(search_strategy(
