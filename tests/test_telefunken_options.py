@@ -384,9 +384,11 @@ def test_registry_lists_telefunken():
 
 def test_strategies_and_parameters():
     g = GAME
-    assert list(g.strategies) == ["random", "greedy", "chip_saver", "patient", "planner", "fuzz", "strong", "search"]
+    assert list(g.strategies) == ["random", "greedy", "chip_saver", "patient", "planner", "fuzz", "expert", "strong",
+                                  "search"]
     assert [s.sid for s in g.strategies.values()] == [K.S_RANDOM, K.S_GREEDY, K.S_CHIP_SAVER, K.S_PATIENT,
-                                                      K.S_PLANNER, K.S_FUZZ, K.S_PLANNER,   # strong: tuned planner
+                                                      K.S_PLANNER, K.S_FUZZ, K.S_EXPERT,
+                                                      K.S_EXPERT,   # strong: the tuned expert (issue 41)
                                                       K.S_SEARCH]
     params = {s.name: [(p.name, p.default, p.lo, p.hi) for p in s.params] for s in g.strategies.values()}
     assert params["random"] == params["greedy"] == []
@@ -396,6 +398,8 @@ def test_strategies_and_parameters():
                                                  "exchange", "keep_jokers", "cut_aim", "deny", "stall",
                                                  "alternative", "h7_growth"]
     assert [p[0] for p in params["fuzz"]] == ["greedy", "buy", "hold"]
+    assert [p[0] for p in params["expert"]] == [p[0] for p in params["planner"]] + ["dump_at", "dump_need",
+                                                                                   "wild_room", "rich"]
     assert all(len(s.params) <= g.n_params for s in g.strategies.values())
     seats = seat_table(g, ["patient:near=3,reserve=5", "chip_saver", "greedy", "random"], 4)
     sids, prm = seat_arrays(g, seats)
