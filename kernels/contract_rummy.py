@@ -887,9 +887,7 @@ def contract_need(h, spec, rules, sc, exact=False):
     nr = spec[M.C_RUNS]
     ns = spec[M.C_GROUPS]
     runs = runs_have(h, nr, rules[F.RF_NO_TOUCH], sc, exact)
-    if exact and nr > 0 and ns > 0:
-        return max(0, 3 * ns + 4 * nr - runs - sets_have(after_runs(h, nr, sc), ns) - h[JK])
-    have = runs + sets_have(h, ns)
+    have = runs + sets_have(after_runs(h, nr, sc) if exact and nr > 0 and ns > 0 else h, ns)
     return max(0, 3 * ns + 4 * nr - have - h[JK])
 
 

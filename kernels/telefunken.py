@@ -2289,19 +2289,18 @@ def sheds(st, opts, dump_at, dump_need, exact):
     at least ``dump_need`` cards of its contract. Never in a hand laid at once (no seat is
     down there)."""
     p = st[CUR]
-    if st[DOWN + p] or need_with(st, opts, p, -1, 0, exact) < dump_need:
+    if st[DOWN + p]:
         return False
-    for q in range(st[N]):
+    for q in range(st[N]):                          # the cheap test first: need_with is not
         if q != p and st[DOWN + q] and held(st, q) <= dump_at:
-            return True
+            return need_with(st, opts, p, -1, 0, exact) >= dump_need
     return False
 
 
 @njit(cache=True)
 def card_points(st, opts, c):
     """Penalty points of card c held at the end of the hand (a wild two: the 2's points)."""
-    rules = rules_of(opts)
-    return rules[M.R_JOKER_POINTS] if c == JK else rules[M.R_POINTS + c % 13]
+    return M.go_card_points(c, rules_of(opts))
 
 
 @njit(cache=True)
@@ -2313,8 +2312,10 @@ def costliest_discard(st, opts, acts, n, exact):
         if acts[i] & 15 == A_DISCARD:
             c = field(acts[i], 1)
             v = card_points(st, opts, c)
-            k = keep_score(st, opts, st[CUR], c, exact)
-            if v > pts or (v == pts and k < keep):
+            if v < pts:
+                continue
+            k = keep_score(st, opts, st[CUR], c, exact)   # (only to break a tie, or the next one)
+            if v > pts or k < keep:
                 best, pts, keep = i, v, k
     return best
 
