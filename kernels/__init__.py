@@ -6,8 +6,9 @@ Python-side concerns (options, registries, I/O) live in ``sim/``.
 Cache: numba keys a cached function on its own source file only, so a kernel compiled
 against an older version of a module it calls (or of that module's constants) would be
 loaded stale. The cache therefore lives in a directory named after a digest of all the
-kernel sources (under ``NUMBA_CACHE_DIR`` when set, else ``kernels/__pycache__/numba``):
-any change to any kernel starts a fresh cache. Where that directory cannot be written,
+kernel sources (every ``.py`` below ``kernels/``, the games' packages included, with its path;
+under ``NUMBA_CACHE_DIR`` when set, else ``kernels/__pycache__/numba``): any change to any
+kernel starts a fresh cache. Where that directory cannot be written,
 numba falls back to its usual locations.
 
 Compile time (issue 14; ``scripts/compile_profile.py GAME`` shows where it goes). Numba
@@ -41,7 +42,9 @@ from pathlib import Path
 import numba
 
 _HERE = Path(__file__).resolve().parent
-_DIGEST = hashlib.sha1(b"".join(p.read_bytes() for p in sorted(_HERE.glob("*.py")))).hexdigest()[:16]
+_SOURCES = sorted(p for p in _HERE.rglob("*.py") if "__pycache__" not in p.relative_to(_HERE).parts)
+_DIGEST = hashlib.sha1(b"".join(p.relative_to(_HERE).as_posix().encode() + b"\0" + p.read_bytes()
+                                for p in _SOURCES)).hexdigest()[:16]
 numba.config.CACHE_DIR = os.path.join(os.environ.get("NUMBA_CACHE_DIR") or str(_HERE / "__pycache__" / "numba"),
                                       _DIGEST)
 

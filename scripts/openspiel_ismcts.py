@@ -38,8 +38,8 @@ from cardsim.kernels import tonk as K  # noqa: E402
 from cardsim.kernels.jit import no_plugin  # noqa: E402
 from cardsim.kernels.rng import STREAM_PLAY, seed_stream  # noqa: E402
 from cardsim.kernels.search import SP_POLICY, SP_PRM  # noqa: E402
-from cardsim.sim.games import marafon_step as MS  # noqa: E402
-from cardsim.sim.games import tonk_step as TS  # noqa: E402
+from cardsim.sim.games.marafon import step as MS  # noqa: E402
+from cardsim.sim.games.tonk import step as TS  # noqa: E402
 from cardsim.sim.registry import get_game, seat_arrays, seat_table  # noqa: E402
 
 

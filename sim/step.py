@@ -36,10 +36,10 @@ from cardsim.sim.errors import UsageError, UsageTypeError
 CHANCE = -1
 TERMINAL = -4
 
-STEP_GAMES = {"tonk": "cardsim.sim.games.tonk_step", "marafon": "cardsim.sim.games.marafon_step",
-              "trionfo": "cardsim.sim.games.trionfo_step", "tripoli": "cardsim.sim.games.tripoli_step",
-              "telefunken": "cardsim.sim.games.telefunken_step",
-              "contract_rummy": "cardsim.sim.games.contract_rummy_step"}
+STEP_GAMES = {"tonk": "cardsim.sim.games.tonk.step", "marafon": "cardsim.sim.games.marafon.step",
+              "trionfo": "cardsim.sim.games.trionfo.step", "tripoli": "cardsim.sim.games.tripoli.step",
+              "telefunken": "cardsim.sim.games.telefunken.step",
+              "contract_rummy": "cardsim.sim.games.contract_rummy.step"}
 
 
 def option_text(value) -> str:

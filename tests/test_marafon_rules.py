@@ -1,4 +1,4 @@
-"""Marafon game flow (kernels/marafon.py) on stacked states: the worked examples of
+"""Marafon game flow (kernels/marafon/) on stacked states: the worked examples of
 marafon.md A11 (truncation, the marafona, claims, both sides at 41, battitore rotation, the
 31 1/3 variant), the deal in packets of 5 and every section C option of Part A."""
 import numpy as np

@@ -12,7 +12,7 @@ from cardsim.kernels import tonk as K  # noqa: E402
 from cardsim.kernels.rng import STREAM_PLAY, seed_stream  # noqa: E402
 from cardsim.sim.errors import UsageError  # noqa: E402
 from cardsim.sim.games.tonk import GAME  # noqa: E402
-from cardsim.sim.games.tonk_step import action_id, batch_deck  # noqa: E402
+from cardsim.sim.games.tonk.step import action_id, batch_deck  # noqa: E402
 from openspiel_helpers import ismcts_plays, resample_walk, same_views  # noqa: E402
 from cardsim.sim.registry import seat_arrays, seat_table  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402

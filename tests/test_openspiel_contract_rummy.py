@@ -13,7 +13,7 @@ import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import contract_rummy as K  # noqa: E402
 from cardsim.kernels import melds_float as F  # noqa: E402
 from cardsim.sim.games.contract_rummy import PRESETS  # noqa: E402
-from cardsim.sim.games.contract_rummy_step import BASE, NUM_ACTIONS, kind_of  # noqa: E402
+from cardsim.sim.games.contract_rummy.step import BASE, NUM_ACTIONS, kind_of  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
 from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, play_like_the_batch, resample_walk,  # noqa: E402
                                same_views)

@@ -9,7 +9,7 @@ pyspiel = pytest.importorskip("pyspiel")
 import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import marafon as K  # noqa: E402
 from cardsim.sim.games.marafon import GAME  # noqa: E402
-from cardsim.sim.games.marafon_step import A_NO  # noqa: E402
+from cardsim.sim.games.marafon.step import A_NO  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
 from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, lowest, play_like_the_batch,  # noqa: E402
                                resample_walk, same_pool, same_views, swap_cards)

@@ -11,7 +11,7 @@ pyspiel = pytest.importorskip("pyspiel")
 import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import telefunken as K  # noqa: E402
 from cardsim.sim.games.telefunken import PRESETS  # noqa: E402
-from cardsim.sim.games.telefunken_step import BASE, NUM_ACTIONS, action_code, action_id  # noqa: E402
+from cardsim.sim.games.telefunken.step import BASE, NUM_ACTIONS, action_code, action_id  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
 from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, play_like_the_batch, resample_walk,  # noqa: E402
                                same_views)

@@ -7,7 +7,7 @@ import numpy as np
 
 from cardsim.kernels import telefunken as K
 from cardsim.kernels.rng import STREAM_PLAY, seed_stream
-from cardsim.sim.games import telefunken_step as TS
+from cardsim.sim.games.telefunken import step as TS
 from cardsim.sim.games.telefunken import TelefunkenOptions
 from cardsim.sim.registry import get_game, seat_arrays, seat_table
 

@@ -1,4 +1,4 @@
-"""Telefunken game flow (kernels/telefunken.py) on stacked states: the worked examples of
+"""Telefunken game flow (kernels/telefunken/) on stacked states: the worked examples of
 telefunken.md §19 that involve turns, plus the deal, buying, going down, lay-off
 restrictions, joker operations, Hand 7, stock exhaustion, the exchange and scoring."""
 import numpy as np

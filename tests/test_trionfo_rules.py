@@ -1,4 +1,4 @@
-"""Trionfo (kernels/trionfo.py) on stacked states: the worked examples of marafon.md B8
+"""Trionfo (kernels/trionfo/) on stacked states: the worked examples of marafon.md B8
 (auction and leader, all pass, partnership won, thin margin, solo lost), the deal in packets
 of 4, the called partner and every section C option of Part B."""
 import numpy as np

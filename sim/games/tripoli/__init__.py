@@ -1,6 +1,6 @@
 """Tripoli on the Python side: options, presets, strategies, records and replay events.
 
-Rules source ``docs/rules/tripoli.md``; the kernel and its choices: ``kernels/tripoli.py``.
+Rules source ``docs/rules/tripoli.md``; the kernel and its choices: ``kernels/tripoli/``.
 Plug-in strategies (``cardsim.plugin``) decide any of the kinds in ``GAME.plugin["kinds"]``
 (every decision of the game) on the seat's view; ``cardsim.tripoli`` documents the view, the
 kinds and the actions of each, ``examples/tripoli_widow_stops.py`` is a worked example.
@@ -85,7 +85,7 @@ class TripoliOptions:
             raise UsageError(f"option first_dealer: must be random or a seat number (got {self.first_dealer!r})")
 
     def to_array(self, n_players: int) -> np.ndarray:
-        """The kernel's option array (see the table in ``kernels/tripoli.py``)."""
+        """The kernel's option array (see the table in ``kernels/tripoli/``)."""
         if not 2 <= n_players <= K.MAX_PLAYERS:
             raise UsageError(f"tripoli takes 2 to {K.MAX_PLAYERS} players (got {n_players})")
         if self.first_dealer != "random" and self.first_dealer >= n_players:
@@ -184,7 +184,7 @@ STRATEGIES.append(StrategySpec("greedy", K.S_HEURISTIC, STRATEGIES[2].params,
                                "the heuristic under the runner's default strategy name"))
 # issue 41: the expert plays as the heuristic (its parameters)
 # but bets by its chance of holding the best hand and leads Michigan to the stops it knows
-# (kernels/tripoli.py: ``expert_bet``, ``expert_lead``); the heuristic's betting parameters
+# (kernels/tripoli/: ``expert_bet``, ``expert_lead``); the heuristic's betting parameters
 # (bet_at .. bluff_size but bluff, size_shift .. odds_weight, pos_shift) keep their slots and play no part
 # Its defaults: the least exploitable field of the first tune of the expert family (round 7 of
 # results/tune/tripoli/ before the Michigan fixes), with the critique plug-in's Michigan fixes

@@ -1,6 +1,6 @@
 """Trionfo on the Python side: options, presets, strategies, records and replay events.
 
-Rules: ``docs/rules/marafon.md`` Part B; the kernels are ``kernels/trionfo.py`` (its
+Rules: ``docs/rules/marafon.md`` Part B; the kernels are ``kernels/trionfo/`` (its
 docstring lists the choices made where the spec leaves room) on ``kernels/tricks.py``.
 
 One record row is one **session** of ``trionfo_hands`` hands (default 10). ``payout_{p}`` is
@@ -123,7 +123,7 @@ STRATEGIES = [
        "of the sides"),
 ]
 # issue 41: the expert bids as heuristic (its six parameters, issue 16's strong values by default)
-# and plays with card-play rules a good player keeps (kernels/trionfo.py: ``expert_card``); its
+# and plays with card-play rules a good player keeps (kernels/trionfo/: ``expert_card``); its
 # defaults: the first tune's point with the one-parameter scan's honour_min 4 and clinch 0
 # (results/STUDIES.md), the start of the committed tune run
 _HEURISTIC = STRATEGIES[-1].params

@@ -550,7 +550,7 @@ class TelefunkenOptions:
         return np.asarray(table, dtype=np.int64)
 
     def to_array(self, n_players: int) -> np.ndarray:
-        """The kernel's option array (see the table in ``kernels/telefunken.py``)."""
+        """The kernel's option array (see the table in ``kernels/telefunken/``)."""
         if not 3 <= n_players <= K.MAX_PLAYERS:
             raise UsageError(f"telefunken takes 3 to {K.MAX_PLAYERS} players (got {n_players})")
         if self.first_dealer != "random" and self.first_dealer >= n_players:
@@ -1201,7 +1201,7 @@ CRITIQUE = {
 
 
 # issue 41: the expert is the planner with its distances to the contract exact about wild cards
-# (a meld takes one: kernels/telefunken.py ``group_need``'s ``exact``; the planner, as built,
+# (a meld takes one: kernels/telefunken/ ``group_need``'s ``exact``; the planner, as built,
 # counts two jokers as closing two groups short by 0 and 2 cards, so it never buys the card that
 # lets it go down); its defaults: issue 16's strong point, with the two values there that changed
 # no decision written as what they play (per_hand 0.1716 keeps no chip back before a chip count of

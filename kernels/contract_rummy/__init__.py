@@ -60,7 +60,7 @@ Choices this module adds where the spec leaves room
   -1 leaves the decision to the base built-in, an answer that is no index of the list stops
   the deal (``E_PLUGIN``, in every mode). Built-in seats never build the lists.
 * Step mode (issue 20, ``XSTEP``; the step API and the OpenSpiel bridge,
-  ``sim.games.contract_rummy_step``): a turn is ``step_turn``, replayed from its start with
+  ``sim.games.contract_rummy.step``): a turn is ``step_turn``, replayed from its start with
   every seat a plug-in answering from a script (``step_plugin``, the ``SS_*`` slots of its
   ``pprm`` row); a question the script does not answer stops the turn and leaves a snapshot of
   the state where it was asked (``SNAP``). Stock cards come from the feed (``XFEED``: the cards
@@ -275,7 +275,7 @@ KNOWN = PILE + MAX_PACK  # KNOWN + 53 p + c: copies of card c seat p is publicly
 F_KIND = KNOWN + HOLD * MAX_PLAYERS  # a search rollout's forced decision: its kind + 1 (0: none) ...
 F_SEAT = F_KIND + 1      # ... the seat it is forced for ...
 F_VAL = F_KIND + 2       # ... and the answer (K_DRAW: 1 take; K_DISCARD: the card); used once
-XSTEP = F_KIND + 3       # step mode (the step API, ``sim.games.contract_rummy_step``): 1 = every stock card
+XSTEP = F_KIND + 3       # step mode (the step API, ``sim.games.contract_rummy.step``): 1 = every stock card
                          # comes from the feed, and a reshuffle leaves the pile's order (chance deals it)
 XFEED_LEN = XSTEP + 1    # step mode: cards in the feed
 XFEED_POS = XSTEP + 2    # step mode: feed cards drawn so far this turn
@@ -2217,7 +2217,7 @@ def end_turn(st, opts, tab, sids, params, gplay, trace, sc, p, q, plug, pprm, vb
 # =============================================================================
 @njit(cache=True)
 def step_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb, srch):
-    """The step API's turn (``sim.games.contract_rummy_step``): ``play_turn`` with every seat a
+    """The step API's turn (``sim.games.contract_rummy.step``): ``play_turn`` with every seat a
     plug-in answering from its script (``step_plugin``), the stock drawn from the feed (XSTEP).
     It runs until the turn ends, a question no answer is scripted for (the snapshot in ``vb``)
     or a draw the feed has no card for (XNEED)."""

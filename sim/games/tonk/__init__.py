@@ -62,7 +62,7 @@ class TonkOptions:
             raise UsageError(f"option first_dealer: must be random or a seat number 0..3 (got {self.first_dealer!r})")
 
     def to_array(self, n_players: int) -> np.ndarray:
-        """The kernel's option array (see the table in ``kernels/tonk.py``)."""
+        """The kernel's option array (see the table in ``kernels/tonk/``)."""
         if self.first_dealer != "random" and self.first_dealer >= n_players:
             raise UsageError(f"option first_dealer: seat {self.first_dealer} does not exist with {n_players} players")
         a = np.zeros(K.O_SIZE, dtype=np.int64)

@@ -1,6 +1,6 @@
 """Marafon on the Python side: options, presets, strategies, records and replay events.
 
-Rules: ``docs/rules/marafon.md`` Part A; the kernels are ``kernels/marafon.py`` (its
+Rules: ``docs/rules/marafon.md`` Part A; the kernels are ``kernels/marafon/`` (its
 docstring lists the choices made where the spec leaves room) on ``kernels/tricks.py``.
 
 One record row is one **match** (one game by default, ``games_per_match``). Partnerships are
@@ -101,7 +101,7 @@ class MarafonOptions:
             raise UsageError(f"option first_dealer: must be random or a seat number 0..3 (got {self.first_dealer!r})")
 
     def to_array(self, n_players: int) -> np.ndarray:
-        """The kernel's option array (see the table in ``kernels/marafon.py``)."""
+        """The kernel's option array (see the table in ``kernels/marafon/``)."""
         if n_players != 4:
             raise UsageError(f"marafon takes 4 players (got {n_players})")
         a = np.zeros(K.O_SIZE, dtype=np.int64)
@@ -157,7 +157,7 @@ STRATEGIES = [
        "safely; wins cheaply and keeps the 3 and 2 of trump; claims on a noisy count with a margin"),
 ]
 # issue 41: the expert plays as heuristic (its four parameters, strong's values by default) plus
-# card-play rules a good player keeps (kernels/marafon.py: ``expert_card``)
+# card-play rules a good player keeps (kernels/marafon/: ``expert_card``)
 _HEURISTIC = STRATEGIES[-1].params
 _STRONG_START = {"honour_min": 4.0, "marafona_weight": 100.0}
 STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_HEURISTIC, _STRONG_START) + (

@@ -30,7 +30,7 @@ joker_swap_requires_prior_meld (true), swapped_joker_may_be_discarded (false),
 dead_stock_rule (score_all / void_deal), cut_bonus_recipient (cutter / deal_winner),
 cut_success_prob (none = 1/(N-1) for a pack of N), max_turns_per_deal (1000), tie_rule
 (shared; the only choice), first_dealer (random or a seat). How the engine reads each
-option where the spec leaves room is in the docstring of ``kernels/contract_rummy.py``.
+option where the spec leaves room is in the docstring of ``kernels/contract_rummy/``.
 
 Plug-in strategies (issue 17): ``--strategy file.py:NAME`` seats a ``cardsim.plugin.Strategy``;
 its decision kinds, view and legal codes are ``cardsim.contract_rummy``'s (example:
@@ -187,7 +187,7 @@ class ContractRummyOptions:
         return F.make_contract_table(exact=self.initial_meld_exact_size, deal7_all=self.deal7_special)
 
     def to_array(self, n_players: int) -> np.ndarray:
-        """The kernel's option array (see ``kernels/contract_rummy.py``)."""
+        """The kernel's option array (see ``kernels/contract_rummy/``)."""
         if not 3 <= n_players <= K.MAX_PLAYERS:
             raise UsageError(f"contract_rummy takes 3 to {K.MAX_PLAYERS} players (got {n_players})")
         if self.first_dealer != "random" and (not isinstance(self.first_dealer, int)
@@ -347,7 +347,7 @@ COLUMNS = [
 
 # ---- traces ------------------------------------------------------------------------------
 # ``trace_events`` reads the kernel trace (rows code, seat, a, b, c, d: see the T_* codes in
-# kernels/contract_rummy.py) into sim.trace events. It keeps its own copy of the table (each
+# kernels/contract_rummy/) into sim.trace events. It keeps its own copy of the table (each
 # meld as the kernel logged it, updated by every lay-off and swap with the windows the kernel
 # logs), so that every meld can be shown card by card.
 def _card(c: int) -> str:
@@ -694,7 +694,7 @@ CRITIQUE = {
 
 
 # issue 41: the expert is cautious (issue 16's strong point by default) with its distance to the
-# contract counting each card once (kernels/contract_rummy.py ``contract_need``'s ``exact``:
+# contract counting each card once (kernels/contract_rummy/ ``contract_need``'s ``exact``:
 # cautious counts one ace in a low and a high run of its suit at once, and a run's cards in a set
 # too, so with AD 2D 3D 4D JD QD KD it believes two runs held and never takes the card that
 # completes its second run)
