@@ -603,8 +603,8 @@ def odds(game: str, hand: Whole | None, *, cards: Whole | None = None, samples: 
 def _replay_output(arg: str) -> str | None:
     """None when ``arg`` names a game; else the path of the output to replay from (UsageError,
     naming the games, when it is neither)."""
-    from cardsim.sim.registry import GAME_NAMES, get_game
-    if arg.strip().lower() in GAME_NAMES:
+    from cardsim.sim.registry import game_names, get_game
+    if arg.strip().lower() in game_names():
         return None
     if Path(arg).exists():
         return arg

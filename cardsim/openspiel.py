@@ -33,7 +33,7 @@ import pyspiel
 
 from cardsim.sim.options import option_fields
 from cardsim.sim.registry import get_game
-from cardsim.sim.step import CHANCE, STEP_GAMES, TERMINAL, new_game, option_text
+from cardsim.sim.step import CHANCE, TERMINAL, new_game, option_text, step_games
 
 
 def _param_default(value):
@@ -99,7 +99,7 @@ def _spec(game: str) -> dict:
 def _game_type(game: str) -> pyspiel.GameType:
     spec = get_game(game)
     lo, hi, _ = spec.players
-    zero_sum = getattr(importlib.import_module(STEP_GAMES[game]), "ZERO_SUM", True)
+    zero_sum = getattr(importlib.import_module(spec.step), "ZERO_SUM", True)
     return pyspiel.GameType(
         short_name=f"cardsim_{game}", long_name=f"cardsim {game}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -210,7 +210,7 @@ class Observer:
 
 
 GAMES = {}
-for _g in STEP_GAMES:
+for _g in step_games():
     _type, _cls = _make_classes(_g)
     pyspiel.register_game(_type, _cls)
     GAMES[_g] = _cls

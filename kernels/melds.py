@@ -17,8 +17,8 @@ Representation
   15-bit mask with bit ``p`` for position ``p`` (bit 0 unused). A joker in a run stands for
   one position; ``jpos`` is the mask of the positions the jokers stand for.
 
-Rules array (``rules``, int64, built by ``make_rules``; ``TELEFUNKEN_RULES`` is §3)
--------------------------------------------------------------------------------------
+Rules array (``rules``, int64, built by ``make_rules``; its defaults are Telefunken's §3)
+-----------------------------------------------------------------------------------------
 ``R_MAX_JOKERS`` jokers per meld (1) · ``R_MIN_GROUP`` (3) · ``R_MIN_RUN`` (3) ·
 ``R_ACE_LOW`` / ``R_ACE_HIGH`` (1/1: A-2-3 and Q-K-A, never K-A-2) · ``R_MAX_RUN`` (13: the
 ace never at both ends) · ``R_PURE_EXT`` pure-trío extension (0 = the missing 4th suit only,
@@ -31,8 +31,8 @@ jokers; honoured by valid_group, the contract search, lay-offs, joker retrievals
 going out). ``R_GROUP_DUPS`` is the last entry so the older indices are unchanged.
 
 Contract table (``contracts``, int64 (8, C_SIZE), row = hand 1..7, row 0 unused;
-``TELEFUNKEN_CONTRACTS`` is §4, ``ECUADOR_CONTRACTS`` and ``BOLIVIA_CONTRACTS`` the §17
-presets; ``make_contracts(entries, joker_limits=None, distinct_ranks=False)`` builds one
+a game builds its own from its options, as Telefunken's ``contract_table`` does for §4 and
+the §17 presets; ``make_contracts(entries, joker_limits=None, distinct_ranks=False)`` builds one
 from the A34 / A36 / A15 options and raises ValueError for shapes it cannot search):
 ``C_GROUPS`` number of groups (0..2; they share one size) · ``C_GROUP_SIZE`` ·
 ``C_GROUP_EXACT`` (1: size exactly, 0: at least) · ``C_PURE`` number of pure groups among
@@ -128,12 +128,12 @@ PURE_FOURTH_SUIT = 0
 PURE_ANY_NATURAL = 1
 PURE_NONE = 2
 
-TELEFUNKEN_POINTS = (11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+ACE11_POINTS = (11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)   # by rank (ace first): ace 11, pips, faces 10
 
 
 def make_rules(max_jokers=1, min_group=3, min_run=3, ace_low=True, ace_high=True, max_run=13,
                pure_ext=PURE_FOURTH_SUIT, retrieve=2, joker_points=15,
-               points=TELEFUNKEN_POINTS, group_dups=True, group_wilds=None, run_wilds=None,
+               points=ACE11_POINTS, group_dups=True, group_wilds=None, run_wilds=None,
                wild_ratio=WR_NONE, wrap=False, wild_trio=False, wild_layoff=True, frozen=True):
     """Rules array for the kernels (defaults: Telefunken §2-3, §9-10; ``group_dups``: a
     group may hold two identical natural cards, option A3). ``group_wilds`` / ``run_wilds``
@@ -162,8 +162,6 @@ def make_rules(max_jokers=1, min_group=3, min_run=3, ace_low=True, ace_high=True
     r[R_GROUP_DUPS] = int(group_dups)
     return r
 
-
-TELEFUNKEN_RULES = make_rules()
 
 # ---- contract table --------------------------------------------------------------
 C_GROUPS = 0
@@ -256,17 +254,6 @@ def make_contracts(entries, joker_limits=None, distinct_ranks=False):
             row = table[row, C_NEXT]
     return table
 
-
-_TRIO, _PURE_TRIO = ("group", 3, False), ("group", 3, True)
-_G4, _G5 = ("group", 4, False), ("group", 5, False)
-TELEFUNKEN_CONTRACTS = make_contracts(
-    [[_PURE_TRIO], [_TRIO, _TRIO], [_G4], [_G4, _G4], [_G5], [_G5, _G5], [_TRIO, ("run", 7, False)]])
-ECUADOR_CONTRACTS = make_contracts(
-    [[_PURE_TRIO], [_PURE_TRIO, _TRIO], [_G4], [_G4, _G4], [_G5], [_TRIO, ("run", 4, False)],
-     [("run", 7, False)]],
-    joker_limits={1: 0, 2: 1, 3: 0, 4: 1, 5: 0, 6: 0, 7: 1})
-BOLIVIA_CONTRACTS = TELEFUNKEN_CONTRACTS.copy()
-BOLIVIA_CONTRACTS[7] = [0, 0, 0, 0, 1, 7, -1, 0, 0]       # Hand 7: one run of 7 or more
 
 # ---- meld rows -------------------------------------------------------------------
 M_KIND = 0

@@ -99,11 +99,11 @@ RF_FIXED = M.R_SIZE + 3         # joker_position = fixed: a run's jokers keep th
 RF_SIZE = M.R_SIZE + 4
 MAX_MIN_NAT = 3                 # min_naturals_per_meld 1..3 (4 would forbid every 3-card set)
 
-CONTRACT_RUMMY_POINTS = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+ACE15_POINTS = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
 
 def make_float_rules(joker_points=15, no_touch=True, min_naturals=1, max_run=14,
-                     points=CONTRACT_RUMMY_POINTS, fixed=False):
+                     points=ACE15_POINTS, fixed=False):
     """Rules array: ``melds.make_rules`` (sets 3+, runs 4+, §3 points) + the float entries."""
     if not 1 <= min_naturals <= MAX_MIN_NAT:
         raise ValueError(f"min_naturals_per_meld must be 1..{MAX_MIN_NAT}")

@@ -21,8 +21,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 OUT = ROOT / "tests" / "data" / "record_digests.json"
-DEALS = {"tonk": 3000, "telefunken": 12, "contract_rummy": 12, "marafon": 300, "trionfo": 60, "tripoli": 400}
-SLOW = {("telefunken", "peru2"): 4}
 
 
 def configs():
@@ -37,7 +35,7 @@ def configs():
         mixes = [["greedy" if "greedy" in names else names[-1]],
                  [names[i % len(names)] for i in range(default)]]
         for preset in sorted(g.presets):
-            deals = SLOW.get((g.name, preset), DEALS[g.name])
+            deals = g.tools.digest_slow.get(preset, g.tools.digest_records)   # declared with the game
             for mix in mixes:
                 yield g.name, preset, default, mix, deals
 

@@ -54,8 +54,7 @@ class OneLineErrors(typer.core.TyperGroup):
 
 
 app = typer.Typer(cls=OneLineErrors, add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="cardsim: Monte Carlo simulator for Tonk, Telefunken, Contract Rummy (Liverpool, "
-                       "May I?), Marafon, Trionfo and Tripoli.")
+                  help="cardsim: Monte Carlo simulator for card games (`cardsim games` lists them).")
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -368,7 +367,7 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")
 @handle_errors
 def run(game: GameArg,
         players: PlayersOpt = None,
-        deals: Annotated[int, typer.Option("--deals", "--games", "-n", help="number of deals to play (records; a Telefunken deal is a game of 7 hands)")] = 100_000,
+        deals: Annotated[int, typer.Option("--deals", "--games", "-n", help="number of records to play: deals, or games, matches or sessions where a record is one (`cardsim games`)")] = 100_000,
         seed: SeedOpt = 0,
         strategy: StrategyOpt = None,
         option: OptionOpt = None,
@@ -658,7 +657,7 @@ def tune(game: GameArg,
 def odds(game: GameArg,
          hand: Annotated[Optional[int], typer.Option("--hand", "--deal", help="hand (deal) number whose contract is asked for")] = None,
          cards: Annotated[Optional[int], typer.Option("--cards", "-k", help="cards drawn (default: the dealt holding)")] = None,
-         players: Annotated[Optional[int], typer.Option("--players", "-p", help="contract_rummy: players (3..5, default 4; sets the pack)")] = None,
+         players: Annotated[Optional[int], typer.Option("--players", "-p", help="players, for a game whose pack depends on them (3..5, default 4)")] = None,
          preset: PresetOpt = None,
          samples: Annotated[int, typer.Option("--samples", "-n", help="random holdings to sample")] = 1_000_000,
          seed: SeedOpt = 0,
@@ -837,11 +836,11 @@ def warmup(game: Annotated[str, typer.Argument(help="a game name, or all")] = "a
     """Compile GAME's kernels (batch play, replay and search) into the numba cache now, with a
     progress bar, so that the first run starts at once (a Dockerfile, a cluster worker image).
     With all, the games compile side by side, one process per core."""
-    from cardsim.sim.registry import GAME_NAMES, get_game
+    from cardsim.sim.registry import game_names, get_game
     from cardsim.sim.warm import ENTRIES, WarmupError, cache_dir, default_jobs, is_compiled, warm, warm_in_processes
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
-    names = list(GAME_NAMES) if game.strip().lower() == "all" else [get_game(game).name]
+    names = list(game_names()) if game.strip().lower() == "all" else [get_game(game).name]
     steps = [(g, e) for g in names for e in ENTRIES]
     todo = [g for g in names if not all(is_compiled(g, e) for e in ENTRIES)]   # a cached game loads at once here
     jobs = min(jobs or default_jobs(), len(todo))

@@ -111,13 +111,13 @@ def check_meta(meta: dict, where: str, what: str = "invalid cardsim metadata") -
     the game's player counts): a known game, its player count, whole-number ``seed`` (0 ..
     2**63-1), ``first_deal``, ``deals`` and ``rules_version`` >= 0, and deal ids that fit an
     int64. UsageError, one line: ``{where} has {what}: ...``."""
-    from cardsim.sim.registry import GAME_NAMES, get_game
+    from cardsim.sim.registry import game_names, get_game
     from cardsim.sim.limits import check_deal_range, check_seed
     from cardsim.sim.textsafe import term
     bad = f"{where} has {what}"
     game = meta.get("game")
-    if not isinstance(game, str) or game not in GAME_NAMES:
-        raise UsageError(f"{bad}: game {term(repr(game))} is not one of {', '.join(GAME_NAMES)} "
+    if not isinstance(game, str) or game not in game_names():
+        raise UsageError(f"{bad}: game {term(repr(game))} is not one of {', '.join(game_names())} "
                          "(written by another version?)")
     lo, hi, _ = get_game(game).players
     n = meta.get("players")

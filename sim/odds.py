@@ -1,7 +1,11 @@
 """Contract odds for the rummy games: the chance that a random holding contains a contract,
 and the answer for one given holding.
 
->>> holding_meets_contract("7C 7D 7H 2S 4S 9D JD QC KH AH 5C", hand=1)
+A game that has them names its odds module in its ``GameSpec.odds`` (the module's ``ODDS`` is
+``{"contract": fn, "holding": fn}``, built on the sampling helpers here); ``contract_odds`` and
+``holding_meets_contract`` find them through the registry.
+
+>>> holding_meets_contract("7C 7D 7H 2S 4S 9D JD QC KH AH 5C", hand=1, game="telefunken")
 (True, ['7C 7D 7H'])
 """
 from __future__ import annotations
@@ -12,15 +16,12 @@ import numpy as np
 
 from cardsim.kernels import melds as M
 from cardsim.kernels.cards import JOKER
-from cardsim.kernels.odds import DOUBLE_DECK, contract_hits, float_contract_hits
+from cardsim.kernels.odds import DOUBLE_DECK, contract_hits
 from cardsim.kernels.rng import GOLDEN
 from cardsim.sim.errors import UsageError
 from cardsim.sim.notation import fmt, fmt_card, parse
 from cardsim.sim.stats import wilson
 
-# game -> (contracts table, rules array, default number of cards)
-ODDS_GAMES = {"telefunken": (M.TELEFUNKEN_CONTRACTS, M.TELEFUNKEN_RULES, 11)}
-FLOAT_ODDS_GAMES = ("contract_rummy",)      # floating-joker contracts: float_contract_odds
 MAX_SAMPLES = 10 ** 10                      # a run of hours on a few cores; the kernels count in int64
 PIECE_S = 0.5                               # with a progress callback: pieces of about this long
 FIRST_PIECE = 1 << 14                       # samples in the first piece (then sized by the rate seen)
@@ -64,7 +65,7 @@ def shifted_seed(seed: int, first: int) -> int:
     return out - (1 << 64) if out >= 1 << 63 else out
 
 
-def _count_hits(kernel, seed: int, samples: int, args: tuple, progress) -> int:
+def count_hits(kernel, seed: int, samples: int, args: tuple, progress) -> int:
     """``kernel(seed, samples, *args)``: in one call, or, with a ``progress(done, total)``
     callback, in pieces of about PIECE_S seconds (the same samples, the same count)."""
     if progress is None:
@@ -83,12 +84,64 @@ def _count_hits(kernel, seed: int, samples: int, args: tuple, progress) -> int:
     return hits
 
 
-def _game(game: str):
-    key = game.strip().lower()
-    if key not in ODDS_GAMES:
-        raise UsageError(f"contract odds exist for: {', '.join((*ODDS_GAMES, *FLOAT_ODDS_GAMES))} "
-                         f"(got {game!r})")
-    return ODDS_GAMES[key]
+def _table(game: str) -> dict:
+    """The game's ``ODDS`` (empty: none)."""
+    import importlib
+
+    from cardsim.sim.registry import get_game
+    module = get_game(game).odds
+    return importlib.import_module(module).ODDS if module else {}
+
+
+def odds_games(what: str = "contract") -> list[str]:
+    """The games with contract odds (``what``: "contract", or "holding" for a given holding)."""
+    from cardsim.sim.registry import games
+    return [name for name, g in games().items() if g.odds and what in _table(name)]
+
+
+def _odds(game: str, what: str):
+    from cardsim.sim.registry import game_names
+    key = game.strip().lower() if isinstance(game, str) else game
+    fn = _table(key).get(what) if key in game_names() else None
+    if fn is None:
+        raise UsageError(f"contract odds exist for: {', '.join(odds_games(what))} (got {game!r})")
+    return fn
+
+
+def contract_odds(game: str, hand: int, cards: int | None = None, samples: int = 1_000_000,
+                  seed: int = 0, players: int | None = None, preset: str | None = None, progress=None) -> dict:
+    """P(K random cards contain the contract of ``hand``) with a Wilson 95% interval, as the
+    game defines it (its ``GameSpec.odds["contract"]``: Telefunken's K defaults to the dealt 11
+    cards of the full double deck; Contract Rummy's deck is its ``preset``'s for ``players``).
+    ``progress(done, total)``: the samples are drawn in pieces and reported (same result)."""
+    return _odds(game, "contract")(hand, cards, samples, seed, players, preset, progress)
+
+
+def holding_meets_contract(holding: str, hand: int, game: str) -> tuple[bool, list[str]]:
+    """Does this holding (card notation, e.g. ``"7C 7D 7H JK ..."``) contain the contract of
+    ``hand`` of ``game``? Returns (answer, the melds of one way to lay it, in notation)."""
+    return _odds(game, "holding")(holding, hand)
+
+
+def check_run_args(samples: int, seed: int) -> None:
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise UsageError(f"--samples must be >= 1 and <= {MAX_SAMPLES:,} (got {samples:,})")
+    if not 0 <= seed < 2 ** 63:
+        raise UsageError(f"--seed must be in 0 .. 2**63-1 (got {seed})")
+
+
+def table_odds(game: str, contracts, rules, default_k: int, hand: int, cards: int | None, samples: int,
+               seed: int, progress) -> dict:
+    """The odds of a double-deck contracts table (``kernels.melds``): K cards of the 108."""
+    _check_hand(contracts, hand)
+    k = default_k if cards is None else cards
+    if not 1 <= k <= DOUBLE_DECK:
+        raise UsageError(f"--cards must be 1..{DOUBLE_DECK} (got {k})")
+    check_run_args(samples, seed)
+    hits = count_hits(contract_hits, seed, samples, (hand, k, contracts, rules), progress)
+    p, lo, hi = wilson(hits, samples)
+    return {"game": game, "hand": hand, "cards": k, "samples": samples, "seed": seed, "hits": hits,
+            "probability": p, "lo": lo, "hi": hi}
 
 
 def _check_hand(contracts, hand: int) -> None:
@@ -101,68 +154,8 @@ def _check_hand(contracts, hand: int) -> None:
         raise UsageError(f"--hand must be 1..{last} (got {hand})")
 
 
-def contract_odds(game: str, hand: int, cards: int | None = None, samples: int = 1_000_000,
-                  seed: int = 0, players: int | None = None, preset: str | None = None, progress=None) -> dict:
-    """P(K random cards of the full deck contain the contract of ``hand``) with a Wilson 95%
-    interval; K defaults to the dealt holding (11 for Telefunken). Contract Rummy: the deck
-    of ``preset`` (default ``contract``) for ``players`` (default 4), K = the deal's hand size.
-    ``progress(done, total)``: the samples are drawn in pieces and reported (same result)."""
-    if game.strip().lower() == "contract_rummy":
-        return float_contract_odds(hand, cards, samples, seed, players, preset, progress)
-    if players is not None or preset is not None:
-        raise UsageError("--players and --preset apply to contract_rummy only")
-    contracts, rules, default_k = _game(game)
-    _check_hand(contracts, hand)
-    k = default_k if cards is None else cards
-    if not 1 <= k <= DOUBLE_DECK:
-        raise UsageError(f"--cards must be 1..{DOUBLE_DECK} (got {k})")
-    _check_run_args(samples, seed)
-    hits = _count_hits(contract_hits, seed, samples, (hand, k, contracts, rules), progress)
-    p, lo, hi = wilson(hits, samples)
-    return {"game": game, "hand": hand, "cards": k, "samples": samples, "seed": seed, "hits": hits,
-            "probability": p, "lo": lo, "hi": hi}
-
-
-def _check_run_args(samples: int, seed: int) -> None:
-    if not 1 <= samples <= MAX_SAMPLES:
-        raise UsageError(f"--samples must be >= 1 and <= {MAX_SAMPLES:,} (got {samples:,})")
-    if not 0 <= seed < 2 ** 63:
-        raise UsageError(f"--seed must be in 0 .. 2**63-1 (got {seed})")
-
-
-def float_contract_odds(deal: int, cards: int | None = None, samples: int = 1_000_000, seed: int = 0,
-                        players: int | None = None, preset: str | None = None, progress=None) -> dict:
-    """Contract Rummy: P(K random cards of the preset's pack for ``players`` hold deal
-    ``deal``'s contract) with a Wilson 95% interval. The contract is the first meld of §6 with
-    the preset's sizes (CONTRACT/LIVERPOOL: sets of exactly 3, runs of exactly 4; deal 7 =
-    three runs of all K cards, going out); K defaults to the deal's hand size (10 or 12)."""
-    from cardsim.sim.games.contract_rummy import PRESETS, ContractRummyOptions
-    name = (preset or "contract").strip().lower()
-    if name not in PRESETS:
-        raise UsageError(f"unknown preset {preset!r} for contract_rummy; presets: {', '.join(PRESETS)}")
-    n = 4 if players is None else players
-    if not 3 <= n <= 5:
-        raise UsageError(f"--players must be 3..5 (got {n})")
-    if not 1 <= deal <= 7:
-        raise UsageError(f"--deal must be 1..7 (got {deal})")
-    opts = ContractRummyOptions(**PRESETS[name])
-    pack = np.array([c for c in range(52) for _ in range(opts.decks(n))] + [JOKER] * opts.jokers(n), np.int64)
-    k = opts.hand_sizes[deal - 1] if cards is None else cards
-    if not 1 <= k <= len(pack):
-        raise UsageError(f"--cards must be 1..{len(pack)} (got {k})")
-    _check_run_args(samples, seed)
-    spec = opts.contract_table()[deal]
-    hits = _count_hits(float_contract_hits, seed, samples, (k, pack, spec, opts.rules_array()), progress)
-    p, lo, hi = wilson(hits, samples)
-    return {"game": "contract_rummy", "hand": deal, "deal": deal, "players": n, "preset": name,
-            "pack": len(pack), "cards": k, "samples": samples, "seed": seed, "hits": hits,
-            "probability": p, "lo": lo, "hi": hi}
-
-
-def holding_meets_contract(holding: str, hand: int, game: str = "telefunken") -> tuple[bool, list[str]]:
-    """Does this holding (card notation, e.g. ``"7C 7D 7H JK ..."``) contain the contract of
-    ``hand``? Returns (answer, the melds of one way to lay it, in notation)."""
-    contracts, rules, _ = _game(game)
+def table_holding(contracts, rules, holding: str, hand: int) -> tuple[bool, list[str]]:
+    """Whether a double-deck holding holds ``hand``'s contract of the table, and one way to lay it."""
     _check_hand(contracts, hand)
     p1 = p2 = 0
     jokers = 0

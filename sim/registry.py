@@ -1,12 +1,14 @@
 """Registries: games, their strategies (ids, parameter schemas, help) and record columns.
 
-A game module in ``sim/games/`` builds one ``GameSpec`` (the types are in ``sim.spec``, which
-game modules import; this module finds the games by name, so nothing imports in a circle);
-``games()`` lists them. A seat's strategy is an integer id plus a float parameter row, so
+A game is a package in ``sim/games/`` whose ``GAME`` is its ``GameSpec`` (the types are in
+``sim.spec``, which game modules import; this module discovers the games by their packages and
+the ``cardsim.games`` entry points, so no list of games is kept and nothing imports in a
+circle); ``games()`` lists them. A seat's strategy is an integer id plus a float parameter row, so
 sweeps never recompile.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 
@@ -41,13 +43,43 @@ class Seat:
                 "params": {p.name: v for p, v in zip(self.strategy.params, self.values)}}
 
 
-GAME_NAMES = ("tonk", "telefunken", "marafon", "trionfo", "tripoli", "contract_rummy")
+GAME_GROUP = "cardsim.games"     # entry points of games installed from another distribution
+
+
+@functools.cache
+def _discovered() -> dict[str, str]:
+    """Every game's name -> the module whose ``GAME`` is its spec, found without importing any
+    game: each package under ``sim/games/`` (a game lives in its own package there), then each
+    entry point of the group ``cardsim.games`` (``name = "package.module"``, a game installed by
+    another distribution; a built-in name wins)."""
+    import pkgutil
+    from importlib.metadata import entry_points
+
+    import cardsim.sim.games as builtin
+    found = {m.name: f"{builtin.__name__}.{m.name}" for m in pkgutil.iter_modules(builtin.__path__) if m.ispkg}
+    for ep in entry_points(group=GAME_GROUP):
+        if re.fullmatch(r"[a-z][a-z0-9_]*", ep.name) and ep.name not in found:
+            found[ep.name] = ep.value
+    return dict(sorted(found.items()))
+
+
+def game_names() -> tuple[str, ...]:
+    """The names of every discovered game (sorted; ``games()`` gives them in listing order)."""
+    return tuple(_discovered())
+
+
+def __getattr__(name: str):
+    if name == "GAME_NAMES":          # discovered on first use: importing the registry scans nothing
+        return game_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def games() -> dict[str, GameSpec]:
-    """Every game's spec (imports every game module: its Python side and its kernels' dispatchers,
-    none of which compiles or loads machine code until called)."""
-    return {name: get_game(name) for name in GAME_NAMES}
+    """Every game's spec in listing order (``GameSpec.order``, then name). Imports every game
+    module: its Python side and its kernels' dispatchers, none of which compiles or loads machine
+    code until called."""
+    specs = [get_game(name) for name in game_names()]
+    return {g.name: g for g in sorted(specs, key=lambda g: (g.order, g.name))}
 
 
 def get_game(name: str) -> GameSpec:
@@ -55,9 +87,10 @@ def get_game(name: str) -> GameSpec:
     loads another game's kernels)."""
     import importlib
     key = name.strip().lower()
-    if key not in GAME_NAMES:
-        raise UsageError(f"unknown game {name!r}; games: {', '.join(GAME_NAMES)}")
-    return importlib.import_module(f"cardsim.sim.games.{key}").GAME
+    where = _discovered().get(key)
+    if where is None:
+        raise UsageError(f"unknown game {name!r}; games: {', '.join(game_names())}")
+    return importlib.import_module(where).GAME
 
 
 _NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")

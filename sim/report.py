@@ -747,7 +747,7 @@ def _load_experiment(path: Path) -> tuple[dict, dict]:
     (``io.check_parts``: none of another run, moved between points, or damaged), and cleaned
     (``_clean``); UsageError, one line, for anything else."""
     from cardsim.sim.io import check_meta, check_parts, load_json
-    from cardsim.sim.registry import GAME_NAMES, get_game
+    from cardsim.sim.registry import game_names, get_game
     where = repr(str(path))
     try:
         doc = load_json(_summary_file(path).read_text(encoding="utf-8"))
@@ -764,8 +764,8 @@ def _load_experiment(path: Path) -> tuple[dict, dict]:
     bad = f"{where} has an invalid _summary.json"
     if not isinstance(summary, dict) or not isinstance(meta, dict):
         raise UsageError(f"{bad}: its summary and meta are not tables")
-    if meta.get("game") not in GAME_NAMES:
-        raise UsageError(f"{bad}: game {term(repr(meta.get('game')))} is not one of {', '.join(GAME_NAMES)}")
+    if meta.get("game") not in game_names():
+        raise UsageError(f"{bad}: game {term(repr(meta.get('game')))} is not one of {', '.join(game_names())}")
     if meta.get("kind") not in ("compare", "sweep"):
         raise UsageError(f"{bad}: kind {term(repr(meta.get('kind')))} is not compare or sweep")
     lo, hi, _ = get_game(meta["game"]).players

@@ -6,7 +6,7 @@ every game uses. Game modules depend on this module (and on ``sim.options``, ``s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -161,6 +161,33 @@ class Column:
 
 
 @dataclass(frozen=True)
+class GameTools:
+    """What the project's tools (``scripts/``) need to know of a game, declared with the game
+    (issue 42) so that no script keeps a list of games. Each field names the script that reads it."""
+    digest_records: int                      # scripts/record_digests.py: records of each fixed run
+    digest_slow: dict = field(default_factory=dict)   # preset -> its records instead (a slow preset)
+    tune: tuple = ()                         # scripts/tune_strong.py: the ``cardsim tune`` arguments behind
+                                             # ``strong`` (family and parameter ranges, budget, rounds)
+    bench: tuple = ()                        # scripts/bench.py --baseline: throughput rows (preset, strategy,
+                                             # players, records)
+    bench_players: int = 0                   # scripts/bench.py: players of the start-up (first deal) figure;
+                                             # 0: the game's default
+    search_records: int = 1000               # scripts/bench.py --game search: records per row
+    critique_decisions: int = 1000           # scripts/bench.py --game critique: decisions at --scale 1
+    openspiel: tuple = ()                    # scripts/bench.py --game openspiel: bridge games timed
+    old_strong: str = ""                     # scripts/bench.py --game strong: issue 16's ``strong`` (the
+                                             # baseline row of issue 41's speed target)
+    bench_note: str = ""                     # scripts/bench.py: the sentence under its throughput table (its target)
+    issue14_cold: float | None = None        # scripts/bench.py --game startup: cold compile when issue 14 was filed
+
+
+# The record columns every game gives (``record_columns``), which the runner's statistics read:
+# the seat (or side) that won, the end reason's code, whether a cap stopped the record, its turns
+# (or the game's unit of length), and each seat's payout (``payout_{p}``).
+REQUIRED_COLUMNS = ("winner", "end_reason", "truncated", "turns")
+
+
+@dataclass(frozen=True)
 class GameSpec:
     name: str
     title: str
@@ -206,6 +233,16 @@ class GameSpec:
                                               # scripts/bench.py --game plugins}; None: not taken
     critique: dict | None = None              # cardsim critique (issue 40, sim.critique: CRITIQUE_KEYS):
                                               # the game's critique kernel and how to print its positions
+    order: int = 100                          # where ``cardsim games`` lists the game (then by name)
+    step: str | None = None                   # the module of its step adapter (``sim.step``: its
+                                              # ``make_game(n, opts)``; the OpenSpiel bridge's game)
+    compile_seconds: int = 30                 # cold compile of import + first deal, 2 cores (rounded up
+                                              # from results/BENCHMARKS.md): the compile notice quotes it
+    search_seconds: int = 30                  # the search callbacks' compile, the first time a search
+                                              # seat plays (rough)
+    tools: GameTools | None = None            # what scripts/ need to know of it (GameTools)
+    odds: str | None = None                   # the module of its contract odds (``cardsim odds``, sim.odds):
+                                              # ODDS = {"contract": fn, "holding": fn (optional)}
 
 
 def plugin_fields(K) -> dict:

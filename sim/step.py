@@ -19,7 +19,7 @@ deal (perfect recall). Nothing hidden from the seat is in them. It is what the O
 (``cardsim.openspiel``) wraps, and useful on its own: reinforcement-learning environments,
 teaching, one decision looked at closely.
 
-Each game's adapter lives in ``sim/games/<game>_step.py`` and registers itself in ``STEP_GAMES``.
+Each game's adapter lives in its package, ``sim/games/<game>/step.py``, named by its ``GameSpec.step``.
 """
 from __future__ import annotations
 
@@ -36,10 +36,10 @@ from cardsim.sim.errors import UsageError, UsageTypeError
 CHANCE = -1
 TERMINAL = -4
 
-STEP_GAMES = {"tonk": "cardsim.sim.games.tonk.step", "marafon": "cardsim.sim.games.marafon.step",
-              "trionfo": "cardsim.sim.games.trionfo.step", "tripoli": "cardsim.sim.games.tripoli.step",
-              "telefunken": "cardsim.sim.games.telefunken.step",
-              "contract_rummy": "cardsim.sim.games.contract_rummy.step"}
+def step_games() -> dict[str, str]:
+    """Each game with a step adapter -> its module (``GameSpec.step``), in listing order."""
+    from cardsim.sim.registry import games
+    return {name: g.step for name, g in games().items() if g.step}
 
 
 def option_text(value) -> str:
@@ -265,13 +265,14 @@ def new_game(game: str, players: int | None = None, preset: str | None = None,
     """A step game: ``options`` maps option names to values (or their text, as ``-o`` takes)."""
     from cardsim.sim.options import build_options
     from cardsim.sim.registry import check_players, get_game
-    if not isinstance(game, str) or game not in STEP_GAMES:
-        raise UsageError(f"no step API for {game!r} yet; games: {', '.join(STEP_GAMES)}")
-    spec = get_game(game)
+    from cardsim.sim.registry import game_names
+    spec = get_game(game) if isinstance(game, str) and game in game_names() else None
+    if spec is None or not spec.step:
+        raise UsageError(f"no step API for {game!r} yet; games: {', '.join(step_games())}")
     n = check_players(spec, None if players is None else whole(players, "players"))
     if options is not None and not isinstance(options, Mapping):
         raise UsageTypeError(f"options must be a dict of option names to values, got {options!r} "
                              f"({type(options).__name__})")
     pairs = [f"{k}={option_text(v)}" for k, v in (options or {}).items()]
     opts = build_options(spec.options_cls, spec.presets, preset or None, pairs)
-    return importlib.import_module(STEP_GAMES[game]).make_game(n, opts)
+    return importlib.import_module(spec.step).make_game(n, opts)

@@ -14,7 +14,7 @@ def load_tune(path: Path) -> tuple[dict, dict]:
     """(summary, meta) of a tune dataset, checked for what the report reads, its
     ``evaluations.parquet`` too (``check_evaluations``); UsageError, one line."""
     from cardsim.sim.io import load_json
-    from cardsim.sim.registry import GAME_NAMES
+    from cardsim.sim.registry import game_names
     where = repr(str(path))
     try:
         doc = load_json((path / "_summary.json").read_text(encoding="utf-8"))
@@ -26,9 +26,9 @@ def load_tune(path: Path) -> tuple[dict, dict]:
             r["round"], r["field"], r["best"], r["remeasured"], r["trials"], r["search_deals"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"{where} is not a readable cardsim tune dataset ({exc.__class__.__name__})") from None
-    if meta.get("game") not in GAME_NAMES:
+    if meta.get("game") not in game_names():
         raise UsageError(f"{where} has an invalid _summary.json: game {term(repr(meta.get('game')))} is not one of "
-                         f"{', '.join(GAME_NAMES)}")
+                         f"{', '.join(game_names())}")
     if not (path / "evaluations.parquet").is_file():
         raise UsageError(f"{where} has no evaluations.parquet: not a complete cardsim tune dataset")
     check_evaluations(path, meta)

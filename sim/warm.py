@@ -16,13 +16,6 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-# Cold compile of import + first deal on a 2-core machine (results/BENCHMARKS.md, rounded up):
-# the figure the notice quotes. A replay compiles the game's replay entry, about as long.
-COMPILE_SECONDS = {"tonk": 15, "telefunken": 60, "contract_rummy": 55, "marafon": 15, "trionfo": 15,
-                   "tripoli": 30}
-# The search strategy's callbacks, compiled the first time a search seat plays (rough figures).
-SEARCH_SECONDS = {"tonk": 15, "telefunken": 60, "contract_rummy": 40, "marafon": 25, "trionfo": 15,
-                  "tripoli": 20}
 ENTRIES = ("play", "replay", "search")
 
 
@@ -61,9 +54,21 @@ def notice(game: str, entry: str = "play", search: bool = False) -> str | None:
     if not todo:
         return None
     what = " and ".join(names[e] for e in todo)
-    secs = sum((SEARCH_SECONDS if e == "search" else COMPILE_SECONDS).get(game, 30) for e in todo)
+    secs = sum(_seconds(game, e) for e in todo)
     return (f"compiling {game} {what} once, about {secs} s on 2 cores "
             f"(cached for later runs; `cardsim warmup {game}` does it ahead of time)")
+
+
+def _seconds(game: str, entry: str) -> int:
+    """The compile time the notice quotes (``GameSpec.compile_seconds``, ``search_seconds``: a
+    replay compiles the game's replay entry, about as long as its play)."""
+    from cardsim.sim.errors import UsageError
+    from cardsim.sim.registry import get_game
+    try:
+        spec = get_game(game)
+    except UsageError:                  # not a game: its interpreter says so (warm_in_processes)
+        return 30
+    return spec.search_seconds if entry == "search" else spec.compile_seconds
 
 
 def seats_search(seats) -> bool:
@@ -114,7 +119,7 @@ def warm_in_processes(games: list[str], entries=ENTRIES, jobs: int | None = None
     ``WarmupError`` once every interpreter has ended; a game already compiled costs only its
     interpreter's start (the cache loads)."""
     jobs = max(1, min(jobs or default_jobs(), len(games)))
-    order = sorted(games, key=lambda g: -(COMPILE_SECONDS.get(g, 30) + SEARCH_SECONDS.get(g, 30)))
+    order = sorted(games, key=lambda g: -(_seconds(g, "play") + _seconds(g, "search")))
     failures: list[str] = []            # appended from the worker threads (list.append is atomic)
 
     def one(game: str) -> None:

@@ -18,13 +18,14 @@ import numpy as np
 import pytest
 
 from cardsim.kernels import melds as M
+import telefunken_tables as TT
 from cardsim.kernels.cards import JOKER
 from cardsim.sim.notation import parse
 import reference_melds as R
 from reference_melds import planes
 
-RULES = M.TELEFUNKEN_RULES
-CONTRACTS = M.TELEFUNKEN_CONTRACTS
+RULES = TT.TELEFUNKEN_RULES
+CONTRACTS = TT.TELEFUNKEN_CONTRACTS
 FUZZ = int(os.environ.get("CARDSIM_MELD_FUZZ", "5000"))
 
 

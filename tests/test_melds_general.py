@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from cardsim.kernels import melds as M
+import telefunken_tables as TT
 from cardsim.sim.notation import parse
 import reference_wild as RW
 from reference_melds import planes
@@ -29,7 +30,7 @@ RULESETS = {
               RW.Rules(group_wilds=0, run_wilds=13, ratio=RW.AT_MOST, wrap=True), 12),
     "farmers": (M.make_rules(group_wilds=13, run_wilds=13, wild_ratio=M.WR_FEWER),
                 RW.Rules(group_wilds=13, run_wilds=13, ratio=RW.FEWER), 12),
-    "one-wild": (M.TELEFUNKEN_RULES, RW.Rules(), 4),
+    "one-wild": (TT.TELEFUNKEN_RULES, RW.Rules(), 4),
 }
 # (rules, kernel contract entry, reference contract keywords, holding sizes)
 CASES = [
@@ -166,12 +167,12 @@ def test_go_out_with_the_contract_alone_matches_brute_force(case):
 
 def test_general_search_agrees_with_the_fast_path_on_the_default_contracts():
     """gen_solve (called directly) and the fast path give the same answers on §4."""
-    rules = M.TELEFUNKEN_RULES
+    rules = TT.TELEFUNKEN_RULES
     cards = deck(4)
     rng = np.random.default_rng(7)
     out = np.zeros((M.MAX_CONTRACT_MELDS, M.M_SIZE), np.int64)
     for hand in range(1, 8):
-        spec = M.TELEFUNKEN_CONTRACTS[hand]
+        spec = TT.TELEFUNKEN_CONTRACTS[hand]
         for _ in range(FUZZ * 4):
             hold = [cards[i] for i in rng.choice(len(cards), int(rng.integers(8, 15)), replace=False)]
             p1, p2, j = planes(hold)
@@ -207,7 +208,7 @@ def test_a_run_gives_up_a_natural_to_a_group():
 def test_wrapping_runs_and_the_wild_trio():
     out = np.zeros((M.MAX_CONTRACT_MELDS, M.M_SIZE), np.int64)
     assert M.best_contract(*H("QS KS AS 2S 8D 9D 10D JD"), 3, PERU2_TABLE, PERU2, out) == 0
-    assert not M.find_contract(*H("QS KS AS 2S 8D 9D 10D JD"), 3, PERU2_TABLE, M.TELEFUNKEN_RULES, out)
+    assert not M.find_contract(*H("QS KS AS 2S 8D 9D 10D JD"), 3, PERU2_TABLE, TT.TELEFUNKEN_RULES, out)
     assert M.best_contract(*H("JK JK JK 5C 5D 5H 9S"), 1, PERU2_TABLE, PERU2, out) == 9
     assert any(r[M.M_FLAGS] & M.F_WILD for r in out)
     no_trio = M.make_rules(group_wilds=0, run_wilds=13, wrap=True, joker_points=20)

@@ -12,13 +12,14 @@ from collections import Counter
 import numpy as np
 
 from cardsim.kernels import melds as M
+import telefunken_tables as TT
 from cardsim.kernels.cards import JOKER
 from cardsim.sim.notation import parse
 import reference_melds as R
 from reference_melds import planes
 
-RULES = M.TELEFUNKEN_RULES
-SPEC = M.TELEFUNKEN_CONTRACTS[7]
+RULES = TT.TELEFUNKEN_RULES
+SPEC = TT.TELEFUNKEN_CONTRACTS[7]
 FUZZ = int(os.environ.get("CARDSIM_GOOUT_FUZZ", "1200"))
 NONE = M.GO_OUT_NO_DISCARD
 

@@ -19,12 +19,13 @@ import numpy as np
 import pytest
 
 from cardsim.kernels import melds as M
+import telefunken_tables as TT
 from cardsim.kernels.cards import JOKER
 from cardsim.sim.notation import parse
 import reference_melds as R
 from reference_melds import planes
 
-RULES = M.TELEFUNKEN_RULES
+RULES = TT.TELEFUNKEN_RULES
 FUZZ = int(os.environ.get("CARDSIM_MELD_FUZZ", "1000"))
 DECK = list(range(52)) * 2 + [JOKER] * 4
 
@@ -42,11 +43,11 @@ NODUP = M.make_rules(group_dups=False)
 
 # name -> (contracts table, make_contracts entries, joker limits, distinct ranks, rules)
 TABLES = {
-    "ecuador": (M.ECUADOR_CONTRACTS, ECUADOR_ENTRIES, ECUADOR_LIMITS, False, RULES),
-    "bolivia": (M.BOLIVIA_CONTRACTS, BOLIVIA_ENTRIES, {}, False, RULES),
+    "ecuador": (TT.ECUADOR_CONTRACTS, ECUADOR_ENTRIES, ECUADOR_LIMITS, False, RULES),
+    "bolivia": (TT.BOLIVIA_CONTRACTS, BOLIVIA_ENTRIES, {}, False, RULES),
     "distinct": (DISTINCT_CONTRACTS, DEFAULT_ENTRIES, {}, True, RULES),
-    "nodup": (M.TELEFUNKEN_CONTRACTS, DEFAULT_ENTRIES, {}, False, NODUP),
-    "ecuador-nodup": (M.ECUADOR_CONTRACTS, ECUADOR_ENTRIES, ECUADOR_LIMITS, False, NODUP),
+    "nodup": (TT.TELEFUNKEN_CONTRACTS, DEFAULT_ENTRIES, {}, False, NODUP),
+    "ecuador-nodup": (TT.ECUADOR_CONTRACTS, ECUADOR_ENTRIES, ECUADOR_LIMITS, False, NODUP),
 }
 
 
@@ -73,18 +74,18 @@ def solve(table, hand, cards, rules=RULES):
 # make_contracts
 # =============================================================================
 def test_make_contracts_default_and_presets():
-    assert (M.make_contracts(DEFAULT_ENTRIES) == M.TELEFUNKEN_CONTRACTS).all()
-    assert M.TELEFUNKEN_CONTRACTS.shape == (M.CONTRACT_ROWS, M.C_SIZE)
-    assert (M.TELEFUNKEN_CONTRACTS[1:8, M.C_JOKER_LIMIT] == -1).all()
-    assert (M.TELEFUNKEN_CONTRACTS[8:] == 0).all() and (M.TELEFUNKEN_CONTRACTS[:, M.C_NEXT] == 0).all()
-    assert (M.TELEFUNKEN_CONTRACTS[:, M.C_DISTINCT] == 0).all()
+    assert (M.make_contracts(DEFAULT_ENTRIES) == TT.TELEFUNKEN_CONTRACTS).all()
+    assert TT.TELEFUNKEN_CONTRACTS.shape == (M.CONTRACT_ROWS, M.C_SIZE)
+    assert (TT.TELEFUNKEN_CONTRACTS[1:8, M.C_JOKER_LIMIT] == -1).all()
+    assert (TT.TELEFUNKEN_CONTRACTS[8:] == 0).all() and (TT.TELEFUNKEN_CONTRACTS[:, M.C_NEXT] == 0).all()
+    assert (TT.TELEFUNKEN_CONTRACTS[:, M.C_DISTINCT] == 0).all()
     ecu = M.make_contracts(ECUADOR_ENTRIES, joker_limits=ECUADOR_LIMITS)
-    assert (ecu == M.ECUADOR_CONTRACTS).all()
+    assert (ecu == TT.ECUADOR_CONTRACTS).all()
     assert list(ecu[2]) == [2, 3, 1, 1, 0, 0, 1, 0, 0]              # two tríos, one pure
     assert list(ecu[6]) == [1, 3, 1, 0, 1, 4, 0, 0, 0]              # trío + run of 4+
     assert list(ecu[7]) == [0, 0, 0, 0, 1, 7, 1, 0, 0]              # run of 7+
-    assert (M.make_contracts(BOLIVIA_ENTRIES) == M.BOLIVIA_CONTRACTS).all()
-    assert (M.BOLIVIA_CONTRACTS[:7] == M.TELEFUNKEN_CONTRACTS[:7]).all()
+    assert (M.make_contracts(BOLIVIA_ENTRIES) == TT.BOLIVIA_CONTRACTS).all()
+    assert (TT.BOLIVIA_CONTRACTS[:7] == TT.TELEFUNKEN_CONTRACTS[:7]).all()
     assert (DISTINCT_CONTRACTS[1:8, M.C_DISTINCT] == 1).all()
     # the run may be listed first; pure groups go first
     t = M.make_contracts([[("run", 4, False), TRIO, PURE]] + DEFAULT_ENTRIES[1:])
@@ -124,10 +125,10 @@ def test_make_contracts_rejects_bad_counts_and_limits():
 # examples
 # =============================================================================
 def test_joker_limit_over_the_whole_contract():
-    ecu = M.ECUADOR_CONTRACTS
+    ecu = TT.ECUADOR_CONTRACTS
     # Hand 4: two cuartetos with one joker each are fine by default, not in Ecuador
     hold = parse("7C 7D 7H JK 9C 9D 9S JK")
-    assert solve(M.TELEFUNKEN_CONTRACTS, 4, hold)[0]
+    assert solve(TT.TELEFUNKEN_CONTRACTS, 4, hold)[0]
     assert not solve(ecu, 4, hold)[0]
     ok, left, _, out = solve(ecu, 4, parse("7C 7D 7H JK 9C 9D 9S 9S JK"))
     assert ok and left == 15 and out[0, M.M_JOKERS] + out[1, M.M_JOKERS] == 1
@@ -143,7 +144,7 @@ def test_joker_limit_over_the_whole_contract():
 
 
 def test_mixed_pure_groups():
-    ecu = M.ECUADOR_CONTRACTS
+    ecu = TT.ECUADOR_CONTRACTS
     ok, left, _, out = solve(ecu, 2, parse("7C 7D 7H 9C 9C JK 2S"))
     assert ok and left == 2
     assert out[0, M.M_FLAGS] == M.F_PURE and sorted(row_cards(out[0])) == parse("7C 7D 7H")
@@ -166,7 +167,7 @@ def test_mixed_pure_groups():
 
 def test_distinct_ranks():
     hold = parse("5C 5D 5H 5S 5C JK")
-    assert solve(M.TELEFUNKEN_CONTRACTS, 2, hold)[1] == 0
+    assert solve(TT.TELEFUNKEN_CONTRACTS, 2, hold)[1] == 0
     assert not solve(DISTINCT_CONTRACTS, 2, hold)[0]
     ok, left, _, out = solve(DISTINCT_CONTRACTS, 2, hold + parse("KD KD"))
     assert ok and out[0, M.M_KEY] != out[1, M.M_KEY]
@@ -174,7 +175,7 @@ def test_distinct_ranks():
 
 
 def test_run_only_contract():
-    bol = M.BOLIVIA_CONTRACTS
+    bol = TT.BOLIVIA_CONTRACTS
     ok, left, _, out = solve(bol, 7, parse("2H 3H 4H 5H 6H 7H 8H KD KD"))
     assert ok and left == 20 and out[0, M.M_KIND] == M.K_RUN and out[1, M.M_KIND] == 0
     assert not solve(bol, 7, parse("2H 3H 4H 5H 6H 7H KD KD KS"))[0]
@@ -306,14 +307,14 @@ def check_partition(cards, d, out, group_size, run_min):
 
 
 def test_ecuador_hand7_go_out_examples():
-    spec = M.ECUADOR_CONTRACTS[7]
+    spec = TT.ECUADOR_CONTRACTS[7]
     d, out = go_out(parse("2H 3H 4H 5H 6H 7H 8H KD KD KS"), spec)
     assert d == M.GO_OUT_NO_DISCARD                         # no exact-3 group needed
     check_partition(parse("2H 3H 4H 5H 6H 7H 8H KD KD KS"), d, out, None, 7)
-    assert go_out(parse("2H 3H 4H 5H 6H 7H 8H KD KD KS"), M.TELEFUNKEN_CONTRACTS[7])[0] \
+    assert go_out(parse("2H 3H 4H 5H 6H 7H 8H KD KD KS"), TT.TELEFUNKEN_CONTRACTS[7])[0] \
         == M.GO_OUT_NO_DISCARD
     assert go_out(parse("2H 3H 4H 5H 6H 7H 8H KD KD KS KC"), spec)[0] == M.GO_OUT_NO_DISCARD
-    assert go_out(parse("2H 3H 4H 5H 6H 7H 8H KD KD KS KC"), M.TELEFUNKEN_CONTRACTS[7])[0] \
+    assert go_out(parse("2H 3H 4H 5H 6H 7H 8H KD KD KS KC"), TT.TELEFUNKEN_CONTRACTS[7])[0] \
         == parse("KC")[0]
     assert go_out(parse("2H 3H 4H 5H 6H 7H KD KD KS"), spec)[0] == -1        # run of 6
     assert go_out(parse("2H 3H 4H 5H 6H 7H 8H 9C"), spec)[0] == parse("9C")[0]
@@ -324,7 +325,7 @@ def test_go_out_fuzz_ecuador_hand7():
     """Ecuador's Hand 7 (a 7+ run, no group) against the brute force, on the going-out
     holdings of tests/test_melds_goout.py and on holdings seeded with a 7-9 run."""
     import test_melds_goout as G
-    spec = M.ECUADOR_CONTRACTS[7]
+    spec = TT.ECUADOR_CONTRACTS[7]
     rng = np.random.default_rng(77)
     n_out = 0
     for i in range(max(FUZZ // 8, 100)):
@@ -363,17 +364,17 @@ def test_no_duplicate_groups_examples():
     assert M.valid_group(*H("7C 7D 7H 7S JK"), NODUP)
     assert not M.valid_group(*H("7C 7D 7H 7S 7S"), NODUP)
     # Hand 3 (1 x 4) and Hand 5 (1 x 5: four suits + a joker)
-    assert solve(M.TELEFUNKEN_CONTRACTS, 3, parse("7C 7C 7D 7H"))[0]
-    assert not solve(M.TELEFUNKEN_CONTRACTS, 3, parse("7C 7C 7D 7H"), NODUP)[0]
-    assert solve(M.TELEFUNKEN_CONTRACTS, 5, parse("9S 9H 9D 9C JK 9C"), NODUP)[1] == 9
-    assert not solve(M.TELEFUNKEN_CONTRACTS, 5, parse("9S 9H 9D 9C 9C"), NODUP)[0]
+    assert solve(TT.TELEFUNKEN_CONTRACTS, 3, parse("7C 7C 7D 7H"))[0]
+    assert not solve(TT.TELEFUNKEN_CONTRACTS, 3, parse("7C 7C 7D 7H"), NODUP)[0]
+    assert solve(TT.TELEFUNKEN_CONTRACTS, 5, parse("9S 9H 9D 9C JK 9C"), NODUP)[1] == 9
+    assert not solve(TT.TELEFUNKEN_CONTRACTS, 5, parse("9S 9H 9D 9C 9C"), NODUP)[0]
     # Hand 2: two tríos of one rank need two suit-distinct sets
-    ok, left, _, out = solve(M.TELEFUNKEN_CONTRACTS, 2, parse("5C 5D 5H 5C 5D 5S"), NODUP)
+    ok, left, _, out = solve(TT.TELEFUNKEN_CONTRACTS, 2, parse("5C 5D 5H 5C 5D 5S"), NODUP)
     assert ok and left == 0 and all(row[M.M_P2] == 0 for row in out[:2])
-    assert solve(M.TELEFUNKEN_CONTRACTS, 2, parse("5C 5D 5C 5D JK JK"), NODUP)[0]
-    assert solve(M.TELEFUNKEN_CONTRACTS, 2, parse("7C 7C 7D 9S 9S 9H"))[0]
-    assert not solve(M.TELEFUNKEN_CONTRACTS, 2, parse("7C 7C 7D 9S 9S 9H"), NODUP)[0]
-    assert solve(M.TELEFUNKEN_CONTRACTS, 2, parse("5C 5D 5H 5C 5D JK"), NODUP)[0]
+    assert solve(TT.TELEFUNKEN_CONTRACTS, 2, parse("5C 5D 5C 5D JK JK"), NODUP)[0]
+    assert solve(TT.TELEFUNKEN_CONTRACTS, 2, parse("7C 7C 7D 9S 9S 9H"))[0]
+    assert not solve(TT.TELEFUNKEN_CONTRACTS, 2, parse("7C 7C 7D 9S 9S 9H"), NODUP)[0]
+    assert solve(TT.TELEFUNKEN_CONTRACTS, 2, parse("5C 5D 5H 5C 5D JK"), NODUP)[0]
 
 
 def test_no_duplicate_layoffs_and_retrievals():
@@ -425,7 +426,7 @@ def test_no_duplicate_validity_and_table_ops_match_reference():
 @pytest.mark.parametrize("preset", ["telefunken", "ecuador"])
 def test_go_out_fuzz_no_duplicates(preset):
     import test_melds_goout as G
-    spec = M.TELEFUNKEN_CONTRACTS[7] if preset == "telefunken" else M.ECUADOR_CONTRACTS[7]
+    spec = TT.TELEFUNKEN_CONTRACTS[7] if preset == "telefunken" else TT.ECUADOR_CONTRACTS[7]
     group_size = 3 if preset == "telefunken" else None
     rng = np.random.default_rng(99)
     n_out = 0

@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 from cardsim.sim.cli import app
 from cardsim.sim.errors import UsageError
-from cardsim.sim.odds import contract_odds, holding_meets_contract
+from cardsim.sim.games.telefunken.odds import holding_meets_contract
+from cardsim.sim.odds import contract_odds
 
 
 def within(r: dict, exact: float) -> bool:

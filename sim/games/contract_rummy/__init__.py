@@ -51,6 +51,7 @@ from cardsim.kernels import melds as M
 from cardsim.kernels import melds_float as F
 from cardsim.kernels.cards import RANK_NAMES, SUIT_NAMES
 from cardsim.sim.errors import UsageError
+from cardsim.sim.games.contract_rummy.tools import TOOLS
 from cardsim.sim.notation import fmt_card
 from cardsim.sim.options import check_ranges, opt
 from cardsim.sim.spec import (
@@ -774,4 +775,10 @@ GAME = GameSpec(
     seat_extras=(("total", "total_{p}"), ("mayi", "mayi_{p}"), ("oot", "oot_{p}")),
     record_check=lambda cols, opts, n: _record_check(cols, opts, n),
     critique=CRITIQUE,
+    order=5,
+    step=f"{__name__}.step",
+    compile_seconds=55,
+    search_seconds=40,
+    tools=TOOLS,
+    odds=f"{__name__}.odds",
 )

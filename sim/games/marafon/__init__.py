@@ -29,6 +29,7 @@ import numpy as np
 from cardsim.kernels import marafon as K
 from cardsim.kernels.tricks import STRENGTH_OF_RANK52, SUIT_NAMES40
 from cardsim.sim.errors import UsageError
+from cardsim.sim.games.marafon.tools import TOOLS
 from cardsim.sim.notation import fmt40, fmt40_card, fmt40_mask, parse as parse52  # noqa: F401 - re-exported
 from cardsim.sim.options import check_choice, check_ranges, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
@@ -498,4 +499,9 @@ GAME = GameSpec(
     zero_sum=True,
     record_check=_record_check,
     critique=CRITIQUE,
+    order=2,
+    step=f"{__name__}.step",
+    compile_seconds=15,
+    search_seconds=25,
+    tools=TOOLS,
 )

@@ -40,6 +40,7 @@ from cardsim.kernels import melds as M
 from cardsim.kernels import telefunken as K
 from cardsim.kernels.cards import RANK_NAMES, SUIT_NAMES
 from cardsim.sim.errors import UsageError
+from cardsim.sim.games.telefunken.tools import TOOLS
 from cardsim.sim.notation import fmt_card
 from cardsim.sim.options import check_choice, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, penalty_game_columns,
@@ -1295,4 +1296,10 @@ GAME = GameSpec(
                  ("h7_buys", "h7_buys_{p}"), ("h7_pen", "h7_pen_{p}")),
     record_check=lambda cols, opts, n: _record_check(cols, opts, n),
     critique=CRITIQUE,
+    order=1,
+    step=f"{__name__}.step",
+    compile_seconds=60,
+    search_seconds=60,
+    tools=TOOLS,
+    odds=f"{__name__}.odds",
 )

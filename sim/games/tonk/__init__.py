@@ -8,6 +8,7 @@ import numpy as np
 from cardsim.kernels import tonk as K
 from cardsim.kernels.cards import POINTS_TEN_CAP
 from cardsim.sim.errors import UsageError
+from cardsim.sim.games.tonk.tools import TOOLS
 from cardsim.sim.notation import fmt_card, fmt_mask, mask_cards
 from cardsim.sim.options import check_choice, check_ranges, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
@@ -442,4 +443,9 @@ GAME = GameSpec(
     zero_sum=True,
     record_check=_record_check,
     critique=CRITIQUE,
+    order=0,
+    step=f"{__name__}.step",
+    compile_seconds=15,
+    search_seconds=15,
+    tools=TOOLS,
 )

@@ -22,6 +22,7 @@ import numpy as np
 from cardsim.kernels import trionfo as K
 from cardsim.kernels.tricks import SUIT_NAMES40
 from cardsim.sim.errors import UsageError
+from cardsim.sim.games.trionfo.tools import TOOLS
 from cardsim.sim.notation import fmt40_card, fmt40_mask
 from cardsim.sim.options import check_choice, check_ranges, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
@@ -119,8 +120,8 @@ STRATEGIES = [
                                                 "strength or more calls his own highest trump: a secret solo "
                                                 "(41 = never)"),
     ), "bids by thresholds on hand strength (2 per trump, 3/2/2 for the trump 3/2/A, 2/1/1 for plain "
-       "3/2/A), calls the highest missing trump (its own from strength self_call: a secret solo), plays like the Marafon heuristic with what it knows "
-       "of the sides"),
+       "3/2/A), calls the highest missing trump (its own from strength self_call: a secret solo), plays the trick-taking heuristic "
+       "(kernels.tricks) with what it knows of the sides"),
 ]
 # issue 41: the expert bids as heuristic (its six parameters, issue 16's strong values by default)
 # and plays with card-play rules a good player keeps (kernels/trionfo/: ``expert_card``); its
@@ -473,4 +474,9 @@ GAME = GameSpec(
     zero_sum=True,
     record_check=lambda cols, opts, n: _record_check(cols, opts, n),
     critique=CRITIQUE,
+    order=3,
+    step=f"{__name__}.step",
+    compile_seconds=15,
+    search_seconds=15,
+    tools=TOOLS,
 )

@@ -14,6 +14,7 @@ import numpy as np
 from cardsim.kernels import poker as PK
 from cardsim.kernels import tripoli as K
 from cardsim.sim.errors import UsageError
+from cardsim.sim.games.tripoli.tools import TOOLS
 from cardsim.sim.notation import fmt_card, fmt_mask, mask_cards
 from cardsim.sim.options import check_choice, check_ranges, opt
 from cardsim.sim.spec import (Column, GameSpec, ParamSpec, StrategySpec, kernel_fields, plugin_fields, record_fields,
@@ -681,4 +682,9 @@ GAME = GameSpec(
             "bench": {"builtin": "heuristic", "plugin": "examples/tripoli_widow_stops.py:widow_stops:widow_stops=0",
                       "players": 5, "other": "heuristic"}},
     critique=CRITIQUE,
+    order=4,
+    step=f"{__name__}.step",
+    compile_seconds=30,
+    search_seconds=20,
+    tools=TOOLS,
 )

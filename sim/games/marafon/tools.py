@@ -1,0 +1,23 @@
+"""What the project's tools (``scripts/``) know of Marafon (``sim.spec.GameTools``): record
+digests, the tune behind ``strong``, benchmark rows."""
+from cardsim.sim.spec import GameTools
+
+TOOLS = GameTools(
+    digest_records=300,
+    # issue 41: the expert (heuristic's card play with trump drawing, ruff odds, banking, plain
+    # masters first and a sure trick at game point);
+    # marafona_weight only up to 100, where it always names the marafona suit (above: no change)
+    tune=("--strategy", "expert", "--param", "claim_margin=0:30", "--param", "honour_min=0:12",
+          "--param", "marafona_weight=0:100", "--param", "draw_trumps=1:11", "--param", "ruff_risk=0:1",
+          "--param", "bank=0:2", "--param", "clinch=0:30", "--param", "plain_first=0:1", "--budget", "2000000"),
+    bench=tuple(((p, s, 4, 100_000) for p, s in (("seed", "heuristic"), ("seed", "greedy"), ("seed", "random"),
+                                        ("target31", "heuristic"), ("best_of_three", "heuristic")))),
+    bench_players=4,
+    search_records=512,
+    openspiel=("cardsim_marafon", "cardsim_marafon(claims_enabled=False)"),
+    # issue 41: the ``strong`` before its rework (its records are what users cited)
+    old_strong="heuristic:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=125.6",
+    # scripts/bench.py: the target under the game's throughput table
+    bench_note="Target (issue 6, 2-core machine): at least 200,000 Marafon hands/s with heuristic players.",
+    issue14_cold=30.4,  # cold compile of import + first deal when issue 14 was filed
+)

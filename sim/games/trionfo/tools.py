@@ -1,0 +1,20 @@
+"""What the project's tools (``scripts/``) know of Trionfo (``sim.spec.GameTools``): record
+digests, the tune behind ``strong``, benchmark rows."""
+from cardsim.sim.spec import GameTools
+
+TOOLS = GameTools(
+    digest_records=60,
+    # issue 41: the expert; self_call is left out (it acts only under trionfo_allow_self_call, which
+    # the tune's seed rules forbid)
+    tune=("--strategy", "expert", "--param", "t1=0:40", "--param", "t2=0:40", "--param", "t3=0:40",
+          "--param", "t4=0:40", "--param", "honour_min=0:12", "--param", "draw_trumps=1:9",
+          "--param", "ruff_risk=0:1", "--param", "bank=0:2", "--param", "clinch=0:36",
+          "--param", "plain_first=0:1", "--param", "read=0:1", "--param", "ruff_min=0:12",
+          "--param", "draw_last=0:10", "--budget", "150000", "--rounds", "4"),
+    bench=tuple((("seed", s, 5, 40_000) for s in ("heuristic", "random"))),
+    bench_players=5,
+    search_records=256,
+    openspiel=("cardsim_trionfo",),
+    # issue 41: the ``strong`` before its rework (its records are what users cited)
+    old_strong="heuristic:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,self_call=1.477",
+)
