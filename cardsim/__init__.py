@@ -15,15 +15,10 @@ Everything here is what the ``cardsim`` command runs (``cardsim.sim.runner``, ``
 ``.tune``); see ``cardsim.api`` for the arguments.
 
 The engine is ``cardsim.sim`` (Python side) and ``cardsim.kernels`` (numba), kept in the
-repository as the top-level folders ``sim/`` and ``kernels/``: the wheel installs them inside
-this package (``pyproject.toml``: package-dir), so nothing but ``cardsim`` is installed at the top
-level; run from a checkout, this package's path also takes the folder above it.
+repository as the top-level folders ``sim/`` and ``kernels/`` and reached through the links
+``cardsim/sim`` and ``cardsim/kernels``: the wheel installs them inside this package (real
+files), so nothing but ``cardsim`` is installed at the top level.
 """
-from pathlib import Path as _Path
-
-if not (_Path(__file__).resolve().parent / "sim").is_dir():      # a checkout: sim/ and kernels/ beside us
-    __path__.append(str(_Path(__file__).resolve().parent.parent))   # noqa: F821 - a package's own __path__
-
 from cardsim.api import Result, compare, critique, games, odds, options, replay, run, strategies, sweep, tune
 from cardsim.sim.errors import CheckError, UsageError
 
