@@ -1,10 +1,20 @@
 """Benchmarks: deals (games, hands) per second by strategy and core count, cold compile,
 warm start.
 
-    python scripts/bench.py [--game all|tonk|telefunken|marafon] [--deals 400000] [--games 20000]
+    python scripts/bench.py [--game all|GAME|SECTION] [--deals 400000] [--games 20000]
                             [--repeats 5] [--out results/BENCHMARKS.md]
     python scripts/bench.py --baseline REV [--game ...] [--scale 0.25]
     python scripts/bench.py --game startup [--compile-repeats 3]
+
+No game is named here (issue 42): the games are the discovered ones (``sim.registry.games()``)
+and what this script measures of each is its ``GameSpec.tools`` (``sim.spec.GameTools``). A
+game's section (``--game GAME``, and every game under ``all``) plays the rows of its
+``tools.bench`` (preset, strategy, players, records), every seat the same strategy, at 1 core
+and all cores: records per second, and hands per second where the records count hands (a
+``hands`` record column, else the rules' ``hands``). The declared records are the sizes at the
+default ``--deals 400000 --games 20000``: a row of a game whose record is a deal is scaled by
+``--deals / 400000``, any other row by ``--games / 20000`` (at least 64 records). Each section
+also gives the game's start-up (at ``tools.bench_players`` players) and its ``tools.bench_note``.
 
 ``--game startup`` measures every game's cold compile and warm start side by side against
 issue 14's targets, and ``cardsim warmup all`` in one process against one process per core.
@@ -24,6 +34,7 @@ run for one game replaces only its own section.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import platform
 import re
@@ -41,10 +52,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardsim.kernels import telefunken as TK  # noqa: E402
-from cardsim.kernels import tonk as K  # noqa: E402
-from cardsim.sim.games.telefunken import TelefunkenOptions  # noqa: E402
-from cardsim.sim.games.tonk import TonkOptions  # noqa: E402
+from cardsim.sim.registry import games as discovered_games  # noqa: E402
+from cardsim.sim.spec import GameSpec, GameTools  # noqa: E402
 
 FIRST_DEAL = """
 import time; t0 = time.perf_counter()
@@ -84,7 +93,7 @@ def median_time(fn, repeats: int) -> float:
     return statistics.median(times)
 
 
-def subprocess_seconds(env: dict, game: str = "tonk", players: int = 2) -> tuple[float, float]:
+def subprocess_seconds(env: dict, game: str, players: int) -> tuple[float, float]:
     """(wall time of a fresh interpreter doing import + first deal, time it reports itself)."""
     t = time.perf_counter()
     code = FIRST_DEAL.format(game=game, players=players)
@@ -93,25 +102,80 @@ def subprocess_seconds(env: dict, game: str = "tonk", players: int = 2) -> tuple
     return time.perf_counter() - t, float(res.stdout.strip().splitlines()[-1])
 
 
-def bench_play(n_players: int, sid: int, deals: int, threads: int, repeats: int) -> float:
-    numba.set_num_threads(threads)
-    opts = TonkOptions().to_array(n_players)
-    sids = np.full(n_players, sid, dtype=np.int64)
-    params = np.zeros((n_players, K.N_PARAMS))
-    params[:, 0] = 8.0
-    rec = np.zeros((deals, K.RECORD_COLS), dtype=np.int32)
-    warm = min(1000, deals)
-    K.play_batch(1, 0, warm, opts, sids, params, False, rec[:warm])
-    return deals / median_time(lambda: K.play_batch(1, 0, deals, opts, sids, params, False, rec), repeats)
+NON_GAME = ("startup", "poker", "strategies", "plugins", "search", "critique", "strong", "openspiel")
+DEALS, GAMES = 400_000, 20_000        # the --deals and --games defaults: the sizes GameTools.bench declares
+OPENSPIEL_REFERENCE = ("gin_rummy", "hearts")   # OpenSpiel's own games, timed beside the bridged ones
 
 
-def bench_floor(n_players: int, deals: int, threads: int, repeats: int) -> float:
+def tools_of(spec: GameSpec) -> GameTools:
+    """What this script knows of a game (an empty ``GameTools`` for a game that declares none)."""
+    return spec.tools or GameTools(digest_records=0)
+
+
+def first_players(spec: GameSpec) -> int:
+    """Players of the game's start-up figure and of the one-table sections (search, critique...)."""
+    return tools_of(spec).bench_players or spec.players[2]
+
+
+def first_row(spec: GameSpec) -> tuple:
+    """The game's first throughput row (preset, strategy, players, records): the sections that
+    play one table per game use its preset and size (without rows: the first preset, 1,000)."""
+    rows = tools_of(spec).bench
+    return tuple(rows[0]) if rows else (next(iter(spec.presets)), "greedy", first_players(spec), 1000)
+
+
+def row_records(spec: GameSpec, records: int, args) -> int:
+    """A declared row's records at this run's size: times --deals / 400,000 where a record is a
+    deal, else times --games / 20,000; at least 64."""
+    factor = args.deals / DEALS if spec.record_unit[0] == "deal" else args.games / GAMES
+    return max(64, int(records * factor))
+
+
+def hands_per_record(spec: GameSpec, rules, rec: np.ndarray, players: int) -> float | None:
+    """Mean hands of the played records: their ``hands`` column where the game has one, else the
+    rules' ``hands`` (every record plays that many); None: the records do not count hands."""
+    cols = spec.record_columns(rec, players)
+    if "hands" in cols:
+        return float(np.asarray(cols["hands"], dtype=np.int64).sum()) / len(rec)
+    hands = getattr(rules, "hands", None)
+    return float(hands) if isinstance(hands, int) and not isinstance(hands, bool) else None
+
+
+def bench_row(spec: GameSpec, preset: str, strategy: str, players: int, records: int, threads: int,
+              repeats: int) -> tuple[float, float | None]:
+    """(records/s, hands/s or None) of one throughput row, every seat ``strategy``: the median of
+    ``repeats`` runs after a short warm-up call (compile excluded)."""
+    from cardsim.sim.registry import seat_arrays, seat_table
     numba.set_num_threads(threads)
-    opts = TonkOptions().to_array(n_players)
+    rules = spec.options_cls(**spec.presets[preset])
+    opts = rules.to_array(players)
+    sids, params = seat_arrays(spec, seat_table(spec, [strategy], players))
+    rec = np.zeros((records, spec.record_width), dtype=np.int32)
+    warm = min(256, records)
+    spec.play_batch(1, 0, warm, opts, sids, params, False, rec[:warm])
+    t = median_time(lambda: spec.play_batch(1, 0, records, opts, sids, params, False, rec), repeats)
+    hands = hands_per_record(spec, rules, rec, players)
+    return records / t, None if hands is None else hands * records / t
+
+
+def floor_kernel(spec: GameSpec):
+    """The game's shuffle-and-deal-only kernel, ``deal_only_batch(seed, first, count, opts, out)``
+    in its kernel package (``cardsim.kernels.<game>``), or None: the floor rows of its table."""
+    try:
+        module = importlib.import_module(f"cardsim.kernels.{spec.name}")
+    except ImportError:
+        return None
+    return getattr(module, "deal_only_batch", None)
+
+
+def bench_floor(fn, spec: GameSpec, preset: str, players: int, deals: int, threads: int,
+                repeats: int) -> float:
+    numba.set_num_threads(threads)
+    opts = spec.options_cls(**spec.presets[preset]).to_array(players)
     out = np.zeros(deals, dtype=np.int64)
     warm = min(1000, deals)
-    K.deal_only_batch(1, 0, warm, opts, out[:warm])
-    return deals / median_time(lambda: K.deal_only_batch(1, 0, deals, opts, out), repeats)
+    fn(1, 0, warm, opts, out[:warm])
+    return deals / median_time(lambda: fn(1, 0, deals, opts, out), repeats)
 
 
 def startup(game: str, players: int, repeats: int) -> tuple[float, float, float]:
@@ -136,151 +200,48 @@ def startup_lines(what: str, repeats: int, times: tuple[float, float, float]) ->
             f"| warm start measured inside the interpreter | {inner:.2f} |", ""]
 
 
-def tonk_section(args, cores: int) -> list[str]:
-    times = startup("tonk", 2, args.compile_repeats)
+def short_title(spec: GameSpec) -> str:
+    """The game's title without its other names ("Marafon (Beccaccino)" -> "Marafon")."""
+    return spec.title.split(" (")[0]
+
+
+def game_section(spec: GameSpec, args, cores: int) -> list[str]:
+    """One game's block: its ``tools.bench`` rows (records/s and, where the records count hands,
+    hands/s at 1 core and all cores), a floor row per table where its kernels have one, its
+    start-up and its ``tools.bench_note``."""
+    tools = tools_of(spec)
+    title, (unit, units) = short_title(spec), spec.record_unit
+    times = startup(spec.name, first_players(spec), args.compile_repeats)
+    floor = floor_kernel(spec)
     rows = []
-    for n in (2, 3, 4):
-        for name, sid in (("random", K.S_RANDOM), ("greedy", K.S_GREEDY), ("knocker:threshold=8", K.S_KNOCKER)):
-            one = bench_play(n, sid, args.deals, 1, args.repeats)
-            alln = bench_play(n, sid, args.deals, cores, args.repeats)
-            rows.append((n, name, one, alln))
-        rows.append((n, "floor: shuffle + deal + 49/50 check", bench_floor(n, args.deals, 1, args.repeats),
-                     bench_floor(n, args.deals, cores, args.repeats)))
-    lines = ["## Tonk deals per second", "",
-             f"Each figure is the median of {args.repeats} runs of {args.deals:,} deals (compile excluded);",
-             "all seats play the same strategy, default (seed) rules.", "",
-             f"| players | strategy | 1 core | all cores ({cores}) |", "|---|---|---:|---:|"]
-    lines += [f"| {n} | {name} | {one:,.0f} | {alln:,.0f} |" for n, name, one, alln in rows]
-    lines += ["", "### Tonk start-up", ""] + startup_lines("deal", args.compile_repeats, times)
-    lines += ["Targets (issue 2, 2-core machine): at least 300,000 Tonk deals/s with greedy play on all",
-              "cores; warm start under 2 s.", ""]
-    return lines
-
-
-def bench_telefunken(preset: dict, strategy: str, games: int, threads: int, repeats: int) -> float:
-    """Games per second, 4 players, every seat the same strategy."""
-    from cardsim.sim.registry import get_game, seat_arrays, seat_table
-    spec = get_game("telefunken")
-    numba.set_num_threads(threads)
-    opts = TelefunkenOptions(**preset).to_array(4)
-    sids, params = seat_arrays(spec, seat_table(spec, [strategy], 4))
-    rec = np.zeros((games, TK.RECORD_COLS), dtype=np.int32)
-    warm = min(256, games)
-    TK.play_batch(1, 0, warm, opts, sids, params, False, rec[:warm])
-    return games / median_time(lambda: TK.play_batch(1, 0, games, opts, sids, params, False, rec), repeats)
-
-
-VARIANTS = {"peru1": 1, "peru2": 20, "farmers": 1}      # the §17 variant presets: greedy only, games / k
-
-
-def telefunken_section(args, cores: int) -> list[str]:
-    from cardsim.sim.games.telefunken import PRESETS
-    times = startup("telefunken", 4, args.compile_repeats)
-    rows = []
-    for preset in ("venezuela", "ecuador", "bolivia", "peru1", "peru2", "farmers"):
-        for strategy in ("greedy", "chip_saver:reserve=2", "patient", "random"):
-            if strategy == "random" and preset != "venezuela" or preset in VARIANTS and strategy != "greedy":
-                continue
-            games = args.games if strategy != "random" else max(args.games // 100, 64)
-            games = max(games // VARIANTS.get(preset, 1), 64)
-            one = bench_telefunken(PRESETS[preset], strategy, games, 1, args.repeats)
-            alln = bench_telefunken(PRESETS[preset], strategy, games, cores, args.repeats)
-            rows.append((preset, strategy, TelefunkenOptions(**PRESETS[preset]).hands, one, alln))
-    lines = ["## Telefunken hands and games per second", "",
-             f"Each figure is the median of {args.repeats} runs of {args.games:,} games of all their hands",
-             "(seven; Peru 1 six, Farmer's eight; random play: 1% of that, its hands mostly run to the",
-             f"2,000-turn cap; Peru 2: 1/{VARIANTS['peru2']} of that) with 4 players, all seats the same strategy,",
-             "compile excluded.", "",
-             f"| preset | strategy | hands/s 1 core | hands/s all cores ({cores}) | games/s 1 core | "
-             f"games/s all cores ({cores}) |", "|---|---|---:|---:|---:|---:|"]
-    lines += [f"| {p} | {s} | {h * one:,.0f} | {h * alln:,.0f} | {one:,.0f} | {alln:,.0f} |"
-              for p, s, h, one, alln in rows]
-    lines += ["", "### Telefunken start-up", ""] + startup_lines("game", args.compile_repeats, times)
-    lines += ["Target (issue 4, 2-core machine): at least 10,000 hands/s with greedy play.", ""]
-    return lines
-
-
-def bench_tricks(name: str, preset: str, strategy: str, games: int, threads: int, repeats: int) -> tuple[float, float]:
-    """(games/s, hands/s) of Marafon or Trionfo records, every seat the same strategy."""
-    from cardsim.sim.registry import get_game, seat_arrays, seat_table
-    spec = get_game(name)
-    n = spec.players[2]
-    numba.set_num_threads(threads)
-    opts = spec.options_cls(**spec.presets[preset]).to_array(n)
-    sids, params = seat_arrays(spec, seat_table(spec, [strategy], n))
-    rec = np.zeros((games, spec.record_width), dtype=np.int32)
-    warm = min(1024, games)
-    spec.play_batch(1, 0, warm, opts, sids, params, False, rec[:warm])
-    t = median_time(lambda: spec.play_batch(1, 0, games, opts, sids, params, False, rec), repeats)
-    hands = float(spec.record_columns(rec, n)["hands"].astype(np.int64).sum())
-    return games / t, hands / t
-
-
-def marafon_section(args, cores: int) -> list[str]:
-    times = startup("marafon", 4, args.compile_repeats)
-    rows = []
-    for preset, strategy in (("seed", "heuristic"), ("seed", "greedy"), ("seed", "random"),
-                             ("target31", "heuristic"), ("best_of_three", "heuristic")):
-        one = bench_tricks("marafon", preset, strategy, args.games * 5, 1, args.repeats)
-        alln = bench_tricks("marafon", preset, strategy, args.games * 5, cores, args.repeats)
-        rows.append((preset, strategy, one, alln))
-    lines = ["## Marafon hands and games per second", "",
-             f"Each figure is the median of {args.repeats} runs of {args.games * 5:,} records (a record is a",
-             "game; best_of_three: a match) with 4 players, all seats the same strategy, compile excluded.",
-             "Hands/s counts every hand played (claims end the last hand of a game early).", "",
-             f"| preset | strategy | hands/s 1 core | hands/s all cores ({cores}) | games/s 1 core | "
-             f"games/s all cores ({cores}) |", "|---|---|---:|---:|---:|---:|"]
-    lines += [f"| {p} | {s} | {one[1]:,.0f} | {alln[1]:,.0f} | {one[0]:,.0f} | {alln[0]:,.0f} |"
-              for p, s, one, alln in rows]
-    for strategy in ("heuristic", "random"):
-        one = bench_tricks("trionfo", "seed", strategy, args.games * 2, 1, args.repeats)
-        alln = bench_tricks("trionfo", "seed", strategy, args.games * 2, cores, args.repeats)
-        rows.append(("trionfo", strategy, one, alln))
-    lines += ["", "### Trionfo", "",
-              f"Sessions of 10 hands, 5 players, default rules, {args.games * 2:,} sessions per run.", "",
-              f"| strategy | hands/s 1 core | hands/s all cores ({cores}) | sessions/s 1 core | "
-              f"sessions/s all cores ({cores}) |", "|---|---:|---:|---:|---:|"]
-    lines += [f"| {s} | {one[1]:,.0f} | {alln[1]:,.0f} | {one[0]:,.0f} | {alln[0]:,.0f} |"
-              for p, s, one, alln in rows if p == "trionfo"]
+    for i, (preset, strategy, players, records) in enumerate(tools.bench):
+        k = row_records(spec, records, args)
+        one, alln = (bench_row(spec, preset, strategy, players, k, t, args.repeats) for t in (1, cores))
+        rows.append((preset, strategy, players, k, one, alln))
+        print(f"{spec.name}: {rows[-1]}", file=sys.stderr)
+        if floor is not None and all((p, n) != (preset, players) for p, _, n, _ in tools.bench[i + 1:]):
+            one, alln = (bench_floor(floor, spec, preset, players, k, t, args.repeats) for t in (1, cores))
+            rows.append((preset, "floor: shuffle + deal only", players, k, (one, None), (alln, None)))
+    hands = any(one[1] is not None for *_, one, _ in rows)
+    cell = lambda v: "–" if v is None else f"{v:,.0f}"              # noqa: E731
+    lines = [f"## {title} {'hands and ' if hands else ''}{units} per second", "",
+             f"`scripts/bench.py --game {spec.name}`: each figure is the median of {args.repeats} runs of the "
+             f"given records (a record is one {unit}; --deals {args.deals:,}, --games {args.games:,}), all seats "
+             "the same strategy, compile excluded."
+             + (" Hands/s: the hands the records played (their `hands` column, else the rules' hands a record)."
+                if hands else "")
+             + (" Floor: shuffle and deal only (the kernels' `deal_only_batch`)." if floor is not None else ""), "",
+             f"| preset | strategy | players | {units} | "
+             + (f"hands/s 1 core | hands/s all cores ({cores}) | " if hands else "")
+             + f"{units}/s 1 core | {units}/s all cores ({cores}) |",
+             "|---|---|---:|---:|" + ("---:|---:|" if hands else "") + "---:|---:|"]
+    lines += [f"| {p} | {s} | {n} | {k:,} | " + (f"{cell(one[1])} | {cell(alln[1])} | " if hands else "")
+              + f"{one[0]:,.0f} | {alln[0]:,.0f} |" for p, s, n, k, one, alln in rows]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines += ["", f"Load average (1 min) at the end of these runs: {load:.1f} on {os.cpu_count()} cores; other",
               "processes on a shared machine hold cores and flatten the all-cores column.", ""]
-    lines += ["### Marafon start-up", ""] + startup_lines("game", args.compile_repeats, times)
-    lines += ["Target (issue 6, 2-core machine): at least 200,000 Marafon hands/s with heuristic players.", ""]
-    return lines
-
-
-def bench_tripoli(preset: str, strategy: str, n: int, deals: int, threads: int, repeats: int) -> float:
-    """Deals per second of Tripoli (all seats one strategy), compile excluded."""
-    from cardsim.sim.registry import get_game, seat_arrays, seat_table
-    spec = get_game("tripoli")
-    numba.set_num_threads(threads)
-    opts = spec.options_cls(**spec.presets[preset]).to_array(n)
-    sids, params = seat_arrays(spec, seat_table(spec, [strategy], n))
-    rec = np.zeros((deals, spec.record_width), dtype=np.int32)
-    warm = min(1000, deals)
-    spec.play_batch(1, 0, warm, opts, sids, params, False, rec[:warm])
-    return deals / median_time(lambda: spec.play_batch(1, 0, deals, opts, sids, params, False, rec), repeats)
-
-
-def tripoli_section(args, cores: int) -> list[str]:
-    times = startup("tripoli", 5, args.compile_repeats)
-    deals = max(args.deals // 2, 1000)
-    rows = []
-    for preset, strategy, n in (("seed", "heuristic", 5), ("seed", "heuristic", 2), ("seed", "heuristic", 9),
-                                ("rummoli", "heuristic", 5), ("cosmo", "heuristic", 5),
-                                ("suit_auction", "heuristic", 5), ("seed", "random", 5)):
-        one = bench_tripoli(preset, strategy, n, deals, 1, args.repeats)
-        alln = bench_tripoli(preset, strategy, n, deals, cores, args.repeats)
-        rows.append((preset, strategy, n, one, alln))
-    lines = ["## Tripoli deals per second", "",
-             f"Each figure is the median of {args.repeats} runs of {deals:,} deals (sessions of n deals with a",
-             "clearing round; compile excluded), all seats the same strategy.", "",
-             f"| preset | strategy | players | 1 core | all cores ({cores}) |", "|---|---|---:|---:|---:|"]
-    lines += [f"| {p} | {s} | {n} | {one:,.0f} | {alln:,.0f} |" for p, s, n, one, alln in rows]
-    lines += ["", "### Tripoli start-up", ""] + startup_lines("deal", args.compile_repeats, times)
-    lines += ["Target (issue 7, 2-core machine): at least 50,000 deals/s with heuristic players.", ""]
-    return lines
+    lines += [f"### {title} start-up", ""] + startup_lines(unit, args.compile_repeats, times)
+    return lines + ([tools.bench_note, ""] if tools.bench_note else [])
 
 
 def poker_section(args, cores: int) -> list[str]:
@@ -289,68 +250,7 @@ def poker_section(args, cores: int) -> list[str]:
     return bench_poker.section(repeats=args.repeats, cores=cores)
 
 
-def bench_contract_rummy(preset: str, strategy: str, n: int, games: int, threads: int, repeats: int) -> float:
-    """Games (7 deals each) per second, every seat the same strategy, compile excluded."""
-    from cardsim.kernels import contract_rummy as CK
-    from cardsim.sim.games.contract_rummy import PRESETS as CR_PRESETS, ContractRummyOptions
-    from cardsim.sim.registry import get_game, seat_arrays, seat_table
-    spec = get_game("contract_rummy")
-    numba.set_num_threads(threads)
-    opts = ContractRummyOptions(**CR_PRESETS[preset]).to_array(n)
-    sids, params = seat_arrays(spec, seat_table(spec, [strategy], n))
-    rec = np.zeros((games, CK.RECORD_COLS), dtype=np.int64)
-    warm = min(64, games)
-    CK.play_batch(1, 0, warm, opts, sids, params, False, rec[:warm])
-    return games / median_time(lambda: CK.play_batch(1, 0, games, opts, sids, params, False, rec), repeats)
-
-
-def contract_rummy_section(args, cores: int) -> list[str]:
-    games = min(args.games, 3000)
-    repeats = min(args.repeats, 3)
-    rows = []
-    for preset, strategy, n in (("contract", "greedy", 4), ("liverpool", "greedy", 4), ("may_i", "greedy", 4),
-                                ("contract", "greedy", 3), ("contract", "greedy", 5), ("may_i", "greedy", 5),
-                                ("contract", "cautious", 4)):
-        one = bench_contract_rummy(preset, strategy, n, games, 1, repeats)
-        alln = bench_contract_rummy(preset, strategy, n, games, cores, repeats)
-        rows.append((preset, strategy, n, one, alln))
-    lines = ["## Contract Rummy deals and games per second", "",
-             f"Each figure is the median of {repeats} runs of {games:,} games of 7 deals, all seats the same",
-             "strategy, compile excluded (`scripts/bench.py --game contract_rummy`).", "",
-             f"| preset | strategy | players | deals/s 1 core | deals/s all cores ({cores}) | games/s 1 core | "
-             f"games/s all cores ({cores}) |", "|---|---|---:|---:|---:|---:|---:|"]
-    lines += [f"| {p} | {s} | {n} | {7 * one:,.0f} | {7 * alln:,.0f} | {one:,.0f} | {alln:,.0f} |"
-              for p, s, n, one, alln in rows]
-    lines += ["", "Target (issue 5, 2-core machine): at least 10,000 deals/s with greedy play.", ""]
-    return lines
-
-
-SECTIONS = {"tonk": tonk_section, "telefunken": telefunken_section, "marafon": marafon_section,
-            "tripoli": tripoli_section, "poker": poker_section, "contract_rummy": contract_rummy_section}
-
-
 # ---- --baseline REV: this tree against another revision, interleaved -------------------------
-# (game, preset, strategy, players, records): the throughput rows of the sections above
-BASELINE_CASES = {
-    "tonk": [("seed", s, n, 400_000) for n in (2, 3, 4) for s in ("random", "greedy", "knocker:threshold=8")],
-    "telefunken": [(p, s, 4, 20_000) for p in ("venezuela", "ecuador", "bolivia")
-                   for s in ("greedy", "chip_saver:reserve=2", "patient")]
-                  + [("venezuela", "random", 4, 200), ("peru1", "greedy", 4, 20_000),
-                     ("peru2", "greedy", 4, 1000), ("farmers", "greedy", 4, 20_000)],
-    "marafon": [(p, s, 4, 100_000) for p, s in (("seed", "heuristic"), ("seed", "greedy"), ("seed", "random"),
-                                                ("target31", "heuristic"), ("best_of_three", "heuristic"))],
-    "trionfo": [("seed", s, 5, 40_000) for s in ("heuristic", "random")],
-    "tripoli": [(p, s, n, 200_000) for p, s, n in (("seed", "heuristic", 5), ("seed", "heuristic", 2),
-                                                   ("seed", "heuristic", 9), ("rummoli", "heuristic", 5),
-                                                   ("cosmo", "heuristic", 5), ("suit_auction", "heuristic", 5),
-                                                   ("seed", "random", 5))],
-    "contract_rummy": [(p, s, n, 3000) for p, s, n in (("contract", "greedy", 4), ("liverpool", "greedy", 4),
-                                                       ("may_i", "greedy", 4), ("contract", "greedy", 3),
-                                                       ("contract", "greedy", 5), ("may_i", "greedy", 5),
-                                                       ("contract", "cautious", 4))],
-}
-FIRST_PLAYERS = {"tonk": 2, "telefunken": 4, "marafon": 4, "trionfo": 5, "tripoli": 5, "contract_rummy": 4}
-
 MEASURE = """
 import statistics, sys, time
 sys.path.insert(0, {root!r})
@@ -360,7 +260,7 @@ spec = get_game({game!r})
 numba.set_num_threads({threads})
 opts = spec.options_cls(**spec.presets[{preset!r}]).to_array({players})
 sids, params = seat_arrays(spec, seat_table(spec, {seats!r}, {players}))
-rec = np.zeros(({n}, spec.record_width), dtype=np.int64 if {game!r} == "contract_rummy" else np.int32)
+rec = np.zeros(({n}, spec.record_width), dtype=np.int32)
 w = min({n}, 256)
 spec.play_batch(1, 0, w, opts, sids, params, False, rec[:w])
 ts = []
@@ -405,7 +305,7 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
     """Cold/warm start and throughput of this tree and of ``args.baseline``, interleaved."""
     rev = subprocess.run(["git", "rev-parse", "--short", args.baseline], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.strip()
-    names = [g for g in FIRST_PLAYERS if g in games or "marafon" in games and g == "trionfo"]
+    specs = {g: spec for g, spec in discovered_games().items() if g in games}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "baseline"
         subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), rev], cwd=ROOT, check=True)
@@ -413,8 +313,8 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
             roots = {"this tree": ROOT, rev: base}
             caches = {k: Path(tmp) / f"cache-{i}" for i, k in enumerate(roots)}
             start = []
-            for g in names:
-                code = FIRST_DEAL.format(game=g, players=FIRST_PLAYERS[g])
+            for g, spec in specs.items():
+                code = FIRST_DEAL.format(game=g, players=first_players(spec))
                 cold, warm = {k: [] for k in roots}, {k: [] for k in roots}
                 for _ in range(args.compile_repeats):
                     for k, root in roots.items():
@@ -431,8 +331,8 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
                               *(statistics.median(warm[k]) for k in roots)))
                 print(f"start-up {g}: {start[-1][1:]}", file=sys.stderr)
             rows = []
-            for g in names if not (args.no_rates or args.plugins_only) else []:
-                for preset, strategy, players, n in BASELINE_CASES[g]:
+            for g, spec in ({} if args.no_rates or args.plugins_only else specs).items():
+                for preset, strategy, players, n in tools_of(spec).bench:
                     n = max(64, int(n * args.scale))
                     for threads in (1, cores):
                         got = {k: [] for k in roots}
@@ -445,8 +345,8 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
                         a, b = (statistics.median(got[k]) for k in roots)
                         rows.append((g, preset, strategy, players, threads, b, a))
                         print(f"{rows[-1]}", file=sys.stderr)
-            for g in names if not args.no_rates else []:
-                rows += _plugin_rows(args, g, cores, roots, caches)
+            for g, spec in ({} if args.no_rates else specs).items():
+                rows += _plugin_rows(args, spec, cores, roots, caches)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT)
     lines = [f"## This tree against {rev}, measured side by side", "",
@@ -477,18 +377,18 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
     return lines
 
 
-def _plugin_rows(args, game: str, cores: int, roots: dict, caches: dict) -> list[tuple]:
+def _plugin_rows(args, spec: GameSpec, cores: int, roots: dict, caches: dict) -> list[tuple]:
     """The plug-in rows of a baseline comparison: the game's ``plugin["bench"]`` tables (its
     built-in, one seat, and the plug-in that reimplements it, one seat) played through
     ``runner.play_shard`` (what a run calls: the plug-in's guard and the kernel's thread
     included), in both trees, interleaved."""
-    from cardsim.sim.registry import get_game
-    bench = (get_game(game).plugin or {}).get("bench")
+    game = spec.name
+    bench = (spec.plugin or {}).get("bench")
     if not bench:
         return []
     players, other = bench["players"], bench["other"]
     tables = [[bench["builtin"]] + [other] * (players - 1), [bench["plugin"]] + [other] * (players - 1)]
-    n = max(64, int(BASELINE_CASES[game][0][3] * args.scale))         # the size of the game's throughput rows
+    n = max(64, int(first_row(spec)[3] * args.scale))         # the size of the game's throughput rows
     rows = []
     for threads in (1, cores):
         got = {k: [] for k in roots}
@@ -508,12 +408,12 @@ def _plugin_rows(args, game: str, cores: int, roots: dict, caches: dict) -> list
 def strategies_section(args, cores: int) -> list[str]:
     """Every registered strategy of every game at its default parameters, this tree only
     (rows for strategies the older sections do not list), records per second."""
-    from cardsim.sim.registry import get_game
     rows = []
-    for g, players in FIRST_PLAYERS.items():
-        preset, _, _, n = BASELINE_CASES[g][0]
-        slow = {c[1]: c[3] for c in BASELINE_CASES[g] if c[0] == preset}
-        for name in get_game(g).strategies:
+    for g, spec in discovered_games().items():
+        players = first_players(spec)
+        preset, _, _, n = first_row(spec)
+        slow = {c[1]: c[3] for c in tools_of(spec).bench if c[0] == preset}
+        for name in spec.strategies:
             if name == "search":             # its own section (one seat; every seat would take hours)
                 continue
             k = slow.get(name, n if "random" not in name and "fuzz" not in name else max(n // 100, 64))
@@ -596,7 +496,6 @@ def plugins_section(args, cores: int) -> list[str]:
     return lines + [""]
 
 
-SEARCH_RECORDS = {"tonk": 2000, "marafon": 512, "trionfo": 256, "tripoli": 1000, "telefunken": 128, "contract_rummy": 4}
 NOT_ACTIONS = {"hand", "deal", "end", "score", "result", "trick", "upcard"}    # table events of the traces
 
 
@@ -615,17 +514,16 @@ def search_section(args, cores: int) -> list[str]:
     seat's actions per record (replayed traces) and so its actions (decisions) per second, and
     the time a 10,000-record ``compare`` of search against strong in a strong field takes
     (each point plays every seat of every record: players x 10,000 search-seat records)."""
-    from cardsim.sim.registry import get_game
     rows = []
-    for g, players in FIRST_PLAYERS.items():
-        spec = get_game(g)
+    for g, spec in discovered_games().items():
         if "search" not in spec.strategies:
             continue
+        players = first_players(spec)
         seats = ["search"] + ["strong"] * (players - 1)
-        n = max(2, int(SEARCH_RECORDS.get(g, 20) * args.scale / 0.25))
+        n = max(2, int(tools_of(spec).search_records * args.scale / 0.25))
         rates = []
         for threads in (1, cores):
-            code = MEASURE.format(root=str(ROOT), game=g, preset=BASELINE_CASES[g][0][0], seats=seats,
+            code = MEASURE.format(root=str(ROOT), game=g, preset=first_row(spec)[0], seats=seats,
                                   players=players, n=n, threads=threads, repeats=min(args.repeats, 3))
             rates.append(float(_child(code, ROOT)))
         acts = search_actions(g, seats, players, min(n, 20))
@@ -648,22 +546,18 @@ def search_section(args, cores: int) -> list[str]:
     return lines + [""]
 
 
-CRITIQUE_DECISIONS = {"tonk": 1000, "tripoli": 1000, "marafon": 1000, "trionfo": 1000, "telefunken": 1000,
-                      "contract_rummy": 1000}     # the target's size at the default --scale
-
-
 def critique_section(args, cores: int) -> list[str]:
     """Per game with a critique: ``cardsim.critique`` of ``strong`` against ``strong`` at the
     default budget on all cores, after a warm-up that compiles it; evaluated decisions per
     second and the time 1,000 of them take (issue 40's target: at most 5 minutes)."""
     import cardsim
-    from cardsim.sim.registry import get_game
     rows = []
-    for g, players in FIRST_PLAYERS.items():
-        if get_game(g).critique is None:
+    for g, spec in discovered_games().items():
+        if spec.critique is None:
             continue
+        players = first_players(spec)
         cardsim.critique(g, ["strong"], players=players, decisions=2)          # compile
-        n = max(10, int(CRITIQUE_DECISIONS[g] * args.scale / 0.25))
+        n = max(10, int(tools_of(spec).critique_decisions * args.scale / 0.25))
         t0 = time.perf_counter()
         res = cardsim.critique(g, ["strong"], players=players, decisions=n, workers=cores)
         dt = time.perf_counter() - t0
@@ -684,44 +578,26 @@ def critique_section(args, cores: int) -> list[str]:
     return lines + [""]
 
 
-OPENSPIEL_GAMES = ["cardsim_tonk(players=2)", "cardsim_tonk(players=4)", "cardsim_marafon",
-                   "cardsim_marafon(claims_enabled=False)", "cardsim_trionfo", "cardsim_tripoli(players=4)",
-                   "cardsim_telefunken(max_turns_per_hand=100)", "cardsim_contract_rummy",
-                   "gin_rummy", "hearts"]
-
-
-# issue 41: the `strong` each game had before its rework (its records are what users cited)
-OLD_STRONG = {
-    "tonk": "planner:threshold=26.174,decay=0.5125,wary_cards=4,dry_end=2.077,take_low=5.082",
-    "marafon": "heuristic:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=125.6",
-    "trionfo": "heuristic:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,self_call=1.477",
-    "telefunken": ("planner:reserve=0,near=2,per_hand=0.1716,down_left=17,down_turn=0,exchange=8,keep_jokers=1,"
-                   "cut_aim=0,deny=-1,stall=300,alternative=0,h7_growth=0"),
-    "contract_rummy": ("cautious:max_mayi=99,near=99,volunteer=1,danger=3,far=3,layoff_target=1,joker_target=1,"
-                       "meld_jokers=1,vol_points=0,noise=0,swap=1"),
-    "tripoli": ("heuristic:swap_below=3.186,pay_weight=0.1,auction_widow=0,sell_old=1,bid_max=3,suit_bid_max=6,"
-                "bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=2,bid_old_max=1,"
-                "bluff=0.4246,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0"),
-}
-
-
 def strong_section(args, cores: int) -> list[str]:
-    """Per reworked game: today's ``strong`` beside the ``strong`` it replaced, every seat the
-    same, in interleaved rounds (each figure the median of its rounds' medians). Issue 41's
-    speed target: at most 2x slower."""
+    """Per reworked game (its ``tools.old_strong``): today's ``strong`` beside the ``strong`` it
+    replaced, every seat the same, in interleaved rounds (each figure the median of its rounds'
+    medians). Issue 41's speed target: at most 2x slower."""
     rows = []
-    for g, old in OLD_STRONG.items():
-        preset, _, _, n = BASELINE_CASES[g][0]
+    for g, spec in discovered_games().items():
+        old, players = tools_of(spec).old_strong, first_players(spec)
+        if not old:
+            continue
+        preset, _, _, n = first_row(spec)
         k = max(64, int(n * args.scale))
         got = {("strong", t): [] for t in (1, cores)} | {(old, t): [] for t in (1, cores)}
         for _ in range(args.rounds):
             for label in ("strong", old):
                 for threads in (1, cores):
                     code = MEASURE.format(root=str(ROOT), game=g, preset=preset, seats=[label],
-                                          players=FIRST_PLAYERS[g], n=k, threads=threads, repeats=args.repeats)
+                                          players=players, n=k, threads=threads, repeats=args.repeats)
                     got[(label, threads)].append(float(_child(code, ROOT)))
         med = {key: statistics.median(v) for key, v in got.items()}
-        rows.append((g, old, FIRST_PLAYERS[g], med[(old, 1)], med[(old, cores)], med[("strong", 1)],
+        rows.append((g, old, players, med[(old, 1)], med[(old, cores)], med[("strong", 1)],
                      med[("strong", cores)]))
         print(rows[-1], file=sys.stderr)
     lines = ["## `strong` before and after issue 41", "",
@@ -742,7 +618,9 @@ def openspiel_section(args, cores: int) -> list[str]:
     import cardsim.openspiel  # noqa: F401
     import pyspiel
     rng = np.random.default_rng(1)
-    games = {name: pyspiel.load_game(name) for name in OPENSPIEL_GAMES}
+    names = [*(name for spec in discovered_games().values() for name in tools_of(spec).openspiel),
+             *OPENSPIEL_REFERENCE]
+    games = {name: pyspiel.load_game(name) for name in names}
     steps = {name: 0 for name in games}
     secs = {name: 0.0 for name in games}
     plays = {name: 0 for name in games}
@@ -775,11 +653,12 @@ def openspiel_section(args, cores: int) -> list[str]:
 
 
 def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
-    """The file with the given game blocks replaced (others kept: the known ones in SECTIONS order,
-    then any other section, such as a hand-written side-by-side comparison, in file order)."""
+    """The file with the given blocks replaced (others kept: the known ones in order (start-up,
+    the discovered games in listing order, the other sections), then any other section, such as a
+    hand-written side-by-side comparison, in file order)."""
     old = path.read_text() if path.exists() else ""
     parts = []
-    known = ["startup", *SECTIONS, "strategies", "plugins", "search", "critique", "strong", "openspiel", "baseline"]
+    known = ["startup", *discovered_games(), *(s for s in NON_GAME if s != "startup"), "baseline"]
     others = [m for m in re.findall(r"<!-- bench:([\w-]+) -->", old) if m not in known]   # kept, in file order
     for game in [*known, *others]:
         start, end = f"<!-- bench:{game} -->", f"<!-- /bench:{game} -->"
@@ -788,11 +667,6 @@ def merge(path: Path, header: list[str], blocks: dict[str, list[str]]) -> str:
         elif start in old and end in old:
             parts.append(old[old.index(start):old.index(end) + len(end)])
     return "\n".join(header) + "\n" + "\n\n".join(parts) + "\n"
-
-
-# Cold compile of import + first deal (game) at the time issue 14 was filed (quiet 2-core machine)
-ISSUE14_COLD = {"tonk": 19.3, "telefunken": 78.0, "marafon": 30.4, "trionfo": None, "tripoli": 41.3,
-                "contract_rummy": None}
 
 
 def warmup_all_seconds(jobs: int) -> float:
@@ -810,10 +684,11 @@ def startup_section(args, cores: int) -> list[str]:
     """Start-up of every game (issue 14's targets) and ``cardsim warmup all`` in one process
     against one per core, all in one run."""
     rows, total = [], 0.0
-    for g, n in FIRST_PLAYERS.items():
+    for g, spec in discovered_games().items():
+        n = first_players(spec)
         cold, warm, inner = startup(g, n, args.compile_repeats)
         total += cold
-        was = ISSUE14_COLD.get(g)
+        was = tools_of(spec).issue14_cold
         rows.append(f"| {g} | {n} | {'–' if was is None else f'{was:.1f}'} | {cold:.1f} | "
                     f"{'yes' if cold <= 15 else 'no'} | {warm:.2f} | {inner:.2f} | {'yes' if warm <= 1.0 else 'no'} |")
     serial, parallel = warmup_all_seconds(1), warmup_all_seconds(2)
@@ -825,7 +700,7 @@ def startup_section(args, cores: int) -> list[str]:
             "measured). Targets (issue 14): cold at most 15 s per game and 60 s for all six, warm at most 1.0 s.",
             "", "| game | players | cold at filing s | cold s | cold <= 15 s | warm s | warm inside s | "
             "warm <= 1.0 s |", "|---|---:|---:|---:|---|---:|---:|---|", *rows,
-            f"| all six | | | {total:.1f} | {'yes' if total <= 60 else 'no'} (60 s) | | | |", "",
+            f"| all games | | | {total:.1f} | {'yes' if total <= 60 else 'no'} (60 s) | | | |", "",
             "`cardsim warmup all` (play, replay and search kernels of every game, empty cache), the same run:", "",
             "| how | seconds |", "|---|---:|",
             f"| `--jobs 1`: one process, the games in turn | {serial:.1f} |",
@@ -833,16 +708,20 @@ def startup_section(args, cores: int) -> list[str]:
 
 
 def main() -> None:
+    specs = discovered_games()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=["all", *SECTIONS, "strategies", "plugins", "search", "critique", "openspiel",
-                                            "startup", "strong"],
-                    default="all",
-                    help="one section; 'strategies': every registered strategy, 'plugins': a plug-in beside "
-                         "its built-in, 'search': one search seat per game, 'critique': cardsim critique of strong, 'openspiel': the bridge's steps/s, "
-                         "'startup': every game's cold and warm start and warmup all, 'strong': strong beside the strong it "
-                         "replaced (none of them part of 'all')")
-    ap.add_argument("--deals", type=int, default=400_000)
-    ap.add_argument("--games", type=int, default=20_000)
+    ap.add_argument("--game", choices=["all", *specs, *NON_GAME], default="all",
+                    help="one section: a game's name (its throughput rows and start-up; 'all': every game and "
+                         "'poker'); 'strategies': every registered strategy, 'plugins': a plug-in beside "
+                         "its built-in, 'search': one search seat per game, 'critique': cardsim critique of strong, "
+                         "'openspiel': the bridge's steps/s, 'startup': every game's cold and warm start and warmup "
+                         "all, 'strong': strong beside the strong it replaced (none of them part of 'all')")
+    ap.add_argument("--deals", type=int, default=DEALS,
+                    help="size of a game's throughput rows where a record is a deal: its declared records "
+                         f"(GameTools.bench) times DEALS / {DEALS:,}")
+    ap.add_argument("--games", type=int, default=GAMES,
+                    help="size of the other games' throughput rows (a record is a game, match or session): "
+                         f"their declared records times GAMES / {GAMES:,}")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--compile-repeats", type=int, default=3)
     ap.add_argument("--out", default=str(ROOT / "results" / "BENCHMARKS.md"))
@@ -855,7 +734,7 @@ def main() -> None:
                     help="with --baseline: interleaved rounds per figure (each tree measured in turn)")
     args = ap.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
-    games = list(SECTIONS) if args.game == "all" else [args.game]
+    games = [*specs, "poker"] if args.game == "all" else [args.game]
     if args.baseline:
         blocks = {"baseline": baseline_section(args, cores, games)}
         games = [f"baseline {args.baseline}"]
@@ -874,7 +753,8 @@ def main() -> None:
     elif args.game == "startup":
         blocks = {"startup": startup_section(args, cores)}
     else:
-        blocks = {g: SECTIONS[g](args, cores) for g in games}
+        blocks = {g: game_section(specs[g], args, cores) if g in specs else poker_section(args, cores)
+                  for g in games}
     header = ["# Benchmarks", "", f"Written by `scripts/bench.py`; last run {time.strftime('%Y-%m-%d')} "
               f"({', '.join(games)}).", "", f"Machine: {machine()}.", ""]
     text = merge(Path(args.out), header, blocks)
