@@ -11,7 +11,7 @@ under ``NUMBA_CACHE_DIR`` when set, else ``kernels/__pycache__/numba``): any cha
 kernel starts a fresh cache. Where that directory cannot be written,
 numba falls back to its usual locations.
 
-Compile time (issue 14; ``scripts/compile_profile.py GAME`` shows where it goes). Numba
+Compile time (issue 14; ``scripts/tools/compile_profile.py GAME`` shows where it goes). Numba
 compiles every kernel called from another one as a library of its own and links into it the
 libraries of everything it calls, then optimises and emits machine code for the whole linked
 module again: a function costs its own size plus that of everything beneath it. So:

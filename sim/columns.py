@@ -4,7 +4,7 @@ compare/sweep dataset. It gives
 
 * the Parquet field metadata (``description`` of every column; ``sim.io.table_from_columns``),
 * ``cardsim columns GAME`` (``rows``),
-* the README data dictionary (``scripts/readme_tables.py`` writes it from ``markdown``),
+* the README data dictionary (``scripts/tools/readme_tables.py`` writes it from ``markdown``),
 * the Python API's decoded code columns (``decode``: categoricals with the code names; the
   unplayed hand slots, nulls in the files, as pandas' nullable integers).
 

@@ -164,21 +164,21 @@ class Column:
 class GameTools:
     """What the project's tools (``scripts/``) need to know of a game, declared with the game
     (issue 42) so that no script keeps a list of games. Each field names the script that reads it."""
-    digest_records: int                      # scripts/record_digests.py: records of each fixed run
+    digest_records: int                      # scripts/tools/record_digests.py: records of each fixed run
     digest_slow: dict = field(default_factory=dict)   # preset -> its records instead (a slow preset)
-    tune: tuple = ()                         # scripts/tune_strong.py: the ``cardsim tune`` arguments behind
+    tune: tuple = ()                         # scripts/tools/tune_strong.py: the ``cardsim tune`` arguments behind
                                              # ``strong`` (family and parameter ranges, budget, rounds)
-    bench: tuple = ()                        # scripts/bench.py --baseline: throughput rows (preset, strategy,
+    bench: tuple = ()                        # scripts/tools/bench.py --baseline: throughput rows (preset, strategy,
                                              # players, records)
-    bench_players: int = 0                   # scripts/bench.py: players of the start-up (first deal) figure;
+    bench_players: int = 0                   # scripts/tools/bench.py: players of the start-up (first deal) figure;
                                              # 0: the game's default
-    search_records: int = 1000               # scripts/bench.py --game search: records per row
-    critique_decisions: int = 1000           # scripts/bench.py --game critique: decisions at --scale 1
-    openspiel: tuple = ()                    # scripts/bench.py --game openspiel: bridge games timed
-    old_strong: str = ""                     # scripts/bench.py --game strong: issue 16's ``strong`` (the
+    search_records: int = 1000               # scripts/tools/bench.py --game search: records per row
+    critique_decisions: int = 1000           # scripts/tools/bench.py --game critique: decisions at --scale 1
+    openspiel: tuple = ()                    # scripts/tools/bench.py --game openspiel: bridge games timed
+    old_strong: str = ""                     # scripts/tools/bench.py --game strong: issue 16's ``strong`` (the
                                              # baseline row of issue 41's speed target)
-    bench_note: str = ""                     # scripts/bench.py: the sentence under its throughput table (its target)
-    issue14_cold: float | None = None        # scripts/bench.py --game startup: cold compile when issue 14 was filed
+    bench_note: str = ""                     # scripts/tools/bench.py: the sentence under its throughput table (its target)
+    issue14_cold: float | None = None        # scripts/tools/bench.py --game startup: cold compile when issue 14 was filed
 
 
 # The record columns every game gives (``record_columns``), which the runner's statistics read:
@@ -230,7 +230,7 @@ class GameSpec:
                                               # more: the kinds mask), "kinds": decision kinds, "error":
                                               # the code of an illegal plug-in action, optional "bench":
                                               # {"builtin", "plugin", "players", "other"} labels for
-                                              # scripts/bench.py --game plugins}; None: not taken
+                                              # scripts/tools/bench.py --game plugins}; None: not taken
     critique: dict | None = None              # cardsim critique (issue 40, sim.critique: CRITIQUE_KEYS):
                                               # the game's critique kernel and how to print its positions
     order: int = 100                          # where ``cardsim games`` lists the game (then by name)

@@ -147,7 +147,7 @@ def test_cli_columns_bad_game():
 
 
 def test_readme_data_dictionary_is_the_source():
-    """Every game has a README column table, and it is what COLUMNS gives (scripts/readme_tables.py)."""
+    """Every game has a README column table, and it is what COLUMNS gives (scripts/tools/readme_tables.py)."""
     text = (ROOT / "README.md").read_text()
     for game in list(GAME_NAMES) + ["dataset"]:
         m = re.search(rf"<!-- columns:{game} -->\n(.*?)\n<!-- /columns:{game} -->", text, re.S)

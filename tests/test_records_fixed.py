@@ -1,6 +1,6 @@
 """The records of a fixed set of runs per game (every preset, two strategy mixes) are
 byte-identical to the digests committed in tests/data/record_digests.json (written by
-scripts/record_digests.py). Work meant to keep the play — compile-time changes, refactors —
+scripts/tools/record_digests.py). Work meant to keep the play — compile-time changes, refactors —
 must keep them; a change meant to alter play rewrites the file and says so."""
 import hashlib
 import json
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "tools"))
 import record_digests as RD
 
 EXPECTED = json.loads((ROOT / "tests" / "data" / "record_digests.json").read_text())

@@ -1,6 +1,6 @@
 """The ``strong`` strategies (issue 16): each game's ``strong`` is the converged point of the
 committed ``cardsim tune --self`` run in ``results/tune/GAME/``, made by the command that
-``scripts/tune_strong.py`` runs, and its help says how to reproduce it."""
+``scripts/tools/tune_strong.py`` runs, and its help says how to reproduce it."""
 from __future__ import annotations
 
 import importlib.util
@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("tune_strong", ROOT / "scripts" / "tune_strong.py")
+    spec = importlib.util.spec_from_file_location("tune_strong", ROOT / "scripts" / "tools" / "tune_strong.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -35,7 +35,7 @@ def test_strong_is_the_committed_tune_result(game):
     if summary["status"] != "converged":
         assert summary["best"] == min(summary["rounds"], key=lambda r: r["gain"])["field"]
     assert meta["self"] and meta["game"] == game
-    assert f"scripts/tune_strong.py {game}" in strong.help
+    assert f"scripts/tools/tune_strong.py {game}" in strong.help
     # the dataset was made by exactly the command the script runs
     cmd = _script().command(game)
     made = command_of(meta).split()

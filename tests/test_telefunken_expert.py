@@ -12,7 +12,7 @@ from cardsim.sim.games.telefunken import TelefunkenOptions
 from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
 GAME = get_game("telefunken")
-# issue 16's strong, the planner point the report was made with (scripts/bench.py OLD_STRONG)
+# issue 16's strong, the planner point the report was made with (scripts/tools/bench.py OLD_STRONG)
 PLANNER = ("planner:reserve=0,near=2,per_hand=0.1716,down_left=17,down_turn=0,exchange=8,keep_jokers=1,cut_aim=0,"
            "deny=-1,stall=300,alternative=0,h7_growth=0")
 

@@ -15,7 +15,7 @@ from cardsim.sim.games.tripoli import TripoliOptions
 from cardsim.sim.notation import parse_mask
 from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "studies"))
 import tripoli_strength_table as TABLE  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

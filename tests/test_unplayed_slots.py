@@ -1,6 +1,6 @@
 """Issue 18: Marafon's (and Trionfo's) hand slots after a row's last hand are nulls in the written
 records and in the API DataFrame, not zeros that look like hands; the answers over the played
-hands (the battitore's advantage of scripts/study_marafon.py) do not change."""
+hands (the battitore's advantage of scripts/studies/study_marafon.py) do not change."""
 from __future__ import annotations
 
 import numpy as np
@@ -74,7 +74,7 @@ def test_battitore_value_over_the_played_hands(marafon):
         d = df[df[f"h{h}_end"] == "scored"]
         return {f: d[f"h{h}_{f}"].astype("int64").to_numpy() for f in ("battitore", "pts_0", "pts_1")}
 
-    def from_arrays(h):                     # scripts/study_marafon.py: hands >= h, end == 0
+    def from_arrays(h):                     # scripts/studies/study_marafon.py: hands >= h, end == 0
         live = (cols["hands"] >= h) & (cols[f"h{h}_end"] == 0)
         return {f: cols[f"h{h}_{f}"][live].astype(np.int64) for f in ("battitore", "pts_0", "pts_1")}
 

@@ -70,7 +70,7 @@ Choices this module adds where the spec leaves room
   pair, raise a straight, call a pair, never bluff) lost ~12 chips a deal to one tighter seat
   and ``swap_below=1.5`` was worse than never swapping. The defaults now come from a
   best-response search on duplicate deals at 5 players, checked at 3 and 7
-  (``scripts/study_tripoli.py --only response``): bet a full house, raise at 6.5, call at
+  (``scripts/studies/study_tripoli.py --only response``): bet a full house, raise at 6.5, call at
   4.5 moved by the pot odds (``odds_weight`` 12), bluff half the weak openings with 8 chips,
   thresholds moved with the opponents' hand sizes (``size_shift`` 0.25), swap below 3, bid at
   most 1 for the dealer's old hand. Every tighter or looser threshold step loses against
@@ -432,7 +432,7 @@ TYPICAL_STRENGTH = (1.12, 1.12, 1.12, 1.12, 1.12, 1.12, 1.55, 2.10, 2.78, 3.51, 
                     5.84, 6.14, 6.37, 6.54, 6.69, 6.83)
 REF_CARDS = 9
 # quantiles (0 %, 2 %, .., 100 %) of the poker strength (``strength``) of the best 5 of h random
-# cards, one row per h = 5..18 (``python scripts/tripoli_strength_table.py``, 200,000 holdings a
+# cards, one row per h = 5..18 (``python scripts/studies/tripoli_strength_table.py``, 200,000 holdings a
 # size). The expert's betting reads from it the chance that an opponent holding h cards is weaker.
 STRENGTH_QUANTILES = np.array((
     # 5 cards

@@ -713,12 +713,12 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_CAUTIOUS, {
     "(shed_at)"))
 
 # issue 41: the self-consistent field of the committed `cardsim tune --self` run of the expert
-# (`python scripts/tune_strong.py contract_rummy`, results/tune/contract_rummy/; tests/test_strong.py checks the two
-# agree); issue 16's was cautious at the same point (OLD_STRONG in scripts/bench.py)
+# (`python scripts/tools/tune_strong.py contract_rummy`, results/tune/contract_rummy/; tests/test_strong.py checks the two
+# agree); issue 16's was cautious at the same point (OLD_STRONG in scripts/tools/bench.py)
 STRONG = ("expert:max_mayi=99,near=99,volunteer=1,danger=3,far=3,layoff_target=1,joker_target=1,meld_jokers=1,"
           "vol_points=0,noise=0,swap=1,shed_at=1")
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
-                        "`python scripts/tune_strong.py contract_rummy` (results/tune/contract_rummy/)"))
+                        "`python scripts/tools/tune_strong.py contract_rummy` (results/tune/contract_rummy/)"))
 STRATEGIES.append(search_strategy(
     K.S_SEARCH, STRATEGIES, ("strong", "cautious", "mayi", "greedy", "random", "expert"), worlds=32, budget=0,
     extra=(ParamSpec("kinds", 3.0, 1.0, 3.0, "decisions searched (a bit mask): 1 the draw (take the top discard, a "

@@ -19,7 +19,7 @@ TOOLS = GameTools(
     # issue 41: the ``strong`` before its rework (its records are what users cited)
     old_strong=("cautious:max_mayi=99,near=99,volunteer=1,danger=3,far=3,layoff_target=1,joker_target=1,"
                 "meld_jokers=1,vol_points=0,noise=0,swap=1"),
-    # scripts/bench.py: the target under the game's throughput table
+    # scripts/tools/bench.py: the target under the game's throughput table
     bench_note=("Target (issue 5, 2-core machine): at least 10,000 deals/s with greedy play (a game is 7 "
                 "deals: 1,429 games/s)."),
 )

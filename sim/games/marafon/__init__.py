@@ -449,12 +449,12 @@ CRITIQUE = {
 
 
 # issue 41: the self-consistent field of the committed `cardsim tune --self` run of the expert
-# family (`python scripts/tune_strong.py marafon`, results/tune/marafon/; tests/test_strong.py checks
+# family (`python scripts/tools/tune_strong.py marafon`, results/tune/marafon/; tests/test_strong.py checks
 # the two agree). Issue 16's strong was heuristic:claim_margin=0,memory_noise=0,honour_min=4,
 # marafona_weight=125.6 (at 100 and above the marafona weight plays alike).
 STRONG = "expert:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=100,draw_trumps=4,ruff_risk=0.5,bank=2,clinch=3,plain_first=1"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
-                        "`python scripts/tune_strong.py marafon` (results/tune/marafon/)"))
+                        "`python scripts/tools/tune_strong.py marafon` (results/tune/marafon/)"))
 STRATEGIES.append(search_strategy(
     K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "greedy", "random", "expert"), worlds=16, budget=0,
     extra=(ParamSpec("game_weight", 20.0, 0.0, 1000.0, "a game won in a rollout's hand counts this many hand "

@@ -17,7 +17,7 @@ TOOLS = GameTools(
     openspiel=("cardsim_marafon", "cardsim_marafon(claims_enabled=False)"),
     # issue 41: the ``strong`` before its rework (its records are what users cited)
     old_strong="heuristic:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=125.6",
-    # scripts/bench.py: the target under the game's throughput table
+    # scripts/tools/bench.py: the target under the game's throughput table
     bench_note="Target (issue 6, 2-core machine): at least 200,000 Marafon hands/s with heuristic players.",
     issue14_cold=30.4,  # cold compile of import + first deal when issue 14 was filed
 )

@@ -1228,13 +1228,13 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_PLANNER, _ST
    "first (rich)"))
 
 # issue 41: the self-consistent field of the committed `cardsim tune --self` run of the expert
-# (`python scripts/tune_strong.py telefunken`, results/tune/telefunken/; tests/test_strong.py checks the two agree);
+# (`python scripts/tools/tune_strong.py telefunken`, results/tune/telefunken/; tests/test_strong.py checks the two agree);
 # issue 16's was the planner's "planner:reserve=0,near=2,per_hand=0.1716,down_left=17,down_turn=0,exchange=8,
-# keep_jokers=1,cut_aim=0,deny=-1,stall=300,alternative=0,h7_growth=0" (OLD_STRONG in scripts/bench.py)
+# keep_jokers=1,cut_aim=0,deny=-1,stall=300,alternative=0,h7_growth=0" (OLD_STRONG in scripts/tools/bench.py)
 STRONG = ("expert:reserve=0,near=2,per_hand=0,down_left=20,down_turn=0,exchange=8,keep_jokers=1,cut_aim=0,deny=-1,"
           "stall=300,alternative=0,h7_growth=0,dump_at=4,dump_need=3,wild_room=1,rich=1")
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
-                        "`python scripts/tune_strong.py telefunken` (results/tune/telefunken/)"))
+                        "`python scripts/tools/tune_strong.py telefunken` (results/tune/telefunken/)"))
 SEARCH_KINDS = (1 << K.K_BUY) | (1 << K.K_UPCARD) | (1 << K.K_GO_DOWN)
 STRATEGIES.append(search_strategy(
     K.S_SEARCH, STRATEGIES, ("strong", "planner", "greedy", "chip_saver", "patient", "random", "expert"), worlds=8,

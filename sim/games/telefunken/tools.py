@@ -24,7 +24,7 @@ TOOLS = GameTools(
     # issue 41: the ``strong`` before its rework (its records are what users cited)
     old_strong=("planner:reserve=0,near=2,per_hand=0.1716,down_left=17,down_turn=0,exchange=8,keep_jokers=1,"
                 "cut_aim=0,deny=-1,stall=300,alternative=0,h7_growth=0"),
-    # scripts/bench.py: the target under the game's throughput table
+    # scripts/tools/bench.py: the target under the game's throughput table
     bench_note="Target (issue 4, 2-core machine): at least 10,000 hands/s with greedy play.",
     issue14_cold=78.0,  # cold compile of import + first deal when issue 14 was filed
 )

@@ -15,7 +15,7 @@ TOOLS = GameTools(
     openspiel=("cardsim_tonk(players=2)", "cardsim_tonk(players=4)"),
     # issue 41: the ``strong`` before its rework (its records are what users cited)
     old_strong="planner:threshold=26.174,decay=0.5125,wary_cards=4,dry_end=2.077,take_low=5.082",
-    # scripts/bench.py: the target under the game's throughput table
+    # scripts/tools/bench.py: the target under the game's throughput table
     bench_note=("Targets (issue 2, 2-core machine): at least 300,000 Tonk deals/s with greedy play on all "
                 "cores; warm start under 2 s."),
     issue14_cold=19.3,  # cold compile of import + first deal when issue 14 was filed

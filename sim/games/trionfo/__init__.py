@@ -423,14 +423,14 @@ CRITIQUE = {
 
 
 # issue 41: the self-consistent field of the committed `cardsim tune --self` run of the expert
-# family (`python scripts/tune_strong.py trionfo`, results/tune/trionfo/; tests/test_strong.py checks
+# family (`python scripts/tools/tune_strong.py trionfo`, results/tune/trionfo/; tests/test_strong.py checks
 # the two agree). Issue 16's strong was heuristic:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,
 # self_call=1.477; self_call is not tuned (it acts only under trionfo_allow_self_call, which the
 # tune's seed rules forbid): the expert keeps heuristic's default 16.
 STRONG = ("expert:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,self_call=16,honour_min=4,draw_trumps=9,"
           "ruff_risk=0.5,bank=2,clinch=0,plain_first=1,read=1,ruff_min=1,draw_last=2")
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
-                        "`python scripts/tune_strong.py trionfo` (results/tune/trionfo/)"))
+                        "`python scripts/tools/tune_strong.py trionfo` (results/tune/trionfo/)"))
 STRATEGIES.append(search_strategy(
     K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "greedy", "random", "expert"), worlds=16, budget=0,
     extra=(ParamSpec("trump", 0.0, 0.0, 1.0, "1: the declarer names trump by search too (each suit rolled out, "

@@ -628,14 +628,14 @@ CRITIQUE = {
 
 
 # issue 41: the least exploitable field met by the committed `cardsim tune --self` run of the expert
-# family (`python scripts/tune_strong.py tripoli`, results/tune/tripoli/; tests/test_strong.py checks
+# family (`python scripts/tools/tune_strong.py tripoli`, results/tune/tripoli/; tests/test_strong.py checks
 # the two agree): its start, round 0 (the expert's defaults). Issue 16's strong was
 # heuristic:swap_below=3.186,pay_weight=0.1,auction_widow=0,sell_old=1,bid_max=3,suit_bid_max=6,
 # bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=2,bid_old_max=1,
 # bluff=0.4246,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0.
 STRONG = "expert:swap_below=3.213,pay_weight=0.1,auction_widow=0,sell_old=0,bid_max=3,suit_bid_max=6,bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=3.861,bid_old_max=1,bluff=0.1148,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0,value_eq=0.5881,raise_eq=0.7429,call_margin=0.0193,bet_frac=0.5652,raise_range=0.4927,call_range=0.54763,widow_stops=1,lead_plan=3,lead_chance=1"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
-                        "`python scripts/tune_strong.py tripoli` (results/tune/tripoli/)"))
+                        "`python scripts/tools/tune_strong.py tripoli` (results/tune/tripoli/)"))
 STRATEGIES.append(search_strategy(
     K.S_SEARCH, STRATEGIES, ("strong", "heuristic", "random", "expert"), worlds=16, budget=0,
     extra=(_P("kinds", 239.0, 0.0, 255.0, "bit mask of the decision kinds searched (the rest the policy plays): "

@@ -23,7 +23,7 @@ TOOLS = GameTools(
     old_strong=("heuristic:swap_below=3.186,pay_weight=0.1,auction_widow=0,sell_old=1,bid_max=3,suit_bid_max=6,"
                 "bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=2,bid_old_max=1,"
                 "bluff=0.4246,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0"),
-    # scripts/bench.py: the target under the game's throughput table
+    # scripts/tools/bench.py: the target under the game's throughput table
     bench_note="Target (issue 7, 2-core machine): at least 50,000 deals/s with heuristic players.",
     issue14_cold=41.3,  # cold compile of import + first deal when issue 14 was filed
 )

@@ -1,6 +1,6 @@
 """Each built-in strategy of a game against a field: mean payout with 95 % paired intervals.
 
-    python scripts/field_table.py GAME [--deals N] [--field NAME] [--players P] [--preset X] [--skip NAME ...]
+    python scripts/tools/field_table.py GAME [--deals N] [--field NAME] [--players P] [--preset X] [--skip NAME ...]
 
 Every strategy (at its default parameters; not ``search``, whose strength against the strong
 field is issue 19's ``results/search/``, unless ``--skip`` is given another list) sits at each
@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 

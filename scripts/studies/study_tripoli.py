@@ -1,7 +1,7 @@
 """Study: Tripoli — the widow swap, the betting thresholds, the chips per seat per deal, and
 one-parameter best responses, each answered against several fields (issue 16).
 
-    python scripts/study_tripoli.py [--fields heuristic,strong] [--deals 30000] [--bet-deals 10000]
+    python scripts/studies/study_tripoli.py [--fields heuristic,strong] [--deals 30000] [--bet-deals 10000]
                                     [--chip-deals 50000] [--response-deals 4000] [--seed 2026]
                                     [--players 5] [--out results] [--only widow|betting|chips|response]
 
@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cardsim.sim.experiment import make_compare, run_experiment  # noqa: E402
@@ -106,7 +106,7 @@ def compare(cands: list[str], field: str, args, deals: int, players=None) -> pd.
 
 def command(args, part: str | None = None) -> str:
     """The command line that reruns the study (only non-default options are written)."""
-    words = ["python scripts/study_tripoli.py"]
+    words = ["python scripts/studies/study_tripoli.py"]
     for key, default in DEFAULTS.items():
         v = getattr(args, key)
         if v != default:

@@ -2,7 +2,7 @@
 (results/search/telefunken.md): four strong seats play; at every decision of seat 0 that the
 search could take, K.search_decision is asked too (its choice is not played).
 
-    python scripts/telefunken_search_decisions.py "search:kinds=1,hands=127,worlds=16" 30
+    python scripts/studies/telefunken_search_decisions.py "search:kinds=1,hands=127,worlds=16" 30
 
 Buy offers are also counted by hand and the chips seat 0 holds (the last table printed).
 """

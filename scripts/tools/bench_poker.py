@@ -1,10 +1,10 @@
 """Poker evaluator benchmark: 5-card hands per second of ``kernels.poker`` against well-known
 evaluators from PyPI, all in the same run on the same random-order hands.
 
-    python scripts/bench_poker.py [--repeats 5]     (= python scripts/bench.py --game poker)
+    python scripts/tools/bench_poker.py [--repeats 5]     (= python scripts/tools/bench.py --game poker)
 
 Writes its table as the ``<!-- bench:poker -->`` block of results/BENCHMARKS.md (through
-``scripts/bench.py --game poker``, which calls ``section`` below; running this file does
+``scripts/tools/bench.py --game poker``, which calls ``section`` below; running this file does
 the same). The PyPI evaluators are benchmark-only dependencies (``pip install -e '.[bench]'``):
 treys (pure Python), phevaluator (C extension, one call per hand), eval7 (Cython, one call
 per hand); an evaluator that is not installed is skipped. Every figure is the median of
@@ -23,7 +23,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cardsim.kernels import poker as P  # noqa: E402
@@ -151,7 +151,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
-    cmd = [sys.executable, str(ROOT / "scripts" / "bench.py"), "--game", "poker", "--repeats", str(args.repeats)]
+    cmd = [sys.executable, str(ROOT / "scripts" / "tools" / "bench.py"), "--game", "poker", "--repeats", str(args.repeats)]
     raise SystemExit(subprocess.call(cmd, cwd=ROOT))
 
 

@@ -1,6 +1,6 @@
 """How far Trionfo's bids are from a search's (issue 19's key decision "Trionfo bid").
 
-    python scripts/trionfo_bid_distance.py [--hands 2000] [--seed 1] [--worlds 64]
+    python scripts/studies/trionfo_bid_distance.py [--hands 2000] [--seed 1] [--worlds 64]
                                            [--strategy strong] [--out results/search/trionfo_bids.md]
 
 Deals ``--hands`` hands (hand h of session h // hands_per_session, as the batch deals them, the
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cardsim.kernels import trionfo as K  # noqa: E402
@@ -118,7 +118,7 @@ def write(args, rows) -> None:
                 f"| {np.mean([r[2] != r[3] for r in sel]):.1%} | {diffs.mean():+.3f} ± {half:.3f} |")
     bands = [(-1e9, 10), (10, 15), (15, 20), (20, 25), (25, 30), (30, 1e9)]
     out = [f"# Trionfo: `{args.strategy}`'s bids against a search's", "",
-           f"`python scripts/trionfo_bid_distance.py --hands {args.hands} --seed {args.seed} --worlds {args.worlds} "
+           f"`python scripts/studies/trionfo_bid_distance.py --hands {args.hands} --seed {args.seed} --worlds {args.worlds} "
            f"--strategy {args.strategy}`", "",
            f"{args.hands:,} hands with `{args.strategy}` at every seat, default rules. At every speech of the auction "
            f"a flat search ({args.worlds} determinizations; the auction, the contract and the card play rolled out by "

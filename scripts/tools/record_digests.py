@@ -2,8 +2,8 @@
 strategy mixes), so that a change meant to keep the play (compile-time work, refactors) can be
 checked to give byte-identical records: ``tests/test_records_fixed.py`` recomputes them.
 
-    python scripts/record_digests.py            # print the digests
-    python scripts/record_digests.py --write    # rewrite tests/data/record_digests.json
+    python scripts/tools/record_digests.py            # print the digests
+    python scripts/tools/record_digests.py --write    # rewrite tests/data/record_digests.json
 
 Rewrite the file only when a change is meant to alter play, and say so in the commit.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 OUT = ROOT / "tests" / "data" / "record_digests.json"

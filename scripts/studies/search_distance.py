@@ -1,6 +1,6 @@
 """How far a heuristic's key decision is from the search player's (issue 19): Tonk's knock.
 
-    python scripts/search_distance.py [--players 2] [--deals 2000] [--seed 1] [--worlds 128]
+    python scripts/studies/search_distance.py [--players 2] [--deals 2000] [--seed 1] [--worlds 128]
                                       [--strategy strong] [--out results/search/tonk_knock.md]
 
 Plays ``--deals`` deals with ``--strategy`` at every seat. At every turn start where a knock
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cardsim.kernels import tonk as K  # noqa: E402
@@ -77,7 +77,7 @@ def main() -> None:
             K.apply_action(st, opts, int(acts[i]), trace)
             step += 1
     lines = [f"# Tonk: `{a.strategy}`'s knock against the search's ({n} players)", "",
-             f"`python scripts/search_distance.py --players {n} --deals {a.deals} --seed {a.seed} "
+             f"`python scripts/studies/search_distance.py --players {n} --deals {a.deals} --seed {a.seed} "
              f"--worlds {a.worlds} --strategy {a.strategy}`", "",
              f"{a.deals:,} deals with `{a.strategy}` at every seat; at every turn start where a knock is legal "
              f"the search (`search:worlds={a.worlds}`, rolling out with `{a.strategy}`) chooses, and both choices "

@@ -1,7 +1,7 @@
 """OpenSpiel's ISMCTS bot in a cardsim seat, through the bridge (issue 20): an external reference
 for cardsim's ``search`` strategy.
 
-    python scripts/openspiel_ismcts.py [--game tonk|marafon] [--deals 200] [--seed 1]
+    python scripts/studies/openspiel_ismcts.py [--game tonk|marafon] [--deals 200] [--seed 1]
                                        [--simulations 100] [--players 2] [--workers 1]
                                        [--out results/search/tonk_ismcts.md]
 
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import pyspiel  # noqa: E402
@@ -166,7 +166,7 @@ def main() -> None:
     whats = what + ("s" if a.game == "tonk" else "es")
     partner = "" if a.game == "tonk" else " (its partner and both opponents)"
     lines = [f"# {title}: OpenSpiel's ISMCTS in a seat against `strong` ({n} players)", "",
-             f"`python scripts/openspiel_ismcts.py --game {a.game} --deals {a.deals} --seed {a.seed} "
+             f"`python scripts/studies/openspiel_ismcts.py --game {a.game} --deals {a.deals} --seed {a.seed} "
              f"--simulations {a.simulations}" + (f" --players {n}`" if a.game == "tonk" else "`"), "",
              f"{a.deals} {whats} (the batch's cards of seed {a.seed}), "
              f"the candidate at seat {what} mod {n}, `strong` at the others{partner}; ISMCTS: "

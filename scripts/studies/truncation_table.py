@@ -1,7 +1,7 @@
 """Truncated share of Telefunken games for the greedy family, every preset and every option
 set the invariant tests cover (issue 15's target: below 0.1 %).
 
-    python scripts/truncation_table.py [--games N] [--seed S] [--out FILE]
+    python scripts/studies/truncation_table.py [--games N] [--seed S] [--out FILE]
 
 Each cell plays N games (4 players, every seat the strategy, seed S) and counts the games
 flagged truncated (a hand stopped by the turn cap while it could still change; a blocked hand,
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 GREEDY_FAMILY = ("greedy", "chip_saver", "patient", "planner")
@@ -66,7 +66,7 @@ def main() -> None:
         print(rows[-1], flush=True)
     text = "\n".join([
         "# Telefunken: truncated games of the greedy family", "",
-        f"`python scripts/truncation_table.py --games {a.games} --seed {a.seed}` ({time.time() - t0:.0f} s): "
+        f"`python scripts/studies/truncation_table.py --games {a.games} --seed {a.seed}` ({time.time() - t0:.0f} s): "
         f"{a.games:,} games of 4 players per cell, every seat the strategy; a cell counts the games a turn cap "
         "truncated (issue 15's target: below 0.1 %). Every preset, then Venezuela with each option set of the "
         "invariant tests.", "",

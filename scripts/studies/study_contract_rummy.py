@@ -2,7 +2,7 @@
 Each answer against two fields (issue 16): today's field (``greedy``) and the self-consistent
 ``strong`` field (any strategy labels can be given with --fields; 99 is always on the grid).
 
-    python scripts/study_contract_rummy.py [--games 3000] [--seat-games 20000] [--seed 2026]
+    python scripts/studies/study_contract_rummy.py [--games 3000] [--seat-games 20000] [--seed 2026]
                                            [--fields greedy strong] [--grid 0,1,2,3,4,6,99]
                                            [--out results/contract_rummy_mayi]
 
@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.dataset as ds
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cardsim.sim.experiment import make_sweep, run_experiment
@@ -255,7 +255,7 @@ def seat_verdict(seats: pd.DataFrame, fields: list[str], n: int) -> str:
 
 def write_markdown(df, seats, notes, path: Path, args, fields, wall: float) -> None:
     strong = get_game("contract_rummy").strategies.get("strong")
-    cmd = (f"python scripts/study_contract_rummy.py --games {args.games} --seat-games {args.seat_games} "
+    cmd = (f"python scripts/studies/study_contract_rummy.py --games {args.games} --seat-games {args.seat_games} "
            f"--seed {args.seed} --fields {' '.join(fields)} --grid {args.grid}")
     lines = ["# Contract Rummy: how much is a May-I worth? What is a seat worth per deal?", "",
              f"`{cmd}`", "",

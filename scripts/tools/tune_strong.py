@@ -1,6 +1,6 @@
 """The committed ``cardsim tune --self`` runs behind each game's ``strong`` strategy (issue 16).
 
-    python scripts/tune_strong.py GAME|all [--dry-run]
+    python scripts/tools/tune_strong.py GAME|all [--dry-run]
 
 For each game: the iterated best response of its strongest family over the parameters that
 matter, written to ``results/tune/GAME/`` (the tune dataset) and ``results/tune/GAME-report/``
@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 COMMON = ["--self", "--seed", "16", "--quiet"]
 ROUNDS = ["--rounds", "6"]

@@ -1,6 +1,6 @@
 """Study: the best knock threshold at Tonk for 2, 3 and 4 players, against two fields.
 
-    python scripts/study_tonk_knock.py [--deals 100000] [--seed 2026] [--fields greedy,knocker:threshold=8,strong]
+    python scripts/studies/study_tonk_knock.py [--deals 100000] [--seed 2026] [--fields greedy,knocker:threshold=8,strong]
                                        [--out results/tonk_knock_threshold]
 
 For each field (greedy opponents, who never knock; the ``strong`` table, the self-consistent
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cardsim.sim.experiment import ExperimentAccumulator, make_sweep, play_experiment_shard  # noqa: E402
@@ -144,7 +144,7 @@ def verdict(df: pd.DataFrame, fields: list[str]) -> list[str]:
 
 def write_markdown(df: pd.DataFrame, path: Path, args, wall: float, fields: list[str]) -> None:
     lines = ["# Tonk: the best knock threshold, against two fields", "",
-             f"`python scripts/study_tonk_knock.py --deals {args.deals} --seed {args.seed} --fields {args.fields}` "
+             f"`python scripts/studies/study_tonk_knock.py --deals {args.deals} --seed {args.seed} --fields {args.fields}` "
              f"(wall time {wall / 60:.1f} min on 2 cores).", "",
              "One `knocker:threshold=t` seat (greedy play, knocks at the start of a turn when its count is at most "
              "t) against a field, default (seed) rules, S = 1. Fields: `greedy` (never knocks), `knocker:threshold=8` and `strong` (the "

@@ -3,7 +3,7 @@ deal (or game), with an empty numba cache, its inclusive time, its own time (min
 dispatchers compiled inside it) and its LLVM time (optimising and emitting the machine code
 of its library, which holds every callee it links in).
 
-    python scripts/compile_profile.py telefunken [--players 4] [--top 15]
+    python scripts/tools/compile_profile.py telefunken [--players 4] [--top 15]
 
 Runs in a fresh interpreter with a temporary numba cache; prints a Markdown table.
 """
@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = r"""
 import json, sys, time

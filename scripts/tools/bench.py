@@ -1,10 +1,10 @@
 """Benchmarks: deals (games, hands) per second by strategy and core count, cold compile,
 warm start.
 
-    python scripts/bench.py [--game all|GAME|SECTION] [--deals 400000] [--games 20000]
+    python scripts/tools/bench.py [--game all|GAME|SECTION] [--deals 400000] [--games 20000]
                             [--repeats 5] [--out results/BENCHMARKS.md]
-    python scripts/bench.py --baseline REV [--game ...] [--scale 0.25]
-    python scripts/bench.py --game startup [--compile-repeats 3]
+    python scripts/tools/bench.py --baseline REV [--game ...] [--scale 0.25]
+    python scripts/tools/bench.py --game startup [--compile-repeats 3]
 
 No game is named here (issue 42): the games are the discovered ones (``sim.registry.games()``)
 and what this script measures of each is its ``GameSpec.tools`` (``sim.spec.GameTools``). A
@@ -49,7 +49,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cardsim.sim.registry import games as discovered_games  # noqa: E402
@@ -225,7 +225,7 @@ def game_section(spec: GameSpec, args, cores: int) -> list[str]:
     hands = any(one[1] is not None for *_, one, _ in rows)
     cell = lambda v: "–" if v is None else f"{v:,.0f}"              # noqa: E731
     lines = [f"## {title} {'hands and ' if hands else ''}{units} per second", "",
-             f"`scripts/bench.py --game {spec.name}`: each figure is the median of {args.repeats} runs of the "
+             f"`scripts/tools/bench.py --game {spec.name}`: each figure is the median of {args.repeats} runs of the "
              f"given records (a record is one {unit}; --deals {args.deals:,}, --games {args.games:,}), all seats "
              "the same strategy, compile excluded."
              + (" Hands/s: the hands the records played (their `hands` column, else the rules' hands a record)."
@@ -245,7 +245,7 @@ def game_section(spec: GameSpec, args, cores: int) -> list[str]:
 
 
 def poker_section(args, cores: int) -> list[str]:
-    sys.path.insert(0, str(ROOT / "scripts"))
+    sys.path.insert(0, str(ROOT / "scripts" / "tools"))
     import bench_poker
     return bench_poker.section(repeats=args.repeats, cores=cores)
 
@@ -350,7 +350,7 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT)
     lines = [f"## This tree against {rev}, measured side by side", "",
-             f"`scripts/bench.py --baseline {rev}`: each figure is measured for both trees in turn (this",
+             f"`scripts/tools/bench.py --baseline {rev}`: each figure is measured for both trees in turn (this",
              f"tree, {rev}, ... {args.rounds} rounds), in fresh interpreters; start-up is the median of "
              f"{args.compile_repeats} fresh", f"caches each, throughput the median of {args.repeats} runs "
              f"per interpreter, at {args.scale:g} x the usual sizes.", "",
@@ -566,7 +566,7 @@ def critique_section(args, cores: int) -> list[str]:
         rows.append((g, players, res.meta["worlds"], ev, res.total["units"], dt, ev / dt, rollouts, 1000 / (ev / dt)))
         print(rows[-1], file=sys.stderr)
     lines = ["## Critique: `cardsim critique GAME --strategy strong` at the default budget", "",
-             f"`scripts/bench.py --game critique`: strong against strong, default rules, every decision of the "
+             f"`scripts/tools/bench.py --game critique`: strong against strong, default rules, every decision of the "
              f"critiqued seat with a choice evaluated (select stage: the default worlds, racing; measure stage: "
              f"as many fresh worlds when the best is not the choice), all cores ({cores}), compile excluded. "
              "Target (issue 40): 1,000 evaluated decisions in at most 5 minutes on 2 cores.", "",
@@ -601,7 +601,7 @@ def strong_section(args, cores: int) -> list[str]:
                      med[("strong", cores)]))
         print(rows[-1], file=sys.stderr)
     lines = ["## `strong` before and after issue 41", "",
-             f"`scripts/bench.py --game strong`: records per second, every seat the same strategy, default rules, "
+             f"`scripts/tools/bench.py --game strong`: records per second, every seat the same strategy, default rules, "
              f"{args.scale:g} x the usual sizes, {args.rounds} interleaved rounds of {args.repeats} runs (the "
              "median). Target (issue 41): today's `strong` at most 2x slower than the one it replaced.", "",
              f"| game | players | `strong` before | 1 core | all cores ({cores}) | `strong` now: 1 core | all cores "
@@ -693,7 +693,7 @@ def startup_section(args, cores: int) -> list[str]:
                     f"{'yes' if cold <= 15 else 'no'} | {warm:.2f} | {inner:.2f} | {'yes' if warm <= 1.0 else 'no'} |")
     serial, parallel = warmup_all_seconds(1), warmup_all_seconds(2)
     return ["## Start-up, every game", "",
-            f"`scripts/bench.py --game startup`: import + first deal (game, session) with greedy players in a "
+            f"`scripts/tools/bench.py --game startup`: import + first deal (game, session) with greedy players in a "
             f"fresh interpreter, median of {args.compile_repeats} each; cold: an empty numba cache, warm: the "
             "cache that run filled (process wall time, and the time the interpreter measures itself). "
             "\"at filing\" is the figure of the sections above when issue 14 was filed (– where none was "
@@ -755,7 +755,7 @@ def main() -> None:
     else:
         blocks = {g: game_section(specs[g], args, cores) if g in specs else poker_section(args, cores)
                   for g in games}
-    header = ["# Benchmarks", "", f"Written by `scripts/bench.py`; last run {time.strftime('%Y-%m-%d')} "
+    header = ["# Benchmarks", "", f"Written by `scripts/tools/bench.py`; last run {time.strftime('%Y-%m-%d')} "
               f"({', '.join(games)}).", "", f"Machine: {machine()}.", ""]
     text = merge(Path(args.out), header, blocks)
     Path(args.out).write_text(text)

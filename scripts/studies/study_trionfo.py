@@ -1,6 +1,6 @@
 """Study: Trionfo, the win rate of each bid level by the declarer's hand strength.
 
-    python scripts/study_trionfo.py [--sessions 50000] [--seed 2026] [--tables heuristic,strong]
+    python scripts/studies/study_trionfo.py [--sessions 50000] [--seed 2026] [--tables heuristic,strong]
                                     [--out results/trionfo_bids]
 
 Forced contracts: seat 0 bids level L (1 chiamo, 2 di più, 3 maso, 4 maso dei masi) on every
@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cardsim.kernels import trionfo as K  # noqa: E402
@@ -184,7 +184,7 @@ def strong_check(t: pd.DataFrame, nats: dict) -> list[str]:
 def write_markdown(t: pd.DataFrame, nat: pd.DataFrame, path: Path, args, wall: float, hands: int,
                    nats: dict | None = None) -> None:
     lines = ["# Trionfo: win rate of each bid level by hand strength", "",
-             f"`python scripts/study_trionfo.py --sessions {args.sessions} --seed {args.seed} --tables {args.tables}` "
+             f"`python scripts/studies/study_trionfo.py --sessions {args.sessions} --seed {args.seed} --tables {args.tables}` "
              f"(wall time {wall / 60:.1f} min on 2 cores).", "",
              "Seat 0 declares level L on every hand (the other four never bid), all five play the heuristic card "
              f"play, default rules, {HANDS} hands a session: {hands:,} hands per level, the same deals for every "

@@ -5,7 +5,7 @@ The Tripoli expert's betting (issue 41) reads from it the chance that an opponen
 cards has a weaker hand. Sampled with numpy's generator (seed 41, 200,000 holdings a size);
 ``tests/test_tripoli_expert.py`` checks the table against a fresh sample.
 
-    python scripts/tripoli_strength_table.py
+    python scripts/studies/tripoli_strength_table.py
 """
 import textwrap
 

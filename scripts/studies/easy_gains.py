@@ -1,7 +1,7 @@
 """Issue 41's "no easy gains left" test: each game's plug-in of fixes read off the critique of
 ``strong`` (``examples/<game>_critique_fixes.py``), against ``strong`` in a field of ``strong``.
 
-    python scripts/easy_gains.py [--game tonk] [--deals N] [--seed S]
+    python scripts/studies/easy_gains.py [--game tonk] [--deals N] [--seed S]
 
 Writes results/critique/easy_gains.md: per game the plug-in at its defaults against ``strong``
 (a duplicate ``compare``, seats rotated, paired 95 % intervals) on fresh deals. A gain within
@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 # game -> (plug-in label, players, deals, {fix: the parameters that leave only it on})
@@ -80,7 +80,7 @@ def main() -> None:
     a = ap.parse_args()
     games = [a.game] if a.game else list(FIXES)
     lines = ["# Easy gains left in `strong` (issue 41)", "",
-             "`python scripts/easy_gains.py`: each game's plug-in of the fixes its critique's worst positions "
+             "`python scripts/studies/easy_gains.py`: each game's plug-in of the fixes its critique's worst positions "
              "suggest, at its defaults, against `strong` in a field of `strong` (duplicate deals, seats rotated, "
              "paired 95 % intervals), all its fixes and each alone (one compare, so one time). "
              "The target: no more than noise.", "",

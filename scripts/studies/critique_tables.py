@@ -1,10 +1,10 @@
 """The critique of each game's ``strong`` and of its example plug-in (issue 40): results/critique/<game>.md.
 
-    python scripts/critique_tables.py [--game tonk] [--decisions 1000] [--worlds W] [--seed 0]
+    python scripts/studies/critique_tables.py [--game tonk] [--decisions 1000] [--worlds W] [--seed 0]
 
 For each game with a critique: ``cardsim critique GAME --strategy strong`` (the field: strong) and
 ``cardsim critique GAME --strategy PLUGIN --field strong`` for the game's example plug-in (the one
-``scripts/bench.py --game plugins`` measures), at the default budget; the file holds both reports
+``scripts/tools/bench.py --game plugins`` measures), at the default budget; the file holds both reports
 (kinds, kinds by phase, worst positions with their replay commands) and how long each took.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import cardsim  # noqa: E402
@@ -49,7 +49,7 @@ def main() -> None:
         spec = get_game(g)
         n = PLAYERS[g]
         lines = [f"# {spec.title}: where `strong` loses (cardsim critique)", "",
-                 f"`python scripts/critique_tables.py --game {g} --decisions {a.decisions}`, "
+                 f"`python scripts/studies/critique_tables.py --game {g} --decisions {a.decisions}`, "
                  f"{time.strftime('%Y-%m-%d')}. Values are {spec.critique['value']}; regret = the best action's "
                  "value minus the chosen one's, measured on fresh worlds (0 when the strategy's choice is the "
                  "best); loss per record = the regret a record's decisions of that kind give up, summed. "

@@ -1,6 +1,6 @@
 """Study: Marafon's battitore advantage, the value of the marafona, and game length by target.
 
-    python scripts/study_marafon.py [--games 200000] [--seed 2026] [--tables heuristic,strong]
+    python scripts/studies/study_marafon.py [--games 200000] [--seed 2026] [--tables heuristic,strong]
                                     [--out results/marafon]
 
 Each question is answered at two tables (issue 16): four ``heuristic`` players (the club-player
@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cardsim.kernels import marafon as K  # noqa: E402
@@ -292,7 +292,7 @@ def write_markdown(path: Path, res: dict, args, wall: float) -> None:
     pct = [(f"{k} hands", f"share_{k}", ".1%") for k in range(3, 12)]
     tables = list(res)
     lines = ["# Marafon: battitore, marafona and game length, at two tables", "",
-             f"`python scripts/study_marafon.py --games {args.games} --seed {args.seed} --tables {args.tables}` "
+             f"`python scripts/studies/study_marafon.py --games {args.games} --seed {args.seed} --tables {args.tables}` "
              f"(wall time {wall / 60:.1f} min on 2 cores).", "",
              "Four players of one strategy per table: " + ", ".join(f"`{t}`" for t in tables) + " (`heuristic`: "
              "club-player card play, claims on an exact count; `strong`: the expert of issue 41 (heuristic card play that draws trumps, trusts a master by the odds of a ruff, banks sure tricks, cashes plain masters first and takes a sure trick at game point) with the parameters of the "

@@ -3,8 +3,8 @@ parameters with defaults and ranges, help) and the games' record columns (``COLU
 ``sim.columns``), so that they cannot drift from ``cardsim strategies GAME`` and ``cardsim
 columns GAME``.
 
-    python scripts/readme_tables.py          # rewrite the marked blocks of README.md
-    python scripts/readme_tables.py --check  # exit 1 when README.md differs
+    python scripts/tools/readme_tables.py          # rewrite the marked blocks of README.md
+    python scripts/tools/readme_tables.py --check  # exit 1 when README.md differs
 
 A block is the text between ``<!-- strategies:GAME -->`` and ``<!-- /strategies:GAME -->``
 (``columns:GAME`` for the record columns, ``columns:dataset`` for a compare/sweep dataset's rows);
@@ -17,7 +17,7 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 README = ROOT / "README.md"
 

@@ -1,6 +1,6 @@
 """Study: how many chips should a Telefunken player save for the last hand? (a chip-value policy)
 
-    python scripts/study_telefunken_chips.py [--games 4000] [--seed 2026] [--fields greedy,strong]
+    python scripts/studies/study_telefunken_chips.py [--games 4000] [--seed 2026] [--fields greedy,strong]
         [--reserve 0,1,2] [--per-hand 0,0.25,0.5] [--h7-growth -1,0,1] [--family planner]
         [--out results/telefunken_chip_reserve]
 
@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.dataset as ds
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cardsim.sim.experiment import make_sweep, run_experiment  # noqa: E402
@@ -303,7 +303,7 @@ def main() -> None:
     wall = time.perf_counter() - t0
     df["wall_min"] = wall / 60
     df.to_parquet(out / "summary.parquet", index=False)
-    cmd = (f"python scripts/study_telefunken_chips.py --games {args.games} --seed {args.seed} --fields {shlex.quote(args.fields)} "
+    cmd = (f"python scripts/studies/study_telefunken_chips.py --games {args.games} --seed {args.seed} --fields {shlex.quote(args.fields)} "
            f"--reserve {args.reserve} --per-hand {args.per_hand} --h7-growth {args.h7_growth}"
            + (f" --family {FAMILY}" if FAMILY != "planner" else "")
            + (f" --out {args.out}" if args.out != ap.get_default("out") else ""))

@@ -1,6 +1,6 @@
 """Does the critique's predicted loss match the gain of fixing it? (issue 40, end to end, Tonk)
 
-    python scripts/critique_check.py [--count 2 5] [--decisions 8000] [--deals 200000]
+    python scripts/studies/critique_check.py [--count 2 5] [--decisions 8000] [--deals 200000]
 
 The critique of ``strong`` (2 players, field strong) values every action at every turn start,
 so it predicts what a fix is worth: here "knock whenever the hand counts at most COUNT points"
@@ -10,7 +10,7 @@ chosen action's (select-stage values of two fixed actions: no selection bias), s
 mean over deals with a 95 % interval. Measured gain: ``cardsim compare`` of the plug-in against
 strong in a strong field on duplicate deals. Writes results/critique/tonk_check.md.
 
-This file is also the plug-in (``scripts/critique_check.py:strong_knock``).
+This file is also the plug-in (``scripts/studies/critique_check.py:strong_knock``).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -65,7 +65,7 @@ def main() -> None:
             gain[int(r.deal_id)] += list(r["values"])[acts.index(T.A_KNOCK)] - float(r.value_chosen)
             fixed += 1
         pred, half = float(gain.mean()), 1.96 * float(gain.std(ddof=1)) / math.sqrt(len(gain))
-        label = f"scripts/critique_check.py:strong_knock:count={count}"
+        label = f"scripts/studies/critique_check.py:strong_knock:count={count}"
         cmp = cardsim.compare("tonk", ["strong", label], field="strong", players=2, deals=a.deals,
                               seed=a.seed + 1, keep_records=False)
         p = cmp.raw["points"][1]
@@ -73,7 +73,7 @@ def main() -> None:
         covers = "yes" if pred - half <= meas + mhalf and meas - mhalf <= pred + half else "no"
         rows.append(f"| {count} | {fixed:,} | {pred:+.4f} ± {half:.4f} | {meas:+.4f} ± {mhalf:.4f} | {covers} |")
     lines = ["# Tonk: the critique's predicted gain against the measured one", "",
-             f"`python scripts/critique_check.py --count {' '.join(map(str, a.count))} --decisions {a.decisions} "
+             f"`python scripts/studies/critique_check.py --count {' '.join(map(str, a.count))} --decisions {a.decisions} "
              f"--deals {a.deals}`. The fix: knock at every turn start where the hand counts at most COUNT points "
              "(`strong_knock`, a plug-in over strong). Predicted: the critique of strong (2 players, field strong, "
              f"{res.total['units']:,} deals, {res.total['evaluated']:,} decisions evaluated, {res.meta['worlds']} "
