@@ -7,17 +7,10 @@ import json
 
 import pandas as pd
 import pytest
-from typer.testing import CliRunner
 
 import cardsim
-from cardsim.sim.cli import app
 from cardsim.sim.stats import json_clean
-
-
-def cli_json(*args):
-    r = CliRunner().invoke(app, [*args, "--json", "-q"])
-    assert r.exit_code == 0, r.output
-    return json.loads(r.output)
+from cli_helpers import cli_json
 
 
 def test_run_matches_the_command_line_and_names_end_reasons():

@@ -17,13 +17,12 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
 import cardsim.sim.games.tonk as tonk_mod
-from cardsim.sim.cli import app
 from cardsim.sim.games.tonk import GAME as TONK
 from cardsim.sim.io import META_KEY
 from cardsim.sim.runner import max_workers
+from cli_helpers import assert_usage_error, invoke, sub
 
 REASONS = tuple(TONK.reason_names)
 OPTION_NAMES = [f.name for f in dataclasses.fields(TONK.options_cls)]
@@ -35,21 +34,6 @@ END_LINE = re.compile(r"^end: (\w+)(?:, winner seat (\d+)|, no single winner)\s*
 
 
 # ---- helpers -------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def cli():
-    return CliRunner()
-
-
-def invoke(cli, *args):
-    return cli.invoke(app, [str(a) for a in args])
-
-
-def sub(*args, cwd=None, timeout=120):
-    """``python -m cardsim ARGS`` in a fresh interpreter."""
-    return subprocess.run([sys.executable, "-m", "cardsim", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, timeout=timeout)
-
 
 def partials(directory) -> list[str]:
     return sorted(n for n in os.listdir(directory) if ".partial-" in n)
@@ -65,30 +49,12 @@ def parse_replay(stdout: str):
     return ends[-1][1], (int(winner) if winner is not None else None), seats
 
 
-def assert_usage_error(res_or_proc, *fragments):
-    """Exit 2, one `Error:` line on stderr naming the problem, nothing on stdout, no traceback."""
-    code = getattr(res_or_proc, "exit_code", None)
-    if code is None:
-        code = res_or_proc.returncode
-    stderr, stdout = res_or_proc.stderr, res_or_proc.stdout
-    assert code == 2, (code, stdout, stderr)
-    assert "Traceback" not in stderr + stdout
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1, stderr
-    assert lines[0].startswith("Error: "), stderr
-    for frag in fragments:
-        assert frag in lines[0], (frag, lines[0])
-    assert stdout.strip() == ""
-    exc = getattr(res_or_proc, "exception", None)
-    assert exc is None or isinstance(exc, SystemExit), exc
-
-
 @pytest.fixture(scope="module")
-def batch(tmp_path_factory, cli):
+def batch(tmp_path_factory):
     """`cardsim run ... --out FILE --json`: 3 players, mixed strategies, 3000 deals."""
     d = tmp_path_factory.mktemp("cli_batch")
     out = d / "run.parquet"
-    res = invoke(cli, "run", "tonk", *RUN_ARGS, "--deals", 3000, "--workers", 2 if max_workers() >= 2 else 1,
+    res = invoke("run", "tonk", *RUN_ARGS, "--deals", 3000, "--workers", 2 if max_workers() >= 2 else 1,
                  "--out", out, "--json")
     assert res.exit_code == 0, res.output
     return out, json.loads(res.stdout)
@@ -96,16 +62,16 @@ def batch(tmp_path_factory, cli):
 
 # ---- listing commands ------------------------------------------------------------
 
-def test_games(cli):
-    res = invoke(cli, "games")
+def test_games():
+    res = invoke("games")
     assert res.exit_code == 0, res.output
     assert "tonk" in res.stdout and "Tonk (Tunk)" in res.stdout
     assert "2-4 (default 2)" in res.stdout
     assert "docs/rules/tonk.md" in res.stdout
 
 
-def test_strategies(cli):
-    res = invoke(cli, "strategies", "tonk")
+def test_strategies():
+    res = invoke("strategies", "tonk")
     assert res.exit_code == 0, res.output
     for name in ("random", "greedy", "knocker", "watcher"):
         assert name in res.stdout
@@ -114,8 +80,8 @@ def test_strategies(cli):
     assert "wary_cards=2 [0..5]" in res.stdout
 
 
-def test_options(cli):
-    res = invoke(cli, "options", "tonk")
+def test_options():
+    res = invoke("options", "tonk")
     assert res.exit_code == 0, res.output
     text = res.stdout
     first = text.splitlines()[0]
@@ -131,20 +97,20 @@ def test_options(cli):
     assert "deal_tonk_totals=50" in text                   # the english preset
 
 
-def test_game_name_is_case_insensitive(cli):
-    assert invoke(cli, "strategies", "TONK").exit_code == 0
+def test_game_name_is_case_insensitive():
+    assert invoke("strategies", "TONK").exit_code == 0
 
 
-def test_no_args_shows_help(cli):
-    res = invoke(cli)
+def test_no_args_shows_help():
+    res = invoke()
     assert "run" in res.output and "summarize" in res.output and "replay" in res.output
 
 
 # ---- run / summarize ---------------------------------------------------------------
 
-def test_run_prints_tables_and_writes_file(cli, tmp_path):
+def test_run_prints_tables_and_writes_file(tmp_path):
     out = tmp_path / "run.parquet"
-    res = invoke(cli, "run", "tonk", *RUN_ARGS, "--deals", 1500, "--out", out, "--preset", "english")
+    res = invoke("run", "tonk", *RUN_ARGS, "--deals", 1500, "--out", out, "--preset", "english")
     assert res.exit_code == 0, res.output
     text = res.stdout
     assert f"tonk · 3 players · 1,500 deals · seed 7 · rules v{TONK.rules_version}" in text
@@ -175,18 +141,18 @@ def test_run_json(batch):
     assert sum(o["count"] for o in data["summary"]["outcomes"]) == 3000
 
 
-def test_run_without_out_writes_nothing(cli, tmp_path, monkeypatch):
+def test_run_without_out_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    res = invoke(cli, "run", "tonk", "--deals", 300, "--json")
+    res = invoke("run", "tonk", "--deals", 300, "--json")
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["path"] is None and data["summary"]["deals"] == 300
     assert os.listdir(tmp_path) == []
 
 
-def test_summarize_json_equals_run(cli, batch):
+def test_summarize_json_equals_run(batch):
     out, data = batch
-    res = invoke(cli, "summarize", out, "--json")
+    res = invoke("summarize", out, "--json")
     assert res.exit_code == 0, res.output
     again = json.loads(res.stdout)
     assert again["summary"] == data["summary"]
@@ -194,9 +160,9 @@ def test_summarize_json_equals_run(cli, batch):
     assert again["timing"] == data["timing"]
 
 
-def test_summarize_text(cli, batch):
+def test_summarize_text(batch):
     out, data = batch
-    res = invoke(cli, "summarize", out)
+    res = invoke("summarize", out)
     assert res.exit_code == 0, res.output
     assert "tonk · 3 players · 3,000 deals · seed 7" in res.stdout
     assert "per seat" in res.stdout and "outcomes" in res.stdout
@@ -205,21 +171,21 @@ def test_summarize_text(cli, batch):
     assert f"{seat0['mean_payout']:+.4f}" in res.stdout
 
 
-def test_run_workers_give_same_rows(cli, tmp_path, batch):
+def test_run_workers_give_same_rows(tmp_path, batch):
     if max_workers() < 2:
         pytest.skip("needs two numba threads")
     out, _ = batch
     one = tmp_path / "w1.parquet"
-    res = invoke(cli, "run", "tonk", *RUN_ARGS, "--deals", 3000, "--workers", 1, "--out", one, "--json")
+    res = invoke("run", "tonk", *RUN_ARGS, "--deals", 3000, "--workers", 1, "--out", one, "--json")
     assert res.exit_code == 0, res.output
     assert pq.read_table(one).equals(pq.read_table(out))
     assert pq.ParquetFile(one).metadata.metadata[META_KEY] == pq.ParquetFile(out).metadata.metadata[META_KEY]
 
 
-def test_first_deal_offset(cli, tmp_path, batch):
+def test_first_deal_offset(tmp_path, batch):
     out, _ = batch
     part = tmp_path / "part.parquet"
-    res = invoke(cli, "run", "tonk", *RUN_ARGS, "--deals", 500, "--first-deal", 2000, "--out", part, "-q")
+    res = invoke("run", "tonk", *RUN_ARGS, "--deals", 500, "--first-deal", 2000, "--out", part, "-q")
     assert res.exit_code == 0, res.output
     whole = pq.read_table(out).replace_schema_metadata(None)
     assert pq.read_table(part).replace_schema_metadata(None).equals(whole.slice(2000, 500))
@@ -227,14 +193,14 @@ def test_first_deal_offset(cli, tmp_path, batch):
 
 # ---- replay ------------------------------------------------------------------------
 
-def test_replay_equals_batch_rows(cli, batch):
+def test_replay_equals_batch_rows(batch):
     out, _ = batch
     df = pd.read_parquet(out)
     picks = df.groupby("end_reason", observed=True)["deal_id"].first().tolist() + [0, 2999]
     assert len(picks) >= 6
     for deal in picks:
         row = df.iloc[deal]
-        res = invoke(cli, "replay", "tonk", "--deal", deal, *RUN_ARGS)
+        res = invoke("replay", "tonk", "--deal", deal, *RUN_ARGS)
         assert res.exit_code == 0, res.output
         assert res.stdout.startswith(f"Tonk (Tunk), seed 7, deal {deal}, 3 players")
         reason, winner, seats = parse_replay(res.stdout)
@@ -246,17 +212,17 @@ def test_replay_equals_batch_rows(cli, batch):
             assert count == row[f"count_{p}"], (deal, p)
 
 
-def test_replay_with_check(cli):
-    res = invoke(cli, "replay", "tonk", "--seed", 7, "--deal", 5, "--players", 4, "--strategy", "random", "--check")
+def test_replay_with_check():
+    res = invoke("replay", "tonk", "--seed", 7, "--deal", 5, "--players", 4, "--strategy", "random", "--check")
     assert res.exit_code == 0, res.output
     _, _, seats = parse_replay(res.stdout)
     assert sorted(seats) == [0, 1, 2, 3]
     assert sum(pay for _, pay in seats.values()) == 0
 
 
-def test_run_with_check(cli, tmp_path):
+def test_run_with_check(tmp_path):
     out = tmp_path / "checked.parquet"
-    res = invoke(cli, "run", "tonk", "--players", 4, "--deals", 1000, "--seed", 7, "--strategy", "random",
+    res = invoke("run", "tonk", "--players", 4, "--deals", 1000, "--seed", 7, "--strategy", "random",
                  "--check", "--out", out, "--json")
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
@@ -280,10 +246,10 @@ def _broken_game(monkeypatch, bad_deal=None, state_error=None):
     monkeypatch.setattr(tonk_mod, "GAME", game)
 
 
-def test_failed_check_exits_1_with_trace_and_no_file(cli, tmp_path, monkeypatch):
+def test_failed_check_exits_1_with_trace_and_no_file(tmp_path, monkeypatch):
     _broken_game(monkeypatch, bad_deal=42)
     out = tmp_path / "run.parquet"
-    res = invoke(cli, "run", "tonk", "--deals", 200, "--seed", 7, "--check", "--out", out)
+    res = invoke("run", "tonk", "--deals", 200, "--seed", 7, "--check", "--out", out)
     assert res.exit_code == 1, res.output
     assert "Traceback" not in res.output
     first = res.stderr.splitlines()[0]
@@ -292,12 +258,12 @@ def test_failed_check_exits_1_with_trace_and_no_file(cli, tmp_path, monkeypatch)
     assert "end: " in res.stderr
     assert os.listdir(tmp_path) == []
     # without --check the error column is not consulted
-    assert invoke(cli, "run", "tonk", "--deals", 200, "--seed", 7, "-q").exit_code == 0
+    assert invoke("run", "tonk", "--deals", 200, "--seed", 7, "-q").exit_code == 0
 
 
-def test_failed_replay_check_exits_1(cli, monkeypatch):
+def test_failed_replay_check_exits_1(monkeypatch):
     _broken_game(monkeypatch, state_error=3)
-    res = invoke(cli, "replay", "tonk", "--seed", 7, "--deal", 9, "--check")
+    res = invoke("replay", "tonk", "--seed", 7, "--deal", 9, "--check")
     assert res.exit_code == 1, res.output
     assert res.stderr.startswith("Error: check failed in deal 9 (seed 7): payouts not zero-sum")
     assert "Traceback" not in res.output
@@ -305,7 +271,7 @@ def test_failed_replay_check_exits_1(cli, monkeypatch):
 
 # ---- bad input ---------------------------------------------------------------------
 
-GAMES_LIST = "games: tonk"
+GAMES_LIST = "games: contract_rummy, marafon, telefunken, tonk"
 STRATEGY_LIST = "strategies: random, greedy, knocker, watcher"
 OPTION_LIST = "options: " + ", ".join(OPTION_NAMES)
 PRESET_LIST = "presets: " + ", ".join(TONK.presets)
@@ -352,79 +318,79 @@ BAD_RUNS = [
 
 
 @pytest.mark.parametrize("args, fragments", BAD_RUNS, ids=[" ".join(a[2:] or a[:2]) for a, _ in BAD_RUNS])
-def test_bad_input_exit_2_one_line(cli, tmp_path, args, fragments):
+def test_bad_input_exit_2_one_line(tmp_path, args, fragments):
     out = tmp_path / "out.parquet"
     extra = []
     if args[0] == "run":
         extra = ["--out", out] + ([] if "--deals" in args else ["--deals", "50"])
-    res = invoke(cli, *args, *extra)
+    res = invoke(*args, *extra)
     assert_usage_error(res, *fragments)
     assert os.listdir(tmp_path) == []
 
 
-def test_out_in_missing_directory(cli, tmp_path):
+def test_out_in_missing_directory(tmp_path):
     out = tmp_path / "nope" / "run.parquet"
-    res = invoke(cli, "run", "tonk", "--deals", 50, "--out", out)
+    res = invoke("run", "tonk", "--deals", 50, "--out", out)
     assert_usage_error(res, str(out), "does not exist")
     assert os.listdir(tmp_path) == []
 
 
-def test_out_is_a_directory(cli, tmp_path):
+def test_out_is_a_directory(tmp_path):
     d = tmp_path / "dir"
     d.mkdir()
-    res = invoke(cli, "run", "tonk", "--deals", 50, "--out", d)
+    res = invoke("run", "tonk", "--deals", 50, "--out", d)
     assert_usage_error(res, str(d), "is a directory")
     assert os.listdir(tmp_path) == ["dir"] and os.listdir(d) == []
 
 
-def test_out_under_a_file(cli, tmp_path):
+def test_out_under_a_file(tmp_path):
     f = tmp_path / "plain.txt"
     f.write_text("x")
-    res = invoke(cli, "run", "tonk", "--deals", 50, "--out", f / "run.parquet")
+    res = invoke("run", "tonk", "--deals", 50, "--out", f / "run.parquet")
     assert_usage_error(res, "does not exist")
     assert os.listdir(tmp_path) == ["plain.txt"]
 
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root may write anywhere")
-def test_out_in_read_only_directory(cli, tmp_path):
+def test_out_in_read_only_directory(tmp_path):
     d = tmp_path / "ro"
     d.mkdir()
     d.chmod(0o555)
     try:
-        res = invoke(cli, "run", "tonk", "--deals", 50, "--out", d / "run.parquet")
+        res = invoke("run", "tonk", "--deals", 50, "--out", d / "run.parquet")
         assert_usage_error(res, "permission denied")
         assert os.listdir(d) == []
     finally:
         d.chmod(0o755)
 
 
-def test_summarize_missing_file(cli, tmp_path):
-    res = invoke(cli, "summarize", tmp_path / "missing.parquet")
+def test_summarize_missing_file(tmp_path):
+    res = invoke("summarize", tmp_path / "missing.parquet")
     assert_usage_error(res, "missing.parquet", "no such file")
 
 
-def test_summarize_not_parquet(cli, tmp_path):
+def test_summarize_not_parquet(tmp_path):
     f = tmp_path / "notes.parquet"
     f.write_text("this is not parquet\n")
-    res = invoke(cli, "summarize", f)
+    res = invoke("summarize", f)
     assert_usage_error(res, "notes.parquet", "not a Parquet file")
 
 
-def test_summarize_foreign_parquet(cli, tmp_path):
+def test_summarize_foreign_parquet(tmp_path):
     f = tmp_path / "other.parquet"
     pd.DataFrame({"a": [1, 2]}).to_parquet(f)
-    res = invoke(cli, "summarize", f)
+    res = invoke("summarize", f)
     assert_usage_error(res, "other.parquet", "not a cardsim output")
 
 
-def test_summarize_directory(cli, tmp_path):
-    res = invoke(cli, "summarize", tmp_path)
+def test_summarize_directory(tmp_path):
+    res = invoke("summarize", tmp_path)
     assert res.exit_code == 2 and "Traceback" not in res.output
     assert len(res.stderr.strip().splitlines()) == 1
 
 
-def test_non_integer_deals_one_line(cli):
-    res = invoke(cli, "run", "tonk", "--deals", "abc")
+def test_non_integer_deals_one_line():
+    res = invoke("run", "tonk", "--deals", "abc")
     assert_usage_error(res, "--deals")
 
 
@@ -485,10 +451,10 @@ def test_console_script_lists(tmp_path):
     assert res.returncode == 0 and "caught_lowest_bonus" in res.stdout and "english" in res.stdout
 
 
-def test_json_survives_long_paths(cli, tmp_path):
+def test_json_survives_long_paths(tmp_path):
     deep = tmp_path.joinpath(*["d" * 60] * 4)
     deep.mkdir(parents=True)
     out = deep / "run.parquet"
-    res = invoke(cli, "run", "tonk", "--deals", 50, "--out", out, "--json")
+    res = invoke("run", "tonk", "--deals", 50, "--out", out, "--json")
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["path"] == str(out)

@@ -14,16 +14,16 @@ import re
 
 import pytest
 from rich.console import Console
-from typer.testing import CliRunner
 
 import cardsim.sim.cli as cli_mod
-from cardsim.sim.cli import LiveProgress, app, print_points, print_summary
+from cardsim.sim.cli import LiveProgress, print_points, print_summary
 from cardsim.sim.notes import point_notes
 from cardsim.sim.errors import UsageError
 from cardsim.sim.experiment import make_compare, run_experiment
 from cardsim.sim.registry import GAME_NAMES, Seat, get_game, short_label
 from cardsim.sim.runner import make_config, run as run_batch
 from cardsim.sim.tables import fmt_num, fmt_pct, fmt_pm, wrap_label
+from cli_helpers import invoke
 
 WIDTH = 80
 
@@ -34,10 +34,6 @@ def narrow(monkeypatch):
     buf = io.StringIO()
     monkeypatch.setattr(cli_mod, "out", Console(file=buf, width=WIDTH, highlight=False))
     return buf.getvalue
-
-
-def invoke(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def assert_fits(text: str, numbers: list[str]) -> None:
@@ -306,9 +302,10 @@ def test_version_completion_and_json_listings():
     assert res.exit_code == 0 and re.fullmatch(r"cardsim \S+\n", res.stdout)
     helptext = invoke("--help").stdout
     assert "--install-completion" in helptext and "--version" in helptext and "soon" not in helptext
-    assert "Trionfo" in helptext
+    assert "cardsim games" in helptext           # the games are discovered: `cardsim games` lists them
     games = json.loads(invoke("games", "--json").stdout)
-    assert [g["game"] for g in games] == list(GAME_NAMES)
+    assert [g["game"] for g in games] == ["tonk", "telefunken", "marafon", "trionfo", "tripoli", "contract_rummy"]
+    assert sorted(g["game"] for g in games) == list(GAME_NAMES)
     assert {g["game"]: g["record_unit"] for g in games}["marafon"] == "match"
     strategies = json.loads(invoke("strategies", "tonk", "--json").stdout)
     knocker = next(s for s in strategies if s["strategy"] == "knocker")

@@ -30,6 +30,7 @@ from cardsim.sim.errors import CheckError, UsageError  # noqa: E402
 from cardsim.sim.executor import DaskExecutor, LocalExecutor, make_executor  # noqa: E402
 from cardsim.sim.io import META_KEY, TIMING_KEY  # noqa: E402
 from cardsim.sim.stats import json_clean  # noqa: E402
+from cli_helpers import sub  # noqa: E402
 
 # the helpers below run on the workers, which cannot import this test module
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -166,11 +167,6 @@ def slow_identity(i: int, delay: float) -> int:
     return i
 
 
-def sub(*args, timeout=180):
-    return subprocess.run([sys.executable, "-m", "cardsim", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout)
-
-
 # ---- the executor ----------------------------------------------------------------------
 
 def test_shards_spread_over_workers_with_one_numba_thread_each(dask_ex):
@@ -250,7 +246,7 @@ def test_experiment_until_ci_stops_at_the_same_deal(dask_ex):
 def test_cli_scheduler_matches_local(scheduler, tmp_path):
     local = runner.run(cfg(deals=2500, seed=11), str(tmp_path / "local.parquet"))
     out = tmp_path / "dask.parquet"
-    r = sub(*CLI_RUN, "--scheduler", scheduler, "--out", out, "--json")
+    r = sub(*CLI_RUN, "--scheduler", scheduler, "--out", out, "--json", timeout=180)
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["timing"]["executor"] == scheduler
@@ -261,7 +257,7 @@ def test_cli_scheduler_matches_local(scheduler, tmp_path):
 def test_cli_local_cluster_matches_local(tmp_path):
     local = runner.run(cfg(deals=2500, seed=11), str(tmp_path / "local.parquet"))
     out = tmp_path / "dask.parquet"
-    r = sub(*CLI_RUN, "--cluster", "local:2", "--out", out, "--json")
+    r = sub(*CLI_RUN, "--cluster", "local:2", "--out", out, "--json", timeout=180)
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["timing"]["executor"] == "local:2"
@@ -296,7 +292,7 @@ def test_cli_unreachable_scheduler_is_one_line_exit_2(tmp_path):
     out = tmp_path / "x.parquet"
     addr = f"tcp://127.0.0.1:{free_port()}"   # nothing listens there any more
     t0 = time.monotonic()
-    r = sub(*CLI_RUN, "--scheduler", addr, "--out", out)
+    r = sub(*CLI_RUN, "--scheduler", addr, "--out", out, timeout=180)
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and addr in lines[0], r.stderr

@@ -5,28 +5,13 @@ from __future__ import annotations
 import json
 import os
 import stat
-import subprocess
-import sys
 
 import pytest
-from typer.testing import CliRunner
 
-from cardsim.sim.cli import app
+from cli_helpers import assert_usage_error, invoke, sub
 
 SWEEP = ["sweep", "tonk", "--strategy", "knocker", "--param", "threshold=4,8.5", "--option-grid",
          "caught_lowest_bonus=all_others,none", "--deals", "600", "--seed", "3", "--shard-size", "250", "-q"]
-
-
-def invoke(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def usage_error(res, *fragments):
-    assert res.exit_code == 2 and "Traceback" not in res.output, res.output
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error:"), lines
-    for f in fragments:
-        assert f in lines[0], (f, lines[0])
 
 
 @pytest.fixture(scope="module")
@@ -71,23 +56,22 @@ def test_summarize_a_dataset_recomputes_its_statistics(which, sweep, compare):
 
 def test_summarize_dataset_in_a_subprocess(sweep):
     out, printed = sweep
-    proc = subprocess.run([sys.executable, "-m", "cardsim", "summarize", str(out), "--json"], capture_output=True,
-                          text=True, timeout=120)
+    proc = sub("summarize", out, "--json")
     assert proc.returncode == 0, proc.stderr
     _same(printed["summary"], json.loads(proc.stdout)["summary"])
 
 
 def test_summarize_dataset_bad_inputs(sweep, tmp_path):
     out, _ = sweep
-    usage_error(invoke("summarize", tmp_path), "not a compare/sweep dataset")
-    usage_error(invoke("summarize", out / "point-0"), "not a compare/sweep dataset")
-    usage_error(invoke("summarize", out / "point-0" / "part-0.parquet"), "one part of a sweep dataset",
-                repr(str(out.resolve())))
-    usage_error(invoke("summarize", tmp_path / "nothing"), "no such file")
+    assert_usage_error(invoke("summarize", tmp_path), "not a compare/sweep dataset")
+    assert_usage_error(invoke("summarize", out / "point-0"), "not a compare/sweep dataset")
+    assert_usage_error(invoke("summarize", out / "point-0" / "part-0.parquet"), "one part of a sweep dataset",
+                       repr(str(out.resolve())))
+    assert_usage_error(invoke("summarize", tmp_path / "nothing"), "no such file")
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "_summary.json").write_text("{not json")
-    usage_error(invoke("summarize", broken), "_summary.json")
+    assert_usage_error(invoke("summarize", broken), "_summary.json")
     # rows missing: the dataset is not what its _summary.json describes
     damaged = tmp_path / "damaged"
     damaged.mkdir()
@@ -96,7 +80,7 @@ def test_summarize_dataset_bad_inputs(sweep, tmp_path):
         (damaged / f"point-{k}").mkdir()
         (damaged / f"point-{k}" / "part-0.parquet").write_bytes((out / f"point-{k}" / "part-0.parquet").read_bytes())
     (damaged / "point-3" / "part-0.parquet").unlink()
-    usage_error(invoke("summarize", damaged), "lacks the rows")
+    assert_usage_error(invoke("summarize", damaged), "lacks the rows")
 
 
 def test_report_reads_datasets_and_run_files(sweep, compare, tmp_path):

@@ -18,10 +18,8 @@ import numpy as np
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
 from cardsim.sim import sequential
-from cardsim.sim.cli import app
 from cardsim.sim.errors import UsageError
 from cardsim.sim.experiment import (ExperimentAccumulator, make_compare, make_sweep, parse_grid, play_experiment_shard,
                                     run_experiment)
@@ -30,6 +28,7 @@ from cardsim.sim.io import META_KEY
 from cardsim.sim.registry import parse_seat
 from cardsim.sim.runner import RunConfig, make_config, max_workers, play_shard, run
 from cardsim.sim.stats import json_clean, t_quantile_975
+from cli_helpers import assert_usage_error, invoke
 
 REASONS = tuple(TONK.reason_names)
 CANDS3 = ["knocker:threshold=5", "watcher", "knocker:threshold=12"]
@@ -142,27 +141,6 @@ def check_dataset_layout(directory, exp, deals):
         meta = json.loads(pq.read_metadata(part).metadata[META_KEY])
         assert meta == doc["meta"]
     return doc
-
-
-@pytest.fixture(scope="module")
-def cli():
-    return CliRunner()
-
-
-def invoke(cli, *args):
-    return cli.invoke(app, [str(a) for a in args])
-
-
-def assert_usage_error(res, *fragments):
-    """Exit 2, one `Error:` line on stderr, nothing on stdout, no traceback."""
-    assert res.exit_code == 2, (res.exit_code, res.stdout, res.stderr, res.exception)
-    assert "Traceback" not in res.stderr + res.stdout
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), res.stderr
-    for frag in fragments:
-        assert frag in lines[0], (frag, lines[0])
-    assert res.stdout.strip() == ""
-    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
 
 
 # ---- lineups: field mode and table rotation -------------------------------------
@@ -630,9 +608,9 @@ def test_single_point_sweep_targets_the_mean(tmp_path):
 
 # ---- the commands -----------------------------------------------------------------
 
-def test_cli_compare_table(cli, tmp_path):
+def test_cli_compare_table(tmp_path):
     out = tmp_path / "c"
-    res = invoke(cli, "compare", "tonk", "-p", 3, "--strategy", "knocker:threshold=5", "--strategy", "watcher",
+    res = invoke("compare", "tonk", "-p", 3, "--strategy", "knocker:threshold=5", "--strategy", "watcher",
                  "-n", 400, "--seed", 3, "--out", out, "-q")
     assert res.exit_code == 0, res.output
     text = res.stdout
@@ -642,13 +620,13 @@ def test_cli_compare_table(cli, tmp_path):
     assert "knocker:threshold=5" in text and "watcher" in text and "wary_cards" not in text   # defaults left out
     assert f"wrote {out}" in text
     assert summary_path(out).is_file()
-    rot = invoke(cli, "compare", "tonk", "-p", 2, "--strategy", "greedy", "--strategy", "knocker", "-n", 300, "-q")
+    rot = invoke("compare", "tonk", "-p", 2, "--strategy", "greedy", "--strategy", "knocker", "-n", 300, "-q")
     assert rot.exit_code == 0, rot.output
     assert "table rotation" in rot.stdout and "wrote" not in rot.stdout
 
 
-def test_cli_compare_json_matches_the_api(cli, tmp_path):
-    res = invoke(cli, "compare", "tonk", "-p", 3, "--strategy", "knocker:threshold=5", "--strategy", "watcher",
+def test_cli_compare_json_matches_the_api(tmp_path):
+    res = invoke("compare", "tonk", "-p", 3, "--strategy", "knocker:threshold=5", "--strategy", "watcher",
                  "--field", "random", "-n", 500, "--seed", 3, "--workers", 1, "--json")
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
@@ -658,18 +636,18 @@ def test_cli_compare_json_matches_the_api(cli, tmp_path):
     assert doc["summary"] == json.loads(json.dumps(json_clean(api.summary)))
 
 
-def test_cli_sweep_table_and_json(cli, tmp_path):
+def test_cli_sweep_table_and_json(tmp_path):
     out = tmp_path / "sw"
     args = ["sweep", "tonk", "--strategy", "watcher", "--param", "threshold=6,10", "--param", "decay=0:1:1",
             "--option-grid", "caught_lowest_bonus=all_others,none", "-p", 2, "-n", 300, "--seed", 8]
-    res = invoke(cli, *args, "--out", out, "-q")
+    res = invoke(*args, "--out", out, "-q")
     assert res.exit_code == 0, res.output
     assert "sweep · tonk · 2 players · 300 duplicate deals · seed 8 · field greedy" in res.stdout
     assert "threshold=10,decay=1,caught_lowest_bonus=none" in res.stdout
     assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [f"point-{i}" for i in range(8)]
     doc = json.loads(summary_path(out).read_text())
     assert len(doc["summary"]["points"]) == 8
-    js = invoke(cli, *args, "--json")
+    js = invoke(*args, "--json")
     assert js.exit_code == 0, js.output
     got = json.loads(js.stdout)
     assert got["summary"] == doc["summary"]                           # same deals, same figures
@@ -678,25 +656,25 @@ def test_cli_sweep_table_and_json(cli, tmp_path):
         (t, d, c) for t in (6.0, 10.0) for d in (0.0, 1.0) for c in ("all_others", "none")]
 
 
-def test_cli_until_ci_flags(cli, tmp_path):
-    res = invoke(cli, "run", "tonk", "-p", 2, "--until-ci", 5, "--max-deals", 3000, "--json")
+def test_cli_until_ci_flags(tmp_path):
+    res = invoke("run", "tonk", "-p", 2, "--until-ci", 5, "--max-deals", 3000, "--json")
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     assert doc["summary"]["sequential"]["reached"] is True and doc["summary"]["sequential"]["looks"] == 1
     assert doc["meta"]["until_ci"] == 5 and doc["meta"]["max_deals"] == 3000
     # cap not reached, text output says so; default cap is 100 x --deals
-    res = invoke(cli, "run", "tonk", "-p", 2, "--strategy", "knocker", "--strategy", "greedy", "--until-ci", 0.0001,
+    res = invoke("run", "tonk", "-p", 2, "--strategy", "knocker", "--strategy", "greedy", "--until-ci", 0.0001,
                  "-n", 20, "-q")
     assert res.exit_code == 0, res.output
     assert "NOT reached" in res.stdout and "2,000 deals" in res.stdout
     for cmd in (["compare", "tonk", "--strategy", "knocker:threshold=5", "--strategy", "watcher"],
                 ["sweep", "tonk", "--strategy", "knocker", "--param", "threshold=4,10"]):
-        res = invoke(cli, *cmd, "-p", 2, "--until-ci", 0.0001, "--max-deals", 700, "--json")
+        res = invoke(*cmd, "-p", 2, "--until-ci", 0.0001, "--max-deals", 700, "--json")
         assert res.exit_code == 0, res.output
         doc = json.loads(res.stdout)
         assert doc["summary"]["deals"] == 700 and doc["summary"]["sequential"]["reached"] is False
         assert doc["meta"]["max_deals"] == 700 and doc["meta"]["until_ci"] == 0.0001
-        res = invoke(cli, *cmd, "-p", 2, "--until-ci", 10, "--max-deals", 700, "-q")
+        res = invoke(*cmd, "-p", 2, "--until-ci", 10, "--max-deals", 700, "-q")
         assert res.exit_code == 0, res.output
         assert "precision target ± 10 reached" in res.stdout
 
@@ -733,34 +711,34 @@ BAD = [
 
 
 @pytest.mark.parametrize("args, extra, fragment", BAD, ids=[" ".join(a[:1] + a[3:] + e) for a, e, _ in BAD])
-def test_cli_bad_input(cli, tmp_path, args, extra, fragment):
-    res = invoke(cli, *args, *extra)
+def test_cli_bad_input(tmp_path, args, extra, fragment):
+    res = invoke(*args, *extra)
     assert_usage_error(res, fragment)
     assert os.listdir(tmp_path) == []
     if "--resume" not in extra:                                       # with a valid --out: still nothing left
-        res = invoke(cli, *args, *extra, "--out", tmp_path / ("o.parquet" if args[0] == "run" else "o"))
+        res = invoke(*args, *extra, "--out", tmp_path / ("o.parquet" if args[0] == "run" else "o"))
         assert_usage_error(res, fragment)
         assert os.listdir(tmp_path) == []
 
 
-def test_cli_out_is_a_file(cli, tmp_path):
+def test_cli_out_is_a_file(tmp_path):
     f = tmp_path / "plain"
     f.write_text("x")
-    res = invoke(cli, *CMP, "--strategy", "greedy", "--strategy", "knocker", "--out", f)
+    res = invoke(*CMP, "--strategy", "greedy", "--strategy", "knocker", "--out", f)
     assert_usage_error(res, "not a directory")
     assert os.listdir(tmp_path) == ["plain"] and f.read_text() == "x"
 
 
 @pytest.mark.parametrize("grid", ["threshold=0:nan:1", "threshold=0:inf:1", "threshold=,"])
-def test_cli_sweep_bad_grid_values(cli, tmp_path, grid):
-    res = invoke(cli, *SWP, "--param", grid, "--out", tmp_path / "o")
+def test_cli_sweep_bad_grid_values(tmp_path, grid):
+    res = invoke(*SWP, "--param", grid, "--out", tmp_path / "o")
     assert_usage_error(res, "grid")
     assert os.listdir(tmp_path) == []
 
 
-def test_cli_compare_zero_deals_with_out(cli, tmp_path):
+def test_cli_compare_zero_deals_with_out(tmp_path):
     """--deals 0 is accepted: an empty result, no traceback, no work directory left."""
-    res = invoke(cli, *CMP[:2], "-n", 0, "--strategy", "greedy", "--strategy", "knocker", "--out", tmp_path / "z",
+    res = invoke(*CMP[:2], "-n", 0, "--strategy", "greedy", "--strategy", "knocker", "--out", tmp_path / "z",
                  "-q")
     assert res.exit_code == 0, (res.output, res.exception)
     assert "Traceback" not in res.output

@@ -26,20 +26,18 @@ import random
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
 import cardsim.sim.runner as runner_mod
 import cardsim.sim.store as store_mod
-from cardsim.sim.cli import app
 from cardsim.sim.errors import CheckError
 from cardsim.sim.io import META_KEY
 from cardsim.sim.runner import make_config, run
+from cli_helpers import cardsim_cmd, default_signals, invoke
 
 TRIALS = int(os.environ.get("CARDSIM_FAULT_TRIALS", "0"))
 RNG = random.Random(int(os.environ.get("CARDSIM_FAULT_SEED", "13")))
@@ -116,22 +114,10 @@ def launcher(tmp_path_factory):
     return path
 
 
-def default_signals():
-    """For a child: SIGINT and SIGTERM unblocked and at their default action (then Python installs
-    its own Ctrl-C handler), whatever the test process inherited or set."""
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    for s in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(s, signal.SIG_DFL)
-
-
 def child(launcher, args, plan=None, **kw):
     env = {**os.environ, "CARDSIM_TEST_KILL": json.dumps(plan)}
-    return subprocess.Popen([sys.executable, str(launcher), *map(str, args)], env=env, stdout=subprocess.PIPE,
+    return subprocess.Popen(cardsim_cmd(*args, launcher=launcher), env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, preexec_fn=default_signals, **kw)
-
-
-def invoke(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def work_of(out: Path) -> Path:

@@ -26,11 +26,10 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
-from cardsim.sim.cli import app
 from cardsim.sim.io import META_KEY
 from cardsim.sim.runner import make_config, run
+from cli_helpers import invoke
 
 RUN = ["run", "tonk", "-p", "2", "-n", "200", "--shard-size", "50", "-q"]
 CMP = ["compare", "tonk", "-p", "2", "--strategy", "greedy", "--strategy", "knocker", "-n", "100",
@@ -40,16 +39,6 @@ SWP = ["sweep", "tonk", "-p", "2", "--strategy", "knocker", "--param", "threshol
 TUN = ["tune", "tonk", "-p", "2", "--strategy", "knocker", "--param", "threshold=0:8:1", "--budget", "2000", "-q",
        "-w", "1"]
 LITTER = (".partial-", ".old-", ".work")
-
-
-def invoke(*args, cwd: Path | None = None):
-    old = os.getcwd()
-    if cwd is not None:
-        os.chdir(cwd)
-    try:
-        return CliRunner().invoke(app, [str(a) for a in args])
-    finally:
-        os.chdir(old)
 
 
 def interrupted(cfg, out: Path):

@@ -9,16 +9,12 @@ import json
 
 import pytest
 from rich.console import Console
-from typer.testing import CliRunner
 
 import cardsim.sim.cli as cli_mod
 import cardsim.sim.odds as odds_mod
-from cardsim.sim.cli import LiveProgress, app
+from cardsim.sim.cli import LiveProgress
 from cardsim.sim.odds import contract_odds, shifted_seed
-
-
-def invoke(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
+from cli_helpers import invoke
 
 
 class Recorder:

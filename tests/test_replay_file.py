@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
-from cardsim.sim.cli import app
 from cardsim.sim.io import META_KEY
 from cardsim.sim.registry import get_game
+from cli_helpers import assert_usage_error, invoke, sub
 
 # game -> (run arguments, deals, first deal); non-default options, presets and strategies so
 # that the metadata has to rebuild tuples, maps, contracts and strategy parameters exactly
@@ -41,27 +38,6 @@ RUNS = {
 }
 
 
-@pytest.fixture(scope="module")
-def cli():
-    return CliRunner()
-
-
-def invoke(cli, *args):
-    return cli.invoke(app, [str(a) for a in args])
-
-
-def assert_usage_error(res, *fragments):
-    """Exit 2, one ``Error:`` line on stderr naming the problem, nothing on stdout."""
-    assert res.exit_code == 2, (res.exit_code, res.stdout, res.stderr)
-    assert "Traceback" not in res.stderr + res.stdout
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1, res.stderr
-    assert lines[0].startswith("Error: "), res.stderr
-    for frag in fragments:
-        assert frag in lines[0], (frag, lines[0])
-    assert res.stdout.strip() == ""
-
-
 def listing(directory) -> dict:
     """Names and sizes of everything under ``directory`` (to prove nothing was touched)."""
     out = {}
@@ -73,7 +49,7 @@ def listing(directory) -> dict:
 
 
 @pytest.fixture(scope="module")
-def run_files(tmp_path_factory, cli):
+def run_files(tmp_path_factory):
     """game -> (path of its run file, rows as a DataFrame); each written once, on first use."""
     d = tmp_path_factory.mktemp("replay_runs")
     cache = {}
@@ -82,7 +58,7 @@ def run_files(tmp_path_factory, cli):
         if game not in cache:
             args, deals, first = RUNS[game]
             path = d / f"{game}.parquet"
-            res = invoke(cli, "run", game, *args, "--deals", deals, "--first-deal", first, "--out", path,
+            res = invoke("run", game, *args, "--deals", deals, "--first-deal", first, "--out", path,
                          "--workers", 1, "--quiet", "--json")
             assert res.exit_code == 0, res.output
             cache[game] = path, pq.read_table(path).to_pandas()
@@ -90,8 +66,8 @@ def run_files(tmp_path_factory, cli):
     return get
 
 
-def replay_json(cli, *args) -> dict:
-    res = invoke(cli, "replay", *args, "--json")
+def replay_json(*args) -> dict:
+    res = invoke("replay", *args, "--json")
     assert res.exit_code == 0, res.output
     return json.loads(res.stdout)
 
@@ -99,13 +75,13 @@ def replay_json(cli, *args) -> dict:
 # ---- replay from a run file == its rows, every game ------------------------------------------
 
 @pytest.mark.parametrize("game", list(RUNS))
-def test_replay_from_file_equals_rows(cli, run_files, game):
+def test_replay_from_file_equals_rows(run_files, game):
     path, rows = run_files(game)
     n = get_game(game).players[2] if "--players" not in RUNS[game][0] else \
         int(RUNS[game][0][RUNS[game][0].index("--players") + 1])
     deals = list(rows["deal_id"])
     for deal in sorted({deals[0], deals[len(deals) // 2], deals[-1]}):
-        doc = replay_json(cli, path, "--deal", deal)
+        doc = replay_json(path, "--deal", deal)
         row = rows[rows["deal_id"] == deal].iloc[0]
         expect = [int(row[f"payout_{p}"]) for p in range(n)]
         assert doc["payouts"] == expect, (game, deal, doc["payouts"], expect)
@@ -119,10 +95,10 @@ def test_replay_from_file_equals_rows(cli, run_files, game):
 
 
 @pytest.mark.parametrize("game", list(RUNS))
-def test_replay_json_document(cli, run_files, game):
+def test_replay_json_document(run_files, game):
     path, rows = run_files(game)
     deal = int(rows["deal_id"].iloc[0])
-    doc = replay_json(cli, path, "--deal", deal)
+    doc = replay_json(path, "--deal", deal)
     for key in ("game", "seed", "deal", "players", "seats", "rules_version", "events"):
         assert key in doc, key
     spec = get_game(game)
@@ -134,33 +110,33 @@ def test_replay_json_document(cli, run_files, game):
         assert e["seat"] is None or 0 <= e["seat"] < doc["players"]
         assert isinstance(e["text"], str)
     # the text output is the same events' text under the head line
-    text = invoke(cli, "replay", path, "--deal", deal)
+    text = invoke("replay", path, "--deal", deal)
     assert text.exit_code == 0, text.output
     lines = text.stdout.splitlines()
     assert lines[1:] == [e["text"] for e in doc["events"]]
     assert lines[0].startswith(f"{spec.title}, seed {doc['seed']}, deal {deal}, {doc['players']} players: ")
 
 
-def test_file_replay_equals_replay_by_arguments(cli, run_files):
+def test_file_replay_equals_replay_by_arguments(run_files):
     """replay FILE prints exactly what replay GAME with the run's own arguments prints."""
     path, _ = run_files("tonk")
     args, _, first = RUNS["tonk"]
     for deal in (first, first + 7):
-        by_file = invoke(cli, "replay", path, "--deal", deal)
-        by_args = invoke(cli, "replay", "tonk", *args, "--deal", deal)
+        by_file = invoke("replay", path, "--deal", deal)
+        by_args = invoke("replay", "tonk", *args, "--deal", deal)
         assert by_file.exit_code == by_args.exit_code == 0, by_file.output + by_args.output
         assert by_file.stdout == by_args.stdout
 
 
-def test_default_deal_is_the_files_first(cli, run_files):
+def test_default_deal_is_the_files_first(run_files):
     path, _ = run_files("tonk")
     first = RUNS["tonk"][2]
-    assert invoke(cli, "replay", path).stdout == invoke(cli, "replay", path, "--deal", first).stdout
+    assert invoke("replay", path).stdout == invoke("replay", path, "--deal", first).stdout
 
 
-def test_replay_file_with_check(cli, run_files):
+def test_replay_file_with_check(run_files):
     path, _ = run_files("tonk")
-    res = invoke(cli, "replay", path, "--deal", 6, "--check")
+    res = invoke("replay", path, "--deal", 6, "--check")
     assert res.exit_code == 0, res.output
 
 
@@ -170,8 +146,7 @@ def test_subprocess_replay_file_relative_path(tmp_path, run_files):
     (tmp_path / "runs").mkdir()
     local = tmp_path / "runs" / "t.parquet"
     local.write_bytes(path.read_bytes())
-    proc = subprocess.run([sys.executable, "-m", "cardsim", "replay", "runs/t.parquet", "--deal", "9", "--json"],
-                          check=False, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    proc = sub("replay", "runs/t.parquet", "--deal", "9", "--json", cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     row = rows[rows["deal_id"] == 9].iloc[0]
@@ -181,14 +156,14 @@ def test_subprocess_replay_file_relative_path(tmp_path, run_files):
 # ---- compare / sweep datasets ------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def datasets(tmp_path_factory, cli):
+def datasets(tmp_path_factory):
     d = tmp_path_factory.mktemp("replay_sets")
     cmp_dir, sweep_dir = d / "cmp", d / "sweep"
-    res = invoke(cli, "compare", "tonk", "--strategy", "knocker:threshold=6", "--strategy", "watcher:decay=1",
+    res = invoke("compare", "tonk", "--strategy", "knocker:threshold=6", "--strategy", "watcher:decay=1",
                  "--players", 3, "--deals", 8, "--seed", 3, "--first-deal", 2, "--out", cmp_dir, "--quiet",
                  "--workers", 1)
     assert res.exit_code == 0, res.output
-    res = invoke(cli, "sweep", "tonk", "--strategy", "knocker", "--param", "threshold=4,9",
+    res = invoke("sweep", "tonk", "--strategy", "knocker", "--param", "threshold=4,9",
                  "--option-grid", "caught_lowest_bonus=all_others,none", "--deals", 6, "--seed", 11,
                  "--out", sweep_dir, "--quiet", "--workers", 1)
     assert res.exit_code == 0, res.output
@@ -200,14 +175,14 @@ def dataset_rows(path):
 
 
 @pytest.mark.parametrize("which", ["compare", "sweep"])
-def test_replay_dataset_point_lineup_equals_rows(cli, datasets, which):
+def test_replay_dataset_point_lineup_equals_rows(datasets, which):
     path = datasets[0 if which == "compare" else 1]
     rows = dataset_rows(path)
     summary = json.loads((path / "_summary.json").read_text())["meta"]
     for point in range(len(summary["points"])):
         for lineup in range(summary["players"]):
             deal = int(rows["deal_id"].min()) + (point + lineup) % 3
-            doc = replay_json(cli, path, "--deal", deal, "--point", point, "--lineup", lineup)
+            doc = replay_json(path, "--deal", deal, "--point", point, "--lineup", lineup)
             row = rows[(rows.deal_id == deal) & (rows.point == point) & (rows.lineup == lineup)].iloc[0]
             seat = int(row["seat"])
             assert doc["source"]["counted_seat"] == seat
@@ -219,8 +194,8 @@ def test_replay_dataset_point_lineup_equals_rows(cli, datasets, which):
                 assert doc["options"]["caught_lowest_bonus"] == opts["caught_lowest_bonus"]
 
 
-def test_replay_dataset_text_names_the_point(cli, datasets):
-    res = invoke(cli, "replay", datasets[0], "--deal", 3, "--point", 1, "--lineup", 2)
+def test_replay_dataset_text_names_the_point(datasets):
+    res = invoke("replay", datasets[0], "--deal", 3, "--point", 1, "--lineup", 2)
     assert res.exit_code == 0, res.output
     assert res.stdout.splitlines()[1].startswith("compare point 1 (watcher:threshold=8,decay=1,wary_cards=2), lineup 2: ")
 
@@ -284,7 +259,7 @@ BAD = [
     (["foreign.parquet"], ["not a cardsim output"]),
     (["missing.parquet"], ["no such file", "'missing.parquet'"]),
     (["sub/missing.parquet"], ["no such file"]),
-    (["nogame"], ["unknown game 'nogame'", "games: tonk", "run file"]),
+    (["nogame"], ["unknown game 'nogame'", "games: contract_rummy, marafon", "run file"]),
     (["plain_dir"], ["not a compare/sweep dataset", "_summary.json"]),
     (["cmp", "--deal", 3], ["compare dataset", "--point 0..1", "--lineup 0..2"]),
     (["cmp", "--deal", 3, "--point", 1], ["--point 0..1", "--lineup 0..2"]),
@@ -298,29 +273,29 @@ BAD = [
 
 
 @pytest.mark.parametrize("args, fragments", BAD, ids=[" ".join(map(str, a)) for a, _ in BAD])
-def test_bad_input_exit_2_one_line(cli, workdir, monkeypatch, args, fragments):
+def test_bad_input_exit_2_one_line(workdir, monkeypatch, args, fragments):
     monkeypatch.chdir(workdir)
     before = listing(workdir)
-    res = invoke(cli, "replay", *args)
+    res = invoke("replay", *args)
     assert_usage_error(res, *fragments)
     assert listing(workdir) == before
 
 
-def test_bad_input_json_too(cli, workdir, monkeypatch):
+def test_bad_input_json_too(workdir, monkeypatch):
     monkeypatch.chdir(workdir)
-    assert_usage_error(invoke(cli, "replay", "run.parquet", "--deal", 99, "--json"), "deals 5..16")
+    assert_usage_error(invoke("replay", "run.parquet", "--deal", 99, "--json"), "deals 5..16")
 
 
-def test_other_rules_version_with_force_warns_and_replays(cli, workdir, monkeypatch, run_files):
+def test_other_rules_version_with_force_warns_and_replays(workdir, monkeypatch, run_files):
     monkeypatch.chdir(workdir)
-    res = invoke(cli, "replay", "old.parquet", "--deal", 6, "--force")
+    res = invoke("replay", "old.parquet", "--deal", 6, "--force")
     assert res.exit_code == 0, res.output
     warn = res.stderr.strip().splitlines()
     assert len(warn) == 1 and warn[0].startswith("Warning: ") and "rules version" in warn[0], res.stderr
-    assert res.stdout == invoke(cli, "replay", "run.parquet", "--deal", 6).stdout
+    assert res.stdout == invoke("replay", "run.parquet", "--deal", 6).stdout
 
 
-def test_options_missing_from_the_file_take_their_defaults(cli, tmp_path, run_files, monkeypatch):
+def test_options_missing_from_the_file_take_their_defaults(tmp_path, run_files, monkeypatch):
     """A file written before an option existed replays with that option's default (an option
     that changes behaviour when added keeps the old behaviour as its default)."""
     path, _ = run_files("tonk")
@@ -328,6 +303,6 @@ def test_options_missing_from_the_file_take_their_defaults(cli, tmp_path, run_fi
     older = {k: v for k, v in stored.items() if k not in ("stake", "max_turns")}
     _with_meta(path, tmp_path / "older.parquet", options=older)
     monkeypatch.chdir(tmp_path)
-    res = invoke(cli, "replay", "older.parquet", "--deal", 8)
+    res = invoke("replay", "older.parquet", "--deal", 8)
     assert res.exit_code == 0, res.output
-    assert res.stdout == invoke(cli, "replay", path, "--deal", 8).stdout
+    assert res.stdout == invoke("replay", path, "--deal", 8).stdout

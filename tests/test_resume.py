@@ -22,14 +22,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
-from cardsim.sim.cli import app
 from cardsim.sim.errors import UsageError
 from cardsim.sim.experiment import make_compare, make_sweep, run_experiment
 from cardsim.sim.io import META_KEY
 from cardsim.sim.runner import make_config, run
 from cardsim.sim.stats import json_clean
+from cli_helpers import cardsim_cmd, default_signals, invoke, sub
 
 SHARD_RE = re.compile(r"^shard-\d+\.parquet$")
 
@@ -92,20 +91,8 @@ def api_cmd(scripts, **args):
     return [sys.executable, str(scripts / "api.py"), json.dumps(args)]
 
 
-def cli_cmd(scripts, *args):
-    return [sys.executable, str(scripts / "cli.py"), *map(str, args)]
-
-
 def env_with_shard(shard: int) -> dict:
     return {**os.environ, "TEST_SHARD": str(shard)}
-
-
-def default_signals():
-    """For a child: SIGINT and SIGTERM unblocked and at their default action (then Python installs
-    its own Ctrl-C handler), whatever the test process inherited or set."""
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    for s in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(s, signal.SIG_DFL)
 
 
 def kill_midway(cmd, out: Path, total_shards: int, sig=signal.SIGKILL, env=None, min_shards=2, timeout=90):
@@ -226,10 +213,11 @@ def test_sigkill_cli_run_then_cli_resume(scripts, tmp_path, run_ref):
     out = tmp_path / "cli.parquet"
     args = ["run", "tonk", "-p", 3, "-n", RUN_N, "--seed", 5, "--out", out]
     env = env_with_shard(RUN_SHARD)
-    rc, _, left = kill_midway(cli_cmd(scripts, *args, "-q"), out, RUN_N // RUN_SHARD, env=env)
+    rc, _, left = kill_midway(cardsim_cmd(*args, "-q", launcher=scripts / "cli.py"), out, RUN_N // RUN_SHARD,
+                              env=env)
     assert rc == -signal.SIGKILL
-    done = subprocess.run(cli_cmd(scripts, *args, "--resume", "--json"), capture_output=True, text=True,
-                          env=env, timeout=120)
+    done = subprocess.run(cardsim_cmd(*args, "--resume", "--json", launcher=scripts / "cli.py"),
+                          capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert doc["path"] == str(out)
@@ -274,12 +262,13 @@ def test_ctrl_c_cli_keeps_the_work_dir(scripts, tmp_path):
     # for a core (the suite runs one process per core)
     args = ["run", "tonk", "-p", 2, "-n", 300_000, "--seed", 9, "--out", out]
     env = env_with_shard(1500)
-    rc, err, left = kill_midway(cli_cmd(scripts, *args, "-q"), out, 200, sig=signal.SIGINT, env=env)
+    rc, err, left = kill_midway(cardsim_cmd(*args, "-q", launcher=scripts / "cli.py"), out, 200,
+                                sig=signal.SIGINT, env=env)
     assert rc == 130, err
     assert "Traceback" not in err
     assert shard_files(out) == left and (work_dir(out) / "run.json").is_file()
-    done = subprocess.run(cli_cmd(scripts, *args, "-q", "--resume"), capture_output=True, text=True, env=env,
-                          timeout=120)
+    done = subprocess.run(cardsim_cmd(*args, "-q", "--resume", launcher=scripts / "cli.py"),
+                          capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     ref = tmp_path / "ref.parquet"
     run(make_config("tonk", 2, 300_000, 9, shard_size=1500), str(ref))
@@ -334,8 +323,7 @@ def test_resume_reuses_the_stored_shards(tmp_path):
     turns[:10] = 999
     table = table.set_column(table.column_names.index("turns"), "turns", pa.array(turns))
     pq.write_table(table, shard)
-    res = subprocess.run([sys.executable, "-m", "cardsim", "run", "tonk", "-p", "3", "-n", "3000", "--seed", "5",
-                          "--out", str(out), "-q", "--resume"], capture_output=True, text=True, timeout=120)
+    res = sub("run", "tonk", "-p", "3", "-n", "3000", "--seed", "5", "--out", out, "-q", "--resume")
     assert res.returncode == 0, res.stderr
     got = pq.read_table(out).column("turns").to_numpy()
     assert (got[:10] == 999).all() and (got[10:] == turns[10:]).all()
@@ -382,7 +370,7 @@ def test_cli_run_without_resume_discards_garbage(tmp_path):
     w.mkdir()
     (w / "run.json").write_text('{"something": "else"}')
     (w / "shard-000000000000000.parquet").write_bytes(b"not parquet at all")
-    res = CliRunner().invoke(app, ["run", "tonk", "-p", "3", "-n", "2000", "--seed", "5", "--out", str(out), "-q"])
+    res = invoke("run", "tonk", "-p", "3", "-n", "2000", "--seed", "5", "--out", out, "-q")
     assert res.exit_code == 0, res.output
     ref = tmp_path / "ref.parquet"
     run(make_config("tonk", 3, 2000, 5), str(ref))
@@ -408,7 +396,7 @@ def test_cli_resume_with_other_arguments_exits_2(tmp_path, change):
     left = interrupted_run(out)
     before = {n: (work_dir(out) / n).read_bytes() for n in os.listdir(work_dir(out))}
     args = ["run", "tonk", *OTHER_ARGS[change], "--out", str(out), "--resume", "-q"]
-    res = CliRunner().invoke(app, args)
+    res = invoke(*args)
     assert res.exit_code == 2, (res.output, res.exception)
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: cannot resume"), res.stderr
@@ -423,8 +411,7 @@ def test_cli_resume_with_other_arguments_exits_2(tmp_path, change):
 def test_cli_resume_mismatch_in_a_real_process(tmp_path):
     out = tmp_path / "p.parquet"
     interrupted_run(out)
-    res = subprocess.run([sys.executable, "-m", "cardsim", "run", "tonk", "-p", "3", "-n", str(SMALL_N), "--seed", "7",
-                          "--out", str(out), "--resume", "-q"], capture_output=True, text=True, timeout=120)
+    res = sub("run", "tonk", "-p", "3", "-n", SMALL_N, "--seed", "7", "--out", out, "--resume", "-q")
     assert res.returncode == 2
     assert res.stdout == "" and "Traceback" not in res.stderr
     assert res.stderr.startswith("Error: cannot resume") and len(res.stderr.strip().splitlines()) == 1
@@ -443,12 +430,12 @@ def test_experiment_ctrl_c_then_resume_and_mismatch(tmp_path):
     for args in (["--strategy", "knocker:threshold=6", "--strategy", "watcher", "--seed", "3", "-n", "2000"],
                  ["--strategy", "knocker:threshold=5", "--strategy", "watcher", "--seed", "4", "-n", "2000"],
                  ["--strategy", "knocker:threshold=5", "--strategy", "watcher", "--seed", "3", "-n", "2500"]):
-        res = CliRunner().invoke(app, ["compare", "tonk", "-p", "2", *args, "--out", str(out), "--resume", "-q"])
+        res = invoke("compare", "tonk", "-p", "2", *args, "--out", out, "--resume", "-q")
         assert res.exit_code == 2, (res.output, res.exception)
         assert res.stderr.startswith("Error: cannot resume") and len(res.stderr.strip().splitlines()) == 1
         assert len(shard_files(out)) == 2 and not out.exists()
-    sw = CliRunner().invoke(app, ["sweep", "tonk", "-p", "2", "--strategy", "knocker", "--param", "threshold=5,8",
-                                  "--seed", "3", "-n", "2000", "--out", str(out), "--resume", "-q"])
+    sw = invoke("sweep", "tonk", "-p", "2", "--strategy", "knocker", "--param", "threshold=5,8", "--seed", "3",
+                "-n", "2000", "--out", out, "--resume", "-q")
     assert sw.exit_code == 2 and sw.stderr.startswith("Error: cannot resume")
     run_experiment(exp, 2000, str(out), resume=True)
     assert_same_dataset(out, ref)

@@ -12,9 +12,9 @@ import pickle
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from cardsim.kernels import melds as M
+import telefunken_tables as TT
 from cardsim.kernels import telefunken as K
 from cardsim.sim.cli import app
 from cardsim.sim.errors import UsageError
@@ -63,12 +63,12 @@ def test_default_array():
         assert a[i] == v, i
     assert [a[K.O_EXCHANGE + h] for h in range(1, 8)] == [0, 0, 0, 0, 0, 1, 0]
     assert [a[K.O_NO_BUY + h] for h in range(1, 8)] == [0] * 7
-    assert np.array_equal(rules_of(a), M.TELEFUNKEN_RULES)
+    assert np.array_equal(rules_of(a), TT.TELEFUNKEN_RULES)
     r = rules_of(a)
     assert r[M.R_MAX_JOKERS] == 1 and r[M.R_JOKER_POINTS] == 15 and r[M.R_RETRIEVE] == 2
     assert r[M.R_PURE_EXT] == M.PURE_FOURTH_SUIT
     assert list(r[M.R_POINTS:M.R_POINTS + 13]) == [11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]
-    assert np.array_equal(table_of(a), M.TELEFUNKEN_CONTRACTS)
+    assert np.array_equal(table_of(a), TT.TELEFUNKEN_CONTRACTS)
     assert list(table_of(a)[7, :M.C_RUN_MIN + 1]) == [1, 3, 1, 0, 1, 7]      # exactly 3 + run of 7+
 
 
@@ -88,7 +88,7 @@ def test_ecuador_preset():
     assert list(r[M.R_POINTS:M.R_POINTS + 13]) == [15] + [5] * 8 + [10] * 4
     assert r[M.R_JOKER_POINTS] == 50
     t = table_of(a)
-    assert np.array_equal(t, M.ECUADOR_CONTRACTS)
+    assert np.array_equal(t, TT.ECUADOR_CONTRACTS)
     assert list(t[1:8, M.C_JOKER_LIMIT]) == [0, 1, 0, 1, 0, 0, 1]
     assert t[2, M.C_GROUPS] == 2 and t[2, M.C_PURE] == 1           # 2 tríos, one of them pure
     assert (t[6, M.C_GROUPS], t[6, M.C_GROUP_SIZE], t[6, M.C_RUNS], t[6, M.C_RUN_MIN]) == (1, 3, 1, 4)
@@ -107,8 +107,8 @@ def test_bolivia_preset():
     assert r[M.R_POINTS] == 15 and r[M.R_JOKER_POINTS] == 30
     assert list(r[M.R_POINTS + 1:M.R_POINTS + 9]) == list(range(2, 10))
     t = table_of(a)
-    assert np.array_equal(t, M.BOLIVIA_CONTRACTS)
-    assert np.array_equal(t[:7], M.TELEFUNKEN_CONTRACTS[:7])
+    assert np.array_equal(t, TT.BOLIVIA_CONTRACTS)
+    assert np.array_equal(t[:7], TT.TELEFUNKEN_CONTRACTS[:7])
     assert (t[7, M.C_GROUPS], t[7, M.C_RUNS], t[7, M.C_RUN_MIN]) == (0, 1, 7)
 
 
@@ -189,7 +189,7 @@ def test_contract_table_options():
     assert list(t[1:8, M.C_JOKER_LIMIT]) == [-1, 1, -1, -1, -1, -1, 0]
     t = table_of(arr("contracts=3;3+3;4;4+4;5;5+5;3+r8"))
     assert t[1, M.C_PURE] == 0 and t[7, M.C_RUN_MIN] == 8
-    assert np.array_equal(table_of(arr(f"contracts={DEFAULT_TEXT}")), M.TELEFUNKEN_CONTRACTS)
+    assert np.array_equal(table_of(arr(f"contracts={DEFAULT_TEXT}")), TT.TELEFUNKEN_CONTRACTS)
 
 
 def test_groups_allow_duplicate_suits():
@@ -592,11 +592,6 @@ def test_report_payout_words():
 
 
 # ---- command line ------------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def cli():
-    return CliRunner()
-
 
 def test_cli_options(cli):
     res = cli.invoke(app, ["options", "telefunken"])

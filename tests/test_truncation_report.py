@@ -8,15 +8,10 @@ import re
 
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
-from cardsim.sim.cli import app
+from cli_helpers import invoke
 
 CAP = ["--option", "max_turns=3", "--seed", "5", "--players", "3", "--quiet"]
-
-
-def invoke(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def test_run_summary_prints_truncated_share(tmp_path):

@@ -11,31 +11,19 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
-from cardsim.sim.cli import app
 from cardsim.sim.errors import UsageError
 from cardsim.sim.experiment import make_sweep, run_experiment
 from cardsim.sim.tune import make_tune, run_tune
+from cli_helpers import invoke
 
 pytest.importorskip("optuna")
 
 SWEEP_DEALS = 20_000
 BUDGET = 60_000
-
-
-def invoke(*args, cwd: Path | None = None):
-    old = os.getcwd()
-    try:
-        if cwd:
-            os.chdir(cwd)
-        return CliRunner().invoke(app, list(args))
-    finally:
-        os.chdir(old)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,16 @@
+"""Fixtures shared by the test files (issue 42: the tests as a library of conformance checks).
+
+The command-line helpers themselves are plain functions in ``cli_helpers.py`` (``invoke``,
+``cli_json``, ``sub``, ``cardsim_cmd``, ``default_signals``, ``assert_usage_error``): import them
+with ``from cli_helpers import invoke`` (``tests/`` is on ``sys.path``, as for ``plugin_helpers``).
+"""
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """Typer's CliRunner, for tests that call ``cli.invoke(app, [...])`` themselves."""
+    return CliRunner()
