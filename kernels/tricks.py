@@ -17,9 +17,12 @@ The small helpers are ``inline='always'``: they run once or more per card, where
 call costs more than the work; the heuristics (``lead_card``, ``follow_card``...) stay
 plain calls (inlining them too would triple the compile time for little speed).
 
-Shared play heuristics (``lead_card``, ``follow_card``, ``trump_score``) are also here:
-they read only a hand, the public cards and the current trick, so every trick game with
-this deck can call them.
+Shared play heuristics (``lead_card``, ``follow_card``, ``greedy_card``, ``trump_score``) are
+also here: they read only a hand, the public cards and the current trick, so every trick game
+with this deck can call them. So is what a game's kernel would otherwise copy from another's
+over its own state fields (issue 42): the trick's cards as a mask (``trick_mask``), the seat
+holding a card (``holder_of``) and check mode's card count (``cards_conserved``), each given
+the fields it reads (a slice of the state, a few numbers) instead of the state.
 """
 import numpy as np
 from llvmlite import ir
@@ -46,6 +49,7 @@ STRENGTH_OF_RANK52 = (7, 8, 9, 0, 1, 2, 3, -1, -1, -1, 4, 5, 6)
 S_ACE = 7
 S_TWO = 8
 S_THREE = 9
+CRICCA = 0b1110000000                            # the 3, 2 and A of suit 0 (shift by 10 x suit)
 
 
 @intrinsic
@@ -115,9 +119,50 @@ def trick_winner(cards, n, trump):
 
 
 @njit(cache=True, inline='always')
+def trick_mask(cards, n):
+    """The cards ``cards[:n]`` (a trick's, in play order: a slice of a game's state) as a mask."""
+    m = 0
+    for i in range(n):
+        m |= np.int64(1) << cards[i]
+    return m
+
+
+@njit(cache=True, inline='always')
+def holder_of(hands, card):
+    """The seat whose hand (``hands[p]``, a mask: a slice of a game's state) holds ``card``, -1
+    when none does."""
+    for p in range(len(hands)):
+        if (hands[p] >> card) & 1:
+            return p
+    return -1
+
+
+@njit(cache=True, inline='always')
+def cards_conserved(hands, played, leader, ncards, tricks_left):
+    """Check mode: the hands (``hands[p]``, masks) are disjoint, with the cards ``played`` they
+    make the deck, and each holds ``tricks_left`` cards, one less when its seat has played to the
+    current trick (``ncards`` cards from seat ``leader`` on)."""
+    n = len(hands)
+    seen = 0
+    for p in range(n):
+        if seen & hands[p]:
+            return False
+        seen |= hands[p]
+        played_now = 0
+        for i in range(ncards):
+            if (leader + i) % n == p:
+                played_now = 1
+        if popcount(hands[p]) != tricks_left - played_now:
+            return False
+    if seen & played or (seen | played) != FULL40:
+        return False
+    return True
+
+
+@njit(cache=True, inline='always')
 def cricche(hand):
     """4-bit mask of the suits of which ``hand`` holds the 3, 2 and A (a cricca)."""
-    top = np.int64(0b1110000000)
+    top = np.int64(CRICCA)
     out = 0
     for s in range(4):
         if (hand >> (10 * s)) & top == top:
@@ -247,6 +292,16 @@ def lead_card(hand, unseen, trump):
         if VALUE_THIRDS[low % 10] < 3:
             return low
     return cheapest(hand, trump)
+
+
+@njit(cache=True, inline='always')
+def greedy_card(legal, cards, n, trump):
+    """Greedy's card among ``legal`` in the trick ``cards[:n]``: leading, the cheapest card;
+    following, the cheapest card that takes the trick if one does, else the cheapest."""
+    if n == 0:
+        return cheapest(legal, trump)
+    win = beating_cards(legal, cards[trick_winner(cards, n, trump)], trump)
+    return cheapest(win if win else legal, trump)
 
 
 @njit(cache=True, inline='always')

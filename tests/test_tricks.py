@@ -170,3 +170,160 @@ def test_bank_card():
     assert T.bank_card(cards, 0, 2.0) == parse40("AS")[0]
     assert T.bank_card(mask40("KS 4S"), 0, 2.0) == parse40("KS")[0]
     assert T.bank_card(mask40("3H 2H 4S"), 2, 2.0) == parse40("4S")[0]
+
+
+# ---- what both games' kernels share (issue 42): tricks and trick_search ------------------------
+def test_both_games_use_the_shared_kernels():
+    """The games' kernels import these from the shared modules (no copies of their own)."""
+    from cardsim.kernels import marafon as KM
+    from cardsim.kernels import trick_search as TS
+    from cardsim.kernels import trionfo as KT
+    for K in (KM, KT):
+        for name in ("trick_mask", "greedy_card", "holder_of", "cards_conserved"):
+            assert getattr(K, name) is getattr(T, name), name
+        for name in ("act_code", "decision_kind", "mask_acts", "place", "ACT_SHIFT", "ACT_MASK", "HALT"):
+            assert getattr(K, name) is getattr(TS, name), name
+    assert KM.CRICCA is T.CRICCA
+
+
+def test_trick_mask():
+    rng = random.Random(11)
+    for _ in range(500):
+        n = rng.randint(0, 5)
+        cards = rng.sample(range(40), 5)
+        arr = np.array(cards, np.int64)
+        assert T.trick_mask(arr, n) == mask_of(cards[:n])
+
+
+def test_greedy_card_matches_the_reference():
+    """Leading: the cheapest card; following: the cheapest card that takes the trick (the slow
+    reference's winner), else the cheapest."""
+    rng = random.Random(12)
+    for _ in range(2000):
+        deal = rng.sample(range(40), 13)
+        trick, hand = deal[:rng.randint(0, 4)], deal[5:]
+        trump = rng.randrange(4)
+        led = -1 if not trick else trick[0] // 10
+        legal = T.legal_cards(mask_of(hand), led)
+        got = int(T.greedy_card(legal, np.array(trick + [0] * (5 - len(trick)), np.int64), len(trick), trump))
+        assert legal >> got & 1
+        if not trick:
+            assert got == T.cheapest(legal, trump)
+            continue
+        win = [c for c in cards_of(legal) if ref_winner(trick + [c], "CDHS"[trump]) == len(trick)]
+        assert got == T.cheapest(mask_of(win) if win else legal, trump)
+
+
+def test_holder_of():
+    rng = random.Random(13)
+    for seats in (4, 5):
+        deck = rng.sample(range(40), 40)
+        size = 40 // seats
+        hands = np.array([mask_of(deck[size * p:size * (p + 1)]) for p in range(seats)], np.int64)
+        for c in range(40):
+            assert T.holder_of(hands, c) == deck.index(c) // size
+        hands[0] = 0
+        assert all(T.holder_of(hands, c) == -1 for c in deck[:size])
+
+
+@pytest.mark.parametrize("seats,tricks", [(4, 10), (5, 8)])
+def test_cards_conserved(seats, tricks):
+    """A random point of a hand conserves the cards; a card lost, doubled or moved does not."""
+    rng = random.Random(seats)
+    for _ in range(300):
+        deck = rng.sample(range(40), 40)
+        hands = [deck[tricks * p:tricks * (p + 1)] for p in range(seats)]
+        done, ncards, leader = rng.randrange(tricks), rng.randrange(seats), rng.randrange(seats)
+        played = []
+        for p in range(seats):
+            for _ in range(done + (1 if (p - leader) % seats < ncards else 0)):
+                played.append(hands[p].pop(rng.randrange(len(hands[p]))))
+        arr = np.array([mask_of(h) for h in hands], np.int64)
+        pm = mask_of(played)
+        left = tricks - done
+        assert T.cards_conserved(arr, pm, leader, ncards, left)
+        q = rng.choice([p for p in range(seats) if hands[p]])          # a seat holding cards
+        c = rng.choice(hands[q])
+        lost = arr.copy()
+        lost[q] ^= 1 << c
+        assert not T.cards_conserved(lost, pm, leader, ncards, left)
+        assert not T.cards_conserved(arr, pm | 1 << c, leader, ncards, left)             # doubled
+        moved = lost.copy()
+        moved[(q + 1) % seats] |= 1 << c
+        assert not T.cards_conserved(moved, pm, leader, ncards, left)
+        if ncards:
+            assert not T.cards_conserved(arr, pm, (leader + 1) % seats, ncards, left)
+
+
+def _fits(rem, left, elig):
+    """Slow reference of Hall's condition: some deal gives every seat exactly ``left[j]`` of the
+    cards ``rem`` (per suit), each card to a seat that may take its suit."""
+    def go(s, left):
+        if s == 4:
+            return not any(left)
+        def split(k, j, left):
+            if j == len(left):
+                return k == 0 and go(s + 1, left)
+            if not elig[s] >> j & 1:
+                return split(k, j + 1, left)
+            return any(split(k - x, j + 1, left[:j] + (left[j] - x,) + left[j + 1:])
+                       for x in range(min(k, left[j]) + 1))
+        return split(rem[s], 0, left)
+    return sum(rem) == sum(left) and go(0, tuple(left))
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_deal_feasible_is_halls_condition(seats):
+    from cardsim.kernels import trick_search as TS
+    rng = random.Random(20 + seats)
+    for _ in range(400):
+        rem = [rng.randint(0, 3) for _ in range(4)]
+        cut = sorted(rng.randint(0, sum(rem)) for _ in range(seats - 1))
+        left = [b - a for a, b in zip([0] + cut, cut + [sum(rem)])]
+        elig = [rng.randrange(1 << seats) for _ in range(4)]
+        got = TS.deal_feasible(np.array(rem, np.int64), np.array(left, np.int64), np.array(elig, np.int64))
+        assert got == _fits(rem, left, elig), (rem, left, elig)
+
+
+def test_place_keeps_the_deal_feasible_and_is_uniform_without_voids():
+    """``place`` takes a seat that may hold the suit, leaves the rest dealable, returns -1 only when
+    no seat can take the card; without voids a seat is drawn in proportion to its open places."""
+    from cardsim.kernels import trick_search as TS
+    gen = np.array([12345, 0], dtype=np.uint64)
+    rng = random.Random(30)
+    for _ in range(300):
+        seats = rng.choice([3, 4])
+        rem = [rng.randint(0, 3) for _ in range(4)]
+        s = rng.randrange(4)
+        cut = sorted(rng.randint(0, sum(rem) + 1) for _ in range(seats - 1))
+        left = [b - a for a, b in zip([0] + cut, cut + [sum(rem) + 1])]
+        elig = [rng.randrange(1 << seats) for _ in range(4)]
+        lf = np.array(left, np.int64)
+        j = TS.place(10 * s, elig[s], lf, np.array(rem, np.int64), np.array(elig, np.int64), gen)
+        if j < 0:
+            assert list(lf) == left
+            assert not any(elig[s] >> k & 1 and left[k] and _fits(rem, left[:k] + [left[k] - 1] + left[k + 1:], elig)
+                           for k in range(seats))
+        else:
+            assert elig[s] >> j & 1 and lf[j] == left[j] - 1 and _fits(rem, list(lf), elig)
+    counts = [0, 0, 0]
+    for _ in range(6000):
+        lf = np.array([1, 2, 3], np.int64)
+        counts[TS.place(0, 7, lf, np.array([5, 0, 0, 0], np.int64), np.array([7, 7, 7, 7], np.int64), gen)] += 1
+    for k, want in enumerate((1000, 2000, 3000)):
+        assert abs(counts[k] - want) < 200, counts
+
+
+def test_action_codes():
+    from cardsim.kernels import trick_search as TS
+    rng = random.Random(40)
+    acts = np.zeros(40, np.int64)
+    for _ in range(300):
+        kind = rng.randrange(5)
+        cards = sorted(rng.sample(range(40), rng.randint(1, 10)))
+        v = rng.choice(cards)
+        n, i = TS.mask_acts(kind, mask_of(cards), v, acts)
+        assert (n, i) == (len(cards), cards.index(v))
+        for k, c in enumerate(cards):
+            assert acts[k] == TS.act_code(kind, c) == (kind << TS.ACT_SHIFT) | c
+            assert TS.decision_kind(acts[k]) == kind and acts[k] & TS.ACT_MASK == c

@@ -2,7 +2,9 @@
 
 Rules source: ``docs/rules/marafon.md`` Part A (and §0, the common conventions); every
 DECISION of its section C that concerns Marafon is an option below. The trick arithmetic
-(card ids, legality, winner, values in thirds) is ``kernels.tricks``.
+(card ids, legality, winner, values in thirds) is ``kernels.tricks``, and what its search and
+critique share with Trionfo's (the deal that respects the voids, the action codes)
+``kernels.trick_search``.
 
 Choices this module adds where the spec leaves room
 ----------------------------------------------------
@@ -140,17 +142,23 @@ from cardsim.kernels.critique import ROUND as CR_ROUND, STREAM_CRITIQUE, finish_
 from cardsim.kernels.rng import STREAM_PLAY, below, mix64, seed_stream, shuffle, stream_key, uniform
 from cardsim.kernels.search import (SP_EXTRA, SP_POLICY, SP_PRM, SP_ROLLOUTS, SP_WORLDS, best_action, plan_budget,
                                     search_key, seed_sub, shuffle_prefix)
+from cardsim.kernels.trick_search import (ACT_MASK, ACT_SHIFT, HALT, act_code, decision_kind,  # noqa: F401
+                                         mask_acts, place)
 from cardsim.kernels.tricks import (
+    CRICCA,
     FULL40,
     LAST_TRICK_THIRDS,
     VALUE_THIRDS,
     bank_card,
     beating_cards,
     best_trump,
+    cards_conserved,
     cheapest,
     cricche,
     follow_card,
+    greedy_card,
     highbit,
+    holder_of,
     is_master,
     lead_card,
     legal_cards,
@@ -158,6 +166,7 @@ from cardsim.kernels.tricks import (
     masters_of,
     richest,
     suit_mask40,
+    trick_mask,
     trick_winner,
     trump_honours,
     trump_score,
@@ -290,8 +299,7 @@ K_TRUMP = 0        # the battitore names trump: legal = the suits 0, 1, 2, 3
 K_DECLARE = 1      # declare the marafona (only when marafona_auto_declare is false): 0 no, 1 yes
 K_CLAIM = 2        # a claim window: 0 no claim, 1 claim the game (asked of every seat in turn)
 K_CARD = 3         # play a card: the legal cards' 40-card ids, lowest first
-ACT_SHIFT = 6      # a critique action code (issue 40): kind << ACT_SHIFT | the legal action above
-ACT_MASK = (1 << ACT_SHIFT) - 1
+# a critique action code (issue 40): kind << ACT_SHIFT | the legal action above (``kernels.trick_search``)
 MAX_ACTS = TRICKS  # legal actions of a decision at most (the cards of a full hand)
 
 # ---- what a plug-in's decide(view, legal, n, prm) sees: its seat's view ----------
@@ -385,10 +393,7 @@ def side_count(st, opts, side):
 
 @njit(cache=True)
 def owner_of(st, card):
-    for p in range(N_PLAYERS):
-        if (st[HAND + p] >> card) & 1:
-            return p
-    return -1
+    return holder_of(st[HAND:HAND + N_PLAYERS], card)
 
 
 # =============================================================================
@@ -706,14 +711,6 @@ def plugin_decide(st, opts, p, kind, cards, plug, params):
 # card play
 # =============================================================================
 @njit(cache=True, inline='always')
-def trick_mask(st):
-    m = 0
-    for i in range(st[NCARDS]):
-        m |= np.int64(1) << st[TRICK + i]
-    return m
-
-
-@njit(cache=True, inline='always')
 def heuristic_card(st, p, legal, prm):
     """Club-player card play (``tricks.lead_card`` / ``tricks.follow_card``)."""
     hand = st[HAND + p]
@@ -726,18 +723,7 @@ def heuristic_card(st, p, legal, prm):
     friend = ((st[LEADER] + w) & 1) == (p & 1)
     opp_after = 2 if k == 0 else (1 if k < 3 else 0)
     return follow_card(legal, unseen, st[TRICK + w], friend, opp_after,
-                       mask_thirds(trick_mask(st)), trump, prm[2])
-
-
-@njit(cache=True, inline='always')
-def greedy_card(st, legal):
-    """Win the trick with the cheapest winning card if possible, else throw the cheapest."""
-    trump = st[TRUMP]
-    if st[NCARDS] == 0:
-        return cheapest(legal, trump)
-    w = trick_winner(st[TRICK:TRICK + 4], st[NCARDS], trump)
-    win = beating_cards(legal, st[TRICK + w], trump)
-    return cheapest(win if win else legal, trump)
+                       mask_thirds(trick_mask(st[TRICK:TRICK + 4], st[NCARDS])), trump, prm[2])
 
 
 # ---- the expert (issue 41): heuristic plus what a good player reads from the table ----------
@@ -784,7 +770,7 @@ def expert_follow(st, p, legal, unseen, prm):
     w = trick_winner(st[TRICK:TRICK + 4], k, trump)
     best = st[TRICK + w]
     last = (st[LEADER] + 3) & 3 if k < 3 else -1
-    thirds = mask_thirds(trick_mask(st))
+    thirds = mask_thirds(trick_mask(st[TRICK:TRICK + 4], st[NCARDS]))
     if ((st[LEADER] + w) & 1) == (p & 1):
         return richest(legal, trump) if stands(st, best, unseen, last, prm[X_RISK]) else cheapest(legal, trump)
     win = beating_cards(legal, best, trump)
@@ -856,7 +842,7 @@ def choose_card(st, opts, p, legal, sid, prm, gen):
     if sid == S_RANDOM:
         return nth_card(legal, below(gen, popcount(legal)))
     if sid == S_GREEDY:
-        return greedy_card(st, legal)
+        return greedy_card(legal, st[TRICK:TRICK + 4], st[NCARDS], st[TRUMP])
     if sid == S_EXPERT:
         return expert_card(st, opts, p, legal, prm)
     return heuristic_card(st, p, legal, prm)
@@ -916,7 +902,7 @@ def finish_trick(st, trace):
     """The trick goes to its winner's side with its thirds (+3 for the last trick)."""
     w = trick_winner(st[TRICK:TRICK + 4], st[NCARDS], st[TRUMP])
     winner = (st[LEADER] + w) & 3
-    m = trick_mask(st)
+    m = trick_mask(st[TRICK:TRICK + 4], st[NCARDS])
     thirds = mask_thirds(m)
     st[TRICK_NO] += 1
     if st[TRICK_NO] == TRICKS:
@@ -1003,7 +989,6 @@ def next_dealer(st, opts):
 # =============================================================================
 # search (issue 19): determinized Monte Carlo over the legal cards (and the trump)
 # =============================================================================
-CRICCA = 0b1110000000   # the 3, 2 and A of suit 0 (shift by 10 x suit)
 DEAL_TRIES = 16         # deals tried for a world that also respects the declarations not made
 
 
@@ -1025,34 +1010,11 @@ def declarable_in(st, opts, q, hand):
 
 
 @njit(cache=True)
-def deal_feasible(rem, left, allow):
-    """Whether the cards still to deal (``rem``: per suit) fit the seats' needs (``left``) and
-    allowed suits (``allow``): Hall's condition, for every set T of the three seats, the cards
-    only seats of T may take are at most T's needs."""
-    for t in range(8):
-        cap = 0
-        for j in range(3):
-            if (t >> j) & 1:
-                cap += left[j]
-        dem = 0
-        for s in range(4):
-            inside = True
-            for j in range(3):
-                if (allow[j] >> s) & 1 and not (t >> j) & 1:
-                    inside = False
-            if inside:
-                dem += rem[s]
-        if dem > cap:
-            return False
-    return True
-
-
-@njit(cache=True)
-def deal_constrained(cards, m, need, allow, out, gen, left, rem):
+def deal_constrained(cards, m, need, elig, out, gen, left, rem):
     """Deal ``cards[:m]`` (shuffled) to three seats: ``need[j]`` cards each, none of a suit
-    seat j has shown void in (``allow[j]``: the suits it may hold), into ``out``. Each card goes
-    to a seat drawn in proportion to its open places among those that may take it and leave
-    the rest dealable (``deal_feasible``); without voids that is a uniform deal."""
+    seat j has shown void in (``elig[s]``: the seats that may hold suit s), into ``out``. Each card
+    goes to a seat drawn in proportion to its open places among those that may take it and leave
+    the rest dealable (``trick_search.place``); without voids that is a uniform deal."""
     for j in range(3):
         left[j] = need[j]
         out[j] = 0
@@ -1064,29 +1026,7 @@ def deal_constrained(cards, m, need, allow, out, gen, left, rem):
         c = cards[i]
         s = c // 10
         rem[s] -= 1
-        skip = 0
-        chosen = -1
-        while True:
-            tot = 0
-            for j in range(3):
-                if not (skip >> j) & 1 and (allow[j] >> s) & 1:
-                    tot += left[j]
-            if tot == 0:
-                break
-            x = below(gen, tot)
-            j = 0
-            for jj in range(3):
-                w = left[jj] if not (skip >> jj) & 1 and (allow[jj] >> s) & 1 else 0
-                if x < w:
-                    j = jj
-                    break
-                x -= w
-            left[j] -= 1
-            if deal_feasible(rem, left, allow):
-                chosen = j
-                break
-            left[j] += 1
-            skip |= 1 << j
+        chosen = place(c, elig[s], left, rem, elig, gen)
         if chosen < 0:           # only for inconsistent constraints: any seat with room
             for j in range(3):
                 if left[j] > 0:
@@ -1107,10 +1047,10 @@ def determinize(st, opts, p, gen, work):
     others = work[0:3]
     known = work[3:6]
     need = work[6:9]
-    allow = work[9:12]
-    hands = work[12:15]
-    left = work[15:18]
-    rem = work[18:22]
+    hands = work[9:12]
+    left = work[12:15]
+    rem = work[15:19]
+    elig = work[19:23]
     cards = work[24:64]
     k = 0
     for q in range(N_PLAYERS):
@@ -1118,6 +1058,8 @@ def determinize(st, opts, p, gen, work):
             others[k] = q
             k += 1
     taken = st[PLAYED] | st[HAND + p]
+    for s in range(4):
+        elig[s] = 0
     for j in range(3):
         q = others[j]
         m = 0
@@ -1130,7 +1072,9 @@ def determinize(st, opts, p, gen, work):
         known[j] = m
         taken |= m
         need[j] = popcount(st[HAND + q]) - popcount(m)
-        allow[j] = 15 & ~st[VOID + q]
+        for s in range(4):
+            if not (st[VOID + q] >> s) & 1:
+                elig[s] |= 1 << j
     pool = FULL40 & ~taken
     m = 0
     while pool:
@@ -1140,7 +1084,7 @@ def determinize(st, opts, p, gen, work):
     check = opts[O_AUTO_DECLARE] == 1 and st[TRUMP] >= 0
     for attempt in range(DEAL_TRIES):
         shuffle_prefix(cards, m, gen)
-        deal_constrained(cards, m, need, allow, hands, gen, left, rem)
+        deal_constrained(cards, m, need, elig, hands, gen, left, rem)
         ok = True
         if check:
             for j in range(3):
@@ -1345,21 +1289,8 @@ def search_trump_decision(st, opts, prm, key):
 # =============================================================================
 # critique (issue 40): every legal action of the critiqued seat's decisions valued
 # =============================================================================
-HALT = -3          # a critique driver's answer: stopped before the decision ``stop``
-
-
-@njit(cache=True, inline='always')
-def act_code(kind, v):
-    """The critique's action code of the legal action ``v`` (a suit, 0 / 1, a card) of ``kind``."""
-    return (np.int64(kind) << ACT_SHIFT) | v
-
-
-@njit(cache=True)
-def decision_kind(code):
-    """The plug-in decision kind (K_*) of a critique action code: the decisions of a hand's
-    steps (trump, declarations, claim windows, cards) are told apart by their codes, not by the
-    state alone (a claim window and the card after it see the same state)."""
-    return code >> ACT_SHIFT
+# HALT, act_code, decision_kind, mask_acts: ``kernels.trick_search`` (a claim window and the card
+# after it see the same state: their action codes tell them apart)
 
 
 @njit(cache=True)
@@ -1499,14 +1430,7 @@ def cr_trick(st, opts, sids, params, gplay, trace, plug, cr):
         card = card_choice(st, opts, p, legal, sids[p], params[p], gplay, plug, params, True)
         if card == -2:
             return E_PLUGIN
-        n, i, m = 0, 0, legal
-        while m:
-            c = lowbit(m)
-            if c == card:
-                i = n
-            acts[n] = act_code(K_CARD, c)
-            n += 1
-            m &= m - 1
+        n, i = mask_acts(K_CARD, legal, card, acts)
         cr_decision(st, opts, p, K_CARD, 0, acts, n, i, plug, cr)
         put_card(st, p, card, trace)
     finish_trick(st, trace)
@@ -1613,22 +1537,11 @@ def critique(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, act
 # =============================================================================
 @njit(cache=True)
 def check_cards(st):
-    """40 cards: hands disjoint, hands + played = deck, tricks won + trick = played,
-    and every hand holds 10 - tricks done (- 1 if it played to this trick)."""
-    seen = 0
-    for p in range(N_PLAYERS):
-        if seen & st[HAND + p]:
-            return E_CARDS
-        seen |= st[HAND + p]
-        played_now = 0
-        for i in range(st[NCARDS]):
-            if (st[LEADER] + i) & 3 == p:
-                played_now = 1
-        if popcount(st[HAND + p]) != TRICKS - st[TRICK_NO] - played_now:
-            return E_CARDS
-    if seen & st[PLAYED] or (seen | st[PLAYED]) != FULL40:
+    """40 cards: hands disjoint, hands + played = deck, and every hand holds 10 - tricks done
+    (- 1 if it played to this trick: ``tricks.cards_conserved``); tricks won + trick = played."""
+    if not cards_conserved(st[HAND:HAND + N_PLAYERS], st[PLAYED], st[LEADER], st[NCARDS], TRICKS - st[TRICK_NO]):
         return E_CARDS
-    if (st[WON] | st[WON + 1] | trick_mask(st)) != st[PLAYED] or st[WON] & st[WON + 1]:
+    if (st[WON] | st[WON + 1] | trick_mask(st[TRICK:TRICK + 4], st[NCARDS])) != st[PLAYED] or st[WON] & st[WON + 1]:
         return E_CARDS
     return 0
 

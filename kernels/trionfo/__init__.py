@@ -2,7 +2,8 @@
 
 Rules source: ``docs/rules/marafon.md`` Part B (and §0); every Trionfo DECISION of its
 section C is an option below. Trick arithmetic and the shared play heuristics are
-``kernels.tricks``.
+``kernels.tricks``; what its search and critique share with Marafon's (the deal that respects
+the voids, the action codes) ``kernels.trick_search``.
 
 Choices this module adds where the spec leaves room
 ----------------------------------------------------
@@ -116,6 +117,8 @@ from cardsim.kernels.critique import ROUND as CR_ROUND, STREAM_CRITIQUE, finish_
 from cardsim.kernels.rng import STREAM_PLAY, below, mix64, seed_stream, shuffle, stream_key, uniform
 from cardsim.kernels.search import (SP_EXTRA, SP_POLICY, SP_PRM, SP_ROLLOUTS, SP_WORLDS, best_action, plan_budget,
                                     search_key, seed_sub, shuffle_prefix)
+from cardsim.kernels.trick_search import (ACT_MASK, ACT_SHIFT, HALT, act_code, decision_kind,  # noqa: F401
+                                         mask_acts, place)
 from cardsim.kernels.tricks import (
     FULL40,
     LAST_TRICK_THIRDS,
@@ -127,9 +130,12 @@ from cardsim.kernels.tricks import (
     bank_card,
     beating_cards,
     best_trump,
+    cards_conserved,
     cheapest,
     follow_card,
+    greedy_card,
     highbit,
+    holder_of,
     is_master,
     lead_card,
     legal_cards,
@@ -137,6 +143,7 @@ from cardsim.kernels.tricks import (
     masters_of,
     richest,
     suit_mask40,
+    trick_mask,
     trick_winner,
     trump_honours,
     ruff_odds,
@@ -264,8 +271,7 @@ K_TRUMP = 1        # the declarer names trump: the suits 0, 1, 2, 3
 K_CALL = 2         # call the partner's card (call_card): the callable cards' ids, lowest first
 K_NAME = 3         # name the partner (name_player): the other seats, from the declarer's right
 K_CARD = 4         # play a card: the legal cards' 40-card ids, lowest first
-ACT_SHIFT = 6      # a critique action code (issue 40): kind << ACT_SHIFT | the legal action above
-ACT_MASK = (1 << ACT_SHIFT) - 1
+# a critique action code (issue 40): kind << ACT_SHIFT | the legal action above (``kernels.trick_search``)
 MAX_ACTS = 40      # legal actions of a decision at most (K_CALL under self-calls: every card)
 ROLE_AUCTION, ROLE_DECLARER, ROLE_PARTNER, ROLE_DEFENDER = 0, 1, 2, 3   # a critique row's detail
 
@@ -360,10 +366,7 @@ def nxt(p):
 
 @njit(cache=True)
 def owner_of(st, card):
-    for p in range(N_PLAYERS):
-        if (st[HAND + p] >> card) & 1:
-            return p
-    return -1
+    return holder_of(st[HAND:HAND + N_PLAYERS], card)
 
 
 @njit(cache=True)
@@ -779,14 +782,6 @@ def is_friend(st, opts, p, q):
 
 
 @njit(cache=True, inline='always')
-def trick_mask(st):
-    m = 0
-    for i in range(st[NCARDS]):
-        m |= np.int64(1) << st[TRICK + i]
-    return m
-
-
-@njit(cache=True, inline='always')
 def heuristic_card(st, opts, p, legal):
     hand = st[HAND + p]
     unseen = FULL40 & ~st[PLAYED] & ~hand
@@ -801,7 +796,7 @@ def heuristic_card(st, opts, p, legal):
         if not is_friend(st, opts, p, (st[LEADER] + j) % N_PLAYERS):
             opp_after += 1
     return follow_card(legal, unseen, st[TRICK + w], friend, opp_after,
-                       mask_thirds(trick_mask(st)), trump, np.int64(3))
+                       mask_thirds(trick_mask(st[TRICK:TRICK + N_PLAYERS], st[NCARDS])), trump, np.int64(3))
 
 
 # ---- the expert (issue 41): heuristic plus what a good player reads from the table ----------
@@ -977,7 +972,7 @@ def expert_follow(st, opts, p, legal, unseen, prm, friends):
     w = trick_winner(st[TRICK:TRICK + N_PLAYERS], k, trump)
     best = st[TRICK + w]
     opps = opponents_after(st, friends)
-    thirds = mask_thirds(trick_mask(st))
+    thirds = mask_thirds(trick_mask(st[TRICK:TRICK + N_PLAYERS], st[NCARDS]))
     if (friends >> ((st[LEADER] + w) % N_PLAYERS)) & 1:
         return richest(legal, trump) if stands(st, best, unseen, opps, prm[X_RISK]) else cheapest(legal, trump)
     win = beating_cards(legal, best, trump)
@@ -1033,11 +1028,7 @@ def choose_card(st, opts, p, legal, sid, prm, gen):
     if sid == S_RANDOM:
         return nth_card(legal, below(gen, popcount(legal)))
     if sid == S_GREEDY:
-        if st[NCARDS] == 0:
-            return cheapest(legal, st[TRUMP])
-        w = trick_winner(st[TRICK:TRICK + N_PLAYERS], st[NCARDS], st[TRUMP])
-        win = beating_cards(legal, st[TRICK + w], st[TRUMP])
-        return cheapest(win if win else legal, st[TRUMP])
+        return greedy_card(legal, st[TRICK:TRICK + N_PLAYERS], st[NCARDS], st[TRUMP])
     if sid == S_EXPERT:
         return expert_card(st, opts, p, legal, prm)
     return heuristic_card(st, opts, p, legal)
@@ -1094,7 +1085,7 @@ def put_card(st, p, card, trace):
 def finish_trick(st, trace):
     w = trick_winner(st[TRICK:TRICK + N_PLAYERS], st[NCARDS], st[TRUMP])
     winner = (st[LEADER] + w) % N_PLAYERS
-    thirds = mask_thirds(trick_mask(st))
+    thirds = mask_thirds(trick_mask(st[TRICK:TRICK + N_PLAYERS], st[NCARDS]))
     st[TRICK_NO] += 1
     if st[TRICK_NO] == TRICKS:
         thirds += LAST_TRICK_THIRDS
@@ -1173,53 +1164,6 @@ OTHERS = N_PLAYERS - 1
 
 
 @njit(cache=True)
-def deal_feasible(rem, left, elig):
-    """Whether the cards still to deal (``rem``: per suit) fit the seats' open places
-    (``left``) where ``elig[s]`` (a mask of the OTHERS seats) may take suit s: Hall's
-    condition, for every set T of seats, the cards only seats of T may take are at most T's
-    places."""
-    for t in range(1 << OTHERS):
-        cap = 0
-        for j in range(OTHERS):
-            if (t >> j) & 1:
-                cap += left[j]
-        dem = 0
-        for s in range(4):
-            if elig[s] & ~t == 0:
-                dem += rem[s]
-        if dem > cap:
-            return False
-    return True
-
-
-@njit(cache=True)
-def place(c, seats, left, rem, elig, gen):
-    """A seat for card ``c`` among the mask ``seats``, drawn in proportion to its open places
-    among those that leave the rest dealable (``deal_feasible``); -1 if none does."""
-    skip = 0
-    while True:
-        tot = 0
-        for j in range(OTHERS):
-            if (seats >> j) & 1 and not (skip >> j) & 1:
-                tot += left[j]
-        if tot == 0:
-            return -1
-        x = below(gen, tot)
-        j = 0
-        for jj in range(OTHERS):
-            w = left[jj] if (seats >> jj) & 1 and not (skip >> jj) & 1 else 0
-            if x < w:
-                j = jj
-                break
-            x -= w
-        left[j] -= 1
-        if deal_feasible(rem, left, elig):
-            return j
-        left[j] += 1
-        skip |= 1 << j
-
-
-@njit(cache=True)
 def determinize(st, opts, p, gen, work):
     """Deal again, in ``st``, the four hands seat ``p`` cannot see, from the cards it has not
     seen, consistently with everything public: hand sizes, the suits each seat has shown void
@@ -1227,8 +1171,8 @@ def determinize(st, opts, p, gen, work):
     first as its holder) until it is played, and an unplayed called card not in ``p``'s hand
     with one of the others (not the declarer unless self-calls are allowed); its holder is the
     world's partner. Each card goes to a seat drawn in proportion to its open places among
-    those that may take it and leave the rest dealable (without voids: a uniform deal).
-    Reads only what ``p`` may see. ``work``: scratch (64 int64)."""
+    those that may take it and leave the rest dealable (``trick_search.place``; without voids: a
+    uniform deal). Reads only what ``p`` may see. ``work``: scratch (64 int64)."""
     others = work[0:4]
     known = work[4:8]
     left = work[8:12]
@@ -1504,20 +1448,8 @@ def search_trump_decision(st, opts, prm, key):
 # =============================================================================
 # critique (issue 40): every legal action of the critiqued seat's decisions valued
 # =============================================================================
-HALT = -3          # a critique driver's answer: stopped before the decision ``stop``
-
-
-@njit(cache=True, inline='always')
-def act_code(kind, v):
-    """The critique's action code of the legal action ``v`` (a call, a suit, a card, a seat) of ``kind``."""
-    return (np.int64(kind) << ACT_SHIFT) | v
-
-
-@njit(cache=True)
-def decision_kind(code):
-    """The plug-in decision kind (K_*) of a critique action code (the declarer's trump and his
-    call see the same kind of state: the codes tell the decisions apart)."""
-    return code >> ACT_SHIFT
+# HALT, act_code, decision_kind, mask_acts: ``kernels.trick_search`` (the declarer's trump and his
+# call see the same kind of state: their action codes tell them apart)
 
 
 @njit(cache=True)
@@ -1593,21 +1525,6 @@ def cr_decision(st, opts, p, kind, ctx, acts, n, i, cr):
             cx[0] += 1
         cx[1] += 1
     cx[2] += 1
-
-
-@njit(cache=True, inline='always')
-def mask_acts(kind, mask, v, acts):
-    """The codes of the actions of the mask ``mask`` (cards, lowest first) into ``acts``; returns
-    (their number, the index of ``v``)."""
-    n, i = 0, 0
-    while mask:
-        c = lowbit(mask)
-        if c == v:
-            i = n
-        acts[n] = act_code(kind, c)
-        n += 1
-        mask &= mask - 1
-    return n, i
 
 
 @njit(cache=True)
@@ -1788,19 +1705,9 @@ def critique(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, act
 # =============================================================================
 @njit(cache=True)
 def check_cards(st):
-    """Hands disjoint, hands + played = deck, every hand 8 - tricks done (- 1 if it played)."""
-    seen = 0
-    for p in range(N_PLAYERS):
-        if seen & st[HAND + p]:
-            return E_CARDS
-        seen |= st[HAND + p]
-        played_now = 0
-        for i in range(st[NCARDS]):
-            if (st[LEADER] + i) % N_PLAYERS == p:
-                played_now = 1
-        if popcount(st[HAND + p]) != TRICKS - st[TRICK_NO] - played_now:
-            return E_CARDS
-    if seen & st[PLAYED] or (seen | st[PLAYED]) != FULL40:
+    """Hands disjoint, hands + played = deck, every hand 8 - tricks done (- 1 if it played):
+    ``tricks.cards_conserved``."""
+    if not cards_conserved(st[HAND:HAND + N_PLAYERS], st[PLAYED], st[LEADER], st[NCARDS], TRICKS - st[TRICK_NO]):
         return E_CARDS
     return 0
 
