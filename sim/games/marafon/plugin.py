@@ -41,6 +41,7 @@ unseen)``, ``lead_card(hand, unseen, trump)``, ``suit_of40(card)``, ``strength_o
 import numpy as np
 
 from cardsim.kernels.cards import popcount  # noqa: F401
+from cardsim.kernels import tricks
 from cardsim.kernels.jit import njit
 from cardsim.kernels.marafon import (K_CARD, K_CLAIM, K_DECLARE, K_TRUMP, N_PLUG_PARAMS, V_BATT,  # noqa: F401
                                      V_COUNT, V_DEALER, V_DECLARABLE, V_DECLARED, V_EXTRA, V_GAME_NO, V_GAMES, V_HAND,
@@ -71,7 +72,4 @@ def winning_card(view):
 @njit(cache=True)
 def trick_mask(view):
     """The cards of the current trick as a mask."""
-    m = np.int64(0)
-    for i in range(view[V_NCARDS]):
-        m |= np.int64(1) << view[V_TRICK + i]
-    return m
+    return np.int64(tricks.trick_mask(view[V_TRICK:], view[V_NCARDS]))

@@ -43,6 +43,7 @@ Helpers: ``legal_mask(legal, n)``, ``index_of(legal, n, x)``, ``winning_index(vi
 import numpy as np
 
 from cardsim.kernels.cards import popcount  # noqa: F401
+from cardsim.kernels import tricks
 from cardsim.kernels.jit import njit
 from cardsim.kernels.trionfo import (GREEDY_THRESHOLDS, K_BID, K_CALL, K_CARD, K_NAME, K_TRUMP, N_PLUG_PARAMS,  # noqa: F401
                                      V_AUCTION, V_BID, V_CALLED, V_DEALER, V_DECLARER, V_FIRST_BIDDER, V_FIRST_SPEAKER,
@@ -75,7 +76,4 @@ def winning_card(view):
 @njit(cache=True)
 def trick_mask(view):
     """The cards of the current trick as a mask."""
-    m = np.int64(0)
-    for i in range(view[V_NCARDS]):
-        m |= np.int64(1) << view[V_TRICK + i]
-    return m
+    return np.int64(tricks.trick_mask(view[V_TRICK:], view[V_NCARDS]))
