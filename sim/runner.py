@@ -148,7 +148,7 @@ def play_shard(cfg: RunConfig, first: int, count: int) -> dict:
         bad = np.flatnonzero(rec[:, game.err_col] == game.plugin["error"])
         if len(bad):
             raise_plugin_error(cfg, first + int(bad[0]))
-    if cfg.check:
+    if cfg.check and game.err_col is not None:          # (a game whose kernels have no error column: none)
         bad = np.flatnonzero(rec[:, game.err_col])
         if len(bad):
             raise_check_error(cfg, first + int(bad[0]), int(rec[bad[0], game.err_col]))

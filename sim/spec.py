@@ -162,8 +162,8 @@ class Column:
 
 @dataclass(frozen=True)
 class GameTools:
-    """What the project's tools (``scripts/``) need to know of a game, declared with the game
-    (issue 42) so that no script keeps a list of games. Each field names the script that reads it."""
+    """What the project's tools (``scripts/``, the conformance tests) need to know of a game, declared
+    with the game (issue 42) so that no script keeps a list of games. Each field names what reads it."""
     digest_records: int                      # scripts/tools/record_digests.py: records of each fixed run
     digest_slow: dict = field(default_factory=dict)   # preset -> its records instead (a slow preset)
     tune: tuple = ()                         # scripts/tools/tune_strong.py: the ``cardsim tune`` arguments behind
@@ -179,6 +179,7 @@ class GameTools:
                                              # baseline row of issue 41's speed target)
     bench_note: str = ""                     # scripts/tools/bench.py: the sentence under its throughput table (its target)
     issue14_cold: float | None = None        # scripts/tools/bench.py --game startup: cold compile when issue 14 was filed
+    quick: tuple = ()                        # tests/test_conformance.py: options making a record short (bridge spelling)
 
 
 # The record columns every game gives (``record_columns``), which the runner's statistics read:

@@ -1,9 +1,9 @@
 """Contract Rummy through the OpenSpiel bridge and the step API (issue 20): OpenSpiel's own random
-simulation checks over every preset (games shortened: small hands and a turn cap, since random
-play rarely goes out and the deal's chance nodes are most of a game), games played through the
-bridge with cardsim's strategies against the batch records (reshuffles, the LIVERPOOL cut, the
-May-I models, swaps and kept jokers included), what a seat's strings and tensors may show, and
-ISMCTS's determinization."""
+simulation checks over presets with other options and player counts (games shortened: small hands
+and a turn cap, since random play rarely goes out and the deal's chance nodes are most of a game;
+each preset as it is: tests/test_conformance.py), games played through the bridge with cardsim's
+strategies against the batch records (reshuffles, the LIVERPOOL cut, the May-I models, swaps and
+kept jokers included), what a seat's strings and tensors may show, and ISMCTS's determinization."""
 import numpy as np
 import pytest
 
@@ -12,22 +12,22 @@ pyspiel = pytest.importorskip("pyspiel")
 import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import contract_rummy as K  # noqa: E402
 from cardsim.kernels import melds_float as F  # noqa: E402
-from cardsim.sim.games.contract_rummy import PRESETS  # noqa: E402
+from cardsim.sim.games.contract_rummy import GAME  # noqa: E402
 from cardsim.sim.games.contract_rummy.step import BASE, NUM_ACTIONS, kind_of  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
 from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, play_like_the_batch, resample_walk,  # noqa: E402
                                same_views)
 
-SHORT = "hand_sizes=2_2_2_3_3_3_3,max_turns_per_deal=2"
-PRESET_SHORT = {
-    "contract": "players=4",
+SHORT = ",".join(GAME.tools.quick)          # small hands and a turn cap (GameTools.quick)
+PRESET_OPTIONS = {
     "liverpool": "players=3,cut_success_prob=0.5,may_i_model=buy,first_dealer=1",
     "may_i": "players=5,may_i_model=none,go_out_requires_discard=True"}
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
-def test_random_sim_test_presets(preset):
-    game = pyspiel.load_game(f"cardsim_contract_rummy(preset={preset},{PRESET_SHORT[preset]},{SHORT})")
+@pytest.mark.parametrize("preset", list(PRESET_OPTIONS))
+def test_random_sim_test_preset_variants(preset):
+    """Presets with options beside their own and other player counts."""
+    game = pyspiel.load_game(f"cardsim_contract_rummy(preset={preset},{PRESET_OPTIONS[preset]},{SHORT})")
     pyspiel.random_sim_test(game, num_sims=40, serialize=True, verbose=False)
 
 

@@ -1,6 +1,7 @@
 """Marafon through the OpenSpiel bridge and the step API (issue 20): OpenSpiel's own random
-simulation checks over the presets, matches played through the bridge against the batch
-records, what a seat's strings and tensors may show, and ISMCTS's determinization."""
+simulation checks over option sets (every preset: tests/test_conformance.py), matches played
+through the bridge against the batch records, what a seat's strings and tensors may show, and
+ISMCTS's determinization."""
 import numpy as np
 import pytest
 
@@ -8,7 +9,6 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import marafon as K  # noqa: E402
-from cardsim.sim.games.marafon import GAME  # noqa: E402
 from cardsim.sim.games.marafon.step import A_NO  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
 from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, lowest, play_like_the_batch,  # noqa: E402
@@ -20,15 +20,7 @@ from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, lowest
                                     "marafona_trump_only=False,marafona_declarer=battitore_only"])
 def test_random_sim_test(params):
     game = pyspiel.load_game(f"cardsim_marafon({params})" if params else "cardsim_marafon")
-    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)   # (each preset: 40 below)
-
-
-@pytest.mark.parametrize("preset", list(GAME.presets))
-def test_random_sim_test_presets(preset):
-    """Every preset; ``no_claims`` plays every hand out (random claims end most other matches
-    early)."""
-    game = pyspiel.load_game(f"cardsim_marafon(preset={preset})")
-    pyspiel.random_sim_test(game, num_sims=40, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)   # (each preset: test_conformance.py)
 
 
 @pytest.mark.parametrize("options", [{}, {"claim_timing": "every_card", "marafona_auto_declare": False,

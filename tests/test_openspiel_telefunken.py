@@ -1,8 +1,9 @@
 """Telefunken through the OpenSpiel bridge and the step API (issue 20): OpenSpiel's own random
-simulation checks over player counts, option sets and every preset (games shortened to a few
-hands and a turn cap, since random play rarely goes out), games played through the bridge with
-cardsim's strategies against the batch records (reshuffles, the Hand-6 exchange, the cut's
-decisions included), what a seat's strings and tensors may show, and ISMCTS's determinization."""
+simulation checks over player counts and option sets on every preset (games shortened to a few
+hands and a turn cap, since random play rarely goes out; each preset as it is:
+tests/test_conformance.py), games played through the bridge with cardsim's strategies against
+the batch records (reshuffles, the Hand-6 exchange, the cut's decisions included), what a seat's
+strings and tensors may show, and ISMCTS's determinization."""
 import numpy as np
 import pytest
 
@@ -10,7 +11,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import telefunken as K  # noqa: E402
-from cardsim.sim.games.telefunken import PRESETS  # noqa: E402
+from cardsim.sim.games.telefunken import GAME, PRESETS  # noqa: E402
 from cardsim.sim.games.telefunken.step import BASE, NUM_ACTIONS, action_code, action_id  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
 from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, play_like_the_batch, resample_walk,  # noqa: E402
@@ -18,9 +19,10 @@ from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, play_l
 
 # random play seldom goes out: OpenSpiel's checks play one hand (Venezuela two, with an exchange
 # before the second) of a contract in its text form (one of digits and + alone would read as a
-# number; hand maps keep only hands the game has) with a turn cap, each preset with other options
-SHORT = "max_turns_per_hand=12"
-PRESET_SHORT = {
+# number; hand maps keep only hands the game has) with the game's turn cap (GameTools.quick),
+# each preset with other options
+SHORT = ",".join(GAME.tools.quick)
+PRESET_OPTIONS = {
     "venezuela": "players=3,contracts=3p;3+r7,exchange_rounds=2:1,cut_joker_keep=optional,exact_cut_bonus=card",
     "ecuador": "players=5,contracts=3p,contract_joker_limit=none,exchange_rounds=none,first_dealer=2",
     "bolivia": "contracts=3p,dealer_chooses_contract=True,cut_model=uniform,exact_cut_bonus=points",
@@ -30,8 +32,9 @@ PRESET_SHORT = {
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_random_sim_test_presets(preset):
-    game = pyspiel.load_game(f"cardsim_telefunken(preset={preset},{PRESET_SHORT[preset]},{SHORT})")
+def test_random_sim_test_preset_variants(preset):
+    """Each preset with options beside its own (contracts, exchanges, the cut, other player counts)."""
+    game = pyspiel.load_game(f"cardsim_telefunken(preset={preset},{PRESET_OPTIONS[preset]},{SHORT})")
     pyspiel.random_sim_test(game, num_sims=40, serialize=True, verbose=False)
 
 

@@ -1,7 +1,7 @@
 """Trionfo through the OpenSpiel bridge and the step API (issue 20): OpenSpiel's own random
-simulation checks over option sets and every preset, sessions played through the bridge against
-the batch records, what a seat's strings and tensors may show (the secret partner above all), and
-ISMCTS's determinization."""
+simulation checks over option sets (every preset: tests/test_conformance.py), sessions played
+through the bridge against the batch records, what a seat's strings and tensors may show (the
+secret partner above all), and ISMCTS's determinization."""
 import numpy as np
 import pytest
 
@@ -9,13 +9,13 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import trionfo as K  # noqa: E402
-from cardsim.sim.games.trionfo import GAME  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
 from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, lowest, play_like_the_batch,  # noqa: E402
                                resample_walk, same_pool, same_views, swap_cards)
 
 # a session is ten hands by default; OpenSpiel's checks play two (the session's first hand, with
-# the 5 of coins, and a later one), over the presets one (every rule of a hand, redeals included)
+# the 5 of coins, and a later one); over the presets (tests/test_conformance.py) one, the game's
+# quick option (every rule of a hand, redeals included)
 SHORT = "trionfo_hands=2"
 
 
@@ -26,13 +26,7 @@ def test_random_sim_test(params):
     """Options beside the presets' (which cover the partner levels, both auctions, both partner
     methods, self-calls, both redeal dealers and every first leader)."""
     game = pyspiel.load_game(f"cardsim_trionfo({params})")
-    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)   # (each preset: 40 below)
-
-
-@pytest.mark.parametrize("preset", list(GAME.presets))
-def test_random_sim_test_presets(preset):
-    game = pyspiel.load_game(f"cardsim_trionfo(preset={preset},trionfo_hands=1)")
-    pyspiel.random_sim_test(game, num_sims=40, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)   # (each preset: test_conformance.py)
 
 
 def test_a_full_session_is_zero_sum_and_ends():

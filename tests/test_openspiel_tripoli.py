@@ -1,7 +1,7 @@
 """Tripoli through the OpenSpiel bridge and the step API (issue 20): OpenSpiel's own random
-simulation checks over player counts, option sets and every preset, sessions played through the
-bridge against the batch records (clearing rounds included), what a seat's strings and tensors
-may show, and ISMCTS's determinization."""
+simulation checks over player counts and option sets (every preset: tests/test_conformance.py),
+sessions played through the bridge against the batch records (clearing rounds included), what a
+seat's strings and tensors may show, and ISMCTS's determinization."""
 import numpy as np
 import pytest
 
@@ -9,13 +9,13 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import cardsim.openspiel  # noqa: E402,F401  (registers the games)
 from cardsim.kernels import tripoli as K  # noqa: E402
-from cardsim.sim.games.tripoli import GAME  # noqa: E402
 from cardsim.sim.step import new_game  # noqa: E402
 from openspiel_helpers import (batch_and_bridge, decisions, ismcts_plays, lowest, play_like_the_batch,  # noqa: E402
                                resample_walk, same_views, swap_cards)
 
 # a session is one deal per player by default; OpenSpiel's checks play sessions of two deals (the
-# board carried from one deal to the next) and, over the presets, of one deal with its clearing round
+# board carried from one deal to the next); over the presets (tests/test_conformance.py) of one deal
+# with its clearing round, the game's quick option
 SHORT = "deals_per_session=2"
 
 
@@ -24,13 +24,7 @@ SHORT = "deals_per_session=2"
                                     "deals_per_session=1,clearing_pots=3,max_raises=40,auction_max_bid=30,max_steps=60"])
 def test_random_sim_test(params):
     game = pyspiel.load_game(f"cardsim_tripoli({params})")
-    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)   # (each preset: 40 below)
-
-
-@pytest.mark.parametrize("preset", list(GAME.presets))
-def test_random_sim_test_presets(preset):
-    game = pyspiel.load_game(f"cardsim_tripoli(preset={preset},deals_per_session=1)")
-    pyspiel.random_sim_test(game, num_sims=40, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)   # (each preset: test_conformance.py)
 
 
 def per_deal_payouts(game, seed, session, sids, params):

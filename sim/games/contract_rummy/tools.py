@@ -4,6 +4,7 @@ from cardsim.sim.spec import GameTools
 
 TOOLS = GameTools(
     digest_records=12,
+    quick=("hand_sizes=2_2_2_3_3_3_3", "max_turns_per_deal=2"),   # tests/test_conformance.py: small hands, a turn cap
     # issue 41: the expert (cautious counting an ace in one run and a run's cards out of the sets,
     # shedding its costliest card when a rival who has melded is about to go out)
     tune=("--strategy", "expert", "--param", "max_mayi=0:10", "--param", "near=0:15", "--param", "danger=0:15",

@@ -4,6 +4,7 @@ from cardsim.sim.spec import GameTools
 
 TOOLS = GameTools(
     digest_records=12,
+    quick=("max_turns_per_hand=12",),   # tests/test_conformance.py: random play seldom goes out
     digest_slow={"peru2": 4},
     # issue 41: the expert (the planner with exact wild-card counts, shedding points in a lost hand,
     # spare wild cards kept); keep_jokers is left out (it acts only under cut_joker_keep=optional),

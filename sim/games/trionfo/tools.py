@@ -4,6 +4,7 @@ from cardsim.sim.spec import GameTools
 
 TOOLS = GameTools(
     digest_records=60,
+    quick=("trionfo_hands=1",),   # tests/test_conformance.py: a session of one hand
     # issue 41: the expert; self_call is left out (it acts only under trionfo_allow_self_call, which
     # the tune's seed rules forbid)
     tune=("--strategy", "expert", "--param", "t1=0:40", "--param", "t2=0:40", "--param", "t3=0:40",

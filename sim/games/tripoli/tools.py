@@ -4,6 +4,7 @@ from cardsim.sim.spec import GameTools
 
 TOOLS = GameTools(
     digest_records=400,
+    quick=("deals_per_session=1",),   # tests/test_conformance.py: a session of one deal
     # issue 41: the expert (issue 16's heuristic run escalated in betting wars and never converged);
     # 3,000,000 deals a round: at 600,000 the search "converged" next to a known best response
     # worth +0.22 chips a deal (the expert's first defaults with the Michigan fixes)
