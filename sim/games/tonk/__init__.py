@@ -185,15 +185,15 @@ COLUMNS = [
 
 
 def _format_action(a: int) -> str:
-    kind = a & 15
+    kind = K.action_kind(a)
     name = K.ACTION_NAMES[kind]
     if kind == K.A_LAY:
-        return f"lay {fmt_mask(a >> 8)}"
+        return f"lay {fmt_mask(K.action_cards(a))}"
     if kind == K.A_HIT:
-        target = "run" if (a >> 20) & 1 else "book"
-        return f"hit {fmt_card((a >> 8) & 63)} on seat {(a >> 16) & 15}'s {target}"
+        target = "run" if K.action_on_run(a) else "book"
+        return f"hit {fmt_card(K.action_card(a))} on seat {K.action_owner(a)}'s {target}"
     if kind == K.A_DISCARD:
-        return f"discard {fmt_card((a >> 8) & 63)}"
+        return f"discard {fmt_card(K.action_card(a))}"
     return name.replace("_", " ")
 
 
@@ -248,7 +248,7 @@ class _Table:
 
 
 def _action_event(tab: _Table, seat: int, who: str, a: int, drawn: int) -> dict:
-    kind = a & 15
+    kind = K.action_kind(a)
     if kind == K.A_KNOCK:
         count = _count(tab.hands[seat])
         return event("knock", f"{who}: knocks with {count} point{'' if count == 1 else 's'} ({fmt_mask(tab.hands[seat])})", seat,
@@ -267,12 +267,12 @@ def _action_event(tab: _Table, seat: int, who: str, a: int, drawn: int) -> dict:
         return event("end dry", f"{who}: does not take the discard: the dry hand ends", seat,
                      state=tab.state())
     if kind == K.A_LAY:
-        cards = [fmt_card(c) for c in tab.lay(seat, a >> 8)]
+        cards = [fmt_card(c) for c in tab.lay(seat, K.action_cards(a))]
         return event("meld", f"{who}: spreads {meld_text(cards)}", seat, cards=cards, melds=[cards],
                      state=tab.state())
-    card = (a >> 8) & 63
+    card = K.action_card(a)
     if kind == K.A_HIT:
-        owner, on_run = (a >> 16) & 15, bool((a >> 20) & 1)
+        owner, on_run = K.action_owner(a), bool(K.action_on_run(a))
         before = tab.hit(seat, card, owner, on_run)
         whose = "own" if owner == seat else f"seat {owner}'s"
         on = f"{meld_text([fmt_card(c) for c in before])} " if before else ""
@@ -406,13 +406,13 @@ CRITIQUE = {
 
 
 # issue 41: the least exploitable field of the committed `cardsim tune --self` run of the expert
-# family (`python scripts/tune_strong.py tonk`, results/tune/tonk/; tests/test_strong.py checks the
+# family (`python scripts/tools/tune_strong.py tonk`, results/tune/tonk/; tests/test_strong.py checks the
 # two agree). Issue 16's strong was the planner point planner:threshold=26.174,decay=0.5125,wary_cards=4,
 # dry_end=2.077,take_low=5.082 (results/critique/tonk.md compares the two).
 STRONG = ("expert:threshold=26,decay=0.5,wary_cards=5,dry_end=2,take_low=3.944,"
           "hold_spreads=0,hold_min_stock=0,knock_odds=0.8936,pair_keep=2.947,near_keep=3.725,feed=14.291")
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
-                        "`python scripts/tune_strong.py tonk` (results/tune/tonk/)"))
+                        "`python scripts/tools/tune_strong.py tonk` (results/tune/tonk/)"))
 STRATEGIES.append(search_strategy(
     K.S_SEARCH, STRATEGIES, ("strong", "planner", "watcher", "knocker", "greedy", "random", "expert"), worlds=128, budget=0,
     help="determinized Monte Carlo search: at each decision it deals the unseen cards again (other hands, "

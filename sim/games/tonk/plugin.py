@@ -9,34 +9,15 @@ V_HITS, V_DRY_TURNS, V_BLOCKED (1: may not knock now), V_PLAYERS, V_DEALER, V_HE
 seat p holds), V_BOOKS + p / V_RUNS + p (cards seat p laid, masks).
 
 Actions: ``kind(a)`` is one of A_KNOCK, A_DRAW_STOCK, A_DRAW_DISCARD, A_END_DRY, A_LAY (``cards(a)``
-= the mask laid), A_HIT (``card(a)`` on seat ``owner(a)``'s book or run), A_DISCARD (``card(a)``).
+= the mask laid), A_HIT (``card(a)`` on seat ``owner(a)``'s book, or run when ``on_run(a)``), A_DISCARD
+(``card(a)``). These helpers are the kernels' own action codec (``kernels.tonk.actions``).
 """
 from cardsim.kernels.tonk import (A_DISCARD, A_DRAW_DISCARD, A_DRAW_STOCK, A_END_DRY, A_HIT, A_KNOCK,  # noqa: F401
                                   A_LAY, K_MELD, K_START, N_PLUG_PARAMS, V_BLOCKED, V_BOOKS, V_DEALER, V_DRY_TURNS,
                                   V_HAND, V_HELD, V_HITS, V_KIND, V_NEW_SPREAD, V_PILE, V_PILE_LEN, V_PLAYERS, V_RUNS,
                                   V_SEAT, V_STOCK, V_TAKEN, V_TOP, V_TURNS, VIEW_SIZE, hand_count)
-from cardsim.kernels.jit import njit
-
-
-@njit(cache=True)
-def kind(a):
-    """The action's kind (A_*)."""
-    return a & 15
-
-
-@njit(cache=True)
-def card(a):
-    """The card of a hit or a discard."""
-    return (a >> 8) & 255
-
-
-@njit(cache=True)
-def cards(a):
-    """The cards (mask) a lay puts down."""
-    return a >> 8
-
-
-@njit(cache=True)
-def owner(a):
-    """The seat whose spread a hit goes on."""
-    return (a >> 16) & 15
+from cardsim.kernels.tonk import action_card as card  # noqa: F401 - the card of a hit or a discard
+from cardsim.kernels.tonk import action_cards as cards  # noqa: F401 - the cards (mask) a lay puts down
+from cardsim.kernels.tonk import action_kind as kind  # noqa: F401 - the action's kind (A_*)
+from cardsim.kernels.tonk import action_on_run as on_run  # noqa: F401 - a hit's target: 1 run, 0 book
+from cardsim.kernels.tonk import action_owner as owner  # noqa: F401 - the seat whose spread a hit goes on

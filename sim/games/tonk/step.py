@@ -51,16 +51,16 @@ N_ACTIONS = _DISC0 + 52
 
 def action_id(a: int) -> int:
     """The dense id of kernel action ``a``."""
-    kind = a & 15
+    kind = K.action_kind(a)
     if kind in _SPECIAL:
         return _SPECIAL.index(kind)
     if kind == K.A_LAY:
-        return _LAY_ID[a >> 8]
+        return _LAY_ID[K.action_cards(a)]
     if kind == K.A_HIT:
-        card, owner, run = (a >> 8) & 255, (a >> 16) & 15, (a >> 20) & 1
+        card, owner, run = K.action_card(a), K.action_owner(a), K.action_on_run(a)
         return _HIT0 + (card * 4 + owner) * 2 + run
     if kind == K.A_DISCARD:
-        return _DISC0 + ((a >> 8) & 255)
+        return _DISC0 + K.action_card(a)
     raise ValueError(f"unknown Tonk action {a}")
 
 
@@ -189,11 +189,11 @@ class TonkState(StepState):
                 raise ValueError(f"action {action} ({action_text(action)}) is not legal here")
             a = legal[action]
             seat = int(self.st[K.CUR])
-            if a & 15 == K.A_DRAW_STOCK:
+            if K.action_kind(a) == K.A_DRAW_STOCK:
                 self._draw = a                     # the card comes from a chance node
             else:
                 text = action_text(action)
-                if a & 15 == K.A_DRAW_DISCARD:
+                if K.action_kind(a) == K.A_DRAW_DISCARD:
                     text = f"take the discard {fmt_card(int(K.pile_top(self.st)))}"
                 K.apply_action(self.st, self.opts, a, self._trace)
                 for q in range(self.n):

@@ -1,0 +1,134 @@
+"""Tonk's critique (issue 40): every legal action of the critiqued seat's decisions valued by
+the search's worlds (``kernels.critique`` for the shared parts)."""
+import numpy as np
+
+from cardsim.kernels.critique import (
+    ROUND as CR_ROUND,
+    STREAM_CRITIQUE,
+    finish_row,
+    measure_pair,
+    plain_row,
+    put_world,
+    round_done,
+    sampled,
+)
+from cardsim.kernels.jit import njit, no_plugin, plugin_params, search_callback
+from cardsim.kernels.rng import STREAM_DECK, STREAM_PLAY, mix64, seed_stream, stream_key
+from cardsim.kernels.search import SP_ROLLOUTS, SP_WORLDS
+from cardsim.kernels.tonk.layout import (
+    CUR,
+    E_NO_MOVES,
+    E_PLUGIN,
+    ERR,
+    HAND,
+    MAX_ACTS,
+    N,
+    N_PLUG_PARAMS,
+    P_OVER,
+    PHASE,
+    PLUGIN,
+    S_SEARCH,
+    ST_SIZE,
+    TR_LEN,
+    TURNS,
+    VIEW_SIZE,
+)
+from cardsim.kernels.tonk.play import seat_choice
+from cardsim.kernels.tonk.rules import apply_action, dealer_of, hand_count, legal_actions, new_state, start_deal
+from cardsim.kernels.tonk.search import no_search, search_cfunc, world_values
+from cardsim.kernels.tonk.view import decision_kind
+
+
+# =============================================================================
+# critique (issue 40): every legal action of the critiqued seat's decisions valued
+# =============================================================================
+@njit(cache=True)
+def critique_eval(st, opts, acts, n, chosen, prm, key, row, acts_out):
+    """Value every legal action ``acts[:n]`` of the seat to act with the search row ``prm``
+    (``kernels.critique``: a racing select stage over ``worlds`` worlds, then the best and the
+    choice ``chosen`` measured on as many fresh ones) into ``row`` and ``acts_out``."""
+    p = st[CUR]
+    worlds = max(1, int(prm[SP_WORLDS]))
+    rollouts = max(1, int(prm[SP_ROLLOUTS]))
+    vals = np.zeros((2 * worlds, n), dtype=np.float64)
+    seen = np.zeros(n, dtype=np.int64)
+    active = np.ones(n, dtype=np.bool_)
+    base = np.empty(ST_SIZE, dtype=np.int64)
+    sim = np.empty(ST_SIZE, dtype=np.int64)
+    acts2 = np.empty(MAX_ACTS, dtype=np.int64)
+    cards = np.empty(52, dtype=np.int64)
+    g = np.empty(2, dtype=np.uint64)
+    trace = np.empty((0, 4), dtype=np.int64)
+    out = np.empty(n, dtype=np.float64)
+    w, best, played = 0, chosen, 0
+    while w < worlds:
+        for ww in range(w, min(worlds, w + CR_ROUND)):
+            world_values(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out)
+            played += rollouts * put_world(vals[ww], out, n, active, rollouts)
+        w = min(worlds, w + CR_ROUND)
+        best, stop = round_done(vals, w, n, active, seen, chosen)
+        if stop:
+            break
+    w_all = w
+    if best != chosen:
+        measure_pair(active, best, chosen)
+        for ww in range(worlds, 2 * worlds):
+            world_values(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out)
+            played += rollouts * put_world(vals[ww - worlds + w], out, n, active, rollouts)
+        w_all = w + worlds
+    finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
+
+
+@njit(cache=True, nogil=True)
+def critique_deal(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug,
+                  pprm, srch):
+    """Play deal ``deal_id`` of run ``seed`` exactly as ``play_deal`` does and write a
+    ``kernels.critique`` row for each decision of ``seat`` (at most ``len(rows)``); a sampled
+    one (``rate``) with more than one legal action is valued by ``critique_eval`` with the search
+    row ``prm``, its state kept in ``snaps``. ``stop`` >= 0 stops the deal before its decision
+    number ``stop`` (any seat's: ``CR_STEP``), the state there (``replay --until-decision``).
+    Returns (rows written, decisions of ``seat``, the final state)."""
+    st = new_state(opts)
+    acts = np.empty(MAX_ACTS, dtype=np.int64)
+    legal = np.empty(MAX_ACTS, dtype=np.int64)
+    view = np.empty(VIEW_SIZE, dtype=np.int64)
+    gdeck = np.empty(2, dtype=np.uint64)
+    gplay = np.empty(2, dtype=np.uint64)
+    seed_stream(gdeck, seed, deal_id, np.int64(STREAM_DECK))
+    seed_stream(gplay, seed, deal_id, np.int64(STREAM_PLAY))
+    key = stream_key(seed, deal_id, np.int64(STREAM_CRITIQUE))
+    st[ERR] = 0
+    st[TR_LEN] = 0
+    start_deal(st, opts, gdeck, dealer_of(opts, seed, deal_id), trace)
+    k, seen, step = 0, 0, 0
+    while st[PHASE] != P_OVER and step != stop:
+        n = legal_actions(st, opts, acts)
+        if n == 0:
+            st[ERR] = E_NO_MOVES
+            break
+        p = st[CUR]
+        i = seat_choice(st, opts, acts, n, sids, params, gplay, plug, pprm, view, legal, srch)
+        if i == -2:
+            st[ERR] = E_PLUGIN
+            break
+        if p == seat:
+            if k < len(rows):
+                plain_row(rows[k], seen, step, decision_kind(st), st[TURNS] // st[N],
+                          hand_count(st[HAND + p]), n, i, acts[i])
+                if n > 1 and sampled(key, seen, rate):
+                    snaps[k, :ST_SIZE] = st
+                    critique_eval(st, opts, acts, n, i, prm, mix64(key + np.uint64(seen + 1)), rows[k], acts_out[k])
+                k += 1
+            seen += 1
+        apply_action(st, opts, acts[i], trace)
+        step += 1
+    return k, seen, st
+
+
+def critique(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug=None,
+             pprm=None):
+    """``critique_deal`` with the table's plug-in and search callbacks (as ``play_batch``)."""
+    pprm = plugin_params(pprm, len(sids), N_PLUG_PARAMS)
+    srch = search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search)
+    return critique_deal(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace,
+                         no_plugin if plug is None else plug, pprm, srch)
