@@ -16,7 +16,7 @@ aces and faces and is caught with them. The fix:
 Everything else is ``strong``'s. At ``panic=2`` this fix gained +1.78 ± 0.52 points a game
 against the first tuned expert (8,000 games, seed 41) and became strong's own ``shed_at``, tuned
 to 1 (+4.07 ± 0.32 against the expert without it): with ``panic`` 0 or 1 it plays today's strong
-exactly (tests/test_contract_rummy_expert.py). results/critique/easy_gains.md says what it gains
+exactly (tests/contract_rummy/test_contract_rummy_expert.py). results/critique/easy_gains.md says what it gains
 against today's strong.
 """
 import numba

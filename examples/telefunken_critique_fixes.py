@@ -15,7 +15,7 @@ its ``dump_need``); the fix:
   most penalty points whatever this seat still needs (jokers 15, aces 11, faces 10, the rest
   their rank: the default rules' points; wild twos are not modelled).
 
-Everything else is ``strong``'s; with ``panic=0`` it plays strong exactly (tests/test_telefunken_expert.py).
+Everything else is ``strong``'s; with ``panic=0`` it plays strong exactly (tests/telefunken/test_telefunken_expert.py).
 results/critique/easy_gains.md says what it gains against today's strong.
 """
 import numba

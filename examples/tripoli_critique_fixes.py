@@ -25,7 +25,7 @@ stop, with strong's tuned weights as the defaults). Everything but the Michigan 
 ``strong``'s. The first round of this plug-in (``plan`` and ``chance``, +0.041 ± 0.012 chips a deal
 against the first tuned expert) became strong's own ``lead_plan`` and ``lead_chance``: with
 ``look=0`` it plays strong's leads exactly, and with every fix off the expert's without them
-(tests/test_tripoli_expert.py checks both). ``look`` lost and stays a plug-in fix.
+(tests/tripoli/test_tripoli_expert.py checks both). ``look`` lost and stays a plug-in fix.
 results/critique/easy_gains.md says what it gains against today's strong.
 """
 import numba

@@ -3,6 +3,8 @@ positions whose best action is known by hand, zero regret where there is no choi
 worse than strong, no peeking, the same rows for any worker count, the deal the batch plays,
 the CLI (output directory, --json, bad input, replay --until-decision) and plug-ins."""
 import json
+import sys
+from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -17,7 +19,8 @@ from cardsim.sim.critique import evaluator, make_critique, play
 from cardsim.sim.games.tonk import GAME, TonkOptions
 from cardsim.sim.registry import seat_arrays, seat_table
 from cardsim.sim.runner import make_config, replay
-from tests.test_tonk_strategies import redeal_hidden
+sys.path.insert(0, str(Path(__file__).resolve().parent / "tonk"))
+from test_tonk_strategies import redeal_hidden  # noqa: E402  (Tonk's own tests' helper)
 
 N = 2
 OPTS = TonkOptions().to_array(N)

@@ -3,7 +3,7 @@ category + place inside it, 0..9) of the best 5 of h random cards, h = 5..18, 2 
 
 The Tripoli expert's betting (issue 41) reads from it the chance that an opponent holding h
 cards has a weaker hand. Sampled with numpy's generator (seed 41, 200,000 holdings a size);
-``tests/test_tripoli_expert.py`` checks the table against a fresh sample.
+``tests/tripoli/test_tripoli_expert.py`` checks the table against a fresh sample.
 
     python scripts/studies/tripoli_strength_table.py
 """

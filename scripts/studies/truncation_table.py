@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 GREEDY_FAMILY = ("greedy", "chip_saver", "patient", "planner")
-# the option sets of tests/test_telefunken_invariants.py::test_options_keep_invariants (Venezuela)
+# the option sets of tests/telefunken/test_telefunken_invariants.py::test_options_keep_invariants (Venezuela)
 OPTION_SETS = [
     dict(stock_exhaustion="reshuffle_keep_top"), dict(stock_exhaustion="end_hand"),
     dict(final_discard_required=True), dict(exact_cut_bonus="card"),

@@ -13,12 +13,12 @@ from cardsim.sim.games.contract_rummy import GAME, _position
 from cardsim.sim.registry import seat_arrays, seat_plugin, seat_table
 from cardsim.sim.runner import make_config, replay
 
-from tests.test_contract_rummy_search import redeal_hidden
+from test_contract_rummy_search import redeal_hidden
 
 N = 4
 OPTS = GAME.options_cls().to_array(N)
 NOTRACE = np.zeros((0, 6), np.int64)
-EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "contract_rummy_mayi_limit.py")
+EXAMPLE = str(Path(__file__).resolve().parents[2] / "examples" / "contract_rummy_mayi_limit.py")
 ROWS = 1024
 
 

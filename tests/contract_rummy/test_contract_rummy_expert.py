@@ -65,7 +65,7 @@ def test_critique_fixes_plugin_is_strong_with_its_fix_off():
     from pathlib import Path
 
     import cardsim
-    label = f"{Path(__file__).resolve().parents[1] / 'examples' / 'contract_rummy_critique_fixes.py'}:fixes"
+    label = f"{Path(__file__).resolve().parents[2] / 'examples' / 'contract_rummy_critique_fixes.py'}:fixes"
 
     def records(seat):
         res = cardsim.run("contract_rummy", players=4, deals=20, strategies=[seat] + ["strong"] * 3, seed=11,

@@ -19,7 +19,7 @@ from cardsim.kernels.rng import STREAM_PLAY, seed_stream
 from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
 GAME = get_game("contract_rummy")
-STRATEGIES = [s for s in GAME.strategies if s != "search"]   # search: tests/test_contract_rummy_search.py
+STRATEGIES = [s for s in GAME.strategies if s != "search"]   # search: tests/contract_rummy/test_contract_rummy_search.py
 FIELD = ["fuzz:noise=0.1", "fuzz", "greedy", "fuzz:noise=0.5"]
 
 

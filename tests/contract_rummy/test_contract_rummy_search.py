@@ -7,7 +7,7 @@ import cardsim
 from cardsim.kernels import contract_rummy as K
 from cardsim.kernels.search import SP_POLICY, SP_PRM
 from cardsim.sim.registry import seat_arrays, seat_table, short_label
-from tests.test_contract_rummy_peeking import GAME, mid_deal_states
+from test_contract_rummy_peeking import GAME, mid_deal_states
 
 SEARCH = "search:worlds=2,z=0"      # z = 0: the best mean decides, the most world-sensitive answer
 

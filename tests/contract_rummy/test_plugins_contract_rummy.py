@@ -26,8 +26,8 @@ from cardsim.sim.errors import UsageError
 from cardsim.sim.runner import make_config, play_shard
 from plugin_helpers import invoke, same
 
-ROOT = Path(__file__).resolve().parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_contract_rummy_peeking import mid_deal_states, redistribute  # noqa: E402
 
 EXAMPLE = str(ROOT.parent / "examples" / "contract_rummy_mayi_limit.py")

@@ -12,8 +12,8 @@ from cardsim.sim.games.marafon import GAME, PRESETS, MarafonOptions, _position, 
 from cardsim.sim.registry import seat_arrays, seat_plugin, seat_table
 from cardsim.sim.runner import make_config, replay
 from cardsim.sim.notation import fmt40_mask
-from tests.test_marafon_search import hands_of_random_play
-from tests.test_marafon_strategies import redeal_hidden
+from test_marafon_search import hands_of_random_play
+from test_marafon_strategies import redeal_hidden
 
 N = 4
 NOTRACE = np.zeros((0, K.TRACE_W), np.int64)
@@ -144,7 +144,7 @@ def test_no_peeking():
         assert any(fmt40_mask(int(st[K.HAND + p])) in x for x in _position(st, p, opts))
         checked += 1
     assert checked >= 20
-    from tests.test_marafon_strategies import gen
+    from test_marafon_strategies import gen
     st = np.zeros(K.ST_SIZE, np.int64)
     st[K.N], st[K.HAND_NO], st[K.DEALER] = 4, 1, 2
     K.begin_hand(st, gen(7), NOTRACE)

@@ -10,7 +10,7 @@ from cardsim.kernels.search import SP_POLICY, SP_PRM
 from cardsim.kernels.tricks import cricche
 from cardsim.sim.games.marafon import GAME, MarafonOptions
 from cardsim.sim.registry import seat_arrays, seat_table, short_label
-from tests.test_marafon_strategies import NO_TRACE, gen, prm_of, redeal_hidden
+from test_marafon_strategies import NO_TRACE, gen, prm_of, redeal_hidden
 
 SEARCH = "search:worlds=3"
 FOUR_D = 1 << K.FOUR_COINS

@@ -18,7 +18,7 @@ from cardsim.sim.runner import make_config, play_shard
 from test_marafon_strategies import redeal_hidden
 from plugin_helpers import invoke, same
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "marafon_save_trumps.py")
 PLUGS = str(ROOT / "tests" / "data" / "plugins" / "marafon_plugins.py")
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)

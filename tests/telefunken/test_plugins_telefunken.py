@@ -21,7 +21,7 @@ from cardsim.sim.runner import make_config, play_shard
 from test_telefunken_strategies import decision_states, redeal_hidden
 from plugin_helpers import invoke, same
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "telefunken_hold_back.py")
 DATA = str(ROOT / "tests" / "data" / "plugins" / "telefunken_plugins.py")
 GAME = get_game("telefunken")

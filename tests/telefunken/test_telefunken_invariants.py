@@ -16,7 +16,7 @@ import pytest
 from cardsim.kernels import telefunken as K
 from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts" / "studies"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "studies"))
 import truncation_table as TT  # noqa: E402  (the option sets the truncation table measures too)
 
 GAME = get_game("telefunken")

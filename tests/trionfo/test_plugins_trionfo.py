@@ -20,7 +20,7 @@ from cardsim.sim.registry import seat_arrays, seat_table
 from test_trionfo_strategies import redeal_hidden
 from plugin_helpers import invoke, same
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "trionfo_long_trumps.py")
 PLUGS = str(ROOT / "tests" / "data" / "plugins" / "trionfo_plugins.py")
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)

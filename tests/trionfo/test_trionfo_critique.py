@@ -13,8 +13,8 @@ from cardsim.sim.games.trionfo import GAME, PRESETS, TrionfoOptions, _position
 from cardsim.sim.notation import fmt40_mask
 from cardsim.sim.registry import seat_arrays, seat_plugin, seat_table
 from cardsim.sim.runner import make_config, replay
-from tests.test_trionfo_search import hands_of_random_play
-from tests.test_trionfo_strategies import redeal_hidden
+from test_trionfo_search import hands_of_random_play
+from test_trionfo_strategies import redeal_hidden
 
 N = 5
 NOTRACE = np.zeros((0, K.TRACE_W), np.int64)

@@ -9,7 +9,7 @@ from cardsim.kernels import trionfo as K
 from cardsim.kernels.search import SP_POLICY, SP_PRM
 from cardsim.sim.games.trionfo import GAME, TrionfoOptions
 from cardsim.sim.registry import seat_arrays, seat_table, short_label
-from tests.test_trionfo_strategies import NO_PLUG, NO_TRACE, gen, redeal_hidden, seat
+from test_trionfo_strategies import NO_PLUG, NO_TRACE, gen, redeal_hidden, seat
 
 SEARCH = "search:worlds=3"
 FIVE_D = 1 << K.FIVE_COINS

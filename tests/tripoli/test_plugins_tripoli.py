@@ -23,7 +23,7 @@ from cardsim.sim.runner import make_config, play_shard, replay
 from test_tripoli_peeking import fuzz_decision_states, redeal
 from plugin_helpers import invoke
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "tripoli_widow_stops.py")
 PLUGS = str(ROOT / "tests" / "data" / "plugins" / "tripoli_plugins.py")
 SAME = f"{EXAMPLE}:widow_stops:widow_stops=0"          # the heuristic's lead, as a plug-in

@@ -11,7 +11,7 @@ from cardsim.sim.games.tripoli import GAME, TripoliOptions, _position
 from cardsim.sim.notation import fmt_mask
 from cardsim.sim.registry import seat_arrays, seat_table
 from cardsim.sim.runner import make_config, replay
-from tests.test_tripoli_peeking import fuzz_decision_states, redeal
+from test_tripoli_peeking import fuzz_decision_states, redeal
 
 N = 5
 OPTS = TripoliOptions().to_array(N)

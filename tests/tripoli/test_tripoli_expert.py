@@ -15,7 +15,7 @@ from cardsim.sim.games.tripoli import TripoliOptions
 from cardsim.sim.notation import parse_mask
 from cardsim.sim.registry import get_game, seat_arrays, seat_table
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "studies"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "studies"))
 import tripoli_strength_table as TABLE  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -161,7 +161,7 @@ def test_critique_fixes_plugin_is_strong_with_its_fixes_off():
     look=0 (its own-run fixes) the expert's with ``lead_plan=3,lead_chance=1``."""
     import cardsim
     from cardsim.sim.registry import parse_seat
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     strong = dict(zip([p.name for p in GAME.strategies["strong"].params], parse_seat(GAME, "strong").values))
     weights = f"run_weight={strong['run_weight']},stop_bonus={strong['stop_bonus']}"
     label = f"{root / 'examples' / 'tripoli_critique_fixes.py'}:fixes:{weights}"

@@ -10,7 +10,7 @@ from cardsim.kernels.rng import STREAM_DECK, STREAM_PLAY, seed_stream
 from cardsim.kernels.search import SP_POLICY, SP_PRM
 from cardsim.sim.errors import UsageError
 from cardsim.sim.registry import get_game, seat_arrays, seat_table, short_label
-from tests.test_tripoli_peeking import bits, kind, mask, redeal
+from test_tripoli_peeking import bits, kind, mask, redeal
 
 GAME = get_game("tripoli")
 SEARCH = "search:worlds=3,kinds=255"          # every decision kind searched, two worlds' worth of cost

@@ -753,7 +753,7 @@ STRATEGIES = [
         ParamSpec("hold", 50.0, 0.0, 100.0, "percent of the other turns that lay nothing (a random discard)",
                   integer=True),
     ), "fuzzer: a mix of greedy and random decisions, buying at a set rate, sometimes laying nothing; its "
-       "lineups reach every end reason of a hand (tests/test_telefunken_invariants.py)"),
+       "lineups reach every end reason of a hand (tests/telefunken/test_telefunken_invariants.py)"),
 ]
 
 

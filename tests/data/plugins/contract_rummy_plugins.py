@@ -1,4 +1,4 @@
-"""Contract Rummy plug-ins for tests/test_plugins_contract_rummy.py: ones that leave every
+"""Contract Rummy plug-ins for tests/contract_rummy/test_plugins_contract_rummy.py: ones that leave every
 decision to their base, ones that answer an illegal index for one decision kind, and one that
 decides every kind itself (the first legal code but a different choice from the built-ins)."""
 import numba

@@ -1,4 +1,4 @@
-"""Marafon plug-ins for tests/test_plugins_marafon.py: greedy rewritten as a plug-in (every
+"""Marafon plug-ins for tests/marafon/test_plugins_marafon.py: greedy rewritten as a plug-in (every
 decision kind), one that leaves everything to its base, and one illegal answer per kind."""
 import numba
 

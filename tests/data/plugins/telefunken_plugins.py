@@ -1,4 +1,4 @@
-"""Telefunken plug-ins for tests/test_plugins_telefunken.py."""
+"""Telefunken plug-ins for tests/telefunken/test_plugins_telefunken.py."""
 import numba
 
 from cardsim import telefunken as T

@@ -1,4 +1,4 @@
-"""Trionfo plug-ins for tests/test_plugins_trionfo.py: greedy rewritten as a plug-in (every
+"""Trionfo plug-ins for tests/trionfo/test_plugins_trionfo.py: greedy rewritten as a plug-in (every
 decision kind), one that leaves everything to its base, and one illegal answer per kind."""
 import numba
 

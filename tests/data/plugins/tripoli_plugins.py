@@ -1,4 +1,4 @@
-"""Tripoli plug-ins for tests/test_plugins_tripoli.py: one that leaves every decision to its
+"""Tripoli plug-ins for tests/tripoli/test_plugins_tripoli.py: one that leaves every decision to its
 base, one that answers the first legal action everywhere, one that answers an illegal index
 for one decision kind only."""
 import numba

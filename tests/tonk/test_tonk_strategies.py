@@ -11,7 +11,7 @@ from cardsim.kernels.rng import seed_stream
 from cardsim.sim.games.tonk import GAME, TonkOptions
 from cardsim.sim.notation import parse_card, parse_mask
 from cardsim.sim.registry import seat_arrays, seat_table
-from tests.test_tonk_rules import position
+from test_tonk_rules import position
 
 A, B, C = 0, 1, 2
 

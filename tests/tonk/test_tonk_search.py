@@ -11,7 +11,7 @@ from cardsim.sim.errors import UsageError
 from cardsim.sim.games.tonk import GAME, TonkOptions
 from cardsim.sim.registry import seat_arrays, seat_table, short_label
 from cardsim.sim.runner import _replayed, make_config
-from tests.test_tonk_strategies import redeal_hidden, seat
+from test_tonk_strategies import redeal_hidden, seat
 
 SEARCH = "search:worlds=6"
 
