@@ -171,7 +171,7 @@ def nothing_runs(monkeypatch):
     for mod, name in ((registry, "get_game"), (runner, "make_config"), (runner, "run"),
                       (runner, "open_replay_source"), (runner, "replay_document"), (experiment, "make_compare"),
                       (experiment, "make_sweep"), (experiment, "run_experiment"), (tune, "make_tune"),
-                      (tune, "run_tune"), (odds, "contract_odds"), (odds, "float_contract_odds")):
+                      (tune, "run_tune"), (odds, "contract_odds")):
         monkeypatch.setattr(mod, name, reached)
 
 
