@@ -27,6 +27,8 @@ class ParamSpec:
     integer: bool = False     # a count or a 0/1 switch: only whole numbers are accepted
     choices: tuple = ()       # names of the values 0, 1, ...: the parameter takes a name or its index
                               # (a search strategy's rollout policy); labels print the name
+    slot: str = ""            # the kernel constant naming this parameter's slot in the row (issue 42: bound
+                              # by name; tests/test_conformance.py checks K.<slot> is its index)
 
     def show(self, v: float) -> str:
         """The value as a label writes it (a choice by its name)."""

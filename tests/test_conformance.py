@@ -259,3 +259,22 @@ def test_bad_command_line_is_one_error_line(game, bad):
     option: one ``Error:`` line naming it, exit status 2."""
     args, words = BAD[bad](get_game(game))
     assert_usage_error(invoke("run", game, "-n", 1, "-q", *args), *words)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_parameters_are_bound_to_their_kernel_slots_by_name(game):
+    """A parameter that names its kernel slot (``ParamSpec.slot``) sits at that slot of the row
+    its strategy sends (its index among the strategy's parameters); a family that binds one
+    parameter by name binds all of them."""
+    import importlib
+    spec = get_game(game)
+    try:
+        kern = importlib.import_module(f"cardsim.kernels.{game}")
+    except ModuleNotFoundError:
+        pytest.skip("the game's kernels are not a cardsim.kernels package")
+    for strat in spec.strategies.values():
+        if strat.kernel_row is not None or not any(p.slot for p in strat.params):
+            continue                                 # a search row, or a family not bound by name yet
+        for i, p in enumerate(strat.params):
+            assert p.slot, f"{strat.name}: {p.name} names no slot"
+            assert getattr(kern, p.slot) == i, f"{strat.name}: {p.name} is at {i}, {p.slot} = {getattr(kern, p.slot)}"

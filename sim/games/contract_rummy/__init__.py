@@ -253,31 +253,31 @@ def _params(**defaults) -> tuple[ParamSpec, ...]:
          **defaults}
     return (
         ParamSpec("max_mayi", d["max_mayi"], 0.0, 99.0, "May-I's (penalty cards) the seat allows itself per "
-                  "deal (99 = no limit)", integer=True),
+                  "deal (99 = no limit)", integer=True, slot="P_MAX"),
         ParamSpec("near", d["near"], 0.0, 99.0, "take a discard with a penalty only if at most this many cards "
-                  "are still missing for the contract afterwards", integer=True),
+                  "are still missing for the contract afterwards", integer=True, slot="P_NEAR"),
         ParamSpec("volunteer", d["volunteer"], 0.0, 1.0, "1 = accept out-of-turn plays (free under "
-                  "out_of_turn_discard)", integer=True),
+                  "out_of_turn_discard)", integer=True, slot="P_VOL"),
         ParamSpec("danger", d["danger"], 0.0, 30.0, "cautious: an opponent who has melded and holds at most this "
-                  "many cards is about to go out (0 = never)", integer=True),
+                  "many cards is about to go out (0 = never)", integer=True, slot="P_DANGER"),
         ParamSpec("far", d["far"], 0.0, 30.0, "cautious: defend only while at least this many cards are still "
-                  "missing for the own contract (always once down)", integer=True),
+                  "missing for the own contract (always once down)", integer=True, slot="P_FAR"),
         ParamSpec("layoff_target", d["layoff_target"], 0.0, 1.0, "a card that fits several melds goes on: 0 the "
-                  "first in table order, 1 the one after which most held cards fit somewhere", integer=True),
+                  "first in table order, 1 the one after which most held cards fit somewhere", integer=True, slot="P_LAYOFF"),
         ParamSpec("joker_target", d["joker_target"], 0.0, 2.0, "a joker laid off or freed by a swap goes: 0 on "
                   "the first meld that takes it, 1 where it lets a held card follow, else on a set (dead: "
-                  "nobody reuses it), 2 the same but on a run (it floats) before a set", integer=True),
+                  "nobody reuses it), 2 the same but on a run (it floats) before a set", integer=True, slot="P_JOKER"),
         ParamSpec("meld_jokers", d["meld_jokers"], 0.0, 1.0, "larger first melds (MAY_I): 1 = every joker held "
-                  "goes into the meld (a run first), 0 = the fewest jokers the meld needs", integer=True),
+                  "goes into the meld (a run first), 0 = the fewest jokers the meld needs", integer=True, slot="P_MELD_JK"),
         ParamSpec("vol_points", d["vol_points"], 0.0, 500.0, "volunteer for an out-of-turn play only with a "
-                  "holding worth at least this many points (0 = always)"),
+                  "holding worth at least this many points (0 = always)", slot="P_VOL_PTS"),
         ParamSpec("noise", d["noise"], 0.0, 1.0, "probability that a decision is random (a fair coin, a random "
-                  "discard): the fuzzer's knob"),
+                  "discard): the fuzzer's knob", slot="P_NOISE"),
         ParamSpec("swap", d["swap"], 0.0, 1.0, "1 = swap naturals for table jokers when it sheds a card",
-                  integer=True),
+                  integer=True, slot="P_SWAP"),
         ParamSpec("meld_pick", d["meld_pick"], 0.0, 1.0, "which contract meld (exact contracts): 0 = the "
                   "engine's (most natural points laid, fewest jokers), 1 = of the melds the holding allows, the "
-                  "one after which most of the cards left can be laid off", integer=True),
+                  "one after which most of the cards left can be laid off", integer=True, slot="P_MELD"),
     )
 
 
@@ -705,7 +705,7 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_CAUTIOUS, {
     "meld_jokers": 1, "vol_points": 0, "noise": 0, "swap": 1}) + (
     ParamSpec("shed_at", 1.0, 0.0, 20.0, "not down, once a seat that has melded holds at most this many cards, "
               "discard the card with the most points whatever the contract needs (0 = never; cautious sheds only "
-              "while far from its contract)", integer=True),),
+              "while far from its contract)", integer=True, slot="P_SHED"),),
     "cautious (issue 16's strong point by default) with its distance to the contract counting each card once: "
     "an ace in one run, not in a low and a high run of its suit at once, and a run's cards not in a set too "
     "(cautious's count, which leaves it believing its contract held and drawing instead of taking the card "

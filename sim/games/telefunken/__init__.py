@@ -689,7 +689,7 @@ PRESETS = {
 }
 
 _RESERVE = ParamSpec("reserve", 2.0, 0.0, 20.0, "in Hands 1-6, buy only while holding more than this many chips",
-                     integer=True)
+                     integer=True, slot="Q_RESERVE")
 STRATEGIES = [
     StrategySpec("random", K.S_RANDOM, (), "uniformly random legal action (baseline)"),
     StrategySpec("greedy", K.S_GREEDY, (),
@@ -709,37 +709,37 @@ STRATEGIES = [
     StrategySpec("patient", K.S_PATIENT, (
         _RESERVE,
         ParamSpec("near", 1.0, 0.0, 10.0, "buy only if at most this many cards are still missing after buying",
-                  integer=True),
+                  integer=True, slot="Q_NEAR"),
     ), "greedy, but buys only a discard that completes or nearly completes its contract (at most near "
        "cards missing after buying) and, in Hands 1-6, while it holds more than reserve chips"),
     StrategySpec("planner", K.S_PLANNER, (
         ParamSpec("reserve", 0.0, 0.0, 20.0, "before the last hand, buy only while holding more than reserve "
-                  "(+ per_hand x hands to come) chips", integer=True),
+                  "(+ per_hand x hands to come) chips", integer=True, slot="Q_RESERVE"),
         ParamSpec("near", 10.0, 0.0, 10.0, "buy only if at most this many cards are still missing after buying",
-                  integer=True),
+                  integer=True, slot="Q_NEAR"),
         ParamSpec("per_hand", 0.0, 0.0, 7.0, "chips kept back for each hand still to come after this one (a chip's "
-                  "value that depends on chips left and hands to go)"),
+                  "value that depends on chips left and hands to go)", slot="Q_PER_HAND"),
         ParamSpec("down_left", 20.0, 0.0, 20.0, "hold back from going down while more than this many cards would "
-                  "stay in hand (20: never hold back) ...", integer=True),
+                  "stay in hand (20: never hold back) ...", integer=True, slot="Q_DOWN_LEFT"),
         ParamSpec("down_turn", 0.0, 0.0, 2000.0, "... and the hand has run fewer than this many turns",
-                  integer=True),
+                  integer=True, slot="Q_DOWN_TURN"),
         ParamSpec("exchange", 4.0, 0.0, 11.0, "cards passed in the Hand-6 exchange (lone cards, least useful first)",
-                  integer=True),
+                  integer=True, slot="Q_EXCHANGE"),
         ParamSpec("keep_jokers", 3.0, 0.0, 3.0, "inspected jokers kept at the cut when cut_joker_keep=optional",
-                  integer=True),
+                  integer=True, slot="Q_KEEP_JOKERS"),
         ParamSpec("cut_aim", 0.0, 0.0, 105.0, "bottom portion this seat aims its cut at (the cut_spread noise "
-                  "applies; 0: the rules' cut_aim)", integer=True),
+                  "applies; 0: the rules' cut_aim)", integer=True, slot="Q_CUT_AIM"),
         ParamSpec("deny", -1.0, -1.0, 20.0, "buy a discarded card that does not help, to deny it to the seats "
                   "asked after this one, while holding more than this many chips (-1: never): a wild card, or a "
                   "natural one of them is publicly collecting (it took a card of that rank from the pile, or of "
-                  "that suit within two ranks when the contract has runs)", integer=True),
+                  "that suit within two ranks when the contract has runs)", integer=True, slot="Q_DENY"),
         ParamSpec("stall", float(K.STALL_TURNS), 0.0, 30000.0, "after this many turns of a hand, one discard in "
-                  f"{K.STALL_ODDS} is a random non-wild card, breaking a standoff (0: never)", integer=True),
+                  f"{K.STALL_ODDS} is a random non-wild card, breaking a standoff (0: never)", integer=True, slot="Q_STALL"),
         ParamSpec("alternative", 0.0, 0.0, 4.0, "of a hand's alternative contracts (Peru 2's last hand), go down "
-                  "with the k-th when held (0: the one laying the most points)", integer=True),
+                  "with the k-th when held (0: the one laying the most points)", integer=True, slot="Q_ALT"),
         ParamSpec("h7_growth", -1.0, -1.0, 4.0, "in a hand laid at once (Hand 7), a purchase is counted to add this "
                   "many cards that must be laid (-1: all it adds, the card and its penalty cards, as greedy; 0: none, "
-                  "the old fixed 12-card target: buy whatever brings the run or group nearer)", integer=True),
+                  "the old fixed 12-card target: buy whatever brings the run or group nearer)", integer=True, slot="Q_H7_GROWTH"),
     ), "greedy with every §18 choice as a parameter: chip budget per hand to come, how near a purchase must "
        "bring the contract, how aggressively to buy in Hand 7, holding back from going down, which alternative "
        "contract to go down with, the "
@@ -1212,15 +1212,15 @@ _STRONG_START = {"reserve": 0, "near": 2, "per_hand": 0, "down_left": 20, "down_
                  "keep_jokers": 1, "cut_aim": 0, "deny": -1, "stall": 300, "alternative": 0, "h7_growth": 0}
 STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_PLANNER, _STRONG_START) + (
     ParamSpec("dump_at", 4.0, 0.0, 11.0, "shed points (discard the card with the most penalty points) once a seat "
-              "that is down holds at most this many cards ... (0: never)", integer=True),
+              "that is down holds at most this many cards ... (0: never)", integer=True, slot="Q_DUMP_AT"),
     ParamSpec("dump_need", 3.0, 1.0, 10.0, "... while this seat is not down and still misses at least this many "
-              "cards of its contract", integer=True),
+              "cards of its contract", integer=True, slot="Q_DUMP_NEED"),
     ParamSpec("wild_room", 1.0, 0.0, 3.0, "wild cards kept, while not down, beyond those the contract (and an extra "
               "meld) can take: for the melds and lay-offs after going down (Hand 1's pure trio takes none)",
-              integer=True),
+              integer=True, slot="Q_WILD_ROOM"),
     ParamSpec("rich", 1.0, 0.0, 1.0, "once down, lay first the extra meld that lays the most penalty points (1; "
               "0: the first found, as the planner, which may spend a joker on a pair of twos beside a pair of kings)",
-              integer=True),
+              integer=True, slot="Q_RICH"),
 ), "the planner (its parameters, issue 16's strong point by default) with its distance to the contract exact "
    "about wild cards (a meld takes one, so two jokers do not close two groups short by 0 and 2 cards: the "
    "planner's count, which keeps it from buying the card that lets it go down), and shedding points when its "
