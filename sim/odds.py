@@ -111,8 +111,9 @@ def _odds(game: str, what: str):
 def contract_odds(game: str, hand: int, cards: int | None = None, samples: int = 1_000_000,
                   seed: int = 0, players: int | None = None, preset: str | None = None, progress=None) -> dict:
     """P(K random cards contain the contract of ``hand``) with a Wilson 95% interval, as the
-    game defines it (its ``GameSpec.odds["contract"]``: Telefunken's K defaults to the dealt 11
-    cards of the full double deck; Contract Rummy's deck is its ``preset``'s for ``players``).
+    game defines it (``ODDS["contract"]`` of the module its ``GameSpec.odds`` names: Telefunken's
+    K defaults to the dealt 11 cards of the full double deck; Contract Rummy's deck is its
+    ``preset``'s for ``players``).
     ``progress(done, total)``: the samples are drawn in pieces and reported (same result)."""
     return _odds(game, "contract")(hand, cards, samples, seed, players, preset, progress)
 

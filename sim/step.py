@@ -264,8 +264,7 @@ def new_game(game: str, players: int | None = None, preset: str | None = None,
              options: dict | None = None) -> StepGame:
     """A step game: ``options`` maps option names to values (or their text, as ``-o`` takes)."""
     from cardsim.sim.options import build_options
-    from cardsim.sim.registry import check_players, get_game
-    from cardsim.sim.registry import game_names
+    from cardsim.sim.registry import check_players, game_names, get_game
     spec = get_game(game) if isinstance(game, str) and game in game_names() else None
     if spec is None or not spec.step:
         raise UsageError(f"no step API for {game!r} yet; games: {', '.join(step_games())}")

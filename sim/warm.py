@@ -63,11 +63,11 @@ def _seconds(game: str, entry: str) -> int:
     """The compile time the notice quotes (``GameSpec.compile_seconds``, ``search_seconds``: a
     replay compiles the game's replay entry, about as long as its play)."""
     from cardsim.sim.errors import UsageError
-    from cardsim.sim.registry import get_game
+    from cardsim.sim.registry import GameSpec, get_game
     try:
         spec = get_game(game)
-    except UsageError:                  # not a game: its interpreter says so (warm_in_processes)
-        return 30
+    except UsageError:                  # not a game (its interpreter says so): the declared defaults
+        spec = GameSpec
     return spec.search_seconds if entry == "search" else spec.compile_seconds
 
 
