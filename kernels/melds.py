@@ -49,7 +49,7 @@ melds written by ``find_contract`` / ``best_contract``:
 
 | field | group | run |
 |---|---|---|
-| ``M_KIND`` | ``K_GROUP`` (1) | ``K_RUN`` (2); 0 = empty row |
+| ``M_KIND`` | ``MK_GROUP`` (1) | ``MK_RUN`` (2); 0 = empty row |
 | ``M_KEY`` | rank | suit |
 | ``M_LO``, ``M_HI`` | 0, 0 | lowest and highest position (jokers included) |
 | ``M_JOKERS`` | jokers in the meld | jokers in the meld |
@@ -267,9 +267,10 @@ M_P1 = 7
 M_P2 = 8
 M_SIZE = 9
 
-K_NONE = 0
-K_GROUP = 1
-K_RUN = 2
+# meld kinds (a table row's M_KIND); MK_, not K_: a game's K_* are its decision kinds
+MK_NONE = 0
+MK_GROUP = 1
+MK_RUN = 2
 F_PURE = 1
 F_CLOSED = 2
 F_WILD = 8                               # a trío of three wild cards (R_WILD_TRIO): no rank
@@ -369,7 +370,7 @@ def valid_group(p1, p2, jokers, rules):
     >= 1 natural, <= R_MAX_JOKERS jokers, >= R_MIN_GROUP cards (§3.1)."""
     if p1 == 0 or (p2 & ~p1) != 0 or jokers < 0:
         return False
-    if jokers > wild_cap(K_GROUP, popcount(p1) + popcount(p2), rules):
+    if jokers > wild_cap(MK_GROUP, popcount(p1) + popcount(p2), rules):
         return False
     if p2 != 0 and rules[R_GROUP_DUPS] == 0:
         return False
@@ -425,7 +426,7 @@ def run_interval(p1, jpos, rules):
 def wild_cap(kind, naturals, rules):
     """Most wild cards a meld of ``kind`` with ``naturals`` natural cards may hold: the
     kind's cap (R_GROUP_WILDS / R_RUN_WILDS) and the ratio rule R_WILD_RATIO."""
-    cap = rules[R_GROUP_WILDS] if kind == K_GROUP else rules[R_RUN_WILDS]
+    cap = rules[R_GROUP_WILDS] if kind == MK_GROUP else rules[R_RUN_WILDS]
     if rules[R_WILD_RATIO] == WR_AT_MOST:
         cap = min(cap, naturals)
     elif rules[R_WILD_RATIO] == WR_FEWER:
@@ -438,7 +439,7 @@ def valid_run(p1, p2, jokers, jpos, rules):
     """(p1, p2, jokers) is a run with its jokers at the positions of mask ``jpos``: one suit,
     no duplicate, consecutive positions, ace low or high but never in the middle (unless
     R_WRAP), length R_MIN_RUN..R_MAX_RUN, at most wild_cap jokers (§3.3)."""
-    if p1 == 0 or p2 != 0 or jokers < 0 or jokers > wild_cap(K_RUN, popcount(p1), rules):
+    if p1 == 0 or p2 != 0 or jokers < 0 or jokers > wild_cap(MK_RUN, popcount(p1), rules):
         return False
     if popcount(jpos) != jokers or (jpos & 1) != 0:
         return False
@@ -555,7 +556,7 @@ def best_one_group(total, distinct, maxj, size, exact, suits, rules, choice, sto
             if avail < need:
                 continue
             k = need if exact else avail
-            if j > wild_cap(K_GROUP, k, rules):
+            if j > wild_cap(MK_GROUP, k, rules):
                 continue
             gain = group_gain(r, j, k, rules)
             if gain > best:
@@ -580,7 +581,7 @@ def best_two_groups(total, jok, maxj, size, exact, rules, choice, stop_first):
             for r2 in range(r1, 13):
                 for j2 in range(min(maxj, jok - j1) + 1):
                     k1, k2 = pair_naturals(total, r1, need1, r2, group_need(size, j2), exact)
-                    if k1 < 0 or j1 > wild_cap(K_GROUP, k1, rules) or j2 > wild_cap(K_GROUP, k2, rules):
+                    if k1 < 0 or j1 > wild_cap(MK_GROUP, k1, rules) or j2 > wild_cap(MK_GROUP, k2, rules):
                         continue
                     gain = group_gain(r1, j1, k1, rules) + group_gain(r2, j2, k2, rules)
                     if gain > best:
@@ -612,7 +613,7 @@ def best_mixed_pair(total, distinct, jok, maxj, size, exact, npure, dist, nodup,
                 for j2 in range(maxj2 + 1):
                     k1, k2 = pair_mixed(total, distinct, r1, need1, r2, group_need(size, j2),
                                         exact, npure, nodup)
-                    if k1 < 0 or j1 > wild_cap(K_GROUP, k1, rules) or j2 > wild_cap(K_GROUP, k2, rules):
+                    if k1 < 0 or j1 > wild_cap(MK_GROUP, k1, rules) or j2 > wild_cap(MK_GROUP, k2, rules):
                         continue
                     gain = group_gain(r1, j1, k1, rules) + group_gain(r2, j2, k2, rules)
                     if gain > best:
@@ -662,7 +663,7 @@ def write_groups(q1, q2, g, npure, choice, out, row):
         r = choice[3 * i]
         g1, g2, q1, q2 = take_group(q1, q2, r, choice[3 * i + 2])
         o = out[row + i]
-        o[M_KIND] = K_GROUP
+        o[M_KIND] = MK_GROUP
         o[M_KEY] = r
         o[M_LO] = 0
         o[M_HI] = 0
@@ -795,7 +796,7 @@ def write_run_contract(p1, p2, spec, choice, out):
     q1, q2 = dd_remove_mask(p1, p2, cards)
     write_groups(q1, q2, g, spec[C_PURE], choice, out, 0)
     o = out[g]
-    o[M_KIND] = K_RUN
+    o[M_KIND] = MK_RUN
     o[M_KEY] = choice[CH_SUIT]
     o[M_LO] = choice[CH_LO]
     o[M_HI] = choice[CH_HI]
@@ -960,9 +961,9 @@ def gen_run_option(lv, d, spec, rules, row):
     x = deposit(lv[d, LV_XV], held) if lv[d, LV_XN] else np.int64(0)
     nat = held & ~x
     j = popcount(iv & ~nat)
-    if nat == 0 or j > w or j > wild_cap(K_RUN, popcount(nat), rules) or not pos_allowed(lo, hi, rules):
+    if nat == 0 or j > w or j > wild_cap(MK_RUN, popcount(nat), rules) or not pos_allowed(lo, hi, rules):
         return False
-    go_set_meld(row, K_RUN, s, lo, hi, j, iv & ~nat, pos_to_ranks(nat) << (13 * s), 0)
+    go_set_meld(row, MK_RUN, s, lo, hi, j, iv & ~nat, pos_to_ranks(nat) << (13 * s), 0)
     return True
 
 
@@ -1062,11 +1063,11 @@ def gen_group_option(lv, d, spec, rules, row):
     if r == WILD_TRIO_RANK:
         if min(lv[d, LV_W], lv[d, LV_BUDGET]) < 3:
             return False
-        go_set_meld(row, K_GROUP, 0, 0, 0, 3, 0, np.int64(0), np.int64(0))
+        go_set_meld(row, MK_GROUP, 0, 0, 0, 3, 0, np.int64(0), np.int64(0))
         row[M_FLAGS] = F_WILD
         return True
     pure = gen_group_class(d, spec)[1]
-    if k < 1 or j > wild_cap(K_GROUP, k, rules) or (pure and j > 0):
+    if k < 1 or j > wild_cap(MK_GROUP, k, rules) or (pure and j > 0):
         return False
     if k + j != size and (spec[C_GROUP_EXACT] or k + j < size):
         return False
@@ -1080,7 +1081,7 @@ def gen_group_option(lv, d, spec, rules, row):
         if popcount(q1 & rm) + popcount(q2 & rm) < k:
             return False
         g1, g2, _, _ = take_group(q1, q2, r, k)
-    go_set_meld(row, K_GROUP, r, 0, 0, j, 0, g1, g2)
+    go_set_meld(row, MK_GROUP, r, 0, 0, j, 0, g1, g2)
     row[M_FLAGS] = F_PURE if pure else 0
     return True
 
@@ -1176,7 +1177,7 @@ def gen_orphans(q1, q2, w, groups, runs, spec, rules):
         for r in range(13):
             rm = rank_mask(r)
             k = popcount(q1 & rm) + popcount(q2 & rm)
-            if k > 0 and k + min(w, wild_cap(K_GROUP, k, rules)) >= size:
+            if k > 0 and k + min(w, wild_cap(MK_GROUP, k, rules)) >= size:
                 cov |= rm
     if runs > 0:
         n = max(spec[C_RUN_MIN], rules[R_MIN_RUN])
@@ -1187,7 +1188,7 @@ def gen_orphans(q1, q2, w, groups, runs, spec, rules):
                 iv = interval(lo, lo + n - 1)
                 k = popcount(iv & held)
                 if k > 0 and pos_allowed(lo, lo + n - 1, rules) and \
-                        popcount(iv & ~held) <= min(w, wild_cap(K_RUN, k, rules)):
+                        popcount(iv & ~held) <= min(w, wild_cap(MK_RUN, k, rules)):
                     cov |= pos_to_ranks(iv & held) << (13 * s)
     return popcount(q1 & ~cov) + popcount(q2 & ~cov)
 
@@ -1344,9 +1345,9 @@ def melds_cards(melds, n):
 def meld_valid(row, rules):
     """A meld row is a valid group / run whose fields agree with its cards."""
     kind = row[M_KIND]
-    if kind == K_GROUP and row[M_FLAGS] & F_WILD:
+    if kind == MK_GROUP and row[M_FLAGS] & F_WILD:
         return rules[R_WILD_TRIO] != 0 and row[M_JOKERS] == 3 and row[M_P1] == 0 and row[M_P2] == 0
-    if kind == K_GROUP:
+    if kind == MK_GROUP:
         if not valid_group(row[M_P1], row[M_P2], row[M_JOKERS], rules):
             return False
         if lowbit(row[M_P1]) % 13 != row[M_KEY]:
@@ -1356,7 +1357,7 @@ def meld_valid(row, rules):
             # never a joker, and its three suits stay
             return row[M_JOKERS] == 0 and popcount(row[M_P1]) >= 3
         return True
-    if kind == K_RUN:
+    if kind == MK_RUN:
         if not valid_run(row[M_P1], row[M_P2], row[M_JOKERS], row[M_JPOS], rules):
             return False
         if lowbit(row[M_P1]) // 13 != row[M_KEY]:
@@ -1425,7 +1426,7 @@ def layoffs(p1, p2, jokers, table, n_melds, rules, out):
     for i in range(n_melds):
         row = table[i]
         kind = row[M_KIND]
-        if kind == K_GROUP:
+        if kind == MK_GROUP:
             m = p1 & rank_mask(row[M_KEY])
             while m:
                 c = lowbit(m)
@@ -1434,7 +1435,7 @@ def layoffs(p1, p2, jokers, table, n_melds, rules, out):
                 m &= m - 1
             if jokers > 0 and wild_room(row, rules):
                 n = emit(out, n, 52, i, 0)
-        elif kind == K_RUN:
+        elif kind == MK_RUN:
             s = row[M_KEY]
             for pos in (row[M_LO] - 1, row[M_HI] + 1):
                 if not run_end_ok(row, pos, rules):
@@ -1456,7 +1457,7 @@ def apply_layoff(table, i, card, pos, rules):
     row = table[i]
     if card == 52:
         row[M_JOKERS] += 1
-        if row[M_KIND] == K_RUN:
+        if row[M_KIND] == MK_RUN:
             row[M_JPOS] |= np.int64(1) << pos
     else:
         b = np.int64(1) << card
@@ -1464,10 +1465,10 @@ def apply_layoff(table, i, card, pos, rules):
             row[M_P2] |= b
         else:
             row[M_P1] |= b
-        if (row[M_KIND] == K_GROUP and row[M_FLAGS] & F_PURE and popcount(row[M_P1]) == 4
+        if (row[M_KIND] == MK_GROUP and row[M_FLAGS] & F_PURE and popcount(row[M_P1]) == 4
                 and rules[R_PURE_EXT] == PURE_FOURTH_SUIT):
             row[M_FLAGS] |= F_CLOSED
-    if row[M_KIND] == K_RUN:
+    if row[M_KIND] == MK_RUN:
         widen_run(row, pos)
 
 
@@ -1508,7 +1509,7 @@ def joker_shifts(p1, p2, jokers, table, n_melds, rules, out):
     n = 0
     for i in range(n_melds):
         row = table[i]
-        if row[M_KIND] != K_RUN or row[M_JOKERS] == 0:
+        if row[M_KIND] != MK_RUN or row[M_JOKERS] == 0:
             continue
         jm = held_joker_places(row, p1, rules[R_FROZEN] != 0)
         while jm:
@@ -1553,7 +1554,7 @@ def joker_takes(p1, table, n_melds, rules, out):
     n = 0
     for i in range(n_melds):
         row = table[i]
-        if row[M_KIND] != K_RUN or row[M_JOKERS] == 0:
+        if row[M_KIND] != MK_RUN or row[M_JOKERS] == 0:
             continue
         jm = held_joker_places(row, p1, False)
         while jm:
@@ -1573,7 +1574,7 @@ def joker_retrievals(p1, p2, jokers, table, n_melds, rules, out):
         return 0
     for i in range(n_melds):
         row = table[i]
-        if row[M_KIND] != K_GROUP or row[M_JOKERS] == 0 or row[M_FLAGS] & (F_PURE | F_WILD):
+        if row[M_KIND] != MK_GROUP or row[M_JOKERS] == 0 or row[M_FLAGS] & (F_PURE | F_WILD):
             continue
         m = p1 & rank_mask(row[M_KEY])
         if rules[R_GROUP_DUPS] == 0:
@@ -1764,7 +1765,7 @@ def go_next_meld(q1, q2, jok, c, k, rules, row):
             continue
         g1, g2, nj = go_group_option(q1, q2, jok, c, k, rules)
         if g1 != 0:
-            go_set_meld(row, K_GROUP, c % 13, 0, 0, nj, 0, g1, g2)
+            go_set_meld(row, MK_GROUP, c % 13, 0, 0, nj, 0, g1, g2)
             return k
         k += 1
     s = c // 13
@@ -1791,7 +1792,7 @@ def go_next_meld(q1, q2, jok, c, k, rules, row):
         jp = go_run_jpos(miss, cpos, lo, hi, js, jok, rules)
         if jp >= 0:
             cards = pos_to_ranks(interval(lo, hi) & ~jp) << (13 * s)
-            go_set_meld(row, K_RUN, s, lo, hi, popcount(jp), jp, cards, 0)
+            go_set_meld(row, MK_RUN, s, lo, hi, popcount(jp), jp, cards, 0)
             return k
         k += 1
     return -1
@@ -1877,7 +1878,7 @@ def go_hopeless(q1, q2, jok, flags, goal, rules):
 @njit(cache=True)
 def go_meld_flags(row, goal):
     """Contract flags a meld row earns."""
-    if row[M_KIND] == K_GROUP:
+    if row[M_KIND] == MK_GROUP:
         n = popcount(row[M_P1]) + popcount(row[M_P2]) + row[M_JOKERS]
         return GF_GROUP if n == goal[G_GROUP] else 0
     return GF_RUN if row[M_HI] - row[M_LO] + 1 >= goal[G_RUN] else 0

@@ -11,7 +11,7 @@ What is shared with ``kernels.melds`` (not copied): the rules array (``melds.mak
 entries after ``melds.R_SIZE`` (``make_float_rules``); the contract-row fields ``C_GROUPS``,
 ``C_GROUP_SIZE``, ``C_GROUP_EXACT``, ``C_RUNS``, ``C_RUN_MIN`` extended by ``CF_ALL`` (the
 contract must use every card: Contract Rummy deal 7) and no longer limited to 2 groups and 1
-run; the meld-row layout ``M_*`` / ``K_GROUP`` / ``K_RUN``; the position helpers
+run; the meld-row layout ``M_*`` / ``MK_GROUP`` / ``MK_RUN``; the position helpers
 (``interval``, ``pos_rank``, ``highbit``).
 
 Differences from Telefunken's engine, all rule parameters:
@@ -37,7 +37,7 @@ Floating meld rows (``melds.M_SIZE`` fields):
 
 | field | set | run |
 |---|---|---|
-| ``M_KIND`` | ``K_GROUP`` | ``K_RUN`` |
+| ``M_KIND`` | ``MK_GROUP`` | ``MK_RUN`` |
 | ``M_KEY`` | rank | suit |
 | ``M_LO``, ``M_HI`` | 0 | the window: its positions without a natural are the jokers' (an ace at 1 before 14) |
 | ``M_JOKERS`` | jokers | jokers |
@@ -69,8 +69,8 @@ from cardsim.kernels.melds import (
     C_GROUPS,
     C_RUN_MIN,
     C_RUNS,
-    K_GROUP,
-    K_RUN,
+    MK_GROUP,
+    MK_RUN,
     M_FLAGS,
     M_HI,
     M_JOKERS,
@@ -190,12 +190,12 @@ def run_ok(pm, aces, jokers, rules):
 
 @njit(cache=True)
 def row_len(row):
-    return row[M_P2] + row[M_JOKERS] + (popcount(row[M_P1]) if row[M_KIND] == K_RUN else 0)
+    return row[M_P2] + row[M_JOKERS] + (popcount(row[M_P1]) if row[M_KIND] == MK_RUN else 0)
 
 
 @njit(cache=True)
 def row_valid(row, rules):
-    if row[M_KIND] == K_GROUP:
+    if row[M_KIND] == MK_GROUP:
         return set_ok(row[M_P2], row[M_JOKERS], rules)
     if not run_ok(row[M_P1], row[M_P2], row[M_JOKERS], rules):
         return False
@@ -275,7 +275,7 @@ def fixed_end(row, c):
 @njit(cache=True)
 def can_lay(row, c, rules):
     """Card ``c`` (JK = joker) can be laid off on the meld ``row``."""
-    if row[M_KIND] == K_GROUP:
+    if row[M_KIND] == MK_GROUP:
         return c == JK or c % 13 == row[M_KEY]
     if c != JK and c // 13 != row[M_KEY]:
         return False                    # another suit's card (tested first: the common case)
@@ -294,7 +294,7 @@ def can_lay(row, c, rules):
 def add_card(row, c):
     if c == JK:
         row[M_JOKERS] += 1
-    elif row[M_KIND] == K_GROUP:
+    elif row[M_KIND] == MK_GROUP:
         row[M_P1] += np.int64(1) << (4 * (c // 13))
         row[M_P2] += 1
     elif c % 13 == 0:
@@ -308,7 +308,7 @@ def lay(row, c):
     """Add card ``c`` to the meld (after ``can_lay``); a run's window grows by the fewest
     moves (a joker or an ace that fits both ends goes high)."""
     add_card(row, c)
-    if row[M_KIND] == K_RUN:
+    if row[M_KIND] == MK_RUN:
         refit(row)
 
 
@@ -316,7 +316,7 @@ def lay(row, c):
 def can_swap(row, c, rules):
     """Natural ``c`` can replace a joker of the run ``row`` (§11: runs only, live jokers;
     under ``RF_FIXED`` only the card the joker stands for)."""
-    if row[M_KIND] != K_RUN or row[M_JOKERS] == 0 or (row[M_FLAGS] & F_DEAD) or c == JK:
+    if row[M_KIND] != MK_RUN or row[M_JOKERS] == 0 or (row[M_FLAGS] & F_DEAD) or c == JK:
         return False
     if c // 13 != row[M_KEY]:
         return False
@@ -400,7 +400,7 @@ def lender(cur, k, s, want):
     """An earlier run of suit s with >= 2 naturals holding one at a position of ``want``;
     returns (run, position) or (-1, 0)."""
     for i in range(k):
-        if cur[i, W_KIND] == K_RUN and cur[i, W_KEY] == s and cur[i, W_NN] >= 2:
+        if cur[i, W_KIND] == MK_RUN and cur[i, W_KEY] == s and cur[i, W_NN] >= 2:
             m = cur[i, W_NAT] & want
             if m:
                 return i, lowbit(m)
@@ -425,7 +425,7 @@ def ace_twin(m):
 
 @njit(cache=True)
 def set_run(cur, k, s, lo, hi, nat, jok):
-    cur[k, W_KIND] = K_RUN
+    cur[k, W_KIND] = MK_RUN
     cur[k, W_KEY] = s
     cur[k, W_LO] = lo
     cur[k, W_HI] = hi
@@ -461,7 +461,7 @@ def rank_total(cnt, r):
 
 @njit(cache=True)
 def set_set(cur, k, r, packed, jok, n):
-    cur[k, W_KIND] = K_GROUP
+    cur[k, W_KIND] = MK_GROUP
     cur[k, W_KEY] = r
     cur[k, W_LO] = 0
     cur[k, W_HI] = 0
@@ -524,7 +524,7 @@ def run_supply(cur, k, s, free):
     """Joker places ``free`` of a suit-s run that earlier contract runs hold a natural for."""
     m = np.int64(0)
     for i in range(k):
-        if cur[i, W_KIND] == K_RUN and cur[i, W_KEY] == s:
+        if cur[i, W_KIND] == MK_RUN and cur[i, W_KEY] == s:
             m |= ace_twin(cur[i, W_NAT])
     return popcount(m & free)
 
@@ -535,7 +535,7 @@ def set_supply(cur, k, r):
     want = ACE_BITS if r == 0 else np.int64(1) << (r + 1)
     n = 0
     for i in range(k):
-        if cur[i, W_KIND] == K_RUN:
+        if cur[i, W_KIND] == MK_RUN:
             n += popcount(cur[i, W_NAT] & want)
         elif cur[i, W_KEY] == r:
             n += cur[i, W_NN]
@@ -566,7 +566,7 @@ def move(alt, x, y, do):
         return False
     ykind = alt[y, W_KIND]
     xkind = alt[x, W_KIND]
-    if ykind == K_RUN:
+    if ykind == MK_RUN:
         s = alt[y, W_KEY]
         free = run_free(alt[y])
         if free == 0:
@@ -574,7 +574,7 @@ def move(alt, x, y, do):
         px = 0
         py = 0
         sx = -1
-        if xkind == K_RUN:
+        if xkind == MK_RUN:
             if alt[x, W_KEY] != s:
                 return False
             m = alt[x, W_NAT] & free & interval(2, 13)
@@ -606,7 +606,7 @@ def move(alt, x, y, do):
         r = alt[y, W_KEY]
         s = -1
         px = 0
-        if xkind == K_RUN:
+        if xkind == MK_RUN:
             want = ACE_BITS if r == 0 else np.int64(1) << (r + 1)
             m = alt[x, W_NAT] & want
             if m == 0:
@@ -620,7 +620,7 @@ def move(alt, x, y, do):
                 if s < 0 and (alt[x, W_NAT] >> (4 * t)) & 15:
                     s = t
         if do:
-            if xkind == K_RUN:
+            if xkind == MK_RUN:
                 alt[x, W_NAT] ^= np.int64(1) << px
             else:
                 alt[x, W_NAT] -= np.int64(1) << (4 * s)
@@ -946,7 +946,7 @@ def write_rows(best, n, out):
         row[M_KIND] = best[k, W_KIND]
         row[M_KEY] = best[k, W_KEY]
         row[M_JOKERS] = best[k, W_JOK]
-        if best[k, W_KIND] == K_GROUP:
+        if best[k, W_KIND] == MK_GROUP:
             row[M_P1] = best[k, W_NAT]
             row[M_P2] = best[k, W_NN]
         else:
@@ -1005,7 +1005,7 @@ def rows_cards(out, n, hold):
     for k in range(n):
         row = out[k]
         hold[JK] -= row[M_JOKERS]
-        if row[M_KIND] == K_GROUP:
+        if row[M_KIND] == MK_GROUP:
             for s in range(4):
                 hold[s * 13 + row[M_KEY]] -= (row[M_P1] >> (4 * s)) & 15
         else:

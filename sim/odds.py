@@ -173,12 +173,12 @@ def table_holding(contracts, rules, holding: str, hand: int) -> tuple[bool, list
         raise UsageError("a double deck has only 4 jokers")
     out = np.zeros((M.MAX_CONTRACT_MELDS, M.M_SIZE), dtype=np.int64)
     ok = bool(M.find_contract(np.int64(p1), np.int64(p2), jokers, hand, contracts, rules, out))
-    return ok, [format_meld(row) for row in out if row[M.M_KIND] != M.K_NONE] if ok else []
+    return ok, [format_meld(row) for row in out if row[M.M_KIND] != M.MK_NONE] if ok else []
 
 
 def format_meld(row) -> str:
     """A meld row in notation; a run lists its cards low to high with ``JK(card)`` for a joker."""
-    if row[M.M_KIND] == M.K_GROUP:
+    if row[M.M_KIND] == M.MK_GROUP:
         cards = [c for c in range(52) if (int(row[M.M_P1]) >> c) & 1]
         cards += [c for c in range(52) if (int(row[M.M_P2]) >> c) & 1]
         return fmt(sorted(cards, key=lambda c: (c // 13, c))) + " JK" * int(row[M.M_JOKERS])

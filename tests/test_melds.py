@@ -57,7 +57,7 @@ def pos_mask(*ps):
 def group(text, pure=False, closed=False):
     p1, p2, j = H(text)
     row = np.zeros(M.M_SIZE, np.int64)
-    row[M.M_KIND] = M.K_GROUP
+    row[M.M_KIND] = M.MK_GROUP
     row[M.M_KEY] = [c for c in parse(text) if c != JOKER][0] % 13
     row[M.M_JOKERS] = j
     row[M.M_FLAGS] = (M.F_PURE if pure else 0) | (M.F_CLOSED if closed else 0)
@@ -75,7 +75,7 @@ def run(text):
     jp = [lo + i for i, c in enumerate(cards) if c == JOKER]
     p1, p2, j = planes(cards)
     row = np.zeros(M.M_SIZE, np.int64)
-    row[M.M_KIND] = M.K_RUN
+    row[M.M_KIND] = M.MK_RUN
     row[M.M_KEY] = [c for c in cards if c != JOKER][0] // 13
     row[M.M_LO], row[M.M_HI] = lo, lo + len(cards) - 1
     row[M.M_JOKERS] = j
@@ -321,7 +321,7 @@ def test_example_13_hand7_cannot_go_out():
 # lay-offs and joker operations against the reference
 # =============================================================================
 def ref_meld(row):
-    if row[M.M_KIND] == M.K_GROUP:
+    if row[M.M_KIND] == M.MK_GROUP:
         nat = [c for c in row_cards(row) if c != JOKER]
         return {"kind": "group", "cards": nat, "jokers": int(row[M.M_JOKERS]),
                 "pure": bool(row[M.M_FLAGS] & M.F_PURE),
@@ -360,7 +360,7 @@ def random_table_meld(rng):
                     cnt[c] += 1
             cards = list(cnt.elements())
         p1, p2, _ = planes(cards)
-        row[M.M_KIND], row[M.M_KEY], row[M.M_JOKERS] = M.K_GROUP, r, j
+        row[M.M_KIND], row[M.M_KEY], row[M.M_JOKERS] = M.MK_GROUP, r, j
         row[M.M_P1], row[M.M_P2] = p1, p2
     else:
         s = int(rng.integers(4))
@@ -373,7 +373,7 @@ def random_table_meld(rng):
             if rng.random() < 0.5:
                 jp = lo if rng.random() < 0.5 else hi
         nat = [s * 13 + R.pos_rank(p) for p in range(lo, hi + 1) if p != jp]
-        row[M.M_KIND], row[M.M_KEY], row[M.M_LO], row[M.M_HI] = M.K_RUN, s, lo, hi
+        row[M.M_KIND], row[M.M_KEY], row[M.M_LO], row[M.M_HI] = M.MK_RUN, s, lo, hi
         row[M.M_JOKERS] = 1 if jp else 0
         row[M.M_JPOS] = (1 << jp) if jp else 0
         row[M.M_P1] = planes(nat)[0]
@@ -457,11 +457,11 @@ def check_contract_melds(hand, out, hold_counter, left=None):
         nat = [c for c in cards if c != JOKER]
         assert M.meld_valid(row, RULES)
         if kind == "run":
-            assert row[M.M_KIND] == M.K_RUN and len(cards) >= n
+            assert row[M.M_KIND] == M.MK_RUN and len(cards) >= n
             jps = [p for p in range(15) if row[M.M_JPOS] >> p & 1]
             assert R.valid_run(nat, jps)
         else:
-            assert row[M.M_KIND] == M.K_GROUP and len(cards) == n
+            assert row[M.M_KIND] == M.MK_GROUP and len(cards) == n
             assert R.valid_group(nat, len(cards) - len(nat))
             if kind == "pure":
                 assert R.is_pure_trio(nat, len(cards) - len(nat))

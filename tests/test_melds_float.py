@@ -49,7 +49,7 @@ def solve(text, deal, table=CONTRACT, rules=RULES):
 def run_row(text):
     cards = parse(text)
     row = np.zeros(M.M_SIZE, np.int64)
-    row[M.M_KIND] = M.K_RUN
+    row[M.M_KIND] = M.MK_RUN
     row[M.M_KEY] = next(c for c in cards if c != JOKER) // 13
     for c in cards:
         F.lay(row, c)
@@ -59,7 +59,7 @@ def run_row(text):
 def set_row(text):
     cards = parse(text)
     row = np.zeros(M.M_SIZE, np.int64)
-    row[M.M_KIND] = M.K_GROUP
+    row[M.M_KIND] = M.MK_GROUP
     row[M.M_KEY] = next(c for c in cards if c != JOKER) % 13
     for c in cards:
         F.lay(row, c)
@@ -263,4 +263,4 @@ def check_rows(h, out, n, spec, rules, value):
         assert F.row_valid(out[k], rules)
         size = F.row_len(out[k])
         if spec[M.C_GROUP_EXACT]:
-            assert size == (3 if out[k, M.M_KIND] == M.K_GROUP else 4)
+            assert size == (3 if out[k, M.M_KIND] == M.MK_GROUP else 4)

@@ -158,7 +158,7 @@ def random_layout(rng, kmin=1):
 
 def row_of(s, lay):
     row = np.zeros(M.M_SIZE, np.int64)
-    row[M.M_KIND] = M.K_RUN
+    row[M.M_KIND] = M.MK_RUN
     row[M.M_KEY] = s
     row[M.M_LO], row[M.M_HI] = min(lay), max(lay)
     for p, c in lay.items():

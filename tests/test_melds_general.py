@@ -107,7 +107,7 @@ def check_rows(out, entry, rules, hold):
     rows = [r for r in out if r[M.M_KIND]]
     assert len(rows) == len(entry)
     kinds = sorted(int(r[M.M_KIND]) for r in rows)
-    assert kinds == sorted(M.K_GROUP if m[0] == "group" else M.K_RUN for m in entry)
+    assert kinds == sorted(M.MK_GROUP if m[0] == "group" else M.MK_RUN for m in entry)
     for r in rows:
         assert M.meld_valid(r, rules), r
     used = rows_cards(out)
@@ -199,7 +199,7 @@ def test_a_run_gives_up_a_natural_to_a_group():
     (first in order: as 3H; the X set lets a run give up a natural it holds when needed)."""
     out = np.zeros((M.MAX_CONTRACT_MELDS, M.M_SIZE), np.int64)
     assert M.best_contract(*H("7C 7D 7H 4H 5H 6H JK 9S"), 2, PERU2_TABLE, PERU2, out) == 9
-    group = next(r for r in out if r[M.M_KIND] == M.K_GROUP)
+    group = next(r for r in out if r[M.M_KIND] == M.MK_GROUP)
     assert group[M.M_P1] == sum(1 << c for c in parse("7C 7D 7H"))
     assert M.best_contract(*H("7C 7D 7H 4H 5H 6H 7H JK"), 2, PERU2_TABLE, PERU2, out) == 0
     assert M.best_contract(*H("7C 7D 4H 5H 6H 7H JK 9S"), 2, PERU2_TABLE, PERU2, out) == 9

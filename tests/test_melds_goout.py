@@ -47,7 +47,7 @@ def check_partition(cards, d, out):
         cs = row_cards(row)
         nat = [c for c in cs if c != JOKER]
         used.update(cs)
-        if row[M.M_KIND] == M.K_GROUP:
+        if row[M.M_KIND] == M.MK_GROUP:
             assert R.valid_group(nat, len(cs) - len(nat))
             g3 |= len(cs) == 3
         else:

@@ -138,7 +138,7 @@ def test_joker_limit_over_the_whole_contract():
     assert solve(ecu, 7, parse("3C 4C 5C JK 7C 8C 9C"))[0]
     # Hand 6: trío + run of 4+, no joker: the joker stays even where it could be laid
     ok, left, _, out = solve(ecu, 6, parse("KC KD KH 5S 6S 7S 8S JK"))
-    assert ok and left == 15 and out[1, M.M_KIND] == M.K_RUN
+    assert ok and left == 15 and out[1, M.M_KIND] == M.MK_RUN
     assert not solve(ecu, 6, parse("KC KD JK 5S 6S 7S 8S"))[0]
     assert not solve(ecu, 6, parse("KC KD KH 5S 6S JK 8S"))[0]
 
@@ -177,7 +177,7 @@ def test_distinct_ranks():
 def test_run_only_contract():
     bol = TT.BOLIVIA_CONTRACTS
     ok, left, _, out = solve(bol, 7, parse("2H 3H 4H 5H 6H 7H 8H KD KD"))
-    assert ok and left == 20 and out[0, M.M_KIND] == M.K_RUN and out[1, M.M_KIND] == 0
+    assert ok and left == 20 and out[0, M.M_KIND] == M.MK_RUN and out[1, M.M_KIND] == 0
     assert not solve(bol, 7, parse("2H 3H 4H 5H 6H 7H KD KD KS"))[0]
     assert solve(bol, 7, parse("2H 3H 4H JK 6H 7H 8H"))[1] == 0
 
@@ -230,16 +230,16 @@ def check_melds(out, spec, hold, limit, distinct, rules, left=None):
         nat = [c for c in cards if c != JOKER]
         assert M.meld_valid(row, rules)
         if kind == "run":
-            assert row[M.M_KIND] == M.K_RUN and len(cards) >= n
+            assert row[M.M_KIND] == M.MK_RUN and len(cards) >= n
             assert R.valid_run(nat, [p for p in range(15) if row[M.M_JPOS] >> p & 1], n)
         else:
-            assert row[M.M_KIND] == M.K_GROUP and len(cards) == n
+            assert row[M.M_KIND] == M.MK_GROUP and len(cards) == n
             assert R.valid_group(nat, len(cards) - len(nat), bool(rules[M.R_GROUP_DUPS]))
             assert bool(row[M.M_FLAGS] & M.F_PURE) == (kind == "pure")
             assert kind != "pure" or R.is_pure_trio(nat, len(cards) - len(nat))
     assert all(hold[c] >= k for c, k in used.items())
     assert limit is None or used[JOKER] <= limit
-    ranks = [r[M.M_KEY] for r in rows if r[M.M_KIND] == M.K_GROUP]
+    ranks = [r[M.M_KEY] for r in rows if r[M.M_KIND] == M.MK_GROUP]
     assert not distinct or len(set(ranks)) == len(ranks)
     if left is not None:
         assert left == R.holding_points(hold) - sum(R.points(c) * k for c, k in used.items())
@@ -296,7 +296,7 @@ def check_partition(cards, d, out, group_size, run_min):
         assert M.meld_valid(row, RULES)
         cs = row_cards(row)
         used.update(cs)
-        if row[M.M_KIND] == M.K_GROUP:
+        if row[M.M_KIND] == M.MK_GROUP:
             has_group |= len(cs) == group_size
         else:
             has_run |= len(cs) >= run_min
@@ -380,7 +380,7 @@ def test_no_duplicate_groups_examples():
 def test_no_duplicate_layoffs_and_retrievals():
     t = np.zeros((1, M.M_SIZE), np.int64)
     p1, p2, _ = H("8S 8H")
-    t[0, [M.M_KIND, M.M_KEY, M.M_JOKERS, M.M_P1, M.M_P2]] = [M.K_GROUP, 7, 1, p1, p2]
+    t[0, [M.M_KIND, M.M_KEY, M.M_JOKERS, M.M_P1, M.M_P2]] = [M.MK_GROUP, 7, 1, p1, p2]
     out = np.zeros((20, 3), np.int64)
     n = M.layoffs(*H("8S 8C"), t, 1, NODUP, out)
     assert [tuple(r) for r in out[:n].tolist()] == [(parse("8C")[0], 0, 0)]
@@ -440,7 +440,7 @@ def test_go_out_fuzz_no_duplicates(preset):
             want = M.GO_OUT_NO_DISCARD if M.GO_OUT_NO_DISCARD in ref \
                 else max(ref, key=lambda c: (R.points(c), -c))
             assert d == want, (sorted(hold), d, ref)
-            assert all(r[M.M_P2] == 0 for r in out if r[M.M_KIND] == M.K_GROUP)
+            assert all(r[M.M_P2] == 0 for r in out if r[M.M_KIND] == M.MK_GROUP)
             assert all(M.meld_valid(r, NODUP) for r in out if r[M.M_KIND])
             n_out += 1
     assert n_out > 0

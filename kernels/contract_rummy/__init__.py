@@ -1871,10 +1871,10 @@ def add_jokers(mo, nm, h, held, rules, keep, limit):
     while extra > 0 and held - used > keep and added < limit:
         t = -1
         for k in range(nm):
-            if t < 0 and mo[k, M.M_KIND] == M.K_RUN and rules[F.RF_NO_TOUCH] == 0 and F.can_lay(mo[k], JK, rules):
+            if t < 0 and mo[k, M.M_KIND] == M.MK_RUN and rules[F.RF_NO_TOUCH] == 0 and F.can_lay(mo[k], JK, rules):
                 t = k
         for k in range(nm):
-            if t < 0 and mo[k, M.M_KIND] == M.K_GROUP:
+            if t < 0 and mo[k, M.M_KIND] == M.MK_GROUP:
                 t = k
         if t < 0:
             return added
@@ -1962,7 +1962,7 @@ def place_target(tab, n, c, h, rules, mode):
     for i in range(n):
         if F.can_lay(tab[i], c, rules):
             cands += 1
-            runs += tab[i, M.M_KIND] == M.K_RUN
+            runs += tab[i, M.M_KIND] == M.MK_RUN
             if first < 0:
                 first = i
     if mode == 0 or cands == 0 or (c != JK and (cands == 1 or runs == 0)):
@@ -1983,7 +1983,7 @@ def place_target(tab, n, c, h, rules, mode):
     row[:] = tab[0, :M.M_SIZE]
     if n > 0 and bf > fit_count(tab, n, 0, row, h, rules):
         return best                     # the joker lets a held card follow
-    want = M.K_GROUP if mode == JT_HELP else M.K_RUN
+    want = M.MK_GROUP if mode == JT_HELP else M.MK_RUN
     for i in range(n):
         if tab[i, M.M_KIND] == want and F.can_lay(tab[i], c, rules):
             return i
@@ -2015,7 +2015,7 @@ def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok, pl, plug, ppr
     last = table_ok and opts[O_GO_OUT_DISCARD] == 0
     done = 0
     for i in range(st[NMELDS]):
-        if tab[i, M.M_KIND] != M.K_RUN or tab[i, M.M_JOKERS] == 0:
+        if tab[i, M.M_KIND] != M.MK_RUN or tab[i, M.M_JOKERS] == 0:
             continue                    # only a run's jokers are swapped, by its suit's cards
         s = tab[i, M.M_KEY]
         for c in range(13 * s, 13 * s + 13):
@@ -2815,7 +2815,7 @@ def table_counts(tab, n, cnt):
     for i in range(n):
         row = tab[i]
         cnt[JK] += row[M.M_JOKERS]
-        if row[M.M_KIND] == M.K_GROUP:
+        if row[M.M_KIND] == M.MK_GROUP:
             for s in range(4):
                 cnt[s * 13 + row[M.M_KEY]] += (row[M.M_P1] >> (4 * s)) & 15
         else:
@@ -2869,7 +2869,7 @@ def check_invariants(st, opts, tab):
         return E_CARDS
     rules = rules_of(opts)
     for i in range(st[NMELDS]):
-        if not F.row_valid(tab[i], rules) or (tab[i, M.M_KIND] == M.K_RUN and not F.window_ok(tab[i])):
+        if not F.row_valid(tab[i], rules) or (tab[i, M.M_KIND] == M.MK_RUN and not F.window_ok(tab[i])):
             return E_MELD
     if not hands_ok(st, opts):
         return E_HAND

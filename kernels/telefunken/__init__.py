@@ -342,7 +342,7 @@ A_TAKE_UPCARD = 2
 A_BUY = 3
 A_PASS = 4        # do not buy
 A_GO_DOWN = 5     # a = 0, or 1 + the meld whose joker is exchanged (Ecuador), b = card given
-A_MELD = 6        # a = K_GROUP, b = rank, c = jokers | a = K_RUN, b = suit, c = lo, d = hi, e = joker pos
+A_MELD = 6        # a = MK_GROUP, b = rank, c = jokers | a = MK_RUN, b = suit, c = lo, d = hi, e = joker pos
 A_LAYOFF = 7      # a = card (52 joker), b = meld, c = run position
 A_SHIFT = 8       # a = card, b = meld, c = new joker position
 A_RETRIEVE = 9    # a = meld, b = card, c = second card + 1 (0 = none)
@@ -1179,12 +1179,12 @@ def add_group_melds(st, p, rules, acts, n):
         k = popcount(g1) + popcount(g2)
         if k < 1:
             continue
-        for j in range(min(w, M.wild_cap(M.K_GROUP, k, rules)) + 1):
+        for j in range(min(w, M.wild_cap(M.MK_GROUP, k, rules)) + 1):
             if k + j >= rules[M.R_MIN_GROUP]:
-                acts[n] = act(A_MELD, M.K_GROUP, r, j, 0, 0)
+                acts[n] = act(A_MELD, M.MK_GROUP, r, j, 0, 0)
                 n += 1
     if rules[M.R_WILD_TRIO] and w >= 3:
-        acts[n] = act(A_MELD, M.K_GROUP, M.WILD_TRIO_RANK, 3, 0, 0)
+        acts[n] = act(A_MELD, M.MK_GROUP, M.WILD_TRIO_RANK, 3, 0, 0)
         n += 1
     return n
 
@@ -1193,7 +1193,7 @@ def add_group_melds(st, p, rules, acts, n):
 def emit_run(rules, s, lo, hi, jp, acts, n):
     if lo < 1 or hi - lo + 1 < rules[M.R_MIN_RUN] or not M.pos_allowed(lo, hi, rules):
         return n
-    acts[n] = act(A_MELD, M.K_RUN, s, lo, hi, jp)
+    acts[n] = act(A_MELD, M.MK_RUN, s, lo, hi, jp)
     return n + 1
 
 
@@ -1251,7 +1251,7 @@ def add_wild_run_melds(st, p, rules, acts, n):
                 miss = popcount(iv & ~pos)
                 if miss == 0:
                     seg = hi
-                if miss <= min(w, M.wild_cap(M.K_RUN, popcount(iv & pos), rules)) and M.pos_allowed(lo, hi, rules):
+                if miss <= min(w, M.wild_cap(M.MK_RUN, popcount(iv & pos), rules)) and M.pos_allowed(lo, hi, rules):
                     best = hi
             n = emit_run(rules, s, lo, seg, 0, acts, n) if seg else n
             if best > seg:
@@ -1262,7 +1262,7 @@ def add_wild_run_melds(st, p, rules, acts, n):
 @njit(cache=True)
 def lays_wild(x):
     """An A_MELD action lays a wild card."""
-    if field(x, 1) == M.K_GROUP:
+    if field(x, 1) == M.MK_GROUP:
         return field(x, 3) > 0
     return field(x, 5) != 0
 
@@ -1270,7 +1270,7 @@ def lays_wild(x):
 @njit(cache=True)
 def meld_size(st, p, x, rules):
     """Cards an A_MELD action lays."""
-    if field(x, 1) == M.K_GROUP:
+    if field(x, 1) == M.MK_GROUP:
         if field(x, 2) == M.WILD_TRIO_RANK:
             return 3
         g1, g2 = group_cards(st, p, field(x, 2), rules)
@@ -1400,7 +1400,7 @@ def joker_card(tab, i, c):
     row = tab[i]
     if row[M.M_JOKERS] == 0:
         return False
-    if row[M.M_KIND] == M.K_GROUP:
+    if row[M.M_KIND] == M.MK_GROUP:
         return c % 13 == row[M.M_KEY]
     if c // 13 != row[M.M_KEY]:
         return False
@@ -1617,7 +1617,7 @@ def lay_row(st, opts, tab, p, row, contract, trace):
 @njit(cache=True)
 def lay_rows(st, opts, tab, p, mo, contract, trace):
     for i in range(mo.shape[0]):
-        if mo[i, M.M_KIND] != M.K_NONE:
+        if mo[i, M.M_KIND] != M.MK_NONE:
             lay_row(st, opts, tab, p, mo[i], contract, trace)
 
 
@@ -1627,7 +1627,7 @@ def give_for_joker(st, opts, tab, p, i, c):
     exchange; run_wild_takeback)."""
     wild_out(st, tab, i, p)
     row = tab[i]
-    if row[M.M_KIND] == M.K_RUN:
+    if row[M.M_KIND] == M.MK_RUN:
         M.take_joker_place(row, c)
     else:
         M.apply_layoff(tab, i, c, 0, rules_of(opts))
@@ -1655,7 +1655,7 @@ def meld_row(st, p, x, row, rules):
     row[:] = 0
     row[M.M_KIND] = field(x, 1)
     row[M.M_KEY] = field(x, 2)
-    if field(x, 1) == M.K_GROUP:
+    if field(x, 1) == M.MK_GROUP:
         if field(x, 2) == M.WILD_TRIO_RANK:
             row[M.M_KEY] = 0
             row[M.M_FLAGS] = M.F_WILD

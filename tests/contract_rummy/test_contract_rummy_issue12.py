@@ -26,7 +26,7 @@ def run_row(text, rules):
     """A table run laid card by card (the window follows the engine's rule)."""
     row = np.zeros(M.M_SIZE, np.int64)
     cards = parse(text)
-    row[M.M_KIND] = M.K_RUN
+    row[M.M_KIND] = M.MK_RUN
     row[M.M_KEY] = next(c for c in cards if c != JK) // 13
     for c in cards:
         F.lay(row, c)

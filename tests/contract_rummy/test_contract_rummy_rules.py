@@ -70,7 +70,7 @@ class Game:
         i = self.st[K.NMELDS]
         row = self.tab[i]
         cards = parse(text)
-        row[M.M_KIND] = M.K_RUN
+        row[M.M_KIND] = M.MK_RUN
         row[M.M_KEY] = next(c for c in cards if c != JK) // 13
         for c in cards:
             K.F.lay(row, c)
@@ -81,7 +81,7 @@ class Game:
         i = self.st[K.NMELDS]
         row = self.tab[i]
         cards = parse(text)
-        row[M.M_KIND] = M.K_GROUP
+        row[M.M_KIND] = M.MK_GROUP
         row[M.M_KEY] = next(c for c in cards if c != JK) % 13
         for c in cards:
             K.F.lay(row, c)

@@ -35,7 +35,7 @@ def group_row(text):
     cards = parse(text)
     p1, p2, j = planes(cards)
     row = np.zeros(M.M_SIZE, np.int64)
-    row[M.M_KIND] = M.K_GROUP
+    row[M.M_KIND] = M.MK_GROUP
     row[M.M_KEY] = [c for c in cards if c != JK][0] % 13
     row[M.M_JOKERS] = j
     row[M.M_P1], row[M.M_P2] = p1, p2
@@ -59,7 +59,7 @@ def run_row(text):
         else:
             row[M.M_P1] |= 1 << c
         row[M.M_KEY] = c // 13
-    row[M.M_KIND] = M.K_RUN
+    row[M.M_KIND] = M.MK_RUN
     row[M.M_LO], row[M.M_HI] = positions[0], positions[-1]
     return row
 
@@ -288,7 +288,7 @@ def test_hand3_going_down_example_5():
     assert g.st[K.NMELDS] == 1 and g.tab[0, K.T_CONTRACT] == 1
     assert sorted(M.melds_cards(g.tab[:1, :M.M_SIZE], 1)[:1]) and g.tab[0, M.M_KEY] == 6
     assert len(g.holding(0)) == 5                                 # a four-card contract
-    assert A(K.A_MELD, M.K_RUN, 1, 3, 5, 0) in g.kinds(K.A_MELD)    # the extra run 3D 4D 5D
+    assert A(K.A_MELD, M.MK_RUN, 1, 3, 5, 0) in g.kinds(K.A_MELD)    # the extra run 3D 4D 5D
     assert not [x for x in g.kinds(K.A_LAYOFF) if K.field(x, 1) == card("7C")]   # not this turn
     g.st[K.TURN] += 1                                             # next turn: allowed
     assert [x for x in g.kinds(K.A_LAYOFF) if K.field(x, 1) == card("7C")]
@@ -322,7 +322,7 @@ def test_pure_trio_example_1_and_2():
     g = Game(hand=1).hold(0, "9S 9H 9D 7C 7C JK 2S")
     g.do(A(K.A_GO_DOWN))
     assert g.tab[0, M.M_FLAGS] & M.F_PURE
-    assert A(K.A_MELD, M.K_GROUP, 6, 1) in g.kinds(K.A_MELD)     # 7C 7C JK as an extra group
+    assert A(K.A_MELD, M.MK_GROUP, 6, 1) in g.kinds(K.A_MELD)     # 7C 7C JK as an extra group
 
 
 def test_pure_trio_accepts_only_the_fourth_suit_example_3():
@@ -393,7 +393,7 @@ def test_retrieved_joker_must_be_used_option():
     legal = g.legal()
     assert {x & 15 for x in legal} == {K.A_LAYOFF, K.A_MELD}      # only what lays the joker
     assert all(K.field(x, 1) == JK for x in legal if x & 15 == K.A_LAYOFF)
-    assert A(K.A_MELD, M.K_RUN, 1, 2, 4, 4) in legal                # 2D 3D JK(4D)
+    assert A(K.A_MELD, M.MK_RUN, 1, 2, 4, 4) in legal                # 2D 3D JK(4D)
     g.do(A(K.A_LAYOFF, JK, i, 0))
     assert K.A_DISCARD in {x & 15 for x in g.legal()}
 

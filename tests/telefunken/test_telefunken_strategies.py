@@ -332,7 +332,7 @@ def test_alternative_contracts_are_separate_go_downs():
     assert decide(g, "planner:alternative=2") == downs[1]
     g.do(downs[1])
     laid = [int(g.tab[i, M.M_KIND]) for i in range(int(g.st[K.NMELDS]))]
-    assert laid == [M.K_RUN] * 3
+    assert laid == [M.MK_RUN] * 3
 
 
 def test_planner_holds_back_and_sizes_the_exchange():

@@ -86,12 +86,12 @@ def test_peru1_runs_take_wild_cards_up_to_the_naturals_and_wrap():
     for c in (JK, two("H")):
         K.give(g.st, 0, c)
     melds = g.kinds(K.A_MELD)
-    runs = [x for x in melds if K.field(x, 1) == M.K_RUN]
+    runs = [x for x in melds if K.field(x, 1) == M.MK_RUN]
     # Q K A of spades held: the segment itself, and the longest run the two wild cards make
     # (positions 12..16 = Q K A 2 3, wrapping)
-    assert A(K.A_MELD, M.K_RUN, 3, 12, 14, 0) in runs
-    assert A(K.A_MELD, M.K_RUN, 3, 12, 16, K.RUN_FILL) in runs
-    g.do(A(K.A_MELD, M.K_RUN, 3, 12, 16, K.RUN_FILL))
+    assert A(K.A_MELD, M.MK_RUN, 3, 12, 14, 0) in runs
+    assert A(K.A_MELD, M.MK_RUN, 3, 12, 16, K.RUN_FILL) in runs
+    g.do(A(K.A_MELD, M.MK_RUN, 3, 12, 16, K.RUN_FILL))
     row = g.tab[0]
     assert row[M.M_JPOS] == (1 << 15 | 1 << 16) and M.meld_valid(row, K.rules_of(g.opts))
     assert g.holding(0) == sorted(parse("4D 9C"))

@@ -371,7 +371,7 @@ class _TableMeld:
     def add(self, c: int) -> None:
         if c == K.JK:
             self.jokers += 1
-        elif self.kind == M.K_GROUP:
+        elif self.kind == M.MK_GROUP:
             self.p1 += 1 << (4 * (c // 13))
             self.p2 += 1
         elif c % 13 == 0:
@@ -380,14 +380,14 @@ class _TableMeld:
             self.p1 |= 1 << (c % 13 + 1)
 
     def window(self, w: int) -> None:
-        if self.kind == M.K_RUN:
+        if self.kind == M.MK_RUN:
             self.lo, self.hi = w & 255, (w >> 8) & 255
 
     def cards(self) -> list[str]:
         """The meld in table order, each joker as the card it stands for: a run's window
         position; in a set, the suits the set lacks first (C, D, H, S), then C, D, H, S again."""
         rank = RANK_NAMES
-        if self.kind == M.K_GROUP:
+        if self.kind == M.MK_GROUP:
             counts = [(self.p1 >> (4 * s)) & 15 for s in range(4)]
             out = [rank[self.key] + SUIT_NAMES[s] for s in range(4) for _ in range(counts[s])]
             suits = [s for s in range(4) if counts[s] == 0] + [0, 1, 2, 3] * self.jokers

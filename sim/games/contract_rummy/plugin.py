@@ -60,7 +60,7 @@ from cardsim.kernels.contract_rummy import (K_BUY, K_DISCARD, K_DRAW, K_JOKER, K
                                             V_KIND, V_MAYI, V_MELD, V_MODEL, V_NMELDS, V_OOT, V_PILE, V_PILE_LEN,
                                             V_PLAYERS, V_SEAT, V_STOCK, V_TAB, V_TAKEN, V_TOP, V_TOTAL, V_TURN,
                                             V_XFER, VIEW_SIZE, JK)
-from cardsim.kernels.melds import (K_GROUP, K_RUN, M_FLAGS, M_HI, M_JOKERS, M_KEY, M_KIND, M_LO,  # noqa: F401
+from cardsim.kernels.melds import (MK_GROUP, MK_RUN, M_FLAGS, M_HI, M_JOKERS, M_KEY, M_KIND, M_LO,  # noqa: F401
                                    M_P1, M_P2)
 from cardsim.kernels.jit import njit
 from cardsim.plugin import index_of
@@ -95,3 +95,8 @@ def held(view, c):
 
 
 find = index_of          # the index of a code in legal[:n], -1 if it is not legal
+
+# The meld kinds' names before issue 42 (plug-ins written with them keep working): a meld's kind
+# is MK_GROUP / MK_RUN, since K_* are the decision kinds.
+K_GROUP = MK_GROUP
+K_RUN = MK_RUN

@@ -863,7 +863,7 @@ def meld_cards(packed: int, jpos: int, p1: int, p2: int) -> tuple[int, list[str]
     lo, hi, wild = (packed >> 12) & 31, (packed >> 17) & 31, (packed >> 22) & 31
     twos = _twos(packed >> 32)
     wilds = ["JK"] * (wild - len(twos)) + twos
-    if kind == M.K_GROUP:
+    if kind == M.MK_GROUP:
         return i, holding_cards(p1, p2, 0) + wilds
     out = []
     for pos in range(lo, hi + 1):
@@ -1080,7 +1080,7 @@ def _action_text(a: int) -> str:
         text = "go down" + (f" (alternative contract {f3})" if f3 else "")
         return text + (f", giving {_card(f2)} for the joker of meld {f1 - 1}" if f1 else "")
     if kind == K.A_MELD:
-        if f1 == M.K_GROUP:
+        if f1 == M.MK_GROUP:
             if f2 == M.WILD_TRIO_RANK:
                 return "meld a trio of three wild cards"
             return f"meld a group of {RANK_NAMES[f2]}s" + (f" with {f3} wild card{'s' if f3 > 1 else ''}" if f3 else "")

@@ -17,7 +17,7 @@ V_CUT_KEPT, V_CUT_EXACT, V_RULE_CUT_AIM, V_RULE_CUT_SPREAD, V_NMELDS; per seat p
 the table): V_HELD + p (cards held), V_DOWN + p, V_DOWN_TURN + p, V_CHIPS + p, V_TOTAL + p
 (penalty so far), V_BUYS + p (this hand), V_EXK + p (cards passed in the exchange), V_GBUYS + p
 (this game); the table: meld i at ``view[V_TABLE + i * TW + f]`` (``meld_field(view, i, f)``),
-f = M_KIND (K_GROUP 0 / K_RUN 1), M_KEY (a group's rank, a run's suit), M_LO, M_HI (run
+f = M_KIND (MK_GROUP 1 / MK_RUN 2: the meld kinds; the decision kinds are the K_* below), M_KEY (a group's rank, a run's suit), M_LO, M_HI (run
 positions, 1 = ace low .. 14 = ace high), M_JOKERS (wild cards), M_JPOS (a run's wild
 positions, a mask), M_FLAGS, M_P1, M_P2 (its naturals, masks), T_TWOS, T_OWNER, T_TURN,
 T_CONTRACT. Never another holding, the stock's order or the exchange pool.
@@ -32,8 +32,8 @@ Decision kinds and their legal actions (``legal[:n]``):
   down now, the discard (K_DISCARD) follows. The engine lays the contract the way that lays the
   most points.
 * K_GO_OUT (a hand laid at once): [A_GO_OUT7, A_HOLD]; the engine lays the partition and discards.
-* K_LAY (down): A_MELD (``field(a, 1)`` = K_GROUP: rank ``field(a, 2)`` with ``field(a, 3)`` wild
-  cards; K_RUN: suit ``field(a, 2)``, positions ``field(a, 3)``..``field(a, 4)``, wild position
+* K_LAY (down): A_MELD (``field(a, 1)`` = MK_GROUP: rank ``field(a, 2)`` with ``field(a, 3)`` wild
+  cards; MK_RUN: suit ``field(a, 2)``, positions ``field(a, 3)``..``field(a, 4)``, wild position
   ``field(a, 5)``), A_LAYOFF (``card(a)`` onto meld ``field(a, 2)`` at position ``field(a, 3)``),
   A_SHIFT, A_RETRIEVE, A_TAKE_WILD (joker operations), then A_HOLD: lay nothing more (absent while
   a retrieved joker must still be laid).
@@ -50,7 +50,7 @@ base discards). -1 leaves a decision to ``base``, as everywhere.
 """
 import numba
 
-from cardsim.kernels.melds import K_GROUP, K_RUN, M_FLAGS, M_HI, M_JOKERS, M_JPOS, M_KEY, M_KIND, M_LO, M_P1, M_P2  # noqa: F401
+from cardsim.kernels.melds import MK_GROUP, MK_RUN, M_FLAGS, M_HI, M_JOKERS, M_JPOS, M_KEY, M_KIND, M_LO, M_P1, M_P2  # noqa: F401
 from cardsim.kernels.telefunken import (A_BUY, A_CHOOSE, A_DISCARD, A_DRAW, A_EX_CARD, A_EX_DONE, A_GO_DOWN,  # noqa: F401
                                         A_GO_OUT7, A_HOLD, A_LAYOFF, A_MELD, A_PASS, A_RETRIEVE, A_SHIFT, A_TAKE_UPCARD,
                                         A_TAKE_WILD, JK, K_BUY, K_CHOOSE, K_CUT, K_DISCARD, K_EXCHANGE, K_GO_DOWN,
@@ -112,3 +112,8 @@ def rank_count(view, r):
         b = numba.int64(1) << (13 * s + r)
         m += (1 if view[V_H1] & b else 0) + (1 if view[V_H2] & b else 0)
     return m
+
+# The meld kinds' names before issue 42 (plug-ins written with them keep working): a meld's kind
+# is MK_GROUP / MK_RUN, since K_* are the decision kinds.
+K_GROUP = MK_GROUP
+K_RUN = MK_RUN

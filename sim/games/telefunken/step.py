@@ -122,7 +122,7 @@ def action_id(x: int) -> int:
             return BASE["down"] + _radix([c], [K.CONTRACT_ROWS])
         return BASE["exchange_down"] + _radix([a - 1, b], [K.MAX_MELDS, 52])
     if kind == K.A_MELD:
-        if a == M.K_GROUP:
+        if a == M.MK_GROUP:
             return BASE["group"] + _radix([b, c], [14, 16])
         return BASE["run"] + _radix([b, c, d, POS if e == K.RUN_FILL else e], [4, POS, POS, WILD_E])
     if kind == K.A_LAYOFF:
@@ -158,10 +158,10 @@ def action_code(i: int) -> int:
         m, c = _unradix(j, [K.MAX_MELDS, 52])
         return _act(K.A_GO_DOWN, m + 1, c)
     if name == "group":
-        return _act(K.A_MELD, M.K_GROUP, *_unradix(j, [14, 16]))
+        return _act(K.A_MELD, M.MK_GROUP, *_unradix(j, [14, 16]))
     if name == "run":
         s, lo, hi, e = _unradix(j, [4, POS, POS, WILD_E])
-        return _act(K.A_MELD, M.K_RUN, s, lo, hi, K.RUN_FILL if e == POS else e)
+        return _act(K.A_MELD, M.MK_RUN, s, lo, hi, K.RUN_FILL if e == POS else e)
     if name in ("layoff", "shift"):
         return _act(K.A_LAYOFF if name == "layoff" else K.A_SHIFT, *_unradix(j, [TYPES, K.MAX_MELDS, POS]))
     if name == "retrieve":
@@ -188,7 +188,7 @@ def action_text(x: int) -> str:
         return (f"go down, contract row {c}" if c else "go down") if a == 0 else \
             f"go down, giving {_card(b)} to meld {a - 1} for its joker"
     if kind == K.A_MELD:
-        if a == M.K_GROUP:
+        if a == M.MK_GROUP:
             return "meld the wild trio" if b == M.WILD_TRIO_RANK else f"meld a group of rank {b + 1} with {c} wild"
         wild = "wild cards on the gaps" if e == K.RUN_FILL else (f"a wild card at {e}" if e else "no wild card")
         return f"meld a run of suit {'CDHS'[b]} {c}..{d}, {wild}"
