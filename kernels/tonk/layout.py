@@ -126,9 +126,28 @@ S_FUZZ = 4         # params: knock, take, end_dry, meld (chances; see fuzz_choic
 S_PLANNER = 5      # params: watcher's three, then dry_end, take_low, hold_spreads, hold_min_stock
 S_SEARCH = 6       # params: the search row (kernels.search: worlds, rollouts, budget, policy, ...)
 S_EXPERT = 7       # params: planner's seven, then knock_odds, pair_keep, near_keep, feed (issue 41)
-N_PARAMS = SP_PRM + 11
-EXP = 7            # index of the expert's knock_odds (its rules after planner's: ``expert_*``)
-PLAN = 3           # index of the planner's dry_end; greedy, knocker and watcher play it at 0
+
+# ---- parameter rows (``sim.games.tonk.strategies``: each ParamSpec names its slot) ------------
+# knocker, watcher, planner and expert share one row, each reading a prefix of it
+(P_THRESHOLD, P_DECAY, P_WARY_CARDS, P_DRY_END, P_TAKE_LOW, P_HOLD_SPREADS, P_HOLD_MIN_STOCK, P_KNOCK_ODDS,
+ P_PAIR_KEEP, P_NEAR_KEEP, P_FEED,
+ P_SIZE) = offsets(
+    ("P_THRESHOLD", 1),          # knocker on: knock at this count or below
+    ("P_DECAY", 1),              # watcher on: the threshold falls by this per round
+    ("P_WARY_CARDS", 1),         # watcher on: no knock while a rival holds this many cards or fewer
+    ("P_DRY_END", 1),            # planner on (``plan``; greedy, knocker, watcher play these four at 0)
+    ("P_TAKE_LOW", 1),
+    ("P_HOLD_SPREADS", 1),
+    ("P_HOLD_MIN_STOCK", 1),
+    ("P_KNOCK_ODDS", 1),         # expert on (issue 41)
+    ("P_PAIR_KEEP", 1),
+    ("P_NEAR_KEEP", 1),
+    ("P_FEED", 1),
+)
+# the fuzzer's chances (``fuzz_choice``)
+F_KNOCK, F_TAKE, F_END_DRY, F_MELD, F_SIZE = offsets(("F_KNOCK", 1), ("F_TAKE", 1), ("F_END_DRY", 1), ("F_MELD", 1))
+N_PARAMS = SP_PRM + P_SIZE   # a row holds the longest of these and the search's row
+PLAN = P_DRY_END    # the planner's first slot; greedy, knocker and watcher play its four at 0
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes
 N_PLUG_PARAMS = 8  # a plug-in's own parameters (its row of ``pprm``; one more slot: PLUG_KINDS)
 PLUG_KINDS = N_PLUG_PARAMS  # pprm slot: bit k set = the plug-in decides decisions of kind k

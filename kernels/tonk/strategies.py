@@ -16,12 +16,22 @@ from cardsim.kernels.tonk.layout import (
     A_LAY,
     BOOK,
     CUR,
-    EXP,
     HAND,
     N,
     P_START,
     PHASE,
+    F_END_DRY,
+    F_KNOCK,
+    F_MELD,
+    F_TAKE,
     PLAN,
+    P_DECAY,
+    P_FEED,
+    P_KNOCK_ODDS,
+    P_NEAR_KEEP,
+    P_PAIR_KEEP,
+    P_THRESHOLD,
+    P_WARY_CARDS,
     RUN,
     S_EXPERT,
     S_FUZZ,
@@ -146,13 +156,13 @@ def wants_knock(st, sid, prm):
     cur = st[CUR]
     c = hand_count(st[HAND + cur])
     if sid == S_KNOCKER:
-        return c <= prm[0]
+        return c <= prm[P_THRESHOLD]
     if sid == S_EXPERT and expert_knocks(st, cur, c, prm):
         return True
     for p in range(st[N]):
-        if p != cur and popcount(st[HAND + p]) <= prm[2]:
+        if p != cur and popcount(st[HAND + p]) <= prm[P_WARY_CARDS]:
             return False
-    return c <= prm[0] - prm[1] * ((st[TURNS] - 1) // st[N])
+    return c <= prm[P_THRESHOLD] - prm[P_DECAY] * ((st[TURNS] - 1) // st[N])
 
 
 # ---- the expert (issue 41): what a good player reads from the table ------------
@@ -257,12 +267,12 @@ def expert_knocks(st, p, c, prm):
     unseen = unseen_by(st, p)
     if c < least_rival_count(st, p, unseen):
         return True
-    if prm[EXP] >= 1.0:
+    if prm[P_KNOCK_ODDS] >= 1.0:
         return False
     u, s1, s2 = unseen_sums(unseen)
-    if prm[EXP] > 0.5 and likely_caught(st, p, c, u, s1):
+    if prm[P_KNOCK_ODDS] > 0.5 and likely_caught(st, p, c, u, s1):
         return False
-    return knock_chance(st, p, c, unseen, u, s1, s2) >= prm[EXP]
+    return knock_chance(st, p, c, unseen, u, s1, s2) >= prm[P_KNOCK_ODDS]
 
 
 @njit(cache=True, inline='always')
@@ -313,9 +323,9 @@ def expert_discard_value(st, hand, card, prm, unseen, known):
     ``unseen``: ``unseen_by``), less ``feed`` when a rival can use it (``feeds``; ``known``:
     ``rivals_known``). The card index breaks ties as greedy's does."""
     v = POINTS_TEN_CAP[card % 13] + card * 1e-3
-    v -= 0.5 * (prm[EXP + 1] * pair_outs(hand, unseen, card) + prm[EXP + 2] * run_outs(hand, unseen, card))
+    v -= 0.5 * (prm[P_PAIR_KEEP] * pair_outs(hand, unseen, card) + prm[P_NEAR_KEEP] * run_outs(hand, unseen, card))
     if feeds(st, card, known):
-        v -= prm[EXP + 3]
+        v -= prm[P_FEED]
     return v
 
 
@@ -450,19 +460,19 @@ def fuzz_choice(st, acts, n, prm, gen):
     discard. Each kind falls back to any legal action when it is not legal."""
     i = -1
     if st[PHASE] == P_START:
-        if uniform(gen) < prm[0]:
+        if uniform(gen) < prm[F_KNOCK]:
             i = pick_kind(acts, n, 1 << A_KNOCK, gen)
         if i < 0 and stock_empty(st):
-            first = A_END_DRY if uniform(gen) < prm[2] else A_DRAW_DISCARD
+            first = A_END_DRY if uniform(gen) < prm[F_END_DRY] else A_DRAW_DISCARD
             i = pick_kind(acts, n, 1 << first, gen)
             if i < 0:
                 i = pick_kind(acts, n, (1 << A_END_DRY) | (1 << A_DRAW_DISCARD), gen)
-        if i < 0 and uniform(gen) < prm[1]:
+        if i < 0 and uniform(gen) < prm[F_TAKE]:
             i = pick_kind(acts, n, 1 << A_DRAW_DISCARD, gen)
         if i < 0:
             i = pick_kind(acts, n, 1 << A_DRAW_STOCK, gen)
     else:
-        if uniform(gen) < prm[3]:
+        if uniform(gen) < prm[F_MELD]:
             i = pick_kind(acts, n, (1 << A_LAY) | (1 << A_HIT), gen)
         if i < 0:
             i = pick_kind(acts, n, 1 << A_DISCARD, gen)

@@ -271,6 +271,13 @@ class TonkState(StepState):
                 else [0] * n,
                 "stock": 52 - int(st[K.STOCK_PTR]) if not self._deck_pending() else 52 - len(self._deck)}
 
+    def plugin_view(self, seat: int) -> np.ndarray | None:
+        if self.is_chance() or self.is_terminal() or seat != self.current_player():
+            return None
+        view = np.zeros(K.VIEW_SIZE, np.int64)
+        K.fill_view(self.st, view)
+        return view
+
     def observation_string(self, seat: int) -> str:
         o = self.observation(seat)
         spreads = " | ".join(f"seat {q}: {fmt_mask(o['books'][q] | o['runs'][q]) or '-'}" for q in range(self.n))
