@@ -120,6 +120,13 @@ class StepState:
             if name in vars(cls):
                 setattr(cls, name, _checked_seat(vars(cls)[name]))
 
+    def plugin_view(self, seat: int) -> np.ndarray | None:
+        """What a plug-in at ``seat`` is given at this decision (the kernel's own view array, the
+        one its ``decide`` reads), or None where it is not that seat's decision or the adapter
+        cannot make it. The conformance suite checks it is the same in every world the seat
+        cannot tell apart (``resample``): a view hides the cards the seat may not see."""
+        return None
+
     def is_chance(self) -> bool:
         """A phase machine's default: chance while dealing (``phase`` "deal"), over at "over"."""
         return self.phase == "deal"

@@ -15,7 +15,9 @@ being found. What is particular to one game stays in its own files (``test_opens
    where declared, only columns the game declares (``GameSpec.columns``: ``sim.columns.find``,
    a seat mask's per-seat booleans), the same records on one worker and on two (smaller shards).
 4. ``resample_from_infostate`` keeps the player's information state, observation and legal
-   actions at every decision of a game; OpenSpiel's ISMCTS plays a game through the bridge.
+   actions at every decision of a game; OpenSpiel's ISMCTS plays a game through the bridge. Views
+   hide cards: what a plug-in is given (``StepState.plugin_view``, the kernel's view) and the
+   seat's observation are the same in every world the seat cannot tell apart.
 5. A plug-in (``cardsim.plugin.Strategy``) that always takes the first legal action plays at
    every seat of a checked run, where the game takes plug-ins (``GameSpec.plugin``).
 6. Bad input on the command line (an unknown preset, too many players, an unknown strategy,
@@ -209,6 +211,42 @@ def test_resample_keeps_the_information_and_ismcts_plays(game):
         return False
     assert resample_walk(g, 1, rng, check) == 0 and seen
     ismcts_plays(g, rng, simulations=ISMCTS_SIMULATIONS, zero_sum=spec.zero_sum)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_views_hide_cards(game):
+    """At every decision of random games (every preset's first at the most players), what a
+    plug-in at the seat to act is given (``StepState.plugin_view``: the kernel's own view) and the
+    seat's observation are the same in a world it cannot tell apart (``resample``: the cards it
+    may not see dealt again), while in some of those worlds another seat sees something else (the
+    hidden cards did move: the check has teeth)."""
+    spec = stepped(get_game(game))
+    n = spec.players[1]
+    g = new_game(game, n, None, quick_options(spec))
+    rng = np.random.default_rng(17)
+    views = moved = 0
+    for _ in range(STEP_GAMES):
+        s = g.new_state()
+        while not s.is_terminal():
+            if s.is_chance():
+                outs = s.chance_outcomes()
+                probs = np.array([q for _, q in outs])
+                s.apply(int(outs[rng.choice(len(outs), p=probs / probs.sum())][0]))
+                continue
+            p = s.current_player()
+            r = s.resample(p, rng)
+            assert r.observation_string(p) == s.observation_string(p)
+            v = s.plugin_view(p)
+            if v is not None:
+                w = r.plugin_view(p)
+                assert w is not None and np.array_equal(v, w), f"{game}: seat {p}'s view depends on hidden cards"
+                views += 1
+            moved += any(r.observation_string(q) != s.observation_string(q) for q in range(n) if q != p)
+            legal = s.legal_actions()
+            s.apply(int(legal[rng.integers(len(legal))]))
+    assert moved, f"{game}: resampling never moved a hidden card"
+    if spec.plugin and not views:
+        pytest.skip(f"{game}'s step adapter does not make the plug-in's view (StepState.plugin_view)")
 
 
 # ---- 5. plug-ins -------------------------------------------------------------------------------

@@ -74,3 +74,19 @@ def test_a_built_in_game_does_not_load_the_toy(toy_path):
     assert not any(m.startswith("cardsim_toy") for m in loaded)
     games = {m.split(".")[3] for m in loaded if m.startswith("cardsim.sim.games.")}
     assert games == {"tonk"}, loaded
+
+
+def test_the_toy_game_passes_the_conformance_suite(toy_path):
+    """``tests/test_conformance.py`` collects the toy game with the built-ins (it iterates the
+    discovered games) and its checks pass for it; those a toy cannot take (no step adapter, no
+    plug-ins, no kernels under ``cardsim.kernels``) are skipped, and say so."""
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(toy_path), os.environ.get("PYTHONPATH", "")]))
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-rs",
+                          str(root / "tests" / "test_conformance.py"), "-k", "toy"],
+                         capture_output=True, text=True, env=env, cwd=root)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
+    summary = res.stdout.strip().splitlines()[-1]
+    assert " passed" in summary and "failed" not in summary, summary
+    passed = int(summary.split(" passed")[0].split()[-1])
+    assert passed >= 5, summary                               # the batch records and the four bad inputs
