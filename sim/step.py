@@ -120,6 +120,13 @@ class StepState:
             if name in vars(cls):
                 setattr(cls, name, _checked_seat(vars(cls)[name]))
 
+    def batch_record(self, k: int) -> int:
+        """The batch record (with the bridge's options, ``first_dealer`` 0 where the game has it)
+        that the ``k``-th bridged game replays when fed the batch's chance outcomes
+        (``batch_outcome(seed, record)``) and its strategies' choices (``strategy_action``) on that
+        record's play stream: the conformance suite checks the returns are its payouts."""
+        return k
+
     def plugin_view(self, seat: int) -> np.ndarray | None:
         """What a plug-in at ``seat`` is given at this decision (the kernel's own view array, the
         one its ``decide`` reads), or None where it is not that seat's decision or the adapter

@@ -17,7 +17,8 @@ being found. What is particular to one game stays in its own files (``test_opens
 4. ``resample_from_infostate`` keeps the player's information state, observation and legal
    actions at every decision of a game; OpenSpiel's ISMCTS plays a game through the bridge. Views
    hide cards: what a plug-in is given (``StepState.plugin_view``, the kernel's view) and the
-   seat's observation are the same in every world the seat cannot tell apart.
+   seat's observation are the same in every world the seat cannot tell apart. A bridged game fed
+   the batch's chance outcomes and strategies' choices ends with its batch record's payouts.
 5. A plug-in (``cardsim.plugin.Strategy``) that always takes the first legal action plays at
    every seat of a checked run, where the game takes plug-ins (``GameSpec.plugin``).
 6. Bad input on the command line (an unknown preset, too many players, an unknown strategy,
@@ -190,6 +191,36 @@ def test_batch_records(game, preset):
     two = cardsim.run(game, preset=preset, deals=DEALS, seed=5, check=True, strategies=seats, workers=2,
                       shard_size=DEALS // 3 + 1).records                  # (shards of other sizes too)
     assert one.equals(two)
+
+
+BRIDGED = 4             # bridged games replayed against their batch records
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_bridged_game_is_the_batch_record(game):
+    """Games played through the OpenSpiel bridge, chance fed the batch's outcomes
+    (``StepState.batch_outcome``) and every seat's decision made by its built-in strategy on the
+    record's play stream (``strategy_action``; the default table of built-ins, random ones among
+    them, so the draws must come in the batch's order), end with the payouts of the batch record
+    they replay (``batch_record``), the records' options being the bridge's (``first_dealer`` 0
+    where the game has it)."""
+    from cardsim.sim.registry import seat_arrays, seat_table
+    from openspiel_helpers import play_like_the_batch
+    spec = stepped(get_game(game))
+    options = quick_options(spec)
+    if hasattr(spec.options_cls(), "first_dealer"):
+        options["first_dealer"] = "0"
+    g = bridged(spec, *(["first_dealer=0"] if "first_dealer" in options else []))
+    n = g.num_players()
+    seats = lineup(spec, 0)[:n] + lineup(spec, 1)[:max(0, n - len(lineup(spec, 0)))]
+    records = [g.new_initial_state().inner.batch_record(k) for k in range(BRIDGED)]
+    seed = 13
+    rec = cardsim.run(game, players=n, deals=max(records) + 1, seed=seed, strategies=seats, options=options,
+                      workers=1).records
+    sids, params = seat_arrays(spec, seat_table(spec, seats, n))
+    for d in records:
+        s = play_like_the_batch(g, seed, d, sids, params)
+        assert s.returns() == [float(rec[f"payout_{p}"][d]) for p in range(n)], (game, d)
 
 
 # ---- 4. resampling and ISMCTS ------------------------------------------------------------------

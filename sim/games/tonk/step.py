@@ -271,6 +271,28 @@ class TonkState(StepState):
                 else [0] * n,
                 "stock": 52 - int(st[K.STOCK_PTR]) if not self._deck_pending() else 52 - len(self._deck)}
 
+    # ---- the batch's play, step by step (tests/test_conformance.py: a bridged deal is the batch record) ----
+    def batch_record(self, k: int) -> int:
+        """The batch record that bridged deal ``k`` replays: the bridge's dealer is
+        ``first_dealer``, while the batch's deal ``d`` is dealt by ``(first + d) % n``, so every
+        n-th record."""
+        return k * self.n
+
+    def batch_outcome(self, seed: int, deal: int) -> int:
+        """At a chance node: the card the batch deals or draws here in deal ``deal`` of run ``seed``."""
+        key = (seed, deal)
+        if getattr(self, "_batch_key", None) != key:
+            self._batch_key, self._batch_deck = key, batch_deck(seed, deal, self.game.opts)
+        deck = self._batch_deck
+        return deck[len(self._deck)] if self._deck_pending() else deck[int(self.st[K.STOCK_PTR])]
+
+    def strategy_action(self, sid: int, prm, gplay) -> int:
+        """The action cardsim's built-in strategy ``sid`` (parameter row ``prm``) takes here, drawing
+        from the play stream ``gplay`` as the batch kernel does."""
+        acts = np.zeros(K.MAX_ACTS, np.int64)
+        n = K.legal_actions(self.st, self.game.opts, acts)
+        return action_id(int(acts[K.choose(self.st, self.game.opts, acts, n, np.int64(sid), prm, gplay)]))
+
     def plugin_view(self, seat: int) -> np.ndarray | None:
         if self.is_chance() or self.is_terminal() or seat != self.current_player():
             return None
