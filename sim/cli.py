@@ -158,9 +158,23 @@ def _mean_label(meta: dict) -> str:
     return "mean payout" if label == "payout (chips)" else f"mean {label.split(' (')[0]}"
 
 
+def _meta_labels(meta: dict) -> list[str]:
+    """Every strategy label a result's tables show (its seats, points, lineups and field): a
+    label is shortened beside these (``registry.short_labels``)."""
+    found = []
+    for s in meta.get("seats") or []:
+        found.append(s["label"] if isinstance(s, dict) else s)
+    for p in meta.get("points") or []:
+        if isinstance(p, dict):
+            found += [p.get("label")] + [lab for u in p.get("lineups") or [] for lab in u.get("seats", [])]
+    if meta.get("field"):
+        found.append(meta["field"])
+    return [str(x) for x in found if x]
+
+
 def _label(meta: dict, label: str) -> str:
-    from cardsim.sim.registry import short_label
-    return term(short_label(meta["game"], str(label)))
+    from cardsim.sim.registry import short_labels
+    return term(short_labels(meta["game"], [*_meta_labels(meta), str(label)])[str(label)])
 
 
 def _print_table(title: str, cols: list, rows: list, note_dropped: bool = True) -> None:
@@ -405,8 +419,7 @@ def _print_sequential(summary: dict, meta: dict | None = None) -> None:
         units = _units(meta or {"game": ""}, summary["deals"])
         name = seq["headline"]
         if meta and meta.get("game"):                  # labels as the tables show them (non-default parameters)
-            from cardsim.sim.registry import short_label
-            name = " - ".join(short_label(meta["game"], part) for part in str(name).split(" - "))
+            name = " - ".join(_label(meta, part) for part in str(name).split(" - "))
         out.print(term(f"precision target ± {seq['target']:g} {state}: {name} {seq['estimate']:+.4f} ± "
                        f"{seq['half_width']:.4g} after {summary['deals']:,} {units} in {seq['looks']} "
                        f"look{'s' if seq['looks'] != 1 else ''} "

@@ -124,6 +124,22 @@ def installed_labels(game, warn) -> list[str]:
     return labels
 
 
+def loaded_params(source: str, name: str):
+    """The parameters (ParamSpecs) of plug-in ``name`` of file ``source`` where that file is
+    already imported in this process (nothing is imported here: a table's label never runs a
+    user's file), else None."""
+    try:
+        resolved = str(Path(source).resolve())
+    except OSError:
+        return None
+    for mod in _MODULES.values():
+        if str(Path(getattr(mod, "__file__", "") or "").resolve()) == resolved:
+            obj = getattr(mod, name, None)
+            params = getattr(obj, "params", None)
+            return tuple(params) if params is not None else None
+    return None
+
+
 def load(source: str, name: str, game):
     """The plug-in Strategy ``name`` of file ``source`` (or of the entry point ``name`` when
     ``source`` is empty), checked against ``game`` (a GameSpec) and compiled once."""

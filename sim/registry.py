@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+from pathlib import Path
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -107,32 +108,73 @@ def split_label(text: str) -> tuple[str, str]:
     return name, rest
 
 
-def short_label(game: GameSpec | str, label: str) -> str:
-    """A strategy label for tables: only the parameters that differ from the strategy's
-    defaults (``"watcher:threshold=8,decay=1,wary_cards=2"`` -> ``"watcher:decay=1"``; all
-    defaults -> the bare name). The full label stays in the metadata and ``--json``. A label
-    this game does not know (a plug-in's, a file's of another version) is returned unchanged."""
+def _label_parts(spec: GameSpec | None, label: str):
+    """(name as tables show it, [(key, value text)], the parameters' specs or None, its defaults)
+    of a strategy label: a built-in's, or a plug-in's (``dir/file.py:NAME:...``: shown as
+    ``file:NAME``; its defaults known where the plug-in is loaded in this process)."""
+    from cardsim.sim import plugin as P
+    name, rest = split_label(label)
+    pairs = [tuple(kv.partition("=")[::2]) for kv in rest.split(",") if kv] if rest else []
+    parts = P.split(label)
+    if parts is not None:
+        params = P.loaded_params(parts[0], parts[1])
+        return f"{Path(parts[0]).stem}:{parts[1]}", pairs, params
+    strat = spec.strategies.get(name) if spec is not None else None
+    return name, pairs, (strat.params if strat is not None else None)
+
+
+def _value(params, key: str, text: str):
+    """A label's value text as a number (a choice's name as its index); the text where it is neither."""
+    by_name = {p.name: p for p in params or ()}
+    named = by_name[key].read(text) if key in by_name else None
+    if named is not None:
+        return named
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def short_labels(game: GameSpec | str, labels) -> dict[str, str]:
+    """Each of ``labels`` as tables and plots show it beside the others: the parameters that
+    differ from the strategy's defaults (``"watcher:threshold=8,decay=1,wary_cards=2"`` ->
+    ``"watcher:decay=1"``; all defaults -> the bare name), and every parameter whose value tells
+    two labels of the same strategy apart even at its default (``knocker:threshold=6`` beside
+    ``knocker:threshold=8``, not ``knocker``). A plug-in's label is its file's stem, its name and
+    its parameters (those at their defaults dropped where the plug-in is loaded). Two different
+    labels never show the same text: where they would, they show in full. The full labels stay
+    in the metadata and ``--json``; a label the game does not know is shown as it is."""
     try:
         spec = get_game(game) if isinstance(game, str) else game
-        name, rest = split_label(label)
-        strat = spec.strategies.get(name)
-    except Exception:  # noqa: BLE001 - a label of an unknown game prints as it is
-        return label
-    if strat is None or not rest:
-        return label
-    defaults = {p.name: p.default for p in strat.params}
-    by_name = {p.name: p for p in strat.params}
-    kept = []
-    for pair in rest.split(","):
-        key, _, val = pair.partition("=")
-        try:
-            named = by_name[key].read(val) if key in by_name else None
-            if key in defaults and (named if named is not None else float(val)) == defaults[key]:
-                continue
-        except ValueError:
-            pass
-        kept.append(pair)
-    return name + (":" + ",".join(kept) if kept else "")
+    except Exception:  # noqa: BLE001 - labels of an unknown game print as they are
+        spec = None
+    labels = list(dict.fromkeys(str(x) for x in labels))
+    parts = {lab: _label_parts(spec, lab) for lab in labels}
+    telling: dict[str, set] = {}
+    for name in {v[0] for v in parts.values()}:
+        group = [v for v in parts.values() if v[0] == name]
+        keys = dict.fromkeys(k for v in group for k, _ in v[1])
+        values = [{k: _value(v[2], k, t) for k, t in v[1]} for v in group]
+        telling[name] = {k for k in keys if len({repr(d.get(k)) for d in values}) > 1}
+    short = {}
+    for lab, (name, pairs, params) in parts.items():
+        defaults = {p.name: float(p.default) for p in params or ()}
+        kept = [f"{k}={t}" for k, t in pairs
+                if k in telling[name] or k not in defaults or _value(params, k, t) != defaults[k]]
+        short[lab] = name + (":" + ",".join(kept) if kept else "")
+    seen: dict[str, list] = {}
+    for lab, text in short.items():
+        seen.setdefault(text, []).append(lab)
+    for text, same in seen.items():
+        if len(same) > 1:
+            for lab in same:
+                short[lab] = lab
+    return short
+
+
+def short_label(game: GameSpec | str, label: str) -> str:
+    """A strategy label for tables, shown alone (``short_labels`` of that label)."""
+    return short_labels(game, [label])[str(label)]
 
 
 def parse_seat(game: GameSpec, text: str) -> Seat:

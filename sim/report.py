@@ -258,28 +258,12 @@ def _wrap(label: str, width: int = 24) -> str:
 
 
 def _plot_labels(game: str, labels: list[str]) -> list[str]:
-    """Strategy labels short enough for a plot and still distinct: only the parameters that
-    differ from the strategy's defaults (``registry.short_label``); where two different labels
-    would print the same, the parameters that differ between them are put back (and the full
-    label where even that does not tell them apart). The tables keep the full labels."""
-    from cardsim.sim.registry import short_label
-    short = [short_label(game, lab) for lab in labels]
-    for text in set(short):
-        same = [i for i, x in enumerate(short) if x == text]
-        if len({labels[i] for i in same}) < 2:
-            continue
-        pairs = [dict(kv.partition("=")[::2] for kv in labels[i].partition(":")[2].split(",") if kv)
-                 for i in same]
-        keys = [k for k in dict.fromkeys(k for d in pairs for k in d) if len({d.get(k) for d in pairs}) > 1]
-        for i, d in zip(same, pairs):
-            name, _, rest = text.partition(":")
-            kept = [kv for kv in rest.split(",") if kv]
-            kept += [f"{k}={d[k]}" for k in keys if k in d and f"{k}={d[k]}" not in kept]
-            short[i] = name + (":" + ",".join(kept) if kept else "")
-        if len({short[i] for i in same}) < len({labels[i] for i in same}):
-            for i in same:
-                short[i] = labels[i]
-    return short
+    """Strategy labels short enough for a plot and still distinct (``registry.short_labels``:
+    the parameters off their defaults and those that tell two points apart). The tables keep
+    the full labels."""
+    from cardsim.sim.registry import short_labels
+    short = short_labels(game, labels)
+    return [short[str(lab)] for lab in labels]
 
 
 def _image(lines: list[str], name: str | None, alt: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -20,7 +21,7 @@ from cardsim.sim.cli import LiveProgress, print_points, print_summary
 from cardsim.sim.notes import point_notes
 from cardsim.sim.errors import UsageError
 from cardsim.sim.experiment import make_compare, run_experiment
-from cardsim.sim.registry import GAME_NAMES, Seat, get_game, short_label
+from cardsim.sim.registry import GAME_NAMES, Seat, get_game, short_label, short_labels
 from cardsim.sim.runner import make_config, run as run_batch
 from cardsim.sim.tables import fmt_num, fmt_pct, fmt_pm, wrap_label
 from cli_helpers import invoke
@@ -129,10 +130,37 @@ def test_labels_show_only_non_default_parameters():
     assert short_label(tonk, "watcher:threshold=8,decay=1,wary_cards=2") == "watcher:decay=1"
     assert short_label(tonk, "watcher:threshold=8,decay=0.5,wary_cards=2") == "watcher"
     assert short_label(tonk, "greedy") == "greedy"
-    assert short_label(tonk, "my.py:NAME:a=1") == "my.py:NAME:a=1"      # a plug-in's label is kept
+    assert short_label(tonk, "dir/my.py:NAME:a=1") == "my:NAME:a=1"     # a plug-in not loaded: its stem, all parameters
     tripoli = get_game("tripoli")
     full = Seat(tripoli.strategies["heuristic"], tuple(p.default for p in tripoli.strategies["heuristic"].params))
     assert short_label(tripoli, full.label) == "heuristic"
+
+
+def test_labels_show_what_tells_them_apart():
+    """Issue 43: beside each other, labels of one strategy keep every parameter whose value
+    differs among them, at its default too; two different labels never show the same text; a
+    plug-in's label is its file's stem, name and (once it is loaded) its non-default parameters."""
+    tonk = get_game("tonk")
+    assert short_labels(tonk, ["knocker:threshold=6", "knocker:threshold=8", "greedy"]) == {
+        "knocker:threshold=6": "knocker:threshold=6", "knocker:threshold=8": "knocker:threshold=8", "greedy": "greedy"}
+    both = short_labels(tonk, ["watcher:threshold=8,decay=1,wary_cards=2", "watcher:threshold=6,decay=0.5,wary_cards=2"])
+    assert list(both.values()) == ["watcher:threshold=8,decay=1", "watcher:threshold=6,decay=0.5"]
+    assert short_labels(tonk, ["a/x.py:N:a=1", "b/x.py:N:a=1"]) == {"a/x.py:N:a=1": "a/x.py:N:a=1",
+                                                                    "b/x.py:N:a=1": "b/x.py:N:a=1"}
+    from cardsim.sim import plugin as P
+    example = str(Path(__file__).resolve().parent.parent / "examples" / "tonk_low_knock.py")
+    P._module_of(example)                                      # loaded, as a run loads it (not compiled here)
+    assert short_label(tonk, f"{example}:low_knock:threshold=8") == "tonk_low_knock:low_knock"
+    assert short_labels(tonk, [f"{example}:low_knock:threshold=5", "knocker:threshold=5"]) == {
+        f"{example}:low_knock:threshold=5": "tonk_low_knock:low_knock:threshold=5", "knocker:threshold=5": "knocker:threshold=5"}
+
+
+def test_a_compare_shows_the_parameter_that_tells_its_points_apart(cli):
+    res = invoke("compare", "tonk", "--strategy", "knocker:threshold=6", "--strategy", "knocker:threshold=8",
+                 "-n", 200, "-q")
+    assert res.exit_code == 0, res.output
+    rows = [line.split()[1] for line in res.output.splitlines() if line.strip()[:1] in ("0", "1")]
+    assert rows == ["knocker:threshold=6", "knocker:threshold=8"], res.output
 
 
 def test_wrap_label_keeps_every_character():

@@ -159,15 +159,16 @@ def _tick_texts(ax, axis: str = "y") -> list[str]:
 
 
 def test_two_long_labels_print_differently(sources, tmp_path, monkeypatch):
-    """Tripoli's two candidates differ in sell_old only: each plot names them apart, short."""
+    """Tripoli's two candidates differ in sell_old only: each plot names them apart, short (the
+    parameter that tells them apart on both, at its default too: issue 43)."""
     figures = _render(monkeypatch, sources["tripoli", "compare"], tmp_path / "r")
     for name in ("points.png", "outcomes.png"):
         labels = _tick_texts(figures[name].axes[0])
         assert len(labels) == 2 and len(set(labels)) == 2, labels
-        assert labels[0].startswith("0: heuristic") and "1: heuristic:sell_old=0" in labels[1], labels
+        assert "0: heuristic:sell_old=1" in labels[0] and "1: heuristic:sell_old=0" in labels[1], labels
         assert not any("pay_weight" in x for x in labels), labels       # parameters at their defaults
     legend = [t.get_text() for t in figures["payouts.png"].legends[0].get_texts()]
-    assert legend == ["0: heuristic", "1: heuristic:sell_old=0"], legend
+    assert legend == ["0: heuristic:sell_old=1", "1: heuristic:sell_old=0"], legend
 
 
 def test_histogram_bars_are_centred_on_their_values(sources, tmp_path, monkeypatch):
@@ -191,9 +192,11 @@ def test_histogram_bars_are_centred_on_their_values(sources, tmp_path, monkeypat
 
 def test_plot_labels_are_short_and_distinct():
     from cardsim.sim.report import _plot_labels
-    assert _plot_labels("tonk", ["knocker:threshold=8", "knocker:threshold=6"]) == ["knocker", "knocker:threshold=6"]
+    # the parameter that tells two points apart shows on both, at its default too (issue 43)
+    assert _plot_labels("tonk", ["knocker:threshold=8", "knocker:threshold=6"]) == \
+        ["knocker:threshold=8", "knocker:threshold=6"]
     full = ["heuristic:swap_below=3,sell_old=1", "heuristic:swap_below=3,sell_old=0"]
-    assert _plot_labels("tripoli", full) == ["heuristic", "heuristic:sell_old=0"]
+    assert _plot_labels("tripoli", full) == ["heuristic:sell_old=1", "heuristic:sell_old=0"]
     # the same label twice stays one text; an unknown game's labels stay as they are
     assert _plot_labels("tonk", ["greedy", "greedy"]) == ["greedy", "greedy"]
     assert _plot_labels("chess", ["a:x=1", "a:x=2"]) == ["a:x=1", "a:x=2"]
