@@ -1,7 +1,9 @@
-"""Marafon in the step API (``sim.step``; issue 20): one match, decision by decision, on the
-kernels' state and helpers (``kernels.marafon``: ``set_trump``, ``declarable``, ``put_card``,
-``finish_trick``, ``resolve_claim``, ``score_hand``, ``after_hand``, ``next_dealer``, ``cap_game``;
-``kernels.tricks.legal_cards``), in the order the batch kernel plays them (``play_match``).
+"""Marafon in the step API (``sim.step``; issue 20): one match, decision by decision, driven on
+the kernels' state by the kernels' own steps (``kernels.marafon``: ``start_game``, ``start_hand``,
+``deal_card``, ``dealt``, ``set_trump``, ``declarable``, ``declare``, ``window_opens``,
+``card_window_due``, ``resolve_claim``, ``put_card``, ``finish_trick``, ``close_hand``,
+``next_dealer``, ``match_over``; ``kernels.tricks.legal_cards``), in the order the batch kernel
+plays them (``play_match``); the adapter keeps only the state machine between them.
 
 Chance: each hand is dealt card by card in the kernel's order (two rounds of packets of five from
 the dealer's right: deck position i goes to seat ``dealer + 1 + (i mod 20) // 5``), each card
@@ -24,26 +26,22 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.kernels import marafon as K
+from cardsim.kernels.marafon.actions import A_CLAIM, A_DECLARE, A_NO, A_TRUMP, N_ACTIONS, dense_id, dense_value
 from cardsim.kernels.rng import seed_stream, shuffle
 from cardsim.kernels.tricks import SUIT_NAMES40, legal_cards
 from cardsim.sim.notation import fmt40_card, fmt40_mask, mask_cards
 from cardsim.sim.step import CHANCE, TERMINAL, StepGame, StepState
-
-A_TRUMP = 40         # A_TRUMP + suit: name that suit trump
-A_NO = 44            # no marafona / no claim
-A_DECLARE = 45       # declare the marafona
-A_CLAIM = 46         # claim the game
-N_ACTIONS = 47
 
 
 NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)   # the kernels log nothing into an empty trace
 
 
 def action_text(i: int) -> str:
-    if i < 40:
-        return f"play {fmt40_card(i)}"
+    v = int(dense_value(i))
+    if i < A_TRUMP:
+        return f"play {fmt40_card(v)}"
     if i < A_NO:
-        return f"name {SUIT_NAMES40[i - A_TRUMP]} trump"
+        return f"name {SUIT_NAMES40[v]} trump"
     return {A_NO: "no", A_DECLARE: "declare the marafona", A_CLAIM: "claim the game"}[i]
 
 
@@ -72,7 +70,7 @@ def make_game(n: int, options) -> StepGame:
 # leader, the seat to act and this seat (one-hot each), the decision kind (trump, marafona,
 # claim, card), game scores / 41, thirds won this hand / 35, games won, extra hand
 OBS_SIZE = 40 + 40 + 4 * 40 + 2 * 40 + 4 * 4 + 4 * 6 + 4 + 2 + 2 + 2 + 1
-_KINDS = {"trump": 0, "declare": 1, "claim": 2, "card": 3}
+_KINDS = {"trump": K.K_TRUMP, "declare": K.K_DECLARE, "claim": K.K_CLAIM, "card": K.K_CARD}   # 0, 1, 2, 3
 
 
 class MarafonState(StepState):
@@ -96,51 +94,41 @@ class MarafonState(StepState):
         self.history: list[int] = []
         self._new_game()
 
-    # ---- the flow of play_match, one step at a time -------------------------------------------
+    # ---- the flow of play_match, one step at a time (the kernels' steps: ``start_game``,
+    # ``start_hand``, ``deal_card``, ``dealt``, ``window_opens``, ``declare``, ``card_window_due``,
+    # ``put_card``, ``finish_trick``, ``close_hand``, ``next_dealer``, ``match_over``) ----------------
     def _new_game(self) -> None:
         st = self.st
-        for i in (K.SCORE, K.SCORE + 1, K.HAND_NO, K.EXTRA, K.OVER):
-            st[i] = 0
-        st[K.WIN_SIDE] = -1
-        st[K.REASON] = -1
+        K.start_game(st, NO_TRACE)
         self._tell(f"game {int(st[K.GAME_NO]) + 1}")
         self._new_hand()
 
     def _new_hand(self) -> None:
         st = self.st
-        if st[K.HAND_NO] >= self.opts[K.O_MAX_HANDS]:
-            K.cap_game(st, NO_TRACE)
+        if not K.start_hand(st, self.opts, NO_TRACE):
             self.phase = "game_end"
             return
-        st[K.HAND_NO] += 1
-        st[K.MATCH_HANDS] += 1
         K.reset_hand(st)
         self._deck = []
         self.phase = "deal"
         self._tell(f"hand {int(st[K.HAND_NO])}, dealer seat {int(st[K.DEALER])}")
 
-    def _deal_to(self, i: int) -> int:
-        return (int(self.st[K.DEALER]) + 1 + (i % 20) // 5) % 4
-
     def _deal_card(self, card: int) -> None:
         st = self.st
-        to = self._deal_to(len(self._deck))
+        i = len(self._deck)
+        to = int(K.deal_to(st, i))
         self._deck.append(card)
-        st[K.HAND + to] |= 1 << card
+        K.deal_card(st, i, card)
         self._tell(f"seat {to} is dealt a card", to, f"seat {to} is dealt {fmt40_card(card)}")
         if len(self._deck) < 40:
             return
-        st[K.DECK:K.DECK + 40] = self._deck
-        st[K.HOLDER4D] = K.owner_of(st, K.FOUR_COINS)
-        st[K.BATT] = st[K.HOLDER4D] if st[K.HAND_NO] == 1 else (st[K.DEALER] + 1) % 4
-        st[K.EXTRA_HANDS] += st[K.EXTRA]
+        K.dealt(st, NO_TRACE)
+        st[K.EXTRA_HANDS] += st[K.EXTRA]          # as ``play_hand`` (read only by the record)
         self._tell(f"seat {int(st[K.BATT])} is the battitore")
         self.phase = "trump"
 
     def _open_window(self, first: int, resume: str) -> None:
-        st = self.st
-        st[K.ASKED] = 1
-        if self.opts[K.O_CLAIMS] == 0 or st[K.EXTRA]:
+        if not K.window_opens(self.st, self.opts):
             self.phase = resume
             return
         self.window = [first, 0]
@@ -148,9 +136,7 @@ class MarafonState(StepState):
         self.phase = "claim"
 
     def _declare(self, p: int, c: int) -> None:
-        st = self.st
-        st[K.MARAF + (p & 1)] += bin(c).count("1")
-        st[K.DECL + p] |= c
+        K.declare(self.st, p, c, NO_TRACE)
         self._tell(f"seat {p} declares the marafona of {' '.join(SUIT_NAMES40[s] for s in range(4) if c >> s & 1)}")
         self._open_window(p, "seat")
 
@@ -177,7 +163,7 @@ class MarafonState(StepState):
                             self.phase = "declare"
                 elif self.stage == 1:
                     self.stage = 2
-                    if o[K.O_CLAIM_TIMING] == 1 and st[K.ASKED] == 0 and st[K.OVER] == 0:
+                    if K.card_window_due(st, o):
                         self._open_window(p, "seat")
                 else:
                     self.phase = "hand_end" if st[K.OVER] else "card"
@@ -185,8 +171,7 @@ class MarafonState(StepState):
                 if st[K.OVER]:
                     self.phase = "hand_end"
                 elif st[K.TRICK_NO] == K.TRICKS:
-                    K.score_hand(st, o, NO_TRACE)
-                    K.after_hand(st, o, NO_TRACE)
+                    K.close_hand(st, o, False, NO_TRACE)
                     self._tell(f"hand points {int(st[K.PTS])}-{int(st[K.PTS + 1])}, "
                                f"score {int(st[K.SCORE])}-{int(st[K.SCORE + 1])}")
                     self.phase = "hand_end"
@@ -202,9 +187,7 @@ class MarafonState(StepState):
             elif ph == "game_end":
                 self._tell(f"game over: side {int(st[K.WIN_SIDE])} wins" if st[K.WIN_SIDE] >= 0 else
                            "game over: level")
-                need = int(o[K.O_GAMES]) // 2 + 1
-                if (st[K.WIN_SIDE] < 0 or st[K.GAMES] >= need or st[K.GAMES + 1] >= need
-                        or st[K.GAME_NO] + 1 >= o[K.O_GAMES]):
+                if K.match_over(st, o):
                     self.phase = "over"
                 else:
                     st[K.GAME_NO] += 1
@@ -233,11 +216,11 @@ class MarafonState(StepState):
         if ph == "deal":
             return [c for c, _ in self.chance_outcomes()]
         if ph == "trump":
-            return [A_TRUMP + s for s in range(4)]
+            return [int(dense_id(K.K_TRUMP, s)) for s in range(4)]
         if ph == "declare":
-            return [A_NO, A_DECLARE]
+            return [int(dense_id(K.K_DECLARE, v)) for v in (0, 1)]
         if ph == "claim":
-            return [A_NO, A_CLAIM]
+            return [int(dense_id(K.K_CLAIM, v)) for v in (0, 1)]
         if ph == "card":
             st = self.st
             m = int(legal_cards(st[K.HAND + self._to_play()], st[K.LED]))
@@ -250,20 +233,21 @@ class MarafonState(StepState):
         if ph == "deal":
             self._deal_card(action)
         elif ph == "trump":
-            K.set_trump(st, action - A_TRUMP, NO_TRACE)
-            self._tell(f"seat {int(st[K.BATT])} names {SUIT_NAMES40[action - A_TRUMP]} trump")
+            suit = int(dense_value(action))
+            K.set_trump(st, suit, NO_TRACE)
+            self._tell(f"seat {int(st[K.BATT])} names {SUIT_NAMES40[suit]} trump")
             self.stage = 0
             self.phase = "seat"
         elif ph == "declare":
             p = self._to_play()
-            if action == A_DECLARE:
+            if dense_value(action):
                 self._declare(p, int(K.declarable(st, self.opts, p)))
             else:
                 self._tell(f"seat {p} does not declare")
                 self.phase = "seat"
         elif ph == "claim":
             p = self.current_player()
-            if action == A_CLAIM:
+            if dense_value(action):
                 K.resolve_claim(st, self.opts, p, NO_TRACE)
                 self._tell(f"seat {p} claims: {'correct' if st[K.HAND_END] == 1 else 'wrong'}")
                 self.phase = self.resume
@@ -272,9 +256,9 @@ class MarafonState(StepState):
                 if self.window[1] == 4:
                     self.phase = self.resume
         else:                                          # a card
-            p = self._to_play()
-            K.put_card(st, p, action, NO_TRACE)
-            self._tell(f"seat {p} plays {fmt40_card(action)}")
+            p, card = self._to_play(), int(dense_value(action))
+            K.put_card(st, p, card, NO_TRACE)
+            self._tell(f"seat {p} plays {fmt40_card(card)}")
             if st[K.NCARDS] == 4:
                 K.finish_trick(st, NO_TRACE)
                 self._tell(f"seat {int(st[K.LAST_WINNER])} wins the trick")
@@ -295,12 +279,13 @@ class MarafonState(StepState):
         decks (``batch_deck``) and play stream replays the batch record."""
         st, o, p = self.st, self.opts, self.current_player()
         if self.phase == "trump":
-            return A_TRUMP + int(K.choose_trump(st[K.HAND + p], sid, prm, o, gplay))
+            return int(dense_id(K.K_TRUMP, K.choose_trump(st[K.HAND + p], sid, prm, o, gplay)))
         if self.phase == "declare":
-            return A_DECLARE if K.wants_declare(sid, gplay) else A_NO
+            return int(dense_id(K.K_DECLARE, 1 if K.wants_declare(sid, gplay) else 0))
         if self.phase == "claim":
-            return A_CLAIM if K.wants_claim(st, o, p, sid, prm, gplay) else A_NO
-        return int(K.choose_card(st, o, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, prm, gplay))
+            return int(dense_id(K.K_CLAIM, 1 if K.wants_claim(st, o, p, sid, prm, gplay) else 0))
+        card = K.choose_card(st, o, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, prm, gplay)
+        return int(dense_id(K.K_CARD, card))
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -318,6 +303,15 @@ class MarafonState(StepState):
                                                                            np.zeros(64, np.int64)))
 
     # ---- what a seat sees --------------------------------------------------------------------
+    def plugin_view(self, seat: int) -> np.ndarray | None:
+        """What a plug-in at ``seat`` is given at its decision: the kernel's own view
+        (``fill_view``, the V_* layout of ``cardsim.marafon``), None when ``seat`` does not act."""
+        if self.phase not in _KINDS or seat != self.current_player():
+            return None
+        view = np.zeros(K.VIEW_SIZE, np.int64)
+        K.fill_view(self.st, self.opts, seat, _KINDS[self.phase], view)
+        return view
+
     def _hand_of(self, seat: int) -> int:
         return int(self.st[K.HAND + seat])
 
