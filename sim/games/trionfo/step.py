@@ -1,8 +1,10 @@
 """Trionfo in the step API (``sim.step``; issue 20): one session, decision by decision, on the
-kernels' state and helpers (``kernels.trionfo``: ``reset_deal``, ``speak``, ``auction_over``,
-``hand_strength``, ``is_solo``, ``owner_of``, ``put_card``, ``finish_trick``, ``settle``,
-``determinize``; ``kernels.tricks.legal_cards``), in the order the batch kernel plays them
-(``play_session``).
+kernels' state, driven by the same rule steps the batch kernel plays it with (``play_session``;
+``kernels.trionfo.rules``): ``start_session``, ``start_hand``, ``reset_deal``, ``deal_card``,
+``open_auction``, ``next_speaker``, ``speak``, ``close_auction``, ``declare``, ``set_trump``, ``set_called`` /
+``set_named``, ``open_play``, ``put_card``, ``after_card`` (the trick closed, the hand settled) and
+``next_hand``; ``determinize`` for a resample and ``kernels.tricks.legal_cards``. The adapter keeps
+only the seat to speak and the calls made in the auction, and the phase its last step returned.
 
 Chance: each deal is dealt card by card in the kernel's order (two rounds of packets of four from
 the dealer's right: deck position i goes to seat ``dealer + 1 + (i mod 20) // 4``), each card
@@ -17,7 +19,8 @@ for a contract with a partner, the declarer calls a card (``call_card``: any car
 hand, every card under ``trionfo_allow_self_call``) or names a seat (``name_player``); then the
 eight tricks.
 
-Action ids (``num_distinct_actions`` = 94): 0..39 play that card (40-card ids, suit x 10 +
+Action ids (``num_distinct_actions`` = 94; the kernels' codec, ``kernels.trionfo.actions``:
+``dense_id``, ``dense_kind``, ``dense_value``): 0..39 play that card (40-card ids, suit x 10 +
 strength, ``kernels.tricks``), 40..79 call card ``id - 40``, 80..83 name that suit trump, 84
 pass, 85..88 bid level 1..4 (chiamo, di più, maso, maso dei masi), 89..93 name seat ``id - 89``
 as partner. Chance outcomes are card ids 0..39. Returns are each seat's session money.
@@ -33,17 +36,11 @@ import numpy as np
 
 from cardsim.kernels import trionfo as K
 from cardsim.kernels.rng import seed_stream, shuffle
-from cardsim.kernels.tricks import FULL40, SUIT_NAMES40, best_trump, legal_cards
-from cardsim.sim.games.trionfo import BID_NAMES
+from cardsim.kernels.tricks import SUIT_NAMES40, best_trump, legal_cards
+from cardsim.sim.games.trionfo.options import BID_NAMES
 from cardsim.sim.notation import fmt40_card, fmt40_mask, mask_cards
 from cardsim.sim.step import CHANCE, TERMINAL, StepGame, StepState
 
-A_CALL = 40          # A_CALL + card: call that card
-A_TRUMP = 80         # A_TRUMP + suit: name that suit trump
-A_PASS = 84          # pass in the auction
-A_BID = 84           # A_BID + level (1..4): bid that level
-A_NAME = 89          # A_NAME + seat: name that seat partner
-N_ACTIONS = 94
 N = K.N_PLAYERS
 
 
@@ -51,15 +48,21 @@ NO_TRACE = np.zeros((0, K.TRACE_W), np.int64)   # the kernels log nothing into a
 
 
 def action_text(i: int) -> str:
-    if i < 40:
-        return f"play {fmt40_card(i)}"
-    if i < A_TRUMP:
-        return f"call {fmt40_card(i - A_CALL)}"
-    if i < A_PASS:
-        return f"name {SUIT_NAMES40[i - A_TRUMP]} trump"
-    if i < A_NAME:
-        return BID_NAMES[i - A_BID] if i == A_PASS else f"bid {BID_NAMES[i - A_BID]}"
-    return f"name seat {i - A_NAME} partner"
+    kind, v = int(K.dense_kind(i)), int(K.dense_value(i))
+    if kind == K.K_CARD:
+        return f"play {fmt40_card(v)}"
+    if kind == K.K_CALL:
+        return f"call {fmt40_card(v)}"
+    if kind == K.K_TRUMP:
+        return f"name {SUIT_NAMES40[v]} trump"
+    if kind == K.K_BID:
+        return BID_NAMES[v] if v == 0 else f"bid {BID_NAMES[v]}"
+    return f"name seat {v} partner"
+
+
+def _ids(kind: int, values) -> list[int]:
+    """The step API's ids of the values ``values`` of decision ``kind`` (``kernels.trionfo.dense_id``)."""
+    return [int(K.dense_id(kind, v)) for v in values]
 
 
 def batch_deck(seed: int, session: int, hand: int, redeal: int = 0) -> list[int]:
@@ -81,7 +84,7 @@ def make_game(n: int, options) -> StepGame:
     per_deal = 40 + 4 * N                                    # a deal, its auction (a level each raise)
     per_hand = (K.MAX_REDEALS + 1) * per_deal + 2 + 40       # the deals, trump and partner, the cards
     most = 4 * int(max(opts[K.O_STAKE:K.O_STAKE + 4])) * hands
-    return StepGame("trionfo", n, options, opts, N_ACTIONS, 40, max_game_length=hands * per_hand,
+    return StepGame("trionfo", n, options, opts, K.N_ACTIONS, 40, max_game_length=hands * per_hand,
                     min_utility=-float(most), max_utility=float(most), observation_size=OBS_SIZE,
                     state_cls=TrionfoState)
 
@@ -92,7 +95,7 @@ def make_game(n: int, options) -> StepGame:
 # first speaker, declarer, the partner as this seat knows it, leader, the seat to act and this
 # seat (one-hot each), the decision kind (bid, trump, call, name, card), session money / 100
 OBS_SIZE = 40 + 40 + N * 40 + 40 + N + N * 5 + N + 5 + 4 + 7 * N + 5 + N
-_KINDS = {"bid": 0, "trump": 1, "call": 2, "name": 3, "card": 4}
+_KINDS = {"bid": K.K_BID, "trump": K.K_TRUMP, "call": K.K_CALL, "name": K.K_NAME, "card": K.K_CARD}
 
 
 class TrionfoState(StepState):
@@ -103,110 +106,81 @@ class TrionfoState(StepState):
         self.n = N
         self.opts = o = game.opts
         self.st = st = np.zeros(K.ST_SIZE, np.int64)
-        st[K.N] = N
-        st[K.DEALER] = max(0, int(o[K.O_FIRST_DEALER]))
-        st[K.FIRST_DEALER] = st[K.DEALER]
-        self.phase = "deal"        # deal (chance), bid, trump, call, name, card (decisions), over;
-                                   # auction, contract, trick_end, hand_end (passed through by _advance)
+        K.start_session(st, max(0, int(o[K.O_FIRST_DEALER])))
+        self.phase = "deal"        # deal (chance), bid, trump, call, name, card (decisions), over
         self.speaker = 0           # the seat to speak next in the auction
         self.spoken = 0            # calls made in this auction
         self._deck: list[int] = []
         self._seen = [[] for _ in range(N)]
         self.history: list[int] = []
-        self._new_hand()
+        self._start_hand()
 
-    # ---- the flow of play_session, one step at a time -----------------------------------------
-    def _new_hand(self) -> None:
+    # ---- the kernel's steps (``kernels.trionfo.rules``), in the order play_session takes them ------
+    def _start_hand(self) -> None:
+        """A hand (``start_hand``) and its first deal."""
         st = self.st
-        st[K.REDEALS] = 0
+        K.start_hand(st)
         self._tell(f"hand {int(st[K.HAND_IDX]) + 1}, dealer seat {int(st[K.DEALER])}")
-        self._new_deal()
+        self._deal()
 
-    def _new_deal(self) -> None:
+    def _deal(self) -> None:
+        """A deal (``reset_deal``): forty chance nodes, a card each (``deal_card``)."""
         K.reset_deal(self.st)
         self._deck = []
         self.phase = "deal"
 
-    def _deal_to(self, i: int) -> int:
-        return (int(self.st[K.DEALER]) + 1 + (i % 20) // 4) % N
-
     def _deal_card(self, card: int) -> None:
         st = self.st
-        to = self._deal_to(len(self._deck))
+        i = len(self._deck)
+        to = int(K.deal_to(st, i))
+        K.deal_card(st, i, card)
         self._deck.append(card)
-        st[K.HAND + to] |= 1 << card
         self._tell(f"seat {to} is dealt a card", to, f"seat {to} is dealt {fmt40_card(card)}")
         if len(self._deck) < 40:
             return
-        st[K.DECK:K.DECK + 40] = self._deck
-        st[K.FIRST_SPEAKER] = K.owner_of(st, K.FIVE_COINS) if st[K.HAND_IDX] == 0 else (st[K.DEALER] + 1) % N
+        K.open_auction(st, NO_TRACE)
         self._tell(f"seat {int(st[K.FIRST_SPEAKER])} speaks first")
-        self.speaker = int(st[K.FIRST_SPEAKER])
         self.spoken = 0
-        self.phase = "auction"
+        self._auction_from(int(st[K.FIRST_SPEAKER]))
+
+    def _auction_from(self, p: int) -> None:
+        """The auction goes on from seat ``p`` (``next_speaker``), or it is over (``close_auction``:
+        a contract, a deal thrown in, or the hand void)."""
+        st, o = self.st, self.opts
+        q = int(K.next_speaker(st, o, p, self.spoken))
+        if q >= 0:
+            self.speaker = q
+            self.phase = "bid"
+            return
+        if q == -2:
+            raise AssertionError("the auction ran past its guard (MAX_SPEECHES)")
+        outcome = int(K.close_auction(st, o, NO_TRACE))
+        if outcome == 1:
+            d = int(K.declare(st))
+            self._tell(f"seat {d} declares {BID_NAMES[int(st[K.HIGH_LEVEL])]}")
+            self.phase = "trump"
+        elif outcome == 0:
+            self._tell(f"all pass: redeal {int(st[K.REDEALS])}, dealer seat {int(st[K.DEALER])}")
+            self._deal()
+        else:
+            self._tell("all pass: the hand is void (redeal cap)")
+            self._end_hand()
+
+    def _open_play(self) -> None:
+        """Trump and partner are set: the leader of trick 1 (``open_play``), then the cards."""
+        K.open_play(self.st, self.opts, NO_TRACE)
+        self._tell(f"seat {int(self.st[K.LEADER])} leads")
+        self.phase = "card"
+
+    def _end_hand(self) -> None:
+        """The hand is over (``next_hand``): the next one, or the session's end."""
+        if K.next_hand(self.st, self.opts):
+            self.phase = "over"
+        else:
+            self._start_hand()
 
     def _to_play(self) -> int:
         return int(self.st[K.LEADER] + self.st[K.NCARDS]) % N
-
-    def _advance(self) -> None:
-        """Run what no one decides (the auction's turn order and end, a redeal, the leader, the
-        end of a trick, the settlement, the next hand) up to the next decision or chance node."""
-        st, o = self.st, self.opts
-        while True:
-            ph = self.phase
-            if ph in ("deal", "bid", "trump", "call", "name", "card", "over"):
-                return
-            if ph == "auction":
-                if K.auction_over(st, o, self.spoken):
-                    self.phase = "contract"
-                elif st[K.PASSED] >> self.speaker & 1:
-                    self.speaker = (self.speaker + 1) % N
-                else:
-                    self.phase = "bid"
-            elif ph == "contract":
-                if st[K.HIGH_BIDDER] >= 0:
-                    d = int(st[K.HIGH_BIDDER])
-                    st[K.DECLARER] = d
-                    st[K.STRENGTH] = K.hand_strength(st[K.HAND + d])
-                    self._tell(f"seat {d} declares {BID_NAMES[int(st[K.HIGH_LEVEL])]}")
-                    self.phase = "trump"
-                elif st[K.REDEALS] < K.MAX_REDEALS:
-                    st[K.REDEALS] += 1
-                    st[K.ALL_REDEALS] += 1
-                    if o[K.O_REDEAL_DEALER] == 1:
-                        st[K.DEALER] = (st[K.DEALER] + 1) % N
-                    self._tell(f"all pass: redeal {int(st[K.REDEALS])}, dealer seat {int(st[K.DEALER])}")
-                    self._new_deal()
-                else:
-                    st[K.VOID_HAND] = 1
-                    st[K.TRUNC] = 1
-                    self._tell("all pass: the hand is void (redeal cap)")
-                    self.phase = "hand_end"
-            elif ph == "trick_end":
-                if st[K.TRICK_NO] == K.TRICKS:
-                    K.settle(st, o, NO_TRACE)
-                    self._tell(f"declarer side {int(st[K.SIDE_PTS])} points, {'won' if st[K.WON] else 'lost'}; "
-                               "money " + " ".join(f"{int(st[K.HMONEY + q]):+d}" for q in range(N)))
-                    self.phase = "hand_end"
-                else:
-                    self.phase = "card"
-            elif ph == "hand_end":
-                st[K.DEALER] = (st[K.DEALER] + 1) % N
-                st[K.HAND_IDX] += 1
-                if st[K.HAND_IDX] >= o[K.O_HANDS]:
-                    self.phase = "over"
-                else:
-                    self._new_hand()
-            else:
-                raise AssertionError(ph)
-
-    def _lead(self) -> None:
-        """Trump and partner are set: the leader of trick 1, then the cards."""
-        st, d = self.st, int(self.st[K.DECLARER])
-        fl = self.opts[K.O_FIRST_LEADER]
-        st[K.LEADER] = st[K.FIRST_BIDDER] if fl == 0 else (st[K.FIRST_SPEAKER] if fl == 1 else d)
-        self._tell(f"seat {int(st[K.LEADER])} leads")
-        self.phase = "card"
 
     # ---- what OpenSpiel calls a state -----------------------------------------------------------
     def current_player(self) -> int:
@@ -225,77 +199,74 @@ class TrionfoState(StepState):
         return self._uniform(40, sum(1 << c for c in self._deck))
 
     def _callable(self) -> int:
-        st = self.st
-        hand = int(st[K.HAND + int(st[K.DECLARER])])
-        return FULL40 if self.opts[K.O_SELF_CALL] else FULL40 & ~hand
+        return int(K.callable_cards(self.st, self.opts, self.st[K.DECLARER]))
 
     def legal_actions(self) -> list[int]:
         ph, st = self.phase, self.st
         if ph == "deal":
             return [c for c, _ in self.chance_outcomes()]
         if ph == "bid":
-            return [A_PASS] + [A_BID + v for v in range(int(st[K.HIGH_LEVEL]) + 1, K.LEVELS + 1)]
+            return _ids(K.K_BID, [0] + list(range(int(st[K.HIGH_LEVEL]) + 1, K.LEVELS + 1)))
         if ph == "trump":
-            return [A_TRUMP + s for s in range(4)]
+            return _ids(K.K_TRUMP, range(4))
         if ph == "call":
             m = self._callable()
-            return [A_CALL + c for c in mask_cards(m)]
+            return _ids(K.K_CALL, mask_cards(m))
         if ph == "name":
             d = int(st[K.DECLARER])
-            return sorted(A_NAME + q for q in range(N) if q != d)
+            return sorted(_ids(K.K_NAME, [q for q in range(N) if q != d]))
         if ph == "card":
             m = int(legal_cards(st[K.HAND + self._to_play()], st[K.LED]))
-            return mask_cards(m)
+            return _ids(K.K_CARD, mask_cards(m))
         return []
 
     def apply(self, action: int) -> None:
         action = self._checked(action)
         st, ph = self.st, self.phase
+        v = action if ph == "deal" else int(K.dense_value(action))   # a chance outcome is a card id
         if ph == "deal":
             self._deal_card(action)
         elif ph == "bid":
-            p, level = self.speaker, action - A_BID
+            p, level = self.speaker, v
             K.speak(st, p, level, NO_TRACE)
             self._tell(f"seat {p} {'passes' if level == 0 else 'bids ' + BID_NAMES[level]}")
             self.spoken += 1
-            self.speaker = (p + 1) % N
-            self.phase = "auction"
+            self._auction_from(int(K.nxt(p)))
         elif ph == "trump":
-            st[K.TRUMP] = action - A_TRUMP
-            self._tell(f"seat {int(st[K.DECLARER])} names {SUIT_NAMES40[action - A_TRUMP]} trump")
-            if K.is_solo(st, self.opts):
+            partner = int(K.set_trump(st, self.opts, v))
+            self._tell(f"seat {int(st[K.DECLARER])} names {SUIT_NAMES40[v]} trump")
+            if partner < 0:
                 self._tell("a solo")
-                self._lead()
+                self._open_play()
             else:
-                self.phase = "name" if self.opts[K.O_PARTNER_METHOD] == 1 else "call"
+                self.phase = "name" if partner == K.K_NAME else "call"
         elif ph == "call":
-            d, c = int(st[K.DECLARER]), action - A_CALL
-            st[K.CALLED] = c
-            st[K.PARTNER] = K.owner_of(st, c)
+            d, c = int(st[K.DECLARER]), v
+            K.set_called(st, c)
             self._tell(f"seat {d} calls {fmt40_card(c)}")
             q = int(st[K.PARTNER])
             if q != d:
                 self._seen[q][-1] += f" (seat {q} holds it: the partner)"
             else:
                 self._seen[d][-1] += " (his own card: a secret solo)"
-            self._lead()
+            self._open_play()
         elif ph == "name":
-            q = action - A_NAME
-            st[K.PARTNER] = q
-            st[K.REVEALED] = 1
-            self._tell(f"seat {int(st[K.DECLARER])} names seat {q} partner")
-            self._lead()
+            K.set_named(st, v)
+            self._tell(f"seat {int(st[K.DECLARER])} names seat {v} partner")
+            self._open_play()
         else:                                          # a card
             p = self._to_play()
-            K.put_card(st, p, action, NO_TRACE)
-            note = " (the called card: seat %d is the partner)" % p if action == st[K.CALLED] else ""
-            self._tell(f"seat {p} plays {fmt40_card(action)}{note}")
-            if st[K.NCARDS] == N:
-                K.finish_trick(st, NO_TRACE)
+            K.put_card(st, p, v, NO_TRACE)
+            note = " (the called card: seat %d is the partner)" % p if v == st[K.CALLED] else ""
+            self._tell(f"seat {p} plays {fmt40_card(v)}{note}")
+            closed = int(K.after_card(st, self.opts, NO_TRACE))    # 1 a trick closed, 2 the hand settled too
+            if closed:
                 self._tell(f"seat {int(st[K.LAST_WINNER])} wins the trick")
-                self.phase = "trick_end"
+            if closed == 2:
+                self._tell(f"declarer side {int(st[K.SIDE_PTS])} points, {'won' if st[K.WON] else 'lost'}; "
+                           "money " + " ".join(f"{int(st[K.HMONEY + q]):+d}" for q in range(N)))
+                self._end_hand()
         self.history.append(action)
-        self._advance()
 
     def batch_outcome(self, seed: int, session: int) -> int:
         """At a chance node: the card the batch deals here in session ``session`` of run ``seed``."""
@@ -308,14 +279,16 @@ class TrionfoState(StepState):
         batch's decks (``batch_deck``) and play stream replays the batch record."""
         st, o, p = self.st, self.opts, self.current_player()
         if self.phase == "bid":
-            return A_BID + int(K.choose_bid(st, p, st[K.HIGH_LEVEL], sid, prm, gplay))
-        if self.phase == "trump":
-            return A_TRUMP + int(K.below(gplay, 4) if sid == K.S_RANDOM else best_trump(st[K.HAND + p]))
-        if self.phase == "call":
-            return A_CALL + int(K.choose_called(st, p, st[K.TRUMP], sid, prm, gplay, o[K.O_SELF_CALL] != 0))
-        if self.phase == "name":
-            return A_NAME + int(K.choose_named(st, p, sid, gplay))
-        return int(K.choose_card(st, o, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, prm, gplay))
+            kind, v = K.K_BID, K.choose_bid(st, p, st[K.HIGH_LEVEL], sid, prm, gplay)
+        elif self.phase == "trump":
+            kind, v = K.K_TRUMP, (K.below(gplay, 4) if sid == K.S_RANDOM else best_trump(st[K.HAND + p]))
+        elif self.phase == "call":
+            kind, v = K.K_CALL, K.choose_called(st, p, st[K.TRUMP], sid, prm, gplay, o[K.O_SELF_CALL] != 0)
+        elif self.phase == "name":
+            kind, v = K.K_NAME, K.choose_named(st, p, sid, gplay)
+        else:
+            kind, v = K.K_CARD, K.choose_card(st, o, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, prm, gplay)
+        return int(K.dense_id(kind, int(v)))
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -333,6 +306,15 @@ class TrionfoState(StepState):
                                                                            np.zeros(64, np.int64)))
 
     # ---- what a seat sees --------------------------------------------------------------------
+    def plugin_view(self, seat: int) -> np.ndarray | None:
+        """What a plug-in at ``seat`` is given at its decision: the kernel's own view
+        (``fill_view``, the V_* layout of ``cardsim.trionfo``), None when ``seat`` does not act."""
+        if self.phase not in _KINDS or seat != self.current_player():
+            return None
+        view = np.zeros(K.VIEW_SIZE, np.int64)
+        K.fill_view(self.st, self.opts, seat, _KINDS[self.phase], view)
+        return view
+
     def _hand_of(self, seat: int) -> int:
         return int(self.st[K.HAND + seat])
 

@@ -1,0 +1,278 @@
+"""Trionfo's critique (issue 40, ``kernels.critique``): a session played as the batch plays it,
+every decision of one seat rowed and its legal actions valued (``critique_deal``)."""
+import numpy as np
+
+from cardsim.kernels.critique import (
+    ROUND as CR_ROUND, STREAM_CRITIQUE, finish_row, measure_pair, plain_row, put_world, round_done, sampled,
+)
+from cardsim.kernels.jit import njit, no_plugin, search_callback, with_plugin_params
+from cardsim.kernels.rng import STREAM_PLAY, below, mix64, seed_stream, stream_key
+from cardsim.kernels.search import SP_POLICY, SP_ROLLOUTS, SP_WORLDS
+from cardsim.kernels.trick_search import HALT
+from cardsim.kernels.tricks import legal_cards
+from cardsim.kernels.trionfo.actions import act_code, mask_acts
+from cardsim.kernels.trionfo.layout import (
+    ALL_REDEALS, CALLED, DEALER, DECLARER, ERR, E_AUCTION, E_NO_MOVES, E_PLUGIN, FIRST_DEALER, FIRST_SPEAKER, HAND,
+    HAND_IDX, HIGH_BIDDER, HIGH_LEVEL, K_BID, K_CALL, K_CARD, K_NAME, K_TRUMP, LEADER, LED, LEVELS, MAX_ACTS,
+    MAX_REDEALS, MAX_SPEECHES, N, N_PLAYERS, N_PLUG_PARAMS, O_FIRST_DEALER, O_HANDS, O_PARTNER_METHOD,
+    O_REDEAL_DEALER, PARTNER, PASSED, PLUGGED, PLUGIN, REDEALS, REVEALED, ROLE_AUCTION, ROLE_DECLARER, ROLE_DEFENDER,
+    ROLE_PARTNER, STREAM_DEALER, STREAM_HAND, STRENGTH, ST_SIZE, S_SEARCH, TRACE_W, TRICKS, TRICK_NO, TRUMP, TRUNC,
+    T_CONTRACT, T_REDEAL, VOID_HAND,
+)
+from cardsim.kernels.trionfo.play import bid_choice, call_choice, card_choice, name_choice, trump_choice
+from cardsim.kernels.trionfo.rules import (
+    auction_over, callable_cards, deal, finish_trick, first_leader, hand_strength, is_solo, log, nxt, owner_of,
+    put_card, settle, speak,
+)
+from cardsim.kernels.trionfo.search import no_search, search_cfunc, world_values
+
+
+# =============================================================================
+# critique (issue 40): every legal action of the critiqued seat's decisions valued
+# =============================================================================
+@njit(cache=True)
+def role(st, p):
+    """Seat p's part in the hand as p itself knows it: ROLE_AUCTION before the contract, then
+    declarer, partner (it holds the called card or was named; a self-caller is the declarer),
+    defender."""
+    if st[DECLARER] < 0:
+        return ROLE_AUCTION
+    if p == st[DECLARER]:
+        return ROLE_DECLARER
+    return ROLE_PARTNER if p == st[PARTNER] else ROLE_DEFENDER
+
+
+@njit(cache=True)
+def critique_eval(st, opts, p, kind, ctx, acts, n, chosen, prm, key, row, acts_out):
+    """Value every legal action ``acts[:n]`` (action codes) of seat ``p``'s decision ``kind``
+    (``ctx``: ``play_choice``) with the search row ``prm`` (``kernels.critique``: a racing select
+    stage over ``worlds`` worlds, then the best and the choice ``chosen`` measured on as many
+    fresh ones) into ``row`` and ``acts_out``. The value is the search's: seat p's money in the
+    hand, each rollout played to the hand's settlement (a thrown-in deal: 0). Bids, the trump,
+    the call and the naming are valued too (``play_choice``), whatever the row's ``trump``."""
+    worlds = max(1, int(prm[SP_WORLDS]))
+    rollouts = max(1, int(prm[SP_ROLLOUTS]))
+    sids = np.full(N_PLAYERS, np.int64(prm[SP_POLICY]))
+    vals = np.zeros((2 * worlds, n), dtype=np.float64)
+    seen = np.zeros(n, dtype=np.int64)
+    active = np.ones(n, dtype=np.bool_)
+    base = np.empty(ST_SIZE, np.int64)
+    sim = np.empty(ST_SIZE, np.int64)
+    work = np.empty(64, np.int64)
+    g = np.empty(2, np.uint64)
+    trace = np.zeros((0, TRACE_W), np.int64)
+    out = np.empty(n, dtype=np.float64)
+    w, best, played = 0, chosen, 0
+    while w < worlds:
+        for ww in range(w, min(worlds, w + CR_ROUND)):
+            out[:] = 0.0
+            world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids, key, ww, base, sim, work, g,
+                         trace, out)
+            played += rollouts * put_world(vals[ww], out, n, active, rollouts)
+        w = min(worlds, w + CR_ROUND)
+        best, stop = round_done(vals, w, n, active, seen, chosen)
+        if stop:
+            break
+    w_all = w
+    if best != chosen:
+        measure_pair(active, best, chosen)
+        for ww in range(worlds, 2 * worlds):
+            out[:] = 0.0
+            world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids, key, ww, base, sim, work, g,
+                         trace, out)
+            played += rollouts * put_world(vals[ww - worlds + w], out, n, active, rollouts)
+        w_all = w + worlds
+    finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
+
+
+@njit(cache=True)
+def cr_decision(st, opts, p, kind, ctx, acts, n, i, cr):
+    """A decision of seat ``p`` (index ``i`` of ``acts[:n]`` chosen) in the critique driver: a row
+    when p is the critiqued seat (valued when sampled with more than one legal action), and the
+    count of decisions. ``cr`` = (seat, prm, rate, key, cx, rows, acts_out, snaps), ``cx`` =
+    [rows written, decisions of the seat, decisions of any seat, stop]."""
+    seat, prm, rate, key, cx, rows, acts_out, snaps = cr
+    if p == seat:
+        k = cx[0]
+        if k < len(rows):
+            plain_row(rows[k], cx[1], cx[2], kind, st[TRICK_NO], role(st, p), n, i, acts[i])
+            if n > 1 and sampled(key, cx[1], rate):
+                snaps[k, :ST_SIZE] = st
+                critique_eval(st, opts, p, kind, ctx, acts, n, i, prm, mix64(key + np.uint64(cx[1] + 1)), rows[k],
+                              acts_out[k])
+            cx[0] += 1
+        cx[1] += 1
+    cx[2] += 1
+
+
+@njit(cache=True)
+def cr_auction(st, opts, sids, params, gplay, trace, plug, cr):
+    """``auction`` in the critique driver (each call is a K_BID decision)."""
+    cx = cr[4]
+    acts = np.empty(LEVELS + 1, np.int64)
+    p = st[FIRST_SPEAKER]
+    spoken = 0
+    while not auction_over(st, opts, spoken):
+        if spoken >= MAX_SPEECHES:
+            return E_AUCTION
+        if not (st[PASSED] >> p) & 1:
+            if cx[2] == cx[3]:
+                return HALT
+            level = bid_choice(st, opts, p, sids, params, gplay, plug)
+            if level == -2:
+                return E_PLUGIN
+            high = st[HIGH_LEVEL]
+            acts[0] = act_code(K_BID, 0)
+            for k in range(high + 1, LEVELS + 1):
+                acts[k - high] = act_code(K_BID, k)
+            cr_decision(st, opts, p, K_BID, spoken, acts, LEVELS + 1 - high, 0 if level == 0 else level - high, cr)
+            speak(st, p, level, trace)
+            spoken += 1
+        p = nxt(p)
+    return 0
+
+
+@njit(cache=True)
+def cr_contract(st, opts, sids, params, gplay, trace, plug, srch, cr):
+    """``make_contract`` in the critique driver (the trump, the call or the naming are decisions)."""
+    cx = cr[4]
+    acts = np.empty(MAX_ACTS, np.int64)
+    d = st[HIGH_BIDDER]
+    st[DECLARER] = d
+    st[STRENGTH] = hand_strength(st[HAND + d])
+    if cx[2] == cx[3]:
+        return HALT
+    trump = trump_choice(st, opts, d, sids, params, gplay, plug, srch)
+    if trump == -2:
+        return E_PLUGIN
+    for s in range(4):
+        acts[s] = act_code(K_TRUMP, s)
+    cr_decision(st, opts, d, K_TRUMP, 0, acts, 4, trump, cr)
+    st[TRUMP] = trump
+    if not is_solo(st, opts):
+        if cx[2] == cx[3]:
+            return HALT
+        if opts[O_PARTNER_METHOD] == 1:
+            q = name_choice(st, opts, d, sids, params, gplay, plug)
+            if q == -2:
+                return E_PLUGIN
+            for k in range(1, N_PLAYERS):
+                acts[k - 1] = act_code(K_NAME, (d + k) % N_PLAYERS)
+            cr_decision(st, opts, d, K_NAME, 0, acts, N_PLAYERS - 1, (q - d - 1) % N_PLAYERS, cr)
+            st[PARTNER] = q
+            st[REVEALED] = 1
+        else:
+            c = call_choice(st, opts, d, sids, params, gplay, plug)
+            if c == -2:
+                return E_PLUGIN
+            n, i = mask_acts(K_CALL, callable_cards(st, opts, d), c, acts)
+            cr_decision(st, opts, d, K_CALL, 0, acts, n, i, cr)
+            st[CALLED] = c
+            st[PARTNER] = owner_of(st, c)
+    first_leader(st, opts, d)
+    log(st, trace, T_CONTRACT, d, st[HIGH_LEVEL], st[TRUMP], st[CALLED], st[PARTNER])
+    return 0
+
+
+@njit(cache=True)
+def cr_tricks(st, opts, sids, params, gplay, trace, plug, srch, cr):
+    """``tricks_loop`` in the critique driver (each card is a K_CARD decision)."""
+    cx = cr[4]
+    acts = np.empty(MAX_ACTS, np.int64)
+    for t in range(TRICKS):
+        leader = st[LEADER]
+        for k in range(N_PLAYERS):
+            p = (leader + k) % N_PLAYERS
+            legal = legal_cards(st[HAND + p], st[LED])
+            if legal == 0:
+                return E_NO_MOVES
+            if cx[2] == cx[3]:
+                return HALT
+            card = card_choice(st, opts, p, legal, sids[p], gplay, plug, params, True, srch)
+            if card == -2:
+                return E_PLUGIN
+            n, i = mask_acts(K_CARD, legal, card, acts)
+            cr_decision(st, opts, p, K_CARD, 0, acts, n, i, cr)
+            put_card(st, p, card, trace)
+        finish_trick(st, trace)
+    return 0
+
+
+@njit(cache=True)
+def cr_hand(st, opts, seed, game, sids, params, gdeck, gplay, trace, plug, srch, cr):
+    """``play_hand`` (with ``deal_until_bid``) in the critique driver."""
+    seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[HAND_IDX])
+    st[REDEALS] = 0
+    e = 0
+    for attempt in range(MAX_REDEALS + 1):
+        deal(st, gdeck, trace)
+        e = cr_auction(st, opts, sids, params, gplay, trace, plug, cr)
+        if e or st[HIGH_BIDDER] >= 0:
+            break
+        if attempt < MAX_REDEALS:
+            st[REDEALS] += 1
+            st[ALL_REDEALS] += 1
+            log(st, trace, T_REDEAL, -1, st[REDEALS], 0, 0, 0)
+            if opts[O_REDEAL_DEALER] == 1:
+                st[DEALER] = nxt(st[DEALER])
+        else:
+            st[VOID_HAND] = 1
+            st[TRUNC] = 1
+    if e == 0 and st[VOID_HAND] == 0:
+        e = cr_contract(st, opts, sids, params, gplay, trace, plug, srch, cr)
+        if e == 0:
+            e = cr_tricks(st, opts, sids, params, gplay, trace, plug, srch, cr)
+        if e == 0:
+            settle(st, opts, trace)
+    return e
+
+
+@njit(cache=True, nogil=True)
+def critique_deal(seed, game, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug, srch):
+    """Play session ``game`` of run ``seed`` exactly as ``play_session`` does (the same streams;
+    the general card loop, which a built-in table's loop matches) and write a
+    ``kernels.critique`` row for each decision of ``seat`` (at most ``len(rows)``): its calls
+    in every auction (thrown-in deals too), its trump, call or naming as declarer, its cards. A
+    sampled one (``rate``) with more than one legal action is valued by ``critique_eval`` with
+    the search row ``prm`` (its own stream, STREAM_CRITIQUE), its state kept in ``snaps``.
+    ``stop`` >= 0 stops the session before its decision number ``stop`` (any seat's:
+    ``CR_STEP``), the state there. ``params`` carries the plug-in rows (``with_plugin_params``),
+    ``srch`` is the search (SEARCH_SIG). Returns (rows written, decisions of ``seat``, the state)."""
+    st = np.zeros(ST_SIZE, np.int64)
+    gdeck = np.zeros(2, np.uint64)
+    gplay = np.zeros(2, np.uint64)
+    cx = np.zeros(4, np.int64)
+    cx[3] = stop
+    key = stream_key(seed, game, np.int64(STREAM_CRITIQUE))
+    cr = (np.int64(seat), prm, np.float64(rate), key, cx, rows, acts_out, snaps)
+    st[N] = N_PLAYERS
+    for p in range(N_PLAYERS):
+        if sids[p] >= PLUGIN or sids[p] == S_SEARCH:
+            st[PLUGGED] = 1
+    if opts[O_FIRST_DEALER] >= 0:
+        st[DEALER] = opts[O_FIRST_DEALER]
+    else:
+        seed_stream(gdeck, seed, game, np.int64(STREAM_DEALER))
+        st[DEALER] = below(gdeck, N_PLAYERS)
+    st[FIRST_DEALER] = st[DEALER]
+    seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
+    for h in range(opts[O_HANDS]):
+        st[HAND_IDX] = h
+        e = cr_hand(st, opts, seed, game, sids, params, gdeck, gplay, trace, plug, srch, cr)
+        if e == HALT:
+            return cx[0], cx[1], st
+        st[ERR] = e
+        if e:
+            break
+        st[DEALER] = nxt(st[DEALER])
+    st[HAND_IDX] = min(st[HAND_IDX] + 1, opts[O_HANDS])
+    return cx[0], cx[1], st
+
+
+def critique(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug=None,
+             pprm=None):
+    """``critique_deal`` with the table's plug-in and search (as ``play_batch``): session ``deal_id``."""
+    return critique_deal(seed, deal_id, opts, sids, with_plugin_params(params, pprm, N_PLUG_PARAMS), seat,
+                         np.ascontiguousarray(prm, dtype=np.float64), float(rate), stop, rows, acts_out, snaps, trace,
+                         no_plugin if plug is None else plug,
+                         search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search))

@@ -1,0 +1,292 @@
+"""Trionfo's search (issue 19, sid ``S_SEARCH``; ``kernels.search`` for the shared parts):
+determinized Monte Carlo over the legal cards (and with ``trump`` the declarer's trump; the package
+docstring describes it). The batch kernels reach it as a callback (``search_cfunc``), compiled the
+first time a table has a search seat."""
+import numba
+import numpy as np
+from numba import types
+
+from cardsim.kernels.cards import lowbit, popcount
+from cardsim.kernels.jit import lazy_cfunc, njit
+from cardsim.kernels.rng import below
+from cardsim.kernels.search import SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, shuffle_prefix
+from cardsim.kernels.trick_search import place
+from cardsim.kernels.tricks import FULL40, best_trump, legal_cards
+from cardsim.kernels.trionfo.actions import ACT_MASK
+from cardsim.kernels.trionfo.layout import (
+    CALLED, DECLARER, FIRST_SPEAKER, FIVE_COINS, HAND, HAND_IDX, HIGH_BIDDER, HIGH_LEVEL, HMONEY, K_BID, K_CALL,
+    K_CARD, K_NAME, K_TRUMP, LEADER, LED, MAX_SPEECHES, NCARDS, N_PLAYERS, O_PARTNER_METHOD, O_SELF_CALL, PARTNER,
+    PASSED, PLAYED, REVEALED, STRENGTH, ST_SIZE, S_RANDOM, TRACE_W, TRICKS, TRICK_NO, TRUMP, VOID,
+)
+from cardsim.kernels.trionfo.rules import (
+    auction_over, finish_trick, first_leader, hand_strength, is_solo, nxt, owner_of, put_card, settle, speak,
+)
+from cardsim.kernels.trionfo.strategies import choose_bid, choose_called, choose_card, choose_named
+
+
+# =============================================================================
+# search (issue 19): determinized Monte Carlo over the legal cards
+# =============================================================================
+OTHERS = N_PLAYERS - 1
+
+
+@njit(cache=True)
+def determinize(st, opts, p, gen, work):
+    """Deal again, in ``st``, the four hands seat ``p`` cannot see, from the cards it has not
+    seen, consistently with everything public: hand sizes, the suits each seat has shown void
+    in (``VOID``), in a session's first hand the 5 of coins with the first speaker (he speaks
+    first as its holder) until it is played, and an unplayed called card not in ``p``'s hand
+    with one of the others (not the declarer unless self-calls are allowed); its holder is the
+    world's partner. Each card goes to a seat drawn in proportion to its open places among
+    those that may take it and leave the rest dealable (``trick_search.place``; without voids: a
+    uniform deal). Reads only what ``p`` may see. ``work``: scratch (64 int64)."""
+    others = work[0:4]
+    known = work[4:8]
+    left = work[8:12]
+    hands = work[12:16]
+    rem = work[16:20]
+    elig = work[20:24]
+    cards = work[24:64]
+    k = 0
+    for q in range(N_PLAYERS):
+        if q != p:
+            others[k] = q
+            k += 1
+    taken = st[PLAYED] | st[HAND + p]
+    for s in range(4):
+        elig[s] = 0
+        rem[s] = 0
+    for j in range(OTHERS):
+        q = others[j]
+        m = 0
+        if st[HAND_IDX] == 0 and q == st[FIRST_SPEAKER]:
+            m = np.int64(1) << FIVE_COINS
+        m &= ~st[PLAYED]
+        known[j] = m
+        taken |= m
+        left[j] = popcount(st[HAND + q]) - popcount(m)
+        hands[j] = m
+        for s in range(4):
+            if not (st[VOID + q] >> s) & 1:
+                elig[s] |= 1 << j
+    called = st[CALLED]
+    special = called >= 0 and not (taken >> called) & 1
+    if special:
+        taken |= np.int64(1) << called
+    pool = FULL40 & ~taken
+    m = 0
+    while pool:
+        cards[m] = lowbit(pool)
+        rem[cards[m] // 10] += 1
+        m += 1
+        pool &= pool - 1
+    shuffle_prefix(cards, m, gen)
+    if special:
+        seats = elig[called // 10]
+        for j in range(OTHERS):
+            if others[j] == st[DECLARER] and opts[O_SELF_CALL] == 0:
+                seats &= ~(1 << j)
+        j = place(called, seats, left, rem, elig, gen)
+        if j < 0:                   # only for inconsistent constraints
+            j = 0
+            while left[j] == 0:
+                j += 1
+            left[j] -= 1
+        hands[j] |= np.int64(1) << called
+        st[PARTNER] = others[j]
+    for i in range(m):
+        c = cards[i]
+        rem[c // 10] -= 1
+        j = place(c, elig[c // 10], left, rem, elig, gen)
+        if j < 0:
+            j = 0
+            while left[j] == 0:
+                j += 1
+            left[j] -= 1
+        hands[j] |= np.int64(1) << c
+    for j in range(OTHERS):
+        st[HAND + others[j]] = hands[j]
+
+
+@njit(cache=True)
+def roll_hand(st, opts, sids, prm, gen, trace):
+    """Play the hand in ``st`` to its end from wherever it stands (mid-trick too) with the
+    built-in card play of ``sids`` (row ``prm``) at every seat, and settle it."""
+    while st[TRICK_NO] < TRICKS:
+        while st[NCARDS] < N_PLAYERS:
+            p = (st[LEADER] + st[NCARDS]) % N_PLAYERS
+            legal = legal_cards(st[HAND + p], st[LED])
+            put_card(st, p, choose_card(st, opts, p, legal, sids[p], prm, gen), trace)
+        finish_trick(st, trace)
+    settle(st, opts, trace)
+
+
+@njit(cache=True)
+def auction_rest(st, opts, p, spoken, sids, prm, gen, trace):
+    """The auction from seat ``p``'s turn on (``spoken`` calls made) with the built-in bids of
+    ``sids`` (row ``prm``) at every seat, as ``auction`` runs it (a runaway auction stops)."""
+    while not auction_over(st, opts, spoken) and spoken < MAX_SPEECHES:
+        if not (st[PASSED] >> p) & 1:
+            speak(st, p, choose_bid(st, p, st[HIGH_LEVEL], sids[p], prm, gen), trace)
+            spoken += 1
+        p = nxt(p)
+
+
+@njit(cache=True)
+def play_choice(st, opts, p, kind, ctx, v, sids, prm, gen, trace):
+    """Seat p's action ``v`` of decision ``kind`` in ``st`` (K_BID a call, K_TRUMP a suit, K_CALL a
+    card, K_NAME a seat, K_CARD a card), then the hand played to its end by the built-in ``sids``
+    (row ``prm``) at every seat and settled: after a call the auction goes on (``ctx``: the calls
+    made before it) and the declarer makes his contract as the policy; an auction everybody
+    passes leaves the hand's money 0 (the deal is thrown in: the hand starts again on a new
+    deal). After the trump the partner is called as the policy calls."""
+    d = st[DECLARER]
+    if kind == K_BID:
+        speak(st, p, v, trace)
+        auction_rest(st, opts, nxt(p), ctx + 1, sids, prm, gen, trace)
+        if st[HIGH_BIDDER] < 0:
+            return
+        d = st[HIGH_BIDDER]
+        st[DECLARER] = d
+        st[STRENGTH] = hand_strength(st[HAND + d])
+        contract_as(st, opts, d, below(gen, 4) if sids[d] == S_RANDOM else best_trump(st[HAND + d]), sids[d], prm,
+                    gen)
+    elif kind == K_TRUMP:
+        contract_as(st, opts, d, v, sids[d], prm, gen)
+    elif kind == K_CALL:
+        st[CALLED] = v
+        st[PARTNER] = owner_of(st, v)
+        first_leader(st, opts, d)
+    elif kind == K_NAME:
+        st[PARTNER] = v
+        st[REVEALED] = 1
+        first_leader(st, opts, d)
+    else:
+        put_card(st, p, v, trace)
+    roll_hand(st, opts, sids, prm, gen, trace)
+
+
+@njit(cache=True)
+def world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids, key, w, base, sim, work, g, trace,
+                 total):
+    """World ``w`` of seat ``p``'s decision (``kind``, ``ctx``: ``play_choice``) searched with the
+    stream keyed by ``key``: the four hands ``p`` cannot see dealt again into ``base`` (a copy
+    of ``st``: ``determinize``), then each active action ``acts[i]`` (its value in the low
+    ACT_SHIFT bits) played and the hand rolled out ``rollouts`` times by the policy ``sids``
+    (row ``prm``; the same streams for every action: common random numbers); ``total[i]`` +=
+    each rollout's money of seat p in the hand."""
+    base[:] = st
+    seed_sub(g, key, w, -1)
+    determinize(base, opts, p, g, work)
+    for r in range(rollouts):
+        for i in range(n):
+            if active[i]:
+                sim[:] = base
+                seed_sub(g, key, w, r)
+                play_choice(sim, opts, p, kind, ctx, acts[i] & ACT_MASK, sids, prm[SP_PRM:], g, trace)
+                total[i] += sim[HMONEY + p]
+
+
+@njit(cache=True)
+def search_card(st, opts, p, legal, prm, gen):
+    """The search strategy's card (row ``prm``: ``kernels.search``) among the mask ``legal``:
+    in each of ``worlds`` determinizations every legal card is played and the hand rolled out
+    ``rollouts`` times with the policy's card play at every seat (the same rollout streams for
+    every card); the card with the best total money of seat ``p`` in the hand wins (the
+    lowest card on ties). The session's money is the sum of its hands' and the play of a hand
+    changes no other hand, so the hand's money is the record's own measure."""
+    n = popcount(legal)
+    if n == 1:
+        return lowbit(legal)
+    acts = np.empty(TRICKS, np.int64)
+    m = legal
+    for i in range(n):
+        acts[i] = lowbit(m)
+        m &= m - 1
+    worlds, rollouts = plan_budget(prm, n)
+    key = search_key(gen)
+    sids = np.full(N_PLAYERS, np.int64(prm[SP_POLICY]))
+    base = np.empty(ST_SIZE, np.int64)
+    sim = np.empty(ST_SIZE, np.int64)
+    work = np.empty(64, np.int64)
+    total = np.zeros(n, np.float64)
+    g = np.empty(2, np.uint64)
+    trace = np.zeros((0, TRACE_W), np.int64)
+    active = np.ones(n, np.bool_)
+    for w in range(worlds):
+        world_values(st, opts, p, K_CARD, 0, acts, n, active, prm, rollouts, sids, key, w, base, sim, work, g, trace,
+                     total)
+    return acts[best_action(total, n)]
+
+
+@njit(cache=True)
+def contract_as(st, opts, d, trump, sid, prm, gen):
+    """``make_contract`` after the trump, for a rollout: the partner as the built-in ``sid``
+    (row ``prm``) calls or names it, and the leader of trick 1."""
+    st[TRUMP] = trump
+    if not is_solo(st, opts):
+        if opts[O_PARTNER_METHOD] == 1:
+            st[PARTNER] = choose_named(st, d, sid, gen)
+            st[REVEALED] = 1
+        else:
+            st[CALLED] = choose_called(st, d, trump, sid, prm, gen, opts[O_SELF_CALL] != 0)
+            st[PARTNER] = owner_of(st, st[CALLED])
+    first_leader(st, opts, d)
+
+
+@njit(cache=True)
+def search_trump(st, opts, d, prm, gen):
+    """The search declarer's trump: each suit is named in ``worlds`` deals of the other 32
+    cards, the partner called as the policy would, and the hand rolled out by the policy; the
+    suit of the best total money of the declarer wins."""
+    worlds, rollouts = plan_budget(prm, 4)
+    key = search_key(gen)
+    sids = np.full(N_PLAYERS, np.int64(prm[SP_POLICY]))
+    base = np.empty(ST_SIZE, np.int64)
+    sim = np.empty(ST_SIZE, np.int64)
+    work = np.empty(64, np.int64)
+    total = np.zeros(4, np.float64)
+    g = np.empty(2, np.uint64)
+    trace = np.zeros((0, TRACE_W), np.int64)
+    acts = np.arange(4, dtype=np.int64)
+    active = np.ones(4, np.bool_)
+    for w in range(worlds):
+        world_values(st, opts, d, K_TRUMP, 0, acts, 4, active, prm, rollouts, sids, key, w, base, sim, work, g, trace,
+                     total)
+    return best_action(total, 4)
+
+
+# The batch kernels call the search through SEARCH_SIG (seat, kind K_CARD with the legal mask
+# or K_TRUMP): ``search_cfunc()`` compiled when a search seat plays (jit.lazy_cfunc),
+# ``no_search`` otherwise (never called).
+SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64, types.int64, types.int64,
+                         types.float64[::1], types.uint64[::1])
+
+
+def _search_entry(st, opts, p, kind, legal, prm, gen):
+    if kind == K_TRUMP:
+        return search_trump(st, opts, p, prm, gen)
+    return search_card(st, opts, p, legal, prm, gen)
+
+
+search_cfunc = lazy_cfunc(SEARCH_SIG, _search_entry)
+
+
+@numba.cfunc(SEARCH_SIG, cache=True)
+def no_search(st, opts, p, kind, legal, prm, gen):
+    """The search argument of a table without a search seat (never called)."""
+    return 0
+
+
+def search_decision(st, opts, prm, key):
+    """The search's card in state ``st`` (the seat to play: leader + cards in the trick) with
+    its play stream keyed by ``key`` (tests: other hidden cards must give the same card)."""
+    p = (int(st[LEADER]) + int(st[NCARDS])) % N_PLAYERS
+    g = np.array([key, 0], dtype=np.uint64)
+    return search_card(st, opts, p, legal_cards(st[HAND + p], st[LED]), prm, g)
+
+
+def search_trump_decision(st, opts, prm, key):
+    """The search declarer's trump in state ``st`` (auction over, DECLARER set) for tests."""
+    g = np.array([key, 0], dtype=np.uint64)
+    return search_trump(st, opts, int(st[DECLARER]), prm, g)
