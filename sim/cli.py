@@ -158,6 +158,12 @@ def _mean_label(meta: dict) -> str:
     return "mean payout" if label == "payout (chips)" else f"mean {label.split(' (')[0]}"
 
 
+def _compiled(timing: dict) -> str:
+    """``; compiled first in N s`` where the kernels compiled before the run (not in its time)."""
+    c = timing.get("compile_s")
+    return f"; compiled first in {c:.0f} s" if c and c >= 0.5 else ""
+
+
 def _meta_labels(meta: dict) -> list[str]:
     """Every strategy label a result's tables show (its seats, points, lineups and field): a
     label is shortened beside these (``registry.short_labels``)."""
@@ -229,7 +235,7 @@ def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None
     head = term(f"{meta['game']} · {meta['players']} players · {n:,} {_units(meta, n)} · seed {meta['seed']}"
                 f" · rules v{meta['rules_version']}")
     if timing and timing.get("deals_per_s") and "wall_time_s" in timing:
-        head += f" · {timing['wall_time_s']:.2f} s ({timing['deals_per_s']:,.0f} {units}/s)"
+        head += f" · {timing['wall_time_s']:.2f} s ({timing['deals_per_s']:,.0f} {units}/s{_compiled(timing)})"
     out.print(head, markup=False)
     seq = summary.get("sequential")
     words, ci = _interval_words(seq, "Wilson for rates, t for means")
@@ -450,7 +456,7 @@ def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
     if timing and timing.get("wall_time_s"):
         head += f" · {timing['wall_time_s']:.2f} s"
         if timing.get("deals_per_s"):
-            head += f" ({timing['deals_per_s']:,.0f} {units}/s)"
+            head += f" ({timing['deals_per_s']:,.0f} {units}/s{_compiled(timing)})"
     out.print(head, markup=False)
     seq = summary.get("sequential")
     words, ci = _interval_words(seq, "t")
