@@ -273,8 +273,16 @@ def print_summary(summary: dict, meta: dict, timing: dict | None = None) -> None
     out.print(f"mean turns {summary['mean_turns']:.2f} · truncated {units} {summary['truncated']:,}"
               f" ({fmt_pct(summary.get('truncated_share', float('nan')))}, stopped by a turn cap)", markup=False)
     if shortened:
-        out.print("labels show only the parameters that differ from the strategy's defaults (--json and the "
-                  "file's metadata give them all)", markup=False)
+        out.print("labels omit default parameters (--json and the metadata list them all)", markup=False)
+    _print_checked(meta, n, units)
+
+
+def _print_checked(meta: dict, n: int, units: str) -> None:
+    """Under --check, what was checked and how much (a violation stops the run with an error,
+    so a result printed is a clean check)."""
+    if meta.get("check"):
+        out.print(f"checked (--check): the rules' invariants after every action, and every record, of all "
+                  f"{n:,} {units}: no violation", markup=False)
 
 
 
@@ -477,6 +485,7 @@ def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
                   Col("win rate"), Col(ci, optional=True), Col("diff vs point 0"), Col(ci), Col("se", optional=True),
                   Col("variance reduction", short="var. red.")], rows)
     out.print(truncation_line(pts, units), markup=False)
+    _print_checked(meta, n, units)
     out.print(f"variance reduction (var. red.) = unpaired variance var(X_c) + var(X_0) over the paired variance "
               f"var(X_c - X_0): how many times more {units} unpaired play would need for the same precision.",
               markup=False)

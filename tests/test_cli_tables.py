@@ -363,3 +363,14 @@ def test_partnership_win_rates_are_the_sides():
     assert [r["win_rate"] for r in s["strategies"]] == [0.5, 0.25]
     assert get_game("marafon").sides == ((0, 2), (1, 3)) and get_game("marafon").record_unit[1] == "matches"
     assert get_game("telefunken").record_unit[1] == "games" and get_game("trionfo").record_unit[1] == "sessions"
+
+
+def test_check_says_what_it_checked(cli):
+    """Issue 43: a --check run says that it checked, and how much; a run without it says nothing."""
+    res = invoke("run", "tonk", "-n", 120, "--check")
+    assert res.exit_code == 0, res.output
+    assert "checked (--check): the rules' invariants after every action, and every record, of all 120 deals: " \
+           "no violation" in res.output
+    assert "checked (--check)" not in invoke("run", "tonk", "-n", 120).output
+    res = invoke("compare", "tonk", "--strategy", "knocker", "--strategy", "greedy", "-n", 60, "--check")
+    assert res.exit_code == 0 and "of all 60 deals: no violation" in res.output, res.output
