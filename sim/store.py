@@ -346,8 +346,9 @@ class OutputSlot:
             self._created_work = True
         except FileExistsError:
             pass
-        except OSError as exc:
-            raise OutputError(f"cannot create the work directory {str(self.work)!r}: {why_failed(exc)}") from None
+        except OSError as exc:      # before anything is played: the --out given cannot be written there
+            raise UsageError(f"--out cannot be written: the work directory {str(self.work)!r} cannot be created "
+                             f"({why_failed(exc)}); choose another --out") from None
 
     def _lock(self) -> None:
         if fcntl is None:

@@ -31,6 +31,7 @@ from cardsim.sim.options import option_range
 from cardsim.sim.registry import games, record_fields
 
 from bad_input_harness import Case, check_case, make_sources
+from cli_helpers import assert_usage_error, invoke
 
 BIG = str(10 ** 30)
 HOSTILE = ("\x1b[31mRED\x1b[0m", "\x1b]0;pwned\x07title", "[bold red]markup[/bold red]",
@@ -423,3 +424,12 @@ def test_record_dtypes_match_the_data_dictionary():
             assert want, f"{g.name}: column {name} is not in its data dictionary"
             got = "category" if name == "end_reason" else values.dtype.name
             assert got in want, (g.name, name, got, want)
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs a /proc, where no directory can be made")
+@pytest.mark.parametrize("command", [["run", "tonk"], ["compare", "tonk", "--strategy", "knocker", "--strategy", "greedy"]])
+def test_an_out_that_cannot_be_made_is_a_usage_error(command):
+    """Issue 43: an --out whose folder takes no new directory (``/proc``: writable by its mode,
+    yet nothing can be made there) is exit 2 and one line, as the README says, before any play."""
+    name = "/proc/cardsim-x.parquet" if command[0] == "run" else "/proc/cardsim-x"
+    assert_usage_error(invoke(*command, "-n", 5, "--out", name), "--out cannot be written", "cannot be created")
