@@ -55,7 +55,16 @@ class OneLineErrors(typer.core.TyperGroup):
 
 app = typer.Typer(cls=OneLineErrors, add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="cardsim: Monte Carlo simulator for card games (`cardsim games` lists them).")
-out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+def _piped_width() -> int | None:
+    """The width of stdout's text: a terminal's own; piped, ``COLUMNS`` where it is set (a whole
+    number), else 200 (a log keeps the widest tables whole)."""
+    cols = os.environ.get("COLUMNS", "").strip()
+    if sys.stdout.isatty() or (cols.isdigit() and int(cols) > 0):
+        return None                                   # rich reads the terminal, or COLUMNS
+    return 200
+
+
+out = Console(highlight=False, width=_piped_width())
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 def version_text() -> str:

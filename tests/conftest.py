@@ -6,8 +6,14 @@ with ``from cli_helpers import invoke`` (``tests/`` is on ``sys.path``, as for `
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 from typer.testing import CliRunner
+
+# the tests' tables are those of a piped run without COLUMNS (200 wide), whatever the shell running
+# them exports; a test that wants a width sets COLUMNS for its own child process
+os.environ.pop("COLUMNS", None)
 
 
 @pytest.fixture(scope="session")

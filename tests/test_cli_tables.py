@@ -374,3 +374,21 @@ def test_check_says_what_it_checked(cli):
     assert "checked (--check)" not in invoke("run", "tonk", "-n", 120).output
     res = invoke("compare", "tonk", "--strategy", "knocker", "--strategy", "greedy", "-n", 60, "--check")
     assert res.exit_code == 0 and "of all 60 deals: no violation" in res.output, res.output
+
+
+@pytest.mark.parametrize("columns", [80, 132])
+def test_piped_output_honours_columns(columns):
+    """Issue 43: piped, the tables and notes fit ``COLUMNS`` where it is set (a log without it
+    keeps 200); at 80 every line of a compare fits, headers and notes included."""
+    import os
+    from cli_helpers import sub
+    env = {**os.environ, "COLUMNS": str(columns)}
+    res = sub("compare", "tonk", "--strategy", "knocker:threshold=6", "--strategy", "knocker:threshold=8",
+              "-n", 300, env=env)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert max(len(x) for x in lines) <= columns, [x for x in lines if len(x) > columns]
+    rule = next(x for x in lines if set(x) == {"─"})
+    assert len(rule) > 60                                    # the table uses the width it is given
+    if columns > 120:
+        assert any("variance reduction" in x and "win rate" in x for x in lines)   # room for every column
