@@ -605,9 +605,10 @@ def tune(game: str, strategy: str, params: Boxes, *, field: str | None = None, p
 @_validated(nullable=("hand",))
 def odds(game: str, hand: Whole | None, *, cards: Whole | None = None, samples: Whole = 1_000_000, seed: Whole = 0,
          players: Whole | None = None, preset: str | None = None, workers: Whole | None = None,
-         progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+         progress: Callable[[int, int], None] | None = None, notice: Notice | None = None) -> dict[str, Any]:
     """P(random cards hold a hand's contract) with a 95 % interval (``cardsim odds``);
-    ``progress(done, total)`` hears the samples drawn so far (the result is the same)."""
+    ``progress(done, total)`` hears the samples drawn so far (the result is the same);
+    ``notice(line)`` the one line said before its kernels compile the first time."""
     import numba
     from cardsim.sim.odds import contract_odds
     from cardsim.sim.runner import max_workers
@@ -617,7 +618,15 @@ def odds(game: str, hand: Whole | None, *, cards: Whole | None = None, samples: 
     numba.set_num_threads(w)
     if hand is None:
         raise UsageError("--hand (or --deal) is required")
-    return dict(contract_odds(game, hand, cards, samples, seed, players, preset, progress))
+    from cardsim.sim.registry import get_game
+    from cardsim.sim.warm import mark_compiled
+    spec = get_game(game)
+    name = spec.name
+    if spec.odds:                                    # (a game without odds is refused by contract_odds)
+        _compile_notice(name, "odds", notice)
+    res = dict(contract_odds(game, hand, cards, samples, seed, players, preset, progress))
+    mark_compiled(name, "odds")
+    return res
 
 
 def _replay_output(arg: str) -> str | None:

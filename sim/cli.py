@@ -503,9 +503,9 @@ def print_points(summary: dict, meta: dict, timing: dict | None = None) -> None:
 
 
 def _notice(quiet: bool):
-    """The API's first-compile notice as one line on stderr (a terminal only: logs and pipes stay
-    as they were); None when quiet."""
-    return None if quiet or not err.is_terminal else (lambda line: err.print(line, markup=False))
+    """The API's first-compile notice as one line on stderr (a terminal or not: a log says why the
+    first run waits); None when quiet or under --json."""
+    return None if quiet else (lambda line: err.print(line, markup=False))
 
 
 def _show(call, printer, game, deals, until_ci, max_deals, as_json, quiet):
@@ -710,7 +710,7 @@ def odds(game: GameArg,
     bar, update = _progress(samples, as_json, "samples", "sampling")
     with bar:
         r = api.odds(game, hand, cards=cards, samples=samples, seed=seed, players=players, preset=preset,
-                     workers=workers, progress=update)
+                     workers=workers, progress=update, notice=_notice(as_json))
     if as_json:
         _print_json(r)
     else:
@@ -870,16 +870,16 @@ def warmup(game: Annotated[str, typer.Argument(help="a game name, or all")] = "a
                "--jobs", "-j", help="games compiled at once, each in its own process (default: one per "
                                     "core; 1: in this process)")] = None,
            quiet: QuietOpt = False):
-    """Compile GAME's kernels (batch play, replay and search) into the numba cache now, with a
+    """Compile GAME's kernels (batch play, replay, search, and odds where it has them) into the numba cache now, with a
     progress bar, so that the first run starts at once (a Dockerfile, a cluster worker image).
     With all, the games compile side by side, one process per core."""
     from cardsim.sim.registry import game_names, get_game
-    from cardsim.sim.warm import ENTRIES, WarmupError, cache_dir, default_jobs, is_compiled, warm, warm_in_processes
+    from cardsim.sim.warm import WarmupError, cache_dir, default_jobs, entries_of, is_compiled, warm, warm_in_processes
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
     names = list(game_names()) if game.strip().lower() == "all" else [get_game(game).name]
-    steps = [(g, e) for g in names for e in ENTRIES]
-    todo = [g for g in names if not all(is_compiled(g, e) for e in ENTRIES)]   # a cached game loads at once here
+    steps = [(g, e) for g in names for e in entries_of(g)]
+    todo = [g for g in names if not all(is_compiled(g, e) for e in entries_of(g))]   # a cached game loads at once here
     jobs = min(jobs or default_jobs(), len(todo))
     t0 = time.perf_counter()
     bar = Progress(TextColumn("[bold]compiling"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[what]}"),
@@ -887,9 +887,10 @@ def warmup(game: Annotated[str, typer.Argument(help="a game name, or all")] = "a
     with bar:
         task = bar.add_task("warmup", total=len(steps), what="")
         if jobs > 1:
-            bar.update(task, what=f"{len(todo)} games, {jobs} at a time", advance=len(steps) - len(todo) * len(ENTRIES))
+            bar.update(task, what=f"{len(todo)} games, {jobs} at a time",
+                       advance=len(steps) - sum(len(entries_of(g)) for g in todo))
             try:
-                warm_in_processes(todo, ENTRIES, jobs, lambda g, e: bar.advance(task))
+                warm_in_processes(todo, None, jobs, lambda g, e: bar.advance(task))
             except WarmupError as exc:
                 err.print(f"Error: {term(exc)}", markup=False)
                 raise typer.Exit(1) from None

@@ -16,7 +16,14 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ENTRIES = ("play", "replay", "search")
+ENTRIES = ("play", "replay", "search")      # every game's; a game with contract odds adds "odds"
+
+
+def entries_of(game: str) -> tuple[str, ...]:
+    """The entries ``cardsim warmup`` compiles for ``game``: ENTRIES, and ``odds`` where the game
+    has contract odds (``GameSpec.odds``)."""
+    from cardsim.sim.registry import get_game
+    return ENTRIES + (("odds",) if get_game(game).odds else ())
 
 
 def cache_dir() -> str:
@@ -49,7 +56,7 @@ def mark_compiled(game: str, entry: str = "play") -> None:
 def notice(game: str, entry: str = "play", search: bool = False) -> str | None:
     """The line to print before ``entry`` of ``game`` first runs here (``search``: with a search
     seat, which compiles the search entry too), or None when all of it is cached."""
-    names = {"play": "kernels", "replay": "replay kernels", "search": "search kernels"}
+    names = {"play": "kernels", "replay": "replay kernels", "search": "search kernels", "odds": "odds kernels"}
     todo = [e for e in dict.fromkeys([entry] + (["search"] if search else [])) if not is_compiled(game, e)]
     if not todo:
         return None
@@ -86,6 +93,12 @@ def warm(game: str, entry: str = "play") -> None:
         get_game(game).compile_search()
         mark_compiled(game, entry)
         return
+    if entry == "odds":
+        if get_game(game).odds:
+            from cardsim.sim.odds import contract_odds
+            contract_odds(game, 1, None, 64)         # a few samples of hand (deal) 1: its kernels compile
+        mark_compiled(game, entry)
+        return
     cfg = make_config(game, None, 1, 0, None)
     if entry == "play":
         play_shard(cfg, 0, 1)
@@ -111,7 +124,7 @@ class WarmupError(RuntimeError):
     """A child interpreter of ``warm_in_processes`` failed (its game and last error line)."""
 
 
-def warm_in_processes(games: list[str], entries=ENTRIES, jobs: int | None = None, done=None) -> None:
+def warm_in_processes(games: list[str], entries=None, jobs: int | None = None, done=None) -> None:
     """Compile ``entries`` of every game in ``games`` into the cache, one fresh interpreter per
     game and ``jobs`` of them at once (numba compiles on one core per process: on 2 cores, two
     games compile side by side), the games with the longest compile first. ``done(game,
@@ -123,14 +136,15 @@ def warm_in_processes(games: list[str], entries=ENTRIES, jobs: int | None = None
     failures: list[str] = []            # appended from the worker threads (list.append is atomic)
 
     def one(game: str) -> None:
-        proc = subprocess.Popen([sys.executable, "-c", _CHILD, game, *entries], stdout=subprocess.PIPE,
+        mine = entries_of(game) if entries is None else entries
+        proc = subprocess.Popen([sys.executable, "-c", _CHILD, game, *mine], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         err_lines: list[str] = []
         drain = threading.Thread(target=lambda: err_lines.extend(proc.stderr), daemon=True)
         drain.start()
         for line in proc.stdout:
             entry = line.strip()
-            if entry in entries and done is not None:
+            if entry in mine and done is not None:
                 done(game, entry)
         proc.wait()
         drain.join()

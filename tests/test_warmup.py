@@ -58,19 +58,39 @@ def test_run_prints_the_notice_once_on_a_terminal(cache, monkeypatch):
     assert "compiling" not in first.stdout + second.stdout
 
 
-def test_no_notice_when_quiet_json_or_not_a_terminal(cache):
+def test_the_notice_also_when_not_a_terminal_but_not_when_quiet_or_json(cache):
+    """Issue 43: a log or a pipe says why the first run waits too (stderr); --quiet and --json
+    say nothing."""
     runner = CliRunner()
-    for args in (["run", "tonk", "--deals", "20"], ["run", "tonk", "--deals", "20", "--json"],
-                 ["run", "tonk", "--deals", "20", "--quiet"]):
+    for args in (["run", "tonk", "--deals", "20", "--json"], ["run", "tonk", "--deals", "20", "--quiet"]):
         res = runner.invoke(app, args)
         assert res.exit_code == 0
         assert "compiling" not in res.output
+        (cache / "cardsim-tonk-play.compiled").unlink()      # as if not compiled yet, again
+    res = runner.invoke(app, ["run", "tonk", "--deals", "20"])
+    assert res.exit_code == 0
+    assert res.stderr.count("compiling tonk kernels once") == 1 and "compiling" not in res.stdout
+
+
+def test_odds_say_when_they_compile_and_warmup_compiles_them(cache):
+    """Issue 43: ``cardsim odds`` says it compiles the first time (its kernels are an entry of
+    their own, ``odds``), and ``cardsim warmup`` compiles them for the games that have odds."""
+    runner = CliRunner()
+    res = runner.invoke(app, ["odds", "telefunken", "--hand", "1", "--samples", "200"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.count("compiling telefunken odds kernels once") == 1
+    again = runner.invoke(app, ["odds", "telefunken", "--hand", "1", "--samples", "200"])
+    assert again.exit_code == 0 and "compiling" not in again.stderr
+    assert warm.entries_of("telefunken")[-1] == "odds" and "odds" not in warm.entries_of("tonk")
+    res = runner.invoke(app, ["odds", "tonk", "--hand", "1"])
+    assert res.exit_code == 2 and "compiling" not in res.output             # no odds: no notice, one error
 
 
 def test_warmup_compiles_and_marks(cache):
     res = CliRunner().invoke(app, ["warmup", "tonk", "--quiet"])
     assert res.exit_code == 0, res.output
     assert warm.is_compiled("tonk") and warm.is_compiled("tonk", "replay") and warm.is_compiled("tonk", "search")
+    assert not warm.is_compiled("tonk", "odds")                   # Tonk has no odds: no entry of them
     res = CliRunner().invoke(app, ["warmup", "tonk"])
     assert res.exit_code == 0
     assert res.stdout.startswith("tonk: kernels compiled in ")
