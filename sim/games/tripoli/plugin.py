@@ -5,7 +5,8 @@ Cards are ids 0..51, ``13 * suit + rank`` (suits 0 C, 1 D, 2 H, 3 S; rank 0 = ac
 12 = king); a set of cards is a mask (bit = card id). Poker classes are
 ``kernels.poker.eval5`` values 0..7461 (higher is better; ``strength`` maps one to 0..9).
 
-Decision kinds (``view[V_KIND]``) and their legal actions (``kind(a)`` and the payload):
+Decision kinds (``view[V_KIND]``) and their legal actions (``kind(a)`` and the payload; these
+helpers are the kernels' own action codec, ``kernels.tripoli.actions``):
 
 * K_WIDOW, the dealer's widow options (``view[V_PHASE]``: P_WIDOW keep | swap | auction the
   widow; P_AFTER_SWAP done | auction his old hand; P_AFTER_UNSOLD keep | swap): A_KEEP, A_SWAP,
@@ -59,30 +60,10 @@ from cardsim.kernels.tripoli import (A_AUCTION_OLD, A_AUCTION_WIDOW, A_BET, A_BI
                                      V_SUIT_PRICE, V_TIMING, V_W_ACT, V_W_BUYER, V_W_PRICE, V_WIDOW, VIEW_SIZE,
                                      W_AUCTION_OLD, W_AUCTION_WIDOW, W_SOLD_OLD, W_SOLD_WIDOW, W_SWAP, lowest_in,
                                      next_card, strength)
-
-
-@njit(cache=True)
-def kind(a):
-    """The action's kind (A_*)."""
-    return a & 15
-
-
-@njit(cache=True)
-def amount(a):
-    """The chips of a bid (the new high bid), a bet or a raise (the increment)."""
-    return a >> 8
-
-
-@njit(cache=True)
-def card(a):
-    """The card of a pick."""
-    return a >> 8
-
-
-@njit(cache=True)
-def suit(a):
-    """The suit (0..3) of a lead or of naming the pay suit."""
-    return a >> 8
+from cardsim.kernels.tripoli import action_arg as amount  # noqa: F401 - a bid's new high bid, a bet, a raise's increment
+from cardsim.kernels.tripoli import action_arg as card  # noqa: F401 - the card of a pick
+from cardsim.kernels.tripoli import action_arg as suit  # noqa: F401 - the suit (0..3) of a lead or of naming the pay suit
+from cardsim.kernels.tripoli import action_kind as kind  # noqa: F401 - the action's kind (A_*)
 
 
 @njit(cache=True)

@@ -1,7 +1,9 @@
 """Tripoli in the step API (``sim.step``; issue 20): one session, decision by decision, on the
-kernels' own action interface (``kernels.tripoli``: ``reset_deal``, ``antes``, ``after_widow``,
-``legal_actions``, ``apply_action``, ``clearing_start``, ``determinize``), in the order the batch
-kernel plays it (``play_range`` over a session: ``play_deal``, ``run_decisions``).
+kernels' own action interface (``kernels.tripoli``: ``open_deal``, ``antes``, ``deal_seat``,
+``hands_dealt``, ``legal_actions``, ``apply_action``, ``step_capped``, ``clearing_due``,
+``clearing_start``, ``clearing_seat``, ``clearing_classes``, ``determinize``), in the order the batch
+kernel plays it (``play_range`` over a session: ``play_deal``, ``run_decisions``): the adapter keeps
+no copy of the game's flow, only the chance nodes that deal the kernel's cards one by one.
 
 A game is one session: ``deals_per_session`` deals (default one per player) from an empty board,
 the board carried from deal to deal, then the ``clearing_pots`` clearing rounds after the last
@@ -32,10 +34,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.kernels import poker as PK
 from cardsim.kernels import tripoli as K
 from cardsim.kernels.rng import seed_stream, shuffle
-from cardsim.sim.games.tripoli import format_action
+from cardsim.sim.games.tripoli.trace import format_action
 from cardsim.sim.notation import fmt_card, fmt_mask
 from cardsim.sim.step import FlagState, StepGame
 
@@ -52,8 +53,8 @@ _PUBLIC_NAMES = {K.T_BOARD: "board", K.T_CLAIM: "claim", K.T_SHOW: "show", K.T_P
 
 
 def action_id(code: int, opts) -> int:
-    """The dense id of the kernel's action ``code`` (kind | payload << 8)."""
-    kind, x = code & 15, code >> 8
+    """The dense id of the kernel's action ``code`` (``kernels.tripoli.actions``: kind and payload)."""
+    kind, x = K.action_kind(code), K.action_arg(code)
     limit = int(opts[K.O_LIMIT])
     if kind in SIMPLE:
         return SIMPLE[kind]
@@ -76,17 +77,17 @@ def action_code(i: int, opts) -> int:
     if i in _SIMPLE_CODE:
         return _SIMPLE_CODE[i]
     if i < A_LEAD:
-        return K.A_SUIT | (i - A_SUIT) << 8
+        return K.make_action(K.A_SUIT, i - A_SUIT)
     if i < A_PICK:
-        return K.A_LEAD | (i - A_LEAD) << 8
+        return K.make_action(K.A_LEAD, i - A_LEAD)
     if i < A_AMOUNTS:
-        return K.A_PICK | (i - A_PICK) << 8
+        return K.make_action(K.A_PICK, i - A_PICK)
     j = i - A_AMOUNTS
     if j < limit:
-        return K.A_BET | (j + 1) << 8
+        return K.make_action(K.A_BET, j + 1)
     if j < 2 * limit:
-        return K.A_RAISE | (j - limit + 1) << 8
-    return K.A_BID | (j - 2 * limit + 1) << 8
+        return K.make_action(K.A_RAISE, j - limit + 1)
+    return K.make_action(K.A_BID, j - 2 * limit + 1)
 
 
 def batch_deck(seed: int, deal: int) -> tuple[list[int], list[int]]:
@@ -159,8 +160,8 @@ class TripoliState(FlagState):
         fn(*args, trace)
         for code, seat, a, b in trace[:min(int(st[K.TR_LEN]), TRACE_ROWS)].tolist():
             if code == K.T_ACTION:
-                if a & 15 == K.A_PICK:
-                    self._tell(f"seat {seat} picks a card", seat, f"seat {seat} picks {fmt_card(a >> 8)}")
+                if K.action_kind(a) == K.A_PICK:
+                    self._tell(f"seat {seat} picks a card", seat, f"seat {seat} picks {fmt_card(K.action_arg(a))}")
                 else:
                     self._tell(f"seat {seat}: {format_action(a)}")
             elif code == K.T_SHOW:
@@ -180,28 +181,16 @@ class TripoliState(FlagState):
     def _start_deal(self) -> None:
         st, o = self.st, self.opts
         dealer = (max(0, int(o[K.O_FIRST_DEALER])) + self.deal_no) % self.n
-        K.reset_deal(st, o, dealer)
-        st[K.SESSION] = 0
-        st[K.DEAL_NO] = self.deal_no
-        st[K.DEAL_ID] = self.deal_no
-        st[K.LAST_DEAL] = 1 if self.deal_no == int(o[K.O_DEALS]) - 1 else 0
+        K.open_deal(st, o, 0, self.deal_no, dealer)          # session 0, its deal deal_no
         self._tell(f"deal {self.deal_no + 1}, dealer seat {dealer}")
         self.chance = None
         self._run(K.antes, st, o)
         self._deck = []
         self.chance = "deal"
 
-    def _deal_to(self, i: int) -> int:
-        """Seat of deck position i (n: the widow)."""
-        n = self.n
-        j = i % (n + 1)
-        if not self.opts[K.O_WIDOW_LAST]:
-            j = (j + n) % (n + 1)
-        return n if j == n else (int(self.st[K.DEALER]) + 1 + j) % n
-
     def _deal_card(self, card: int) -> None:
         st, n = self.st, self.n
-        to = self._deal_to(len(self._deck))
+        to = int(K.deal_seat(st, self.opts, len(self._deck)))      # the kernel's deal order
         self._deck.append(card)
         if to == n:
             st[K.WIDOW] |= 1 << card
@@ -220,22 +209,17 @@ class TripoliState(FlagState):
         st, o = self.st, self.opts
         self._tell(f"pay suit {'CDHS'[int(st[K.PAY_SUIT])]}, sequence from {int(st[K.SEQ])}")
         self.chance = None
-        if o[K.O_WIDOW]:
-            st[K.PHASE] = K.P_WIDOW
-            st[K.CUR] = st[K.DEALER]
-        else:
-            self._run(K.after_widow, st, o)
+        self._run(K.hands_dealt, st, o)
         self._settle()
 
     def _clear_deal(self, card: int) -> None:
         st, n = self.st, self.n
-        to = (int(st[K.BET_DEALER]) + 1 + len(self._deck)) % n
+        to = int(K.clearing_seat(st, st[K.BET_DEALER], len(self._deck)))
         self._deck.append(card)
         st[K.CLH + to] |= 1 << card
         self._tell(f"seat {to} is dealt a clearing card", to, f"seat {to} is dealt {fmt_card(card)} (clearing)")
         if len(self._deck) == 5 * n:
-            for q in range(n):
-                st[K.CLS + q] = PK.eval5(st[K.CLH + q])
+            K.clearing_classes(st)
             self.chance = None
             self._settle()
 
@@ -251,15 +235,11 @@ class TripoliState(FlagState):
     def _settle(self) -> None:
         """After a step: the step cap, the clearing rounds, the next deal or the end."""
         st, o = self.st, self.opts
-        if st[K.PHASE] != K.P_OVER and st[K.STEPS] >= o[K.O_MAX_STEPS]:
-            st[K.TRUNC] = 1
-            st[K.REASON] = K.R_STEP_CAP
-            st[K.PHASE] = K.P_OVER
+        if st[K.PHASE] != K.P_OVER and K.step_capped(st, o):       # the batch's decision loop
             self._tell("the deal stops: step cap")
         if st[K.PHASE] != K.P_OVER:
             return
-        if (not self.clearing and st[K.LAST_DEAL] and o[K.O_CLEARING] and st[K.REASON] != K.R_STEP_CAP
-                and st[K.ERR] == 0):
+        if not self.clearing and K.clearing_due(st, o):             # as the batch's play_deal
             self.clearing = True
             self._run(K.clearing_start, st, o, np.zeros(2, np.uint64), np.zeros(52, np.int64))
             self._begin_clearing_deal()
@@ -360,6 +340,13 @@ class TripoliState(FlagState):
     # ---- what a seat sees --------------------------------------------------------------------
     def _balance(self, q: int) -> int:
         return self.money[q] + (int(self.st[K.CHIPS + q]) if not self.over else 0)
+
+    def plugin_view(self, seat: int) -> np.ndarray | None:
+        if self.is_chance() or self.is_terminal() or seat != self.current_player():
+            return None
+        view = np.zeros(K.VIEW_SIZE, np.int64)
+        K.fill_view(self.st, self.opts, view)
+        return view
 
     def observation_string(self, seat: int) -> str:
         st = self.st.tolist()
