@@ -246,9 +246,16 @@ def replay_events(cfg: RunConfig, deal_id: int) -> list[dict]:
 
 
 def replay_head(cfg: RunConfig, deal_id: int) -> str:
-    labels = [s.label for s in cfg.seats]
-    return f"{cfg.game.title}, seed {cfg.seed}, deal {deal_id}, {cfg.n_players} players: " + ", ".join(
+    """The replay's first line: the game, seed, record (its ``deal_id``) and table, the seats'
+    labels as tables show them (parameters at their defaults left out: ``--json`` and the run's
+    metadata give them all)."""
+    from cardsim.sim.registry import short_labels
+    full = [s.label for s in cfg.seats]
+    short = short_labels(cfg.game, full)
+    labels = [short[lab] for lab in full]
+    seats = f"every seat {labels[0]}" if len(set(labels)) == 1 else ", ".join(
         f"seat {i} {lab}" for i, lab in enumerate(labels))
+    return f"{cfg.game.title}, seed {cfg.seed}, deal {deal_id}, {cfg.n_players} players: {seats}"
 
 
 def replay_lines(cfg: RunConfig, deal_id: int) -> list[str]:

@@ -99,7 +99,9 @@ def warm(game: str, entry: str = "play") -> None:
             contract_odds(game, 1, None, 64)         # a few samples of hand (deal) 1: its kernels compile
         mark_compiled(game, entry)
         return
-    cfg = make_config(game, None, 1, 0, None)
+    spec = get_game(game)
+    base = "greedy" if "greedy" in spec.strategies else next(s.name for s in spec.strategies.values() if not s.search)
+    cfg = make_config(game, None, 1, 0, [base])
     if entry == "play":
         play_shard(cfg, 0, 1)
     else:
