@@ -11,7 +11,7 @@ import numpy as np
 from cardsim.kernels.cards import JOKER
 from cardsim.kernels.odds import float_contract_hits
 from cardsim.sim.errors import UsageError
-from cardsim.sim.games.contract_rummy import PRESETS, ContractRummyOptions
+from cardsim.sim.games.contract_rummy.options import PRESETS, ContractRummyOptions
 from cardsim.sim.odds import check_run_args, count_hits
 from cardsim.sim.stats import wilson
 

@@ -49,7 +49,7 @@ import numpy as np
 from cardsim.kernels import contract_rummy as K
 from cardsim.kernels import melds as M
 from cardsim.kernels.rng import seed_stream, shuffle, uniform
-from cardsim.sim.games.contract_rummy import _card, _TableMeld, action_text
+from cardsim.sim.games.contract_rummy.trace import _card, _TableMeld, action_text
 from cardsim.sim.step import StepGame, ViewedState
 
 ZERO_SUM = False                       # payouts are minus penalty totals
@@ -133,7 +133,7 @@ def obs_size(n: int) -> int:
 def _kernel_args(n: int):
     """The seats (plug-ins on greedy, whose parameters offer swaps: ``swap``), the script
     plug-in and the (unused) search callback of every replay (not on the game: they do not pickle)."""
-    from cardsim.sim.games.contract_rummy import STRATEGIES
+    from cardsim.sim.games.contract_rummy.strategies import STRATEGIES
     greedy = next(s for s in STRATEGIES if s.sid == K.S_GREEDY)
     sids = np.full(n, K.PLUGIN + K.S_GREEDY, np.int64)
     params = np.zeros((n, K.N_PARAMS), np.float64)
@@ -354,7 +354,7 @@ class ContractRummyState(ViewedState):
         elif code == K.T_LAYOFF:
             self._tell(f"seat {seat} lays off {_card(a)} on meld {b}")
         elif code == K.T_SWAP:
-            t = (c & 255) - 2
+            t = K.swap_target(c)
             where = {K.SWAP_KEPT: "kept for the discard", K.SWAP_MELD: "into the meld"}.get(t, f"on meld {t}")
             self._tell(f"seat {seat} swaps {_card(a)} for the joker of meld {b}, the joker {where}")
         elif code == K.T_DISCARD:
@@ -534,12 +534,12 @@ class ContractRummyState(ViewedState):
                 drawn.append((who, after))
             elif code == K.T_MELD:
                 row = np.zeros((1, K.TW), np.int64)
-                row[0, [M.M_KIND, M.M_KEY, M.M_JOKERS, M.M_P2, M.M_P1]] = [b & 3, (b >> 2) & 63, (b >> 8) & 255,
-                                                                          (b >> 16) & 255, c]
+                row[0, [M.M_KIND, M.M_KEY, M.M_JOKERS, M.M_P2, M.M_P1]] = [
+                    K.row_kind(b), K.row_key(b), K.row_jokers(b), K.row_p2(b), c]
                 K.table_counts(row, 1, played[who])
             elif code in (K.T_LAYOFF, K.T_SWAP, K.T_DISCARD):
                 played[who, a] += 1
-                if code == K.T_SWAP and (c & 255) - 2 in (K.SWAP_KEPT, K.SWAP_MELD):
+                if code == K.T_SWAP and K.swap_target(c) in (K.SWAP_KEPT, K.SWAP_MELD):
                     played[who, K.JK] -= 1                  # the freed joker went into its hand
             elif code in (K.T_TAKE, K.T_BUY):
                 played[who, a] -= 1
@@ -614,6 +614,12 @@ class ContractRummyState(ViewedState):
         K.fill_view(st, self.opts, tab, np.int64(seat), np.int64(kind), np.int64(card), np.int64(meld),
                     np.int64(info), np.int64(info2), view)
         return view
+
+    def plugin_view(self, seat: int) -> np.ndarray | None:
+        """The kernel's view of the question ``seat`` is asked now (what its plug-in reads)."""
+        if self.over or self.chance is not None or self.q is None or self.q[0] != seat:
+            return None
+        return self._view_of(seat)
 
     def _table(self, tab, nm: int) -> str:
         return " / ".join(f"{i}:{int(tab[i, K.T_OWNER])}:" + " ".join(_TableMeld(int(K.pack_row(tab[i])),
