@@ -8,7 +8,7 @@ run of 7 or more, going out not needed), and whether one given holding does.
 from __future__ import annotations
 
 from cardsim.sim.errors import UsageError
-from cardsim.sim.games.telefunken import TelefunkenOptions
+from cardsim.sim.games.telefunken.options import TelefunkenOptions
 from cardsim.sim.odds import table_holding, table_odds
 
 DEALT = 11                              # cards dealt to a seat: K when not given

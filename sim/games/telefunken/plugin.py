@@ -62,25 +62,10 @@ from cardsim.kernels.telefunken import (A_BUY, A_CHOOSE, A_DISCARD, A_DRAW, A_EX
                                         V_PILE1, V_PILE2, V_PILE_JOKERS, V_PILE_LEN, V_PLAYERS, V_RESHUF, V_RULE_CUT_AIM,
                                         V_RULE_CUT_SPREAD, V_SEAT, V_STOCK, V_TABLE, V_TABLE_ACTS, V_TAKEN, V_TOP,
                                         V_TOTAL, V_TURN, V_TWOS, V_UP_OFFER, V_USED, V_WILD_TWOS, VIEW_SIZE)
+from cardsim.kernels.telefunken import action_card as card  # noqa: F401 - the card of a lay-off, a discard, ..
+from cardsim.kernels.telefunken import action_kind as kind  # noqa: F401 - the action's kind (A_*; A_HOLD is 0)
+from cardsim.kernels.telefunken import field  # noqa: F401 - field i (1 = a .. 5 = e) of an action
 from cardsim.kernels.jit import njit
-
-
-@njit(cache=True)
-def kind(a):
-    """The action's kind (A_*; A_HOLD is 0)."""
-    return a & 15
-
-
-@njit(cache=True)
-def field(a, i):
-    """Field i (1 = a .. 5 = e) of an action."""
-    return (a >> (8 * i)) & 255
-
-
-@njit(cache=True)
-def card(a):
-    """The card of a lay-off, a discard or an exchanged card (52 = a joker)."""
-    return (a >> 8) & 255
 
 
 @njit(cache=True)

@@ -1,8 +1,10 @@
 """Telefunken in the step API (``sim.step``; issue 20): one game of all its hands, decision by
-decision, on the kernel's own action interface (``kernels.telefunken``: ``reset_hand``,
-``deal_holdings``, ``exact_bonus``, ``after_deal``, ``legal_actions``, ``apply_action``,
-``hand_blocked``, ``score_hand``, ``write_game``, ``determinize``), in the order the batch kernel
-plays it (``play_game``, ``play_hand``).
+decision, on the kernel's own action interface (``kernels.telefunken``: ``reset_hand``, the
+cut and the deal in the steps the batch takes them (``cut_count`` and ``cut_outcome``: the cut's
+outcomes; ``inspected_keep``: the keep decisions; ``cut_apply``, ``deal_after_cut``), ``exact_bonus``,
+``after_deal``, ``legal_actions``, ``apply_action``, ``hand_blocked``, ``score_hand``,
+``write_game``, ``determinize``), in the order the batch kernel plays it (``play_game``,
+``play_hand``): the adapter keeps no Python copy of the game's flow.
 
 A game is all ``O_HANDS`` hands (seven by default; ``contracts`` with fewer hands makes it
 shorter). Returns are cardsim's payouts: minus each seat's final total (leftover-chip points
@@ -54,7 +56,7 @@ import numpy as np
 from cardsim.kernels import melds as M
 from cardsim.kernels import telefunken as K
 from cardsim.kernels.rng import seed_stream, shuffle
-from cardsim.sim.games.telefunken import fmt_holding, meld_cards
+from cardsim.sim.games.telefunken.trace import fmt_holding, meld_cards
 from cardsim.sim.notation import fmt_card
 from cardsim.sim.step import StepGame, ViewedState
 
@@ -101,14 +103,10 @@ def _unradix(i: int, sizes) -> list[int]:
     return out[::-1]
 
 
-def _f(x: int, i: int) -> int:
-    return (x >> (8 * i)) & 255
-
-
 def action_id(x: int) -> int:
     """The dense id of the kernel's action ``x`` (kind | a << 8 | b << 16 | ...)."""
-    kind = x & 15
-    a, b, c, d, e = (_f(x, i) for i in range(1, 6))
+    kind = K.action_kind(x)
+    a, b, c, d, e = (K.field(x, i) for i in range(1, 6))
     if kind in SIMPLE:
         return SIMPLE[kind]
     if kind == K.A_DISCARD:
@@ -137,7 +135,7 @@ def action_id(x: int) -> int:
 
 
 def _act(kind, a=0, b=0, c=0, d=0, e=0) -> int:
-    return kind | a << 8 | b << 16 | c << 24 | d << 32 | e << 40
+    return int(K.act(kind, a, b, c, d, e))
 
 
 def action_code(i: int) -> int:
@@ -177,8 +175,8 @@ def _card(c: int) -> str:
 
 def action_text(x: int) -> str:
     """A kernel action in words, with its cards."""
-    kind = x & 15
-    a, b, c, d, e = (_f(x, i) for i in range(1, 6))
+    kind = K.action_kind(x)
+    a, b, c, d, e = (K.field(x, i) for i in range(1, 6))
     name = K.ACTION_NAMES[kind]
     if kind in (K.A_DISCARD, K.A_EX_CARD):
         return f"{name} {_card(a)}"
@@ -382,16 +380,10 @@ class TelefunkenState(ViewedState):
             self.chance = "deck"
 
     def _cut_outcomes(self) -> list[tuple[int, float]]:
-        o = self.opts
-        if o[K.O_CUT_MODEL] == 0:
-            s = int(o[K.O_CUT_SPREAD])
-            aim = int(self.st[K.CUT_AIMED]) or int(o[K.O_CUT_AIM])
-            raw = [aim + u - s for u in range(2 * s + 1)]
-        else:
-            raw = list(range(int(o[K.O_CUT_MIN]), int(o[K.O_CUT_MAX]) + 1))
+        o, aim = self.opts, np.int64(self.st[K.CUT_AIMED])
+        raw = [int(K.cut_outcome(o, aim, np.int64(u))) for u in range(int(K.cut_count(o)))]
         prob: dict[int, float] = {}
         for b in raw:
-            b = min(max(b, 1), DECK - 3)
             prob[b] = prob.get(b, 0.0) + 1.0 / len(raw)
         return sorted(prob.items())
 
@@ -411,12 +403,12 @@ class TelefunkenState(ViewedState):
     def _next_keep(self) -> None:
         """On to the next inspected joker; a keep that is not optional is made here."""
         t = DECK - int(self.st[K.CUT_B])
-        rule = int(self.opts[K.O_CUT_JOKERS])
         while self.keep_at < t:
-            if self.deck[self.keep_at] == K.JK and rule != 2:
-                if rule == 1:
-                    self.step = "keep"
-                    return
+            keep = int(K.inspected_keep(self.opts, np.int64(self.deck[self.keep_at])))
+            if keep == 2:
+                self.step = "keep"
+                return
+            if keep == 1:
                 self.kept |= 1 << (self.keep_at - (t - 3))
             self.keep_at += 1
         self.step = None
@@ -425,22 +417,11 @@ class TelefunkenState(ViewedState):
     def _deal(self) -> None:
         st, o, n = self.st, self.opts, self.n
         b = int(st[K.CUT_B])
-        t = DECK - b
         dealer, cutter = int(st[K.DEALER]), self._cutter()
-        seq = self.deck[t:] + [c for i, c in enumerate(self.deck[:t]) if not (i >= t - 3 and self.kept >> (i - (t - 3)) & 1)]
-        kept = DECK - len(seq)
-        for _ in range(kept):
-            K.known_give(st, np.int64(cutter), np.int64(K.JK))
-        st[K.STOCK:K.STOCK + len(seq)] = seq
-        st[K.STOCK_LO], st[K.STOCK_HI] = 0, len(seq)
-        K.deal_holdings(st, o, np.int64(dealer))
-        st[K.UPCARD] = -1
-        if o[K.O_DEALER_OPENS] == 0:
-            st[K.UPCARD] = st[K.STOCK + st[K.STOCK_LO]]
-            st[K.STOCK_LO] += 1
-            K.pile_push(st, st[K.UPCARD])
-        st[K.CUT_KEPT] = kept
-        st[K.CUT_EXACT] = 1 if K.exact_cut(o, np.int64(n), np.int64(b), np.int64(kept)) else 0
+        st[K.STOCK:K.STOCK + DECK] = self.deck
+        kept = int(K.cut_apply(st, np.int64(b), np.int64(cutter), np.int64(self.kept)))
+        K.deal_after_cut(st, o, np.int64(st[K.HNO]), np.int64(dealer), np.int64(b), np.int64(kept),
+                         np.zeros((0, K.TRACE_WIDTH), np.int64))
         self._tell(f"seat {cutter} keeps {kept} joker(s); the cut is {'exact' if st[K.CUT_EXACT] else 'not exact'}"
                    + (f"; the upcard is {_card(int(st[K.UPCARD]))}" if st[K.UPCARD] >= 0 else ""))
         for q in range(n):
@@ -651,6 +632,17 @@ class TelefunkenState(ViewedState):
                 cnt[s * 13 + 1] += (ht >> (2 * s)) & 3
         cnt[K.JK] = st[K.HJ + p]
         return cnt
+
+    def plugin_view(self, seat: int) -> np.ndarray | None:
+        """The kernel's view of the decision ``seat`` takes now (what its plug-in reads; the cut's
+        aim and keep are not asked of a plug-in here)."""
+        if self.over or self.chance is not None or self.step is not None or seat != self.current_player():
+            return None
+        acts = np.asarray(self.acts, np.int64)
+        view = np.zeros(K.VIEW_SIZE, np.int64)
+        kind = K.decision_kind(self.st, acts, np.int64(len(acts)))
+        K.fill_view(self.st, self.opts, self.tab, np.int64(seat), np.int64(kind), view)
+        return view
 
     def _observation_string(self, seat: int) -> str:
         st, n = self.st, self.n
