@@ -89,27 +89,34 @@ def search_strategy(sid: int, strategies: list, policies: tuple, worlds: int, bu
     action out ``rollouts`` times in each with the built-in ``policy`` at every seat, and
     takes the best mean. ``policies``: the names (of ``strategies``) it may roll out with;
     ``extra``: up to four game-specific parameters (the row's slots 4..7)."""
+    from cardsim.kernels import search as KS        # the search row's slots (loaded with the game's kernels)
     by_name = {s.name: s for s in strategies}
     pols = tuple(by_name[n] for n in policies)
     if len(extra) > SEARCH_ROW_EXTRA:
         raise ValueError("at most four game-specific search parameters")
     params = (
         ParamSpec("worlds", float(worlds), 1.0, 4096.0, "determinizations (deals of the unseen cards) per decision",
-                  integer=True),
+                  integer=True, slot="SP_WORLDS"),
         ParamSpec("rollouts", float(rollouts), 1.0, 64.0, "rollouts per determinization and legal action",
-                  integer=True),
+                  integer=True, slot="SP_ROLLOUTS"),
         ParamSpec("budget", float(budget), 0.0, 1e7, "at most this many rollouts per decision (fewer "
                   "determinizations where there are many legal actions; at least one each); 0 = no cap",
-                  integer=True),
+                  integer=True, slot="SP_BUDGET"),
         ParamSpec("policy", float(policies.index(policy)), 0.0, float(len(pols) - 1),
                   "the built-in strategy (with its default parameters) every seat plays in the rollouts: "
-                  + ", ".join(f"{i} {n}" for i, n in enumerate(policies)), integer=True, choices=tuple(policies)),
+                  + ", ".join(f"{i} {n}" for i, n in enumerate(policies)), integer=True, choices=tuple(policies),
+                  slot="SP_POLICY"),
     ) + tuple(extra)
+    where = [getattr(KS, p.slot) for p in params[:4]] + [KS.SP_EXTRA + j for j in range(len(extra))]
 
     def kernel_row(values):
-        vals = list(values)
-        pol = pols[int(vals[3])]
-        row = vals[:3] + [float(pol.sid)] + vals[4:] + [0.0] * (SEARCH_ROW_EXTRA - len(vals[4:]))
+        """The kernel's row: each value at its slot (the extras from SP_EXTRA on), the policy as its
+        strategy id, then the policy's own default row from SP_PRM."""
+        row = [0.0] * KS.SP_PRM
+        for at, v in zip(where, values):
+            row[at] = float(v)
+        pol = pols[int(values[3])]
+        row[KS.SP_POLICY] = float(pol.sid)
         return row + [p.default for p in pol.params]
     return StrategySpec(name, sid, params, help, kernel_row=kernel_row, search=True)
 

@@ -333,17 +333,30 @@ def test_bad_command_line_is_one_error_line(game, bad):
 @pytest.mark.parametrize("game", GAMES)
 def test_parameters_are_bound_to_their_kernel_slots_by_name(game):
     """A parameter that names its kernel slot (``ParamSpec.slot``) sits at that slot of the row
-    its strategy sends (its index among the strategy's parameters); a family that binds one
-    parameter by name binds all of them."""
+    its strategy sends (its index among the strategy's parameters, or, for a row built from the
+    values such as the search's, where that row puts it); every parameter names its slot."""
     import importlib
     spec = get_game(game)
     try:
         kern = importlib.import_module(f"cardsim.kernels.{game}")
     except ModuleNotFoundError:
         pytest.skip("the game's kernels are not a cardsim.kernels package")
+    from cardsim.kernels import search as KS
     for strat in spec.strategies.values():
-        if strat.kernel_row is not None or not any(p.slot for p in strat.params):
-            continue                                 # a search row, or a family not bound by name yet
-        for i, p in enumerate(strat.params):
-            assert p.slot, f"{strat.name}: {p.name} names no slot"
-            assert getattr(kern, p.slot) == i, f"{strat.name}: {p.name} is at {i}, {p.slot} = {getattr(kern, p.slot)}"
+        if not strat.params:
+            continue
+        for p in strat.params:
+            assert p.slot, f"{game}: {strat.name}: {p.name} names no kernel slot"
+        if strat.kernel_row is None:                # the values are the row
+            for i, p in enumerate(strat.params):
+                assert getattr(kern, p.slot) == i, \
+                    f"{strat.name}: {p.name} is at {i}, {p.slot} = {getattr(kern, p.slot)}"
+            continue
+        # a row built from the values (the search's): each value lands at its named slot
+        values = [float(p.lo if p.choices else min(p.hi, p.lo + 1 + i)) for i, p in enumerate(strat.params)]
+        row = strat.kernel_row(values)
+        for p, v in zip(strat.params, values):
+            at = getattr(kern, p.slot) if hasattr(kern, p.slot) else getattr(KS, p.slot)
+            if p.choices:                            # a choice is sent as what it names (the policy's strategy id)
+                continue
+            assert row[at] == v, f"{strat.name}: {p.name} = {v} is not at its slot {p.slot} ({at}): {row[:12]}"
