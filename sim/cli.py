@@ -854,7 +854,8 @@ def replay(game: ReplaySourceArg,
     from cardsim import api
     doc = api.replay(game, deal, seed=seed, players=players, strategies=strategy or [], options=option or [],
                      preset=preset, check=check, point=point, lineup=lineup, force=force,
-                     until_decision=until_decision, warn=lambda w: err.print(f"Warning: {w}", markup=False), notice=_notice(False))
+                     until_decision=until_decision, warn=lambda w: err.print(f"Warning: {w}", markup=False),
+                     notice=_notice(as_json))
     text = doc.pop("text")
     if as_json:
         _print_json(doc)

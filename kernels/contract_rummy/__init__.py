@@ -242,7 +242,7 @@ from cardsim.kernels.contract_rummy.play import (  # noqa: F401
     buffers, close_deal, first_dealer, score_deal, turn_capped, write_deal, write_game,
 )
 from cardsim.kernels.contract_rummy.search import (  # noqa: F401
-    determinize, no_search, search_pick,
+    determinize, no_search, search_cfunc, search_pick,
 )
 from cardsim.kernels.contract_rummy.critique import (  # noqa: F401
     critique, critique_eval,

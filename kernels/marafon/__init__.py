@@ -146,6 +146,9 @@ the project reads as ``K.<name>``):
 """
 # Re-exported by name: what code outside this package reads as ``K.<name>`` (K = this package).
 # Imported in dependency order; ``critique`` (the function) is bound after its module has loaded.
+# the trick play and search parts both trick games share (kernels.tricks, kernels.trick_search)
+from cardsim.kernels.tricks import cards_conserved, greedy_card, holder_of, trick_mask  # noqa: F401
+from cardsim.kernels.trick_search import mask_acts, place  # noqa: F401
 from cardsim.kernels.critique import ROUND as CR_ROUND, STREAM_CRITIQUE  # noqa: F401
 from cardsim.kernels.rng import STREAM_PLAY  # noqa: F401
 from cardsim.kernels.search import SP_EXTRA, SP_POLICY, SP_PRM, SP_ROLLOUTS, SP_WORLDS  # noqa: F401 - the search row
