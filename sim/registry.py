@@ -109,9 +109,9 @@ def split_label(text: str) -> tuple[str, str]:
 
 
 def _label_parts(spec: GameSpec | None, label: str):
-    """(name as tables show it, [(key, value text)], the parameters' specs or None, its defaults)
-    of a strategy label: a built-in's, or a plug-in's (``dir/file.py:NAME:...``: shown as
-    ``file:NAME``; its defaults known where the plug-in is loaded in this process)."""
+    """(name as tables show it, [(key, value text)], the parameters' specs or None) of a strategy
+    label: a built-in's, or a plug-in's (``dir/file.py:NAME:...``: shown as ``file:NAME``; its
+    specs, and so its defaults, known where the plug-in is loaded in this process)."""
     from cardsim.sim import plugin as P
     name, rest = split_label(label)
     pairs = [tuple(kv.partition("=")[::2]) for kv in rest.split(",") if kv] if rest else []
