@@ -27,6 +27,7 @@ import functools
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -35,6 +36,14 @@ from cardsim.sim.errors import UsageError, UsageTypeError
 
 CHANCE = -1
 TERMINAL = -4
+
+
+class ActionValue(NamedTuple):
+    """What one legal action is worth to the seat to act (``StepState.action_values``)."""
+    action: int          # the action id (``legal_actions``)
+    mean: float          # the seat's mean payout after it, in the game's unit
+    se: float            # its standard error over the worlds
+    worlds: int          # worlds it was played in (fewer where the race dropped it)
 
 def step_games() -> dict[str, str]:
     """Each game with a step adapter -> its module (``GameSpec.step``), in listing order."""
@@ -133,6 +142,35 @@ class StepState:
         cannot make it. The conformance suite checks it is the same in every world the seat
         cannot tell apart (``resample``): a view hides the cards the seat may not see."""
         return None
+
+    def action_values(self, worlds: int = 32, policy: str | None = "strong",
+                      seed: int = 0) -> list[ActionValue] | None:
+        """What each legal action of the seat to act is worth to it (``cardsim play``'s hint): the
+        determinized evaluation of ``cardsim critique`` (the game's search row with ``worlds`` and
+        ``policy``: the cards the seat cannot see dealt again consistent with what it has seen,
+        a rollout after each action, the same worlds for every action, a race that drops the
+        clearly worse ones) as one ``ActionValue`` per legal action, in ``legal_actions()`` order.
+        ``seed`` keys the worlds. None at a chance node, at the end, or where the game's adapter
+        does not evaluate (yet); a seat may ask only about its own decision."""
+        return None
+
+    def _values(self, codes, ids, run, worlds: int, policy: str | None, seed: int) -> list[ActionValue]:
+        """``action_values`` for an adapter: ``codes`` are the kernel's legal action codes (the
+        order its critique reads them), ``ids`` the action ids they are; ``run(acts, n, prm, key,
+        row, acts_out)`` calls the game's ``critique_eval`` with the search row ``prm``. Sorted
+        as ``legal_actions`` lists them."""
+        from cardsim.kernels import critique as CK
+        from cardsim.sim.critique import evaluator
+        from cardsim.sim.registry import get_game
+        from cardsim.kernels.rng import mix64
+        n = len(codes)
+        acts = np.asarray(codes, np.int64)
+        prm = evaluator(get_game(self.game.name), self.n, int(worlds), policy)
+        row = np.zeros(CK.CR_WIDTH, np.float64)
+        out = np.zeros((max(1, n), 4), np.float64)
+        run(acts, n, prm, mix64(np.uint64(int(seed) & (2 ** 63 - 1))), row, out)
+        vals = [ActionValue(int(ids[i]), float(out[i, 1]), float(out[i, 2]), int(out[i, 3])) for i in range(n)]
+        return sorted(vals, key=lambda v: v.action)
 
     def is_chance(self) -> bool:
         """A phase machine's default: chance while dealing (``phase`` "deal"), over at "over"."""

@@ -293,6 +293,16 @@ class TonkState(StepState):
         n = K.legal_actions(self.st, self.game.opts, acts)
         return action_id(int(acts[K.choose(self.st, self.game.opts, acts, n, np.int64(sid), prm, gplay)]))
 
+    def action_values(self, worlds: int = 32, policy: str | None = "strong", seed: int = 0):
+        if self.is_chance() or self.is_terminal() or self._draw is not None:
+            return None
+        codes = self._kernel_legal()
+        st = self.st.copy()
+
+        def run(acts, n, prm, key, row, out):
+            K.critique_eval(st, self.opts, acts, n, 0, prm, key, row, out)
+        return self._values(codes, [action_id(a) for a in codes], run, worlds, policy, seed)
+
     def plugin_view(self, seat: int) -> np.ndarray | None:
         if self.is_chance() or self.is_terminal() or seat != self.current_player():
             return None
