@@ -19,6 +19,7 @@ being found. What is particular to one game stays in its own files (``test_opens
    hide cards: what a plug-in is given (``StepState.plugin_view``, the kernel's view) and the
    seat's observation are the same in every world the seat cannot tell apart. A bridged game fed
    the batch's chance outcomes and strategies' choices ends with its batch record's payouts.
+   ``action_values`` (the hint) values every legal action, the same for the same seed.
 5. A plug-in (``cardsim.plugin.Strategy``) that always takes the first legal action plays at
    every seat of a checked run, where the game takes plug-ins (``GameSpec.plugin``).
 6. Bad input on the command line (an unknown preset, too many players, an unknown strategy,
@@ -278,6 +279,37 @@ def test_views_hide_cards(game):
     assert moved, f"{game}: resampling never moved a hidden card"
     if spec.plugin and not views:
         pytest.skip(f"{game}'s step adapter does not make the plug-in's view (StepState.plugin_view)")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_action_values_value_every_legal_action(game):
+    """``StepState.action_values`` (``cardsim play``'s hint: the critique's evaluation) at the
+    first decisions with a choice of a random game: one value per legal action, in
+    ``legal_actions`` order, finite, with a standard error and the worlds it was played in; the
+    same seed gives the same values and the state is left as it was."""
+    spec = stepped(get_game(game))
+    g = new_game(game, spec.players[0], None, quick_options(spec))
+    rng = np.random.default_rng(23)
+    s, valued = g.new_state(), 0
+    while not s.is_terminal() and valued < 2:
+        if s.is_chance():
+            outs = s.chance_outcomes()
+            probs = np.array([q for _, q in outs])
+            s.apply(int(outs[rng.choice(len(outs), p=probs / probs.sum())][0]))
+            continue
+        legal = s.legal_actions()
+        if len(legal) > 1:
+            before = s.information_state_string(s.current_player())
+            vals = s.action_values(worlds=4, seed=valued)
+            if vals is not None:
+                assert [v.action for v in vals] == legal, game
+                assert all(np.isfinite(v.mean) and v.se >= 0 and v.worlds >= 1 for v in vals), (game, vals)
+                assert s.action_values(worlds=4, seed=valued) == vals, f"{game}: the same seed, other values"
+                assert s.information_state_string(s.current_player()) == before and s.legal_actions() == legal
+                valued += 1
+        s.apply(int(legal[rng.integers(len(legal))]))
+    if not valued:
+        pytest.skip(f"{game}'s step adapter does not value actions (StepState.action_values)")
 
 
 # ---- 5. plug-ins -------------------------------------------------------------------------------

@@ -568,6 +568,20 @@ class TelefunkenState(ViewedState):
         i = int(K.choose(self.st, o, self.tab, sc, mo, acts, np.int64(len(self.acts)), np.int64(sid), prm, gplay))
         return action_id(int(acts[i]))
 
+    def action_values(self, worlds: int = 32, policy: str | None = "strong", seed: int = 0):
+        """(The cut's aim and keep are not valued here: ``cardsim critique`` values them from the
+        hand about to be dealt, which the step state deals only after them.)"""
+        if self.over or self.chance is not None or self.step is not None:
+            return None
+        codes = [int(a) for a in self.acts]
+        st, tab = self.st.copy(), self.tab.copy()
+        kind = int(K.decision_kind(st, np.asarray(codes, np.int64), np.int64(len(codes))))
+
+        def run(acts, n, prm, key, row, out):
+            K.critique_eval(st, tab, self.opts, np.int64(kind), acts, np.int64(n), np.int64(0), prm, key, row, out,
+                            np.full(3, -1, np.int64))
+        return self._values(codes, [action_id(c) for c in codes], run, worlds, policy, seed)
+
     def batch_outcome(self, seed: int, game: int) -> int:
         """At a chance node: the outcome the batch draws here in game ``game`` of run ``seed``
         (the first dealer, a card of the hand's shuffle, the cut, a card of a reshuffle or of

@@ -311,6 +311,17 @@ class TripoliState(FlagState):
         acts, k = self._kernel_legal()
         return action_id(int(acts[K.choose(self.st, self.opts, acts, k, sid, prm, gplay)]), self.opts)
 
+    def action_values(self, worlds: int = 32, policy: str | None = "strong", seed: int = 0):
+        if self.over or self.chance is not None:
+            return None
+        acts, k = self._kernel_legal()
+        codes = [int(a) for a in acts[:k]]
+        st = self.st.copy()
+
+        def run(a, n, prm, key, row, out):
+            K.critique_eval(st, self.opts, a, n, 0, prm, key, row, out)
+        return self._values(codes, [action_id(c, self.opts) for c in codes], run, worlds, policy, seed)
+
     def batch_outcome(self, seed: int, session: int) -> int:
         """At a chance node: the outcome the batch draws here in session ``session`` of run
         ``seed`` (its deal ``session x deals_per_session + k``): a card of the deal, a cosmo dial,
