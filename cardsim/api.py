@@ -56,6 +56,7 @@ import functools
 import inspect
 import math
 import os
+import re
 import tempfile
 import warnings
 from dataclasses import dataclass, field
@@ -66,7 +67,7 @@ from typing import Any, TypeVar
 import numpy as np
 import pandas as pd
 
-from cardsim.sim.errors import UsageError, UsageTypeError
+from cardsim.sim.errors import CLI_CALL, UsageError, UsageTypeError
 from cardsim.sim.spec import StrategySpec
 
 __all__ = ["Result", "run", "compare", "sweep", "tune", "odds", "replay", "games", "strategies", "options",
@@ -313,6 +314,21 @@ _ARGS: dict[str, Validator] = {
 }
 
 
+_FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
+_PLURAL = {"strategy": "strategies", "option": "options", "param": "params"}   # a repeated flag's list argument
+
+
+def api_words(text: str, names) -> str:
+    """An error message written with command-line flags (``--max-deals caps --until-ci``) in the
+    words of a Python call whose arguments are ``names`` (``max_deals caps until_ci``); a flag
+    with no such argument stays as it is."""
+    def word(m: re.Match) -> str:
+        name = m.group(1).replace("-", "_")
+        name = _PLURAL.get(name, name) if _PLURAL.get(name) in names else name
+        return name if name in names else m.group(0)
+    return _FLAG.sub(word, text)
+
+
 def _validated(nullable: tuple[str, ...] = (), **special: Validator) -> Callable[[F], F]:
     """Check every argument of the decorated function by its name (``_ARGS``, or ``special``)
     before its body runs; the body gets the values normalised (numpy numbers as Python ones,
@@ -333,7 +349,12 @@ def _validated(nullable: tuple[str, ...] = (), **special: Validator) -> Callable
                 if name in checks:
                     check, none_ok = checks[name]
                     bound.arguments[name] = check(name, value, none_ok)
-            return fn(*bound.args, **bound.kwargs)
+            try:
+                return fn(*bound.args, **bound.kwargs)
+            except UsageError as exc:        # a Python caller reads its own argument names
+                if not CLI_CALL.get() and exc.args and isinstance(exc.args[0], str):
+                    exc.args = (api_words(exc.args[0], sig.parameters),) + exc.args[1:]
+                raise
         return checked  # type: ignore[return-value]
     return decorate
 
@@ -353,8 +374,9 @@ class Result:
 
     @property
     def records(self) -> pd.DataFrame:
-        """The records: one row per deal (run), per deal, point and lineup (compare, sweep),
-        or per evaluation (tune)."""
+        """The records: one row per record unit (run: a deal, or a game, match or session where
+        the game's record is one: ``cardsim.games()``'s ``record_unit``), per unit, point and
+        lineup (compare, sweep), or per evaluation (tune)."""
         import pyarrow.dataset as ds
         if self.path is None:
             raise ValueError("this result kept no records")
@@ -404,7 +426,7 @@ def precision_cap(until_ci: Real | None, max_deals: Whole | None, deals: Whole) 
     command line's ``--until-ci`` message for a NaN or a number <= 0)."""
     if until_ci is None:
         if max_deals is not None:
-            raise UsageError("--max-deals caps --until-ci; without --until-ci give the number of deals with --deals")
+            raise UsageError("--max-deals caps --until-ci; without --until-ci, --deals gives the number of deals")
         return None
     if not math.isfinite(until_ci) or until_ci <= 0:
         raise UsageError(f"--until-ci must be a number > 0 (got {until_ci})")

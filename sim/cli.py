@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardsim.sim import interrupt
-from cardsim.sim.errors import CheckError, OutputError, UsageError
+from cardsim.sim.errors import CLI_CALL, CheckError, OutputError, UsageError
 from cardsim.sim.notes import point_notes
 from cardsim.sim.tables import Col, fit, fmt_num, fmt_pct, fmt_pm
 from cardsim.sim.textsafe import plain, term
@@ -37,6 +37,7 @@ class OneLineErrors(typer.core.TyperGroup):
     into one ``Error:`` line and exit code 2, like the errors the commands raise."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        token = CLI_CALL.set(True)             # the API's errors name flags, as the user typed them
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except TyperException as exc:
@@ -48,6 +49,8 @@ class OneLineErrors(typer.core.TyperGroup):
         except typer.Abort:
             err.print("Aborted.")
             sys.exit(130)
+        finally:
+            CLI_CALL.reset(token)
         if standalone_mode:
             sys.exit(rv if isinstance(rv, int) else 0)
         return rv
@@ -410,7 +413,7 @@ def run(game: GameArg,
         option: OptionOpt = None,
         preset: PresetOpt = None,
         workers: WorkersOpt = None,
-        out_file: Annotated[Optional[str], typer.Option("--out", help="Parquet file for one row per deal")] = None,
+        out_file: Annotated[Optional[str], typer.Option("--out", help="Parquet file, one row per deal (game, match, session)")] = None,
         check: CheckOpt = False,
         first_deal: FirstDealOpt = 0,
         shard_size: ShardOpt = None,
@@ -1019,7 +1022,8 @@ def columns(game: GameArg,
         _print_json({"game": name, "kind": "dataset" if dataset else "run",
                      "columns": df.to_dict(orient="records")})
         return
-    t = Table(title=f"{name} {'compare/sweep dataset rows' if dataset else 'records (one row per deal)'}",
+    one = get_game(name).record_unit[0]
+    t = Table(title=f"{name} {'compare/sweep dataset rows' if dataset else f'records (one row per {one})'}",
               title_justify="left")
     for col in ("column", "type", "meaning"):
         t.add_column(col, overflow="fold", no_wrap=col != "meaning")

@@ -1,6 +1,12 @@
 """Errors the CLI turns into one clear line and exit code 2."""
 
 
+from contextvars import ContextVar
+
+# set while the command line runs: its errors name flags; a Python call's name its arguments (cardsim.api)
+CLI_CALL: ContextVar[bool] = ContextVar("cardsim_cli_call", default=False)
+
+
 class UsageError(ValueError):
     """Bad user input: unknown name, value out of range, unwritable path, ..."""
 

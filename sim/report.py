@@ -580,26 +580,27 @@ def _run_report(path: Path, out: Path) -> list[str]:
             for p in range(n):
                 hists[p].add(batch[f"payout_{p}"])
     _stage("read the records")
-    head = f"{meta['game']} · {n} players · {deals:,} deals · seed {meta['seed']}"
-    title = f"{_game_title(meta['game'])}: {n} players, {deals:,} deals"
+    one, many = _record_units(meta["game"])
+    head = f"{meta['game']} · {n} players · {deals:,} {many} · seed {meta['seed']}"
+    title = f"{_game_title(meta['game'])}: {n} players, {deals:,} {many}"
     label, money = _payout_words(meta["game"])
 
     lines = [f"# cardsim report: {md(title)}", ""]
     lines += ["## What was run", ""]
     lines += [f"- **Source:** {md_code(path)} (run file)",
               f"- **Game:** {meta['game']} (rules v{meta.get('rules_version', '?')}), {n} players",
-              f"- **Deals:** {_deal_text(meta, deals)}",
+              f"- **{many.capitalize()}:** {_deal_text(meta, deals)}",
               f"- **Seed:** {meta['seed']}",
               "- **Seats:** " + "; ".join(f"{r['seat']}: {md_code(r['label'])}" for r in meta["seats"]),
               f"- **Rule options:** {_options_lines(meta['game'], meta.get('options', {}), meta.get('preset'))}"]
     if timing.get("wall_time_s"):
         lines.append(f"- **Played:** {md(timing.get('created_utc', '?'))}, {timing['wall_time_s']:.2f} s"
-                     + (f" ({timing['deals_per_s']:,.0f} deals/s)" if timing.get("deals_per_s") else ""))
+                     + (f" ({timing['deals_per_s']:,.0f} {many}/s)" if timing.get("deals_per_s") else ""))
     lines += ["", "Intervals are 95%: Wilson for rates, Student t for means. "
-              + ("Payouts are in chips (stake units); a deal's payouts sum to zero over the seats."
+              + (f"Payouts are in chips (stake units); a {one}'s payouts sum to zero over the seats."
                  if money == "chips" else f"Payouts are the {label}: higher is better."), ""]
     if deals == 0:
-        return lines + ["The file holds no deals: nothing to report.", ""]
+        return lines + [f"The file holds no {many}: nothing to report.", ""]
 
     strat = s["strategies"]
     d = _digits([(r["payout_hi"] - r["payout_lo"]) / 2 for r in strat + s["seats"] if r["payout_hi"] is not None])
@@ -609,9 +610,9 @@ def _run_report(path: Path, out: Path) -> list[str]:
                       _ci(r["win_lo"], r["win_hi"], _pct), _num(r["mean_payout"], d),
                       _ci(r["payout_lo"], r["payout_hi"], lambda x: _num(x, d))] for r in strat])
     shares = _even_shares(meta["game"], n)
-    lines += ["Win rate is per seat (a strategy held by k seats: share of deals one of them won, divided by k)."
+    lines += [f"Win rate is per seat (a strategy held by k seats: share of {many} one of them won, divided by k)."
               if shares == n else "Win rate is per side (partnerships: a seat wins when its side wins).", ""]
-    _image(lines, _run_strategy_plot(out, strat, shares, head, d, money, meta["game"]),
+    _image(lines, _run_strategy_plot(out, strat, shares, head, d, money, meta["game"], (one, many)),
            "win rate and mean payout per strategy")
 
     lines += ["## Seats", ""]
@@ -622,37 +623,37 @@ def _run_report(path: Path, out: Path) -> list[str]:
 
     lines += ["## Payout distribution", ""]
     lines += _distribution_table([(f"{p}: {md_code(meta['seats'][p]['label'])}", hists[p]) for p in range(n)], "seat",
-                                 money=money)
+                                 unit=many, money=money)
     seat_labels = _plot_labels(meta["game"], [meta["seats"][p]["label"] for p in range(n)])
     series = [(f"{p}: {_wrap(seat_labels[p], 32)}", hists[p]) for p in range(n)]
-    _image(lines, _distribution_plot(out, "payouts.png", f"Payout per deal by seat · {head}", series, "seat",
-                                     label=label),
+    _image(lines, _distribution_plot(out, "payouts.png", f"Payout per {one} by seat · {head}", series, "seat",
+                                     unit=many, label=label),
            "payout distribution per seat")
 
     lines += ["## Outcomes", ""]
-    lines += _table(["end reason", "deals", "share", "95% CI"],
+    lines += _table(["end reason", many, "share", "95% CI"],
                     [[md(r["end_reason"]), f"{r['count']:,}", _pct(r["rate"]), _ci(r["lo"], r["hi"], _pct)]
                      for r in s["outcomes"]])
-    lines += [f"Mean turns per deal: {s['mean_turns']:.2f}; deals stopped by the turn cap (truncated): "
+    lines += [f"Mean turns per {one}: {s['mean_turns']:.2f}; {many} stopped by the turn cap (truncated): "
               f"{s['truncated']:,} ({_pct(s['truncated'] / deals if deals else None)}).", ""]
-    _image(lines, _run_outcome_plot(out, s["outcomes"], meta.get("reason_names", []), head, deals),
+    _image(lines, _run_outcome_plot(out, s["outcomes"], meta.get("reason_names", []), head, deals, many),
            "outcome frequencies")
     return lines
 
 
 def _run_strategy_plot(out: Path, strat: list[dict], n: int, head: str, d: int, money: str = "chips",
-                       game: str = "") -> str:
+                       game: str = "", units: tuple[str, str] = ("deal", "deals")) -> str:
     labels = [_wrap(x) for x in _plot_labels(game, [r["strategy"] for r in strat])]
     lines_per = max(lab.count("\n") + 1 for lab in labels)
     fig = _figure(13, 2.4 + len(labels) * max(0.6, 0.3 * lines_per + 0.25))
     ax1, ax2 = fig.subplots(1, 2, sharey=True)
     _hbars(ax1, labels, [r["mean_payout"] for r in strat], [r["payout_lo"] for r in strat],
            [r["payout_hi"] for r in strat], C_PAY, lambda x: _num(x, d), ref=0.0)
-    ax1.set_xlabel(f"mean payout per deal ({money})")
+    ax1.set_xlabel(f"mean payout per {units[0]} ({money})")
     ax1.set_title("Mean payout")
     _hbars(ax2, labels, [100 * _f(r["win_rate"]) for r in strat], [100 * _f(r["win_lo"]) for r in strat],
            [100 * _f(r["win_hi"]) for r in strat], C_WIN, lambda x: f"{x:.1f}%", ref=100 / n, ref_style=":")
-    ax2.set_xlabel("deals won per seat (%)")
+    ax2.set_xlabel(f"{units[1]} won per seat (%)")
     ax2.set_title("Win rate")
     ax1.set_ylabel("strategy")
     fig.suptitle(f"Per strategy · {head}")
@@ -660,7 +661,8 @@ def _run_strategy_plot(out: Path, strat: list[dict], n: int, head: str, d: int, 
     return _save(fig, out, "strategies.png")
 
 
-def _run_outcome_plot(out: Path, outcomes: list[dict], names, head: str, deals: int) -> str | None:
+def _run_outcome_plot(out: Path, outcomes: list[dict], names, head: str, deals: int,
+                      many: str = "deals") -> str | None:
     rows = [r for r in outcomes if r["count"] > 0]
     if not rows:
         return None
@@ -680,9 +682,9 @@ def _run_outcome_plot(out: Path, outcomes: list[dict], names, head: str, deals: 
         ax.annotate(f"{_share(r['count'], deals)}  ({r['count']:,})", (100 * r["hi"], yi), xytext=(6, 0),
                     textcoords="offset points", va="center", fontsize=10)
     ax.set_xlim(0, max(v) * 1.3 + 1)
-    ax.set_xlabel("share of deals (%)")
+    ax.set_xlabel(f"share of {many} (%)")
     ax.set_ylabel("end reason")
-    ax.set_title(f"How the deals ended · {head}")
+    ax.set_title(f"How the {many} ended · {head}")
     fig.legend(handles=[_ci_handle()], loc="outside lower center", frameon=False)
     return _save(fig, out, "outcomes.png")
 
@@ -913,21 +915,21 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
         what = f"{base} sweep over {', '.join(a for a, _, _ in axes) or 'a grid'}"
     else:
         what = f"comparison of {len(pts)} strategies"
-    title = f"{_game_title(meta['game'])} {what}, {n} players, {deals:,} duplicate deals"
-    head = f"{meta['game']} · {n} players · {deals:,} duplicate deals · seed {meta['seed']}"
+    title = f"{_game_title(meta['game'])} {what}, {n} players, {deals:,} duplicate {many}"
+    head = f"{meta['game']} · {n} players · {deals:,} duplicate {many} · seed {meta['seed']}"
     label, money = _payout_words(meta["game"])
 
     lines = [f"# cardsim report: {md(title)}", "", "## What was run", ""]
     lines += [f"- **Source:** {md_code(path)} ({kind} dataset)",
               f"- **Game:** {meta['game']} (rules v{meta.get('rules_version', '?')}), {n} players",
-              f"- **Deals:** {_deal_text(meta, deals)}, the same deals for every point",
+              f"- **{many.capitalize()}:** {_deal_text(meta, deals)}, the same {many} for every point",
               f"- **Seed:** {meta['seed']}"]
     if meta.get("field"):
         lines.append(f"- **Lineups:** the candidate sits at each of the {n} seats in turn, every other seat plays "
-                     f"the field {md_code(meta['field'])} ({lineups} lineups per deal)")
+                     f"the field {md_code(meta['field'])} ({lineups} lineups per {one})")
     else:
         lines.append(f"- **Lineups:** the strategies sit together and rotate through all {n} seat assignments "
-                     f"({lineups} lineups per deal)")
+                     f"({lineups} lineups per {one})")
     if kind == "sweep":
         lines.append(f"- **Swept strategy:** {md_code(base)}; grid: "
                      + "; ".join(f"{md_code(a)} = {md(', '.join(v))}" for a, v, _ in axes))
@@ -936,16 +938,16 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
     lines.append(f"- **Rule options:** {_common_options(meta)}")
     seq = summary.get("sequential")
     if seq:
-        state = "reached" if seq.get("reached") else "not reached (hit the deal cap)"
+        state = "reached" if seq.get("reached") else f"not reached (hit the cap on {many})"
         lines.append(f"- **Precision target:** half-width {seq['target']:g} {state}: {_f(seq['half_width']):.4g} "
                      f"after {seq['looks']} looks")
-    lines += ["", f"Per deal, a point scores X = its candidate's payout averaged over the lineups ({money}) and "
-              "W = the share of lineups it won. Intervals are 95% (Student t over deals). The difference to "
-              "point 0 is paired: both points played the very same deals from the same seats, which removes "
-              "most of the luck of the cards (variance reduction = how many times more deals unpaired play "
+    lines += ["", f"Per {one}, a point scores X = its candidate's payout averaged over the lineups ({money}) and "
+              f"W = the share of lineups it won. Intervals are 95% (Student t over {many}). The difference to "
+              f"point 0 is paired: both points played the very same {many} from the same seats, which removes "
+              f"most of the luck of the cards (variance reduction = how many times more {many} unpaired play "
               "would need).", ""]
     if deals == 0 or not pts:
-        return lines + ["The dataset holds no deals: nothing to report.", ""]
+        return lines + [f"The dataset holds no {many}: nothing to report.", ""]
 
     best, reading = _reading(path, summary, meta, parts, lineups, money)
     lines += ["## Reading", "", reading, ""]
@@ -969,12 +971,13 @@ def _experiment_report(path: Path, out: Path) -> list[str]:
     plot_pts = [{**r, "label": lab} for r, lab in zip(pts, _plot_labels(meta["game"], [r["label"] for r in pts]))]
     x_axis = next(((a, v) for a, v, num in axes if num and len(v) > 1), None)
     if x_axis is not None:
-        name = _sweep_plot(out, plot_pts, mpts, axes, x_axis[0], best, head, base, money)
+        name = _sweep_plot(out, plot_pts, mpts, axes, x_axis[0], best, head, base, money, one)
         _image(lines, name, f"mean payout, win rate and difference to point 0 against {x_axis[0]}")
     else:
         plot_what = (f"{base} sweep over {' × '.join(a for a, _, _ in axes)}" if kind == "sweep"
                      else f"Comparison of {len(pts)} strategies")
-        _image(lines, _points_plot(out, plot_pts, best, head, d, plot_what, _even_shares(meta["game"], n), money),
+        _image(lines, _points_plot(out, plot_pts, best, head, d, plot_what, _even_shares(meta["game"], n), money,
+                                   one),
                "mean payout, win rate and difference per point")
 
     lines += ["## Payout distribution", ""]
@@ -1035,12 +1038,13 @@ def _reading(path: Path, summary: dict, meta: dict, parts: dict, lineups: int,
     d = _digits([(_f(r["payout_hi"]) - _f(r["payout_lo"])) / 2 for r in pts]
                 + [(_f(r["diff_hi"]) - _f(r["diff_lo"])) / 2 for r in pts[1:]])
     fmt = lambda x: _num(x, d)  # noqa: E731
-    text = (f"The best point by mean payout is **{md(b['label'])}**: {fmt(b['mean_payout'])} {money} per deal "
+    one, many = _record_units(meta.get("game", ""))
+    text = (f"The best point by mean payout is **{md(b['label'])}**: {fmt(b['mean_payout'])} {money} per {one} "
             f"(95% CI {_ci(b['payout_lo'], b['payout_hi'], fmt)}), win rate {_pct(b['win_rate'])} "
             f"(95% CI {_ci(b['win_lo'], b['win_hi'], _pct)})")
     r2 = ranked[1] if len(ranked) > 1 else None
     if b["point"] != 0 and (r2 is None or r2["point"] != 0):
-        text += (f", {fmt(b['diff'])} {money} per deal better than point 0 {md_code(pts[0]['label'])} "
+        text += (f", {fmt(b['diff'])} {money} per {one} better than point 0 {md_code(pts[0]['label'])} "
                  f"(paired 95% CI {_ci(b['diff_lo'], b['diff_hi'], fmt)})")
     text += "."
     if r2 is not None:
@@ -1057,19 +1061,19 @@ def _reading(path: Path, summary: dict, meta: dict, parts: dict, lineups: int,
         if diff is not None and all(math.isfinite(x) for x in diff):
             m, lo, hi = diff
             if m == lo == hi == 0:
-                text += f" The runner-up {who} scored exactly the same on every deal."
+                text += f" The runner-up {who} scored exactly the same on every {one}."
             else:
                 verdict = ("so the lead is significant at 95%" if lo > 0 else
-                           "so the two are not distinguishable at this number of deals")
-                text += (f" It leads the runner-up {who} by {fmt(m)} {money} per deal "
+                           f"so the two are not distinguishable at this number of {many}")
+                text += (f" It leads the runner-up {who} by {fmt(m)} {money} per {one} "
                          f"(paired 95% CI {fmt(lo)} – {fmt(hi)}), {verdict}.")
         else:
-            text += f" The runner-up is {who} at {fmt(r2['mean_payout'])} {money} per deal."
+            text += f" The runner-up is {who} at {fmt(r2['mean_payout'])} {money} per {one}."
     return b["point"], text
 
 
 def _sweep_plot(out: Path, pts, mpts, axes, xname: str, best: int, head: str, base: str,
-                money: str = "chips") -> str:
+                money: str = "chips", one: str = "deal") -> str:
     """Three stacked panels against the x parameter: mean payout, win rate, paired difference
     to point 0, each with its 95% band; one curve per combination of the other axes."""
     others = [a for a, _, _ in axes if a != xname]
@@ -1093,7 +1097,7 @@ def _sweep_plot(out: Path, pts, mpts, axes, xname: str, best: int, head: str, ba
     else:
         color_of = {k: f"C{i % 10}" for i, k in enumerate(groups)}
         keys = list(groups)
-    panels = [("mean_payout", "payout_lo", "payout_hi", f"mean payout per deal ({money})", 1.0, C_PAY),
+    panels = [("mean_payout", "payout_lo", "payout_hi", f"mean payout per {one} ({money})", 1.0, C_PAY),
               ("win_rate", "win_lo", "win_hi", "win rate (%)", 100.0, C_WIN),
               ("diff", "diff_lo", "diff_hi", f"difference to point 0 ({money})", 1.0, C_DIFF)]
     from matplotlib.lines import Line2D
@@ -1137,14 +1141,15 @@ def _sweep_plot(out: Path, pts, mpts, axes, xname: str, best: int, head: str, ba
     return _save(fig, out, "sweep.png")
 
 
-def _points_plot(out: Path, pts, best: int, head: str, d: int, what: str, n: int, money: str = "chips") -> str:
+def _points_plot(out: Path, pts, best: int, head: str, d: int, what: str, n: int, money: str = "chips",
+                 one: str = "deal") -> str:
     labels = [f"{r['point']}: " + _wrap(r["label"] + (" ★" if r["point"] == best else "")) for r in pts]
     lines_per = max(lab.count("\n") + 1 for lab in labels)
     fig = _figure(15, 2.6 + len(labels) * max(0.6, 0.3 * lines_per + 0.25))
     ax1, ax2, ax3 = fig.subplots(1, 3, sharey=True)
     _hbars(ax1, labels, [r["mean_payout"] for r in pts], [r["payout_lo"] for r in pts],
            [r["payout_hi"] for r in pts], C_PAY, lambda x: _num(x, d), ref=0.0)
-    ax1.set_xlabel(f"mean payout per deal ({money})")
+    ax1.set_xlabel(f"mean payout per {one} ({money})")
     ax1.set_title("Mean payout")
     _hbars(ax2, labels, [100 * _f(r["win_rate"]) for r in pts], [100 * _f(r["win_lo"]) for r in pts],
            [100 * _f(r["win_hi"]) for r in pts], C_WIN, lambda x: f"{x:.1f}%", ref=100 / n, ref_style=":")
@@ -1153,7 +1158,7 @@ def _points_plot(out: Path, pts, best: int, head: str, d: int, what: str, n: int
     _hbars(ax3, labels, [r["diff"] for r in pts], [r["diff_lo"] if r["point"] else float("nan") for r in pts],
            [r["diff_hi"] if r["point"] else float("nan") for r in pts], C_DIFF, lambda x: _num(x, d), ref=0.0,
            texts=["reference" if r["point"] == 0 else None for r in pts])
-    ax3.set_xlabel(f"difference to point 0 ({money} per deal)")
+    ax3.set_xlabel(f"difference to point 0 ({money} per {one})")
     ax3.set_title("Paired difference to point 0")
     ax1.set_ylabel("point: candidate strategy")
     fig.suptitle(f"{what} · {head}  (★ best mean payout)")

@@ -304,3 +304,18 @@ def test_the_step_api_refuses_what_is_not_an_action_or_a_seat(what, call, exc, w
     player count; a seat out of range is named."""
     with pytest.raises(exc, match=words):
         call()
+
+
+# ---- errors name what the caller typed ---------------------------------------------------------
+
+def test_api_errors_name_api_arguments_and_the_cli_names_flags():
+    """The same check read from Python names the call's arguments (``max_deals``, ``until_ci``,
+    ``strategies``), on the command line its flags (``--max-deals``); a flag the call has no
+    argument for stays as written."""
+    with pytest.raises(UsageError) as exc:
+        cardsim.run("tonk", deals=10, max_deals=5)
+    assert "max_deals caps until_ci" in str(exc.value) and "--" not in str(exc.value)
+    assert api.api_words("--strategy: give --option x and --frobnicate", {"strategies", "options"}) == \
+        "strategies: give options x and --frobnicate"
+    from cli_helpers import assert_usage_error, invoke
+    assert_usage_error(invoke("run", "tonk", "--deals", "10", "--max-deals", "5"), "--max-deals caps --until-ci")

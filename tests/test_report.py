@@ -292,3 +292,28 @@ def test_cli_report(sources, tmp_path):
     assert res.exit_code == 2
     assert res.stderr.count("\n") == 1 and res.stderr.startswith("Error:")
     assert not (tmp_path / "x").exists()
+
+
+def test_units_are_the_games_records(tmp_path, monkeypatch):
+    """Telefunken's record is a game: the report's title, headings, table and notes and every
+    plot's title and axes say games, never deals (issue 43: units a reader can trust)."""
+    from cardsim.sim import report
+    texts = []
+
+    def hook(name, fig):
+        for ax in fig.axes:
+            texts.extend([ax.get_title(), ax.get_xlabel(), ax.get_ylabel()])
+        texts.append(fig._suptitle.get_text() if fig._suptitle else "")
+    monkeypatch.setattr(report, "FIGURE_HOOK", hook)
+    quick = ["max_turns_per_hand=12"]
+    run = tmp_path / "telefunken.parquet"
+    runner.run(runner.make_config("telefunken", 3, 40, 1, ["greedy"], quick), str(run))
+    comp = tmp_path / "cmp"
+    experiment.run_experiment(experiment.make_compare("telefunken", ["greedy", "random"], players=3, seed=2,
+                                                      options=quick), 20, str(comp))
+    for src, name in ((run, "r"), (comp, "c")):
+        md = write_report(str(src), str(tmp_path / name))
+        text = md.read_text(encoding="utf-8")
+        assert "games" in text and not re.search(r"\bdeals?\b", text.replace("deal indices", "")), text
+    shown = " | ".join(t for t in texts if t)
+    assert "per game" in shown and "games" in shown and not re.search(r"\bdeals?\b", shown), shown
