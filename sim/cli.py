@@ -932,11 +932,15 @@ def games(as_json: ListJsonOpt = False):
             row.update(record_unit=g.record_unit[0], payout=g.payout_label, sides=[list(s) for s in g.sides] or None)
         _print_json(rows)
         return
-    t = Table()
-    for col in ("game", "title", "players", "rules", "rules version"):
-        t.add_column(col)
-    for g in api.games().itertuples():
-        t.add_row(g.game, g.title, f"{g.players_min}-{g.players_max} (default {g.players_default})", g.rules,
+    rows = list(api.games().itertuples())
+    t = Table(caption="players: the range (the default); ver: the rules version", caption_justify="left")
+    t.add_column("game", no_wrap=True, min_width=max(len(g.game) for g in rows))   # ids and paths whole at
+    t.add_column("title", ratio=1, min_width=10)                                   # 80 columns: titles wrap
+    t.add_column("players", no_wrap=True)
+    t.add_column("rules", no_wrap=True, min_width=max(len(g.rules) for g in rows))
+    t.add_column("ver", no_wrap=True, justify="right")
+    for g in rows:
+        t.add_row(g.game, g.title, f"{g.players_min}-{g.players_max} ({g.players_default})", g.rules,
                   str(g.rules_version))
     out.print(t)
 
@@ -988,17 +992,19 @@ def options(game: GameArg, as_json: ListJsonOpt = False):
         return
     out.print(f"Rules: {api.rules(game)} (the section numbers and IDs in the help, such as 3.1, §9.2 or A14, "
               "refer to it)", markup=False)
-    t = Table()
-    for col in ("option", "default", "help"):
-        t.add_column(col, overflow="fold")
-    for f in api.options(game).itertuples():
+    rows = list(api.options(game).itertuples())
+    t = Table()                     # option names whole at 80 columns: defaults fold, the help wraps
+    t.add_column("option", no_wrap=True, min_width=max(len(f.option) for f in rows))
+    t.add_column("default", overflow="fold", max_width=18)
+    t.add_column("help", ratio=1)
+    for f in rows:
         help_text = f.help + (f" ({' | '.join(f.choices)})" if f.choices else "") + (
             f" [{f.range[0]}..{f.range[1]}]" if f.range else "")
         t.add_row(f.option, _fmt_value(f.default), help_text)
     out.print(t)
     p = Table(title="presets")
-    p.add_column("preset")
-    p.add_column("options")
+    p.add_column("preset", no_wrap=True)
+    p.add_column("options", ratio=1)
     for name, values in api.presets(game).items():
         p.add_row(name, ", ".join(f"{k}={_fmt_value(v)}" for k, v in values.items()) or "(all defaults)")
     out.print(p)

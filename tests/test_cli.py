@@ -66,7 +66,7 @@ def test_games():
     res = invoke("games")
     assert res.exit_code == 0, res.output
     assert "tonk" in res.stdout and "Tonk (Tunk)" in res.stdout
-    assert "2-4 (default 2)" in res.stdout
+    assert "2-4 (2)" in res.stdout and "players: the range (the default)" in res.stdout
     assert "docs/rules/tonk.md" in res.stdout
 
 

@@ -392,3 +392,23 @@ def test_piped_output_honours_columns(columns):
     assert len(rule) > 60                                    # the table uses the width it is given
     if columns > 120:
         assert any("variance reduction" in x and "win rate" in x for x in lines)   # room for every column
+
+
+def test_games_and_options_at_80_columns_cut_no_name(narrow):
+    """Issue 43: at 80 columns ``cardsim games`` and ``cardsim options GAME`` fit, and never cut
+    a game id, a rules path or an option name (the titles, defaults and help wrap instead)."""
+    import cardsim
+    res = invoke("games")
+    assert res.exit_code == 0, res.stderr
+    text = narrow()
+    assert max(map(len, text.splitlines())) <= WIDTH, text
+    for g in cardsim.games().itertuples():
+        assert re.search(rf"│ {g.game} +│", text) and g.rules in text, (g.game, text)
+    for game in GAME_NAMES:
+        start = len(narrow())
+        res = invoke("options", game)
+        assert res.exit_code == 0, res.stderr
+        text = narrow()[start:]
+        assert max(map(len, text.splitlines())) <= WIDTH, text
+        for name in cardsim.options(game)["option"]:
+            assert re.search(rf"│ {name} +│", text), (game, name)
