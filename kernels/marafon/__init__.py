@@ -179,9 +179,9 @@ from cardsim.kernels.marafon.actions import (  # noqa: F401
     dense_value, N_ACTIONS,
 )
 from cardsim.kernels.marafon.rules import (  # noqa: F401
-    after_hand, begin_hand, cap_game, card_window_due, check_cards, check_hand, close_hand, deal_card, deal_to,
-    dealt, declarable, declare, finish_trick, match_over, next_dealer, owner_of, put_card, reset_hand, resolve_claim,
-    score_hand, set_trump, side_count, start_game, start_hand, window_opens,
+    after_hand, begin_hand, cap_game, card_window_due, check_cards, check_hand, close_hand, count_extra, deal_card,
+    deal_to, dealt, declarable, declare, finish_trick, match_over, next_dealer, owner_of, put_card, reset_hand,
+    resolve_claim, score_hand, set_trump, side_count, start_game, start_hand, window_opens,
 )
 from cardsim.kernels.marafon.view import (  # noqa: F401
     fill_view,

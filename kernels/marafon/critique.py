@@ -26,8 +26,6 @@ from cardsim.kernels.marafon.layout import (
     E_NO_MOVES,
     E_PLUGIN,
     ERR,
-    EXTRA,
-    EXTRA_HANDS,
     FIRST_DEALER,
     GAME_NO,
     HAND,
@@ -61,6 +59,7 @@ from cardsim.kernels.marafon.rules import (
     begin_hand,
     card_window_due,
     close_hand,
+    count_extra,
     declarable,
     declare,
     finish_trick,
@@ -229,7 +228,6 @@ def cr_hand(st, opts, seed, game, sids, params, gdeck, gplay, trace, plug, cr):
     cx = cr[4]
     seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[MATCH_HANDS])
     begin_hand(st, gdeck, trace)
-    extra = st[EXTRA]
     if cx[2] == cx[3]:
         return HALT
     b = st[BATT]
@@ -241,6 +239,7 @@ def cr_hand(st, opts, seed, game, sids, params, gdeck, gplay, trace, plug, cr):
         acts[s] = act_code(K_TRUMP, s)
     cr_decision(st, opts, b, K_TRUMP, 0, acts, 4, suit, plug, cr)
     set_trump(st, suit, trace)
+    count_extra(st)
     e = 0
     for t in range(TRICKS):
         e = cr_trick(st, opts, sids, params, gplay, trace, plug, cr)
@@ -250,7 +249,6 @@ def cr_hand(st, opts, seed, game, sids, params, gdeck, gplay, trace, plug, cr):
         return HALT
     if e == 0 and st[OVER] == 0:
         close_hand(st, opts, False, trace)
-    st[EXTRA_HANDS] += extra
     return e
 
 

@@ -80,6 +80,7 @@ from cardsim.kernels.marafon.rules import (
     card_window_due,
     check_cards,
     close_hand,
+    count_extra,
     finish_trick,
     first_dealer,
     match_over,
@@ -214,8 +215,8 @@ def play_out(st, opts, sids, params, check, gplay, trace, plug):
 @njit(cache=True)
 def plugged_hand(st, opts, sids, params, check, gplay, trace, plug):
     """Trump and tricks of a dealt hand at a table with a plug-in or search seat (``PLUGGED``):
-    the battitore's trump (a plug-in's K_TRUMP, a search), then ``play_out`` with the plug-in
-    and search branches. Returns a check error, or -E_PLUGIN when the trump answer stopped the
+    the battitore's trump (a plug-in's K_TRUMP, a search; ``count_extra``), then ``play_out``
+    with the plug-in and search branches. Returns a check error, or -E_PLUGIN when the trump answer stopped the
     match (no hand played). Two copies of the play loop: the call sites of ``plugin_decide``
     alone cost the built-in strategies 15-25 % of their speed (measured), so the built-in
     tables play a loop without them; this one reaches the batch kernels as the callback
@@ -224,6 +225,7 @@ def plugged_hand(st, opts, sids, params, check, gplay, trace, plug):
     if suit == -2:
         return -E_PLUGIN
     set_trump(st, suit, trace)
+    count_extra(st)
     return play_tricks(st, opts, sids, params, check, gplay, trace, plug, True)
 
 
@@ -255,13 +257,12 @@ def play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, ro
     extra = st[EXTRA]                 # naming trump leaves it alone; the hand's play may set it
     if st[PLUGGED]:
         e = hand(st, opts, sids, params, check, gplay, trace, plug)
-        if e == -E_PLUGIN:
+        if e == -E_PLUGIN:            # the trump answer stopped the match (the hand not counted)
             return E_PLUGIN
-        st[EXTRA_HANDS] += extra      # (read only by write_match)
     else:
         b = st[BATT]
         set_trump(st, choose_trump(st[HAND + b], sids[b], params[b], opts, gplay), trace)
-        st[EXTRA_HANDS] += extra
+        count_extra(st)
         e = play_out(st, opts, sids, params, check, gplay, trace, plug)
     write_hand(st, row, extra)
     return e

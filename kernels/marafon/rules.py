@@ -34,6 +34,7 @@ from cardsim.kernels.marafon.layout import (
     E_POINTS,
     ERR,
     EXTRA,
+    EXTRA_HANDS,
     FOUR_COINS,
     GAME_NO,
     GAMES,
@@ -179,6 +180,13 @@ def set_trump(st, suit, trace):
         if (cricche(st[HAND + p]) >> suit) & 1:
             st[MHOLDER] = p
     log(st, trace, T_TRUMP, st[BATT], suit, 0, 0, 0)
+
+
+@njit(cache=True, inline='always')
+def count_extra(st):
+    """Once its trump is named, the hand counts in ``EXTRA_HANDS`` when it is an extra hand
+    (``EXTRA``; read only by the record): the batch, the critique and the step adapter call it."""
+    st[EXTRA_HANDS] += st[EXTRA]
 
 
 @njit(cache=True, inline='always')

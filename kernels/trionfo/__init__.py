@@ -154,20 +154,21 @@ from cardsim.kernels.trionfo.actions import (  # noqa: F401
 )
 from cardsim.kernels.trionfo.rules import (  # noqa: F401
     after_card, auction_over, callable_cards, check_cards, check_hand, close_auction, deal, deal_card, deal_to, declare,
-    finish_trick, first_leader, hand_strength, is_solo, next_hand, next_speaker, nxt, open_auction, open_play,
-    owner_of, put_card, reset_deal, set_called, set_named, set_trump, settle, speak, start_hand, start_session,
+    finish_trick, first_dealer, first_leader, hand_strength, is_solo, next_hand, next_speaker, nxt, open_auction,
+    open_play, owner_of, put_card, reset_deal, set_called, set_named, set_trump, settle, speak, start_hand,
+    start_session,
 )
 from cardsim.kernels.trionfo.view import (  # noqa: F401
     fill_view,
 )
 from cardsim.kernels.trionfo.strategies import (  # noqa: F401
-    choose_bid, choose_called, choose_card, choose_named, friends_of, is_friend, reads_friend,
+    choose_bid, choose_called, choose_card, choose_named, choose_trump, friends_of, is_friend, reads_friend,
 )
 from cardsim.kernels.trionfo.search import (  # noqa: F401
     OTHERS, contract_as, determinize, no_search, roll_hand, search_cfunc, search_decision, search_trump_decision,
 )
 from cardsim.kernels.trionfo.play import (  # noqa: F401
-    make_contract, play_turn, plugged_cfunc,
+    make_contract, mark_plugged, play_turn, plugged_cfunc,
 )
 from cardsim.kernels.trionfo.critique import (  # noqa: F401
     critique, critique_eval, role,

@@ -5,18 +5,20 @@ import numpy as np
 from cardsim.kernels.jit import (
     njit, no_plugin, plugged_callback, search_callback, threaded_batch, unowned, with_plugin_params,
 )
-from cardsim.kernels.rng import STREAM_PLAY, below, seed_stream
+from cardsim.kernels.rng import STREAM_PLAY, seed_stream
 from cardsim.kernels.trionfo.layout import (
     ALL_REDEALS, CALLED, CHUNK, DECLARER, ERR, E_ZERO_SUM, FIRST_BIDDER, FIRST_DEALER, HAND_IDX, HAND_SLOTS, HB_CALLED,
     HB_DECLARER, HB_FIRST_BIDDER, HB_LEVEL, HB_MONEY, HB_PARTNER, HB_PTS, HB_REDEALS, HB_SIZE, HB_STRENGTH, HB_TRUMP,
-    HB_WON, HIGH_LEVEL, HMONEY, MONEY, N_PLAYERS, N_PLUG_PARAMS, O_FIRST_DEALER, PARTNER, PLUGGED, PLUGIN, RC_DEALER,
-    RC_ERR, RC_HAND, RC_HANDS, RC_MONEY, RC_REASON, RC_REDEALS, RC_TRICKS, RC_TRUNC, RC_WINNER, RECORD_COLS, REDEALS,
-    R_COMPLETE, R_REDEAL_CAP, SIDE_PTS, STREAM_DEALER, STREAM_HAND, STRENGTH, ST_SIZE, S_SEARCH, TRACE_W,
-    TRICKS_PLAYED, TRUMP, TRUNC, VOID_HAND, WON,
+    HB_WON, HIGH_LEVEL, HMONEY, MONEY, N_PLAYERS, N_PLUG_PARAMS, PARTNER, PLUGGED, PLUGIN, RC_DEALER, RC_ERR, RC_HAND,
+    RC_HANDS, RC_MONEY, RC_REASON, RC_REDEALS, RC_TRICKS, RC_TRUNC, RC_WINNER, RECORD_COLS, REDEALS, R_COMPLETE,
+    R_REDEAL_CAP, SIDE_PTS, STREAM_HAND, STRENGTH, ST_SIZE, S_SEARCH, TRACE_W, TRICKS_PLAYED, TRUMP, TRUNC, VOID_HAND,
+    WON,
 )
-from cardsim.kernels.trionfo.rules import check_hand, close_auction, deal, next_hand, settle, start_hand, start_session
+from cardsim.kernels.trionfo.rules import (
+    check_hand, close_auction, deal, first_dealer, next_hand, settle, start_hand, start_session,
+)
 from cardsim.kernels.trionfo.search import no_search, search_cfunc
-from cardsim.kernels.trionfo.play import auction, make_contract, no_plugged, play_tricks, plugged_cfunc
+from cardsim.kernels.trionfo.play import auction, make_contract, mark_plugged, no_plugged, play_tricks, plugged_cfunc
 
 
 # =============================================================================
@@ -103,15 +105,8 @@ def play_session(st, opts, seed, game, sids, params, check, trace, gdeck, gplay,
     sid >= PLUGIN are decided by ``plug`` where its kinds ask (``plugin_decide``)."""
     st[:] = 0
     row[:] = 0
-    if opts[O_FIRST_DEALER] >= 0:
-        dealer = opts[O_FIRST_DEALER]
-    else:
-        seed_stream(gdeck, seed, game, np.int64(STREAM_DEALER))
-        dealer = below(gdeck, N_PLAYERS)
-    start_session(st, dealer)
-    for p in range(N_PLAYERS):
-        if sids[p] >= PLUGIN or sids[p] == S_SEARCH:
-            st[PLUGGED] = 1
+    start_session(st, first_dealer(opts, seed, game, gdeck))
+    mark_plugged(st, sids)
     seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
     while True:                          # the hands (``next_hand``; a session has at least one)
         st[ERR] = play_hand(st, opts, seed, game, sids, params, check, gdeck, gplay, trace, row, plug, srch,

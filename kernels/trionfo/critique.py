@@ -6,23 +6,20 @@ from cardsim.kernels.critique import (
     ROUND as CR_ROUND, STREAM_CRITIQUE, finish_row, measure_pair, plain_row, put_world, round_done, sampled,
 )
 from cardsim.kernels.jit import njit, no_plugin, search_callback, with_plugin_params
-from cardsim.kernels.rng import STREAM_PLAY, below, mix64, seed_stream, stream_key
+from cardsim.kernels.rng import STREAM_PLAY, mix64, seed_stream, stream_key
 from cardsim.kernels.search import SP_POLICY, SP_ROLLOUTS, SP_WORLDS
 from cardsim.kernels.trick_search import HALT
 from cardsim.kernels.tricks import legal_cards
 from cardsim.kernels.trionfo.actions import act_code, mask_acts
 from cardsim.kernels.trionfo.layout import (
-    ALL_REDEALS, CALLED, DEALER, DECLARER, ERR, E_AUCTION, E_NO_MOVES, E_PLUGIN, FIRST_DEALER, FIRST_SPEAKER, HAND,
-    HAND_IDX, HIGH_BIDDER, HIGH_LEVEL, K_BID, K_CALL, K_CARD, K_NAME, K_TRUMP, LEADER, LED, LEVELS, MAX_ACTS,
-    MAX_REDEALS, MAX_SPEECHES, N, N_PLAYERS, N_PLUG_PARAMS, O_FIRST_DEALER, O_HANDS, O_PARTNER_METHOD,
-    O_REDEAL_DEALER, PARTNER, PASSED, PLUGGED, PLUGIN, REDEALS, REVEALED, ROLE_AUCTION, ROLE_DECLARER, ROLE_DEFENDER,
-    ROLE_PARTNER, STREAM_DEALER, STREAM_HAND, STRENGTH, ST_SIZE, S_SEARCH, TRACE_W, TRICKS, TRICK_NO, TRUMP, TRUNC,
-    T_CONTRACT, T_REDEAL, VOID_HAND,
+    DECLARER, ERR, E_AUCTION, E_NO_MOVES, E_PLUGIN, FIRST_SPEAKER, HAND, HAND_IDX, HIGH_LEVEL, K_BID, K_CALL, K_CARD,
+    K_NAME, K_TRUMP, LEADER, LED, LEVELS, MAX_ACTS, N_PLAYERS, N_PLUG_PARAMS, PARTNER, PLUGIN, ROLE_AUCTION,
+    ROLE_DECLARER, ROLE_DEFENDER, ROLE_PARTNER, STREAM_HAND, ST_SIZE, S_SEARCH, TRACE_W, TRICKS, TRICK_NO, VOID_HAND,
 )
-from cardsim.kernels.trionfo.play import bid_choice, call_choice, card_choice, name_choice, trump_choice
+from cardsim.kernels.trionfo.play import bid_choice, call_choice, card_choice, mark_plugged, name_choice, trump_choice
 from cardsim.kernels.trionfo.rules import (
-    auction_over, callable_cards, deal, finish_trick, first_leader, hand_strength, is_solo, log, nxt, owner_of,
-    put_card, settle, speak,
+    callable_cards, close_auction, deal, declare, finish_trick, first_dealer, next_hand, next_speaker, nxt, open_play,
+    put_card, set_called, set_named, set_trump, settle, speak, start_hand, start_session,
 )
 from cardsim.kernels.trionfo.search import no_search, search_cfunc, world_values
 
@@ -107,39 +104,38 @@ def cr_decision(st, opts, p, kind, ctx, acts, n, i, cr):
 
 @njit(cache=True)
 def cr_auction(st, opts, sids, params, gplay, trace, plug, cr):
-    """``auction`` in the critique driver (each call is a K_BID decision)."""
+    """``auction`` in the critique driver (``next_speaker``, ``speak``; each call is a K_BID
+    decision)."""
     cx = cr[4]
     acts = np.empty(LEVELS + 1, np.int64)
     p = st[FIRST_SPEAKER]
     spoken = 0
-    while not auction_over(st, opts, spoken):
-        if spoken >= MAX_SPEECHES:
-            return E_AUCTION
-        if not (st[PASSED] >> p) & 1:
-            if cx[2] == cx[3]:
-                return HALT
-            level = bid_choice(st, opts, p, sids, params, gplay, plug)
-            if level == -2:
-                return E_PLUGIN
-            high = st[HIGH_LEVEL]
-            acts[0] = act_code(K_BID, 0)
-            for k in range(high + 1, LEVELS + 1):
-                acts[k - high] = act_code(K_BID, k)
-            cr_decision(st, opts, p, K_BID, spoken, acts, LEVELS + 1 - high, 0 if level == 0 else level - high, cr)
-            speak(st, p, level, trace)
-            spoken += 1
+    while True:
+        p = next_speaker(st, opts, p, spoken)
+        if p < 0:
+            return E_AUCTION if p == -2 else 0
+        if cx[2] == cx[3]:
+            return HALT
+        level = bid_choice(st, opts, p, sids, params, gplay, plug)
+        if level == -2:
+            return E_PLUGIN
+        high = st[HIGH_LEVEL]
+        acts[0] = act_code(K_BID, 0)
+        for k in range(high + 1, LEVELS + 1):
+            acts[k - high] = act_code(K_BID, k)
+        cr_decision(st, opts, p, K_BID, spoken, acts, LEVELS + 1 - high, 0 if level == 0 else level - high, cr)
+        speak(st, p, level, trace)
+        spoken += 1
         p = nxt(p)
-    return 0
 
 
 @njit(cache=True)
 def cr_contract(st, opts, sids, params, gplay, trace, plug, srch, cr):
-    """``make_contract`` in the critique driver (the trump, the call or the naming are decisions)."""
+    """``make_contract`` in the critique driver (``declare``, ``set_trump``, ``set_named`` or
+    ``set_called``, ``open_play``; the trump, the call or the naming are decisions)."""
     cx = cr[4]
     acts = np.empty(MAX_ACTS, np.int64)
-    d = st[HIGH_BIDDER]
-    st[DECLARER] = d
-    st[STRENGTH] = hand_strength(st[HAND + d])
+    d = declare(st)
     if cx[2] == cx[3]:
         return HALT
     trump = trump_choice(st, opts, d, sids, params, gplay, plug, srch)
@@ -148,29 +144,25 @@ def cr_contract(st, opts, sids, params, gplay, trace, plug, srch, cr):
     for s in range(4):
         acts[s] = act_code(K_TRUMP, s)
     cr_decision(st, opts, d, K_TRUMP, 0, acts, 4, trump, cr)
-    st[TRUMP] = trump
-    if not is_solo(st, opts):
-        if cx[2] == cx[3]:
-            return HALT
-        if opts[O_PARTNER_METHOD] == 1:
-            q = name_choice(st, opts, d, sids, params, gplay, plug)
-            if q == -2:
-                return E_PLUGIN
-            for k in range(1, N_PLAYERS):
-                acts[k - 1] = act_code(K_NAME, (d + k) % N_PLAYERS)
-            cr_decision(st, opts, d, K_NAME, 0, acts, N_PLAYERS - 1, (q - d - 1) % N_PLAYERS, cr)
-            st[PARTNER] = q
-            st[REVEALED] = 1
-        else:
-            c = call_choice(st, opts, d, sids, params, gplay, plug)
-            if c == -2:
-                return E_PLUGIN
-            n, i = mask_acts(K_CALL, callable_cards(st, opts, d), c, acts)
-            cr_decision(st, opts, d, K_CALL, 0, acts, n, i, cr)
-            st[CALLED] = c
-            st[PARTNER] = owner_of(st, c)
-    first_leader(st, opts, d)
-    log(st, trace, T_CONTRACT, d, st[HIGH_LEVEL], st[TRUMP], st[CALLED], st[PARTNER])
+    partner = set_trump(st, opts, trump)
+    if partner >= 0 and cx[2] == cx[3]:
+        return HALT
+    if partner == K_NAME:
+        q = name_choice(st, opts, d, sids, params, gplay, plug)
+        if q == -2:
+            return E_PLUGIN
+        for k in range(1, N_PLAYERS):
+            acts[k - 1] = act_code(K_NAME, (d + k) % N_PLAYERS)
+        cr_decision(st, opts, d, K_NAME, 0, acts, N_PLAYERS - 1, (q - d - 1) % N_PLAYERS, cr)
+        set_named(st, q)
+    elif partner == K_CALL:
+        c = call_choice(st, opts, d, sids, params, gplay, plug)
+        if c == -2:
+            return E_PLUGIN
+        n, i = mask_acts(K_CALL, callable_cards(st, opts, d), c, acts)
+        cr_decision(st, opts, d, K_CALL, 0, acts, n, i, cr)
+        set_called(st, c)
+    open_play(st, opts, trace)
     return 0
 
 
@@ -200,25 +192,18 @@ def cr_tricks(st, opts, sids, params, gplay, trace, plug, srch, cr):
 
 @njit(cache=True)
 def cr_hand(st, opts, seed, game, sids, params, gdeck, gplay, trace, plug, srch, cr):
-    """``play_hand`` (with ``deal_until_bid``) in the critique driver."""
+    """``play_hand`` (with ``deal_until_bid``: ``start_hand``, ``deal``, ``close_auction``) in the
+    critique driver."""
     seed_stream(gdeck, seed, game, np.int64(STREAM_HAND) + st[HAND_IDX])
-    st[REDEALS] = 0
-    e = 0
-    for attempt in range(MAX_REDEALS + 1):
+    start_hand(st)
+    while True:
         deal(st, gdeck, trace)
         e = cr_auction(st, opts, sids, params, gplay, trace, plug, cr)
-        if e or st[HIGH_BIDDER] >= 0:
+        if e:
+            return e
+        if close_auction(st, opts, trace) != 0:
             break
-        if attempt < MAX_REDEALS:
-            st[REDEALS] += 1
-            st[ALL_REDEALS] += 1
-            log(st, trace, T_REDEAL, -1, st[REDEALS], 0, 0, 0)
-            if opts[O_REDEAL_DEALER] == 1:
-                st[DEALER] = nxt(st[DEALER])
-        else:
-            st[VOID_HAND] = 1
-            st[TRUNC] = 1
-    if e == 0 and st[VOID_HAND] == 0:
+    if st[VOID_HAND] == 0:
         e = cr_contract(st, opts, sids, params, gplay, trace, plug, srch, cr)
         if e == 0:
             e = cr_tricks(st, opts, sids, params, gplay, trace, plug, srch, cr)
@@ -245,29 +230,20 @@ def critique_deal(seed, game, opts, sids, params, seat, prm, rate, stop, rows, a
     cx[3] = stop
     key = stream_key(seed, game, np.int64(STREAM_CRITIQUE))
     cr = (np.int64(seat), prm, np.float64(rate), key, cx, rows, acts_out, snaps)
-    st[N] = N_PLAYERS
-    for p in range(N_PLAYERS):
-        if sids[p] >= PLUGIN or sids[p] == S_SEARCH:
-            st[PLUGGED] = 1
-    if opts[O_FIRST_DEALER] >= 0:
-        st[DEALER] = opts[O_FIRST_DEALER]
-    else:
-        seed_stream(gdeck, seed, game, np.int64(STREAM_DEALER))
-        st[DEALER] = below(gdeck, N_PLAYERS)
-    st[FIRST_DEALER] = st[DEALER]
+    start_session(st, first_dealer(opts, seed, game, gdeck))
+    mark_plugged(st, sids)
     seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
-    for h in range(opts[O_HANDS]):
-        st[HAND_IDX] = h
+    while True:                          # the hands, as ``play_session``
         e = cr_hand(st, opts, seed, game, sids, params, gdeck, gplay, trace, plug, srch, cr)
         if e == HALT:
-            return cx[0], cx[1], st
+            break
         st[ERR] = e
         if e:
+            st[HAND_IDX] += 1            # hands played, the one that failed included
             break
-        st[DEALER] = nxt(st[DEALER])
-    st[HAND_IDX] = min(st[HAND_IDX] + 1, opts[O_HANDS])
+        if next_hand(st, opts):
+            break
     return cx[0], cx[1], st
-
 
 def critique(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows, acts_out, snaps, trace, plug=None,
              pprm=None):

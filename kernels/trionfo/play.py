@@ -8,20 +8,27 @@ import numpy as np
 from numba import types
 
 from cardsim.kernels.jit import PLUG_SIG, lazy_cfunc, njit
-from cardsim.kernels.rng import below
 from cardsim.kernels.search import SP_POLICY, SP_PRM
-from cardsim.kernels.tricks import best_trump, legal_cards
+from cardsim.kernels.tricks import legal_cards
 from cardsim.kernels.trionfo.layout import (
     EX_TRUMP, E_AUCTION, E_ILLEGAL, E_NO_MOVES, E_PLUGIN, FIRST_SPEAKER, HAND, HIGH_LEVEL, K_BID, K_CALL,
-    K_CARD, K_NAME, K_TRUMP, LEADER, LED, LEVELS, N_PLAYERS, O_SELF_CALL, PLUGIN, S_RANDOM, S_SEARCH, TRICKS, TRUMP,
+    K_CARD, K_NAME, K_TRUMP, LEADER, LED, LEVELS, N_PLAYERS, O_SELF_CALL, PLUGGED, PLUGIN, S_SEARCH, TRICKS, TRUMP,
 )
 from cardsim.kernels.trionfo.rules import (
     callable_cards, check_cards, declare, finish_trick, next_speaker, nxt, open_play, put_card, set_called, set_named,
     set_trump, speak,
 )
 from cardsim.kernels.trionfo.view import plugin_decide
-from cardsim.kernels.trionfo.strategies import choose_bid, choose_called, choose_card, choose_named
+from cardsim.kernels.trionfo.strategies import choose_bid, choose_called, choose_card, choose_named, choose_trump
 from cardsim.kernels.trionfo.search import SEARCH_SIG
+
+
+@njit(cache=True, inline='always')
+def mark_plugged(st, sids):
+    """A table with a plug-in or search seat plays the general loops (``PLUGGED``)."""
+    for p in range(N_PLAYERS):
+        if sids[p] >= PLUGIN or sids[p] == S_SEARCH:
+            st[PLUGGED] = 1
 
 
 # =============================================================================
@@ -95,7 +102,7 @@ def trump_choice(st, opts, d, sids, params, gplay, plug, srch):
     if trump < 0 and off > 0 and params[d, EX_TRUMP] != 0:
         trump = srch(st, opts, d, K_TRUMP, 0, params[d], gplay)
     if trump < 0:
-        trump = below(gplay, 4) if sid == S_RANDOM else best_trump(st[HAND + d])
+        trump = choose_trump(st, d, sid, gplay)
     return trump
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from cardsim.kernels.cards import popcount
 from cardsim.kernels.jit import njit, trace_put
-from cardsim.kernels.rng import shuffle
+from cardsim.kernels.rng import below, seed_stream, shuffle
 from cardsim.kernels.tricks import (
     FULL40, LAST_TRICK_THIRDS, SUIT40, S_ACE, S_THREE, S_TWO, best_trump, cards_conserved, holder_of, mask_thirds,
     trick_mask, trick_winner,
@@ -18,10 +18,10 @@ from cardsim.kernels.trionfo.layout import (
     ALL_REDEALS, BID, CALLED, DEALER, DECK, DECLARER, E_BOUND, E_CARDS, E_POINTS, E_ZERO_SUM, FIRST_BIDDER,
     FIRST_DEALER, FIRST_SPEAKER, FIVE_COINS, HAND, HAND_IDX, HIGH_BIDDER, HIGH_LEVEL, HMONEY, K_CALL, K_NAME,
     LAST_WINNER, LEADER, LED, LEVELS, MAX_REDEALS, MAX_SPEECHES, MONEY, N, NCARDS, N_PLAYERS, O_AUCTION,
-    O_FIRST_LEADER, O_HANDS, O_PARTNER_LEVELS, O_PARTNER_METHOD, O_REDEAL_DEALER, O_SELF_CALL, O_STAKE, O_WIN_POINTS,
-    PARTNER, PASSED, PLAYED, PVIEW, REDEALS, REVEALED, SIDE_PTS, STRENGTH, ST_SIZE, THIRDS, TRICK, TRICKS,
-    TRICKS_PLAYED, TRICK_NO, TRUMP, TRUNC, TR_LEN, T_BID, T_CONTRACT, T_DEAL, T_HAND, T_MONEY, T_PLAY, T_REDEAL,
-    T_SETTLE, T_TRICK, VOID, VOID_HAND, WON,
+    O_FIRST_DEALER, O_FIRST_LEADER, O_HANDS, O_PARTNER_LEVELS, O_PARTNER_METHOD, O_REDEAL_DEALER, O_SELF_CALL,
+    O_STAKE, O_WIN_POINTS, PARTNER, PASSED, PLAYED, PVIEW, REDEALS, REVEALED, SIDE_PTS, STREAM_DEALER, STRENGTH,
+    ST_SIZE, THIRDS, TRICK, TRICKS, TRICKS_PLAYED, TRICK_NO, TRUMP, TRUNC, TR_LEN, T_BID, T_CONTRACT, T_DEAL,
+    T_HAND, T_MONEY, T_PLAY, T_REDEAL, T_SETTLE, T_TRICK, VOID, VOID_HAND, WON,
 )
 
 
@@ -85,6 +85,16 @@ def reset_deal(st):
     st[PARTNER] = -1
     st[LED] = -1
     st[LAST_WINNER] = -1
+
+
+@njit(cache=True)
+def first_dealer(opts, seed, game, gdeck):
+    """The first dealer of session ``game`` of run ``seed``: trionfo_first_dealer, else drawn
+    from the session's dealer stream (``gdeck`` reseeded)."""
+    if opts[O_FIRST_DEALER] >= 0:
+        return opts[O_FIRST_DEALER]
+    seed_stream(gdeck, seed, game, np.int64(STREAM_DEALER))
+    return below(gdeck, N_PLAYERS)
 
 
 @njit(cache=True, inline='always')

@@ -8,20 +8,20 @@ from numba import types
 
 from cardsim.kernels.cards import lowbit, popcount
 from cardsim.kernels.jit import lazy_cfunc, njit
-from cardsim.kernels.rng import below
 from cardsim.kernels.search import SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, shuffle_prefix
 from cardsim.kernels.trick_search import place
-from cardsim.kernels.tricks import FULL40, best_trump, legal_cards
+from cardsim.kernels.tricks import FULL40, legal_cards
 from cardsim.kernels.trionfo.actions import ACT_MASK
 from cardsim.kernels.trionfo.layout import (
     CALLED, DECLARER, FIRST_SPEAKER, FIVE_COINS, HAND, HAND_IDX, HIGH_BIDDER, HIGH_LEVEL, HMONEY, K_BID, K_CALL,
-    K_CARD, K_NAME, K_TRUMP, LEADER, LED, MAX_SPEECHES, NCARDS, N_PLAYERS, O_PARTNER_METHOD, O_SELF_CALL, PARTNER,
-    PASSED, PLAYED, REVEALED, STRENGTH, ST_SIZE, S_RANDOM, TRACE_W, TRICKS, TRICK_NO, TRUMP, VOID,
+    K_CARD, K_NAME, K_TRUMP, LEADER, LED, NCARDS, N_PLAYERS, O_SELF_CALL, PARTNER, PLAYED, ST_SIZE, TRACE_W, TRICKS,
+    VOID,
 )
 from cardsim.kernels.trionfo.rules import (
-    auction_over, finish_trick, first_leader, hand_strength, is_solo, nxt, owner_of, put_card, settle, speak,
+    after_card, declare, first_leader, next_speaker, nxt, open_play, put_card, set_called, set_named, set_trump,
+    speak,
 )
-from cardsim.kernels.trionfo.strategies import choose_bid, choose_called, choose_card, choose_named
+from cardsim.kernels.trionfo.strategies import choose_bid, choose_called, choose_card, choose_named, choose_trump
 
 
 # =============================================================================
@@ -110,26 +110,25 @@ def determinize(st, opts, p, gen, work):
 
 @njit(cache=True)
 def roll_hand(st, opts, sids, prm, gen, trace):
-    """Play the hand in ``st`` to its end from wherever it stands (mid-trick too) with the
-    built-in card play of ``sids`` (row ``prm``) at every seat, and settle it."""
-    while st[TRICK_NO] < TRICKS:
-        while st[NCARDS] < N_PLAYERS:
-            p = (st[LEADER] + st[NCARDS]) % N_PLAYERS
-            legal = legal_cards(st[HAND + p], st[LED])
-            put_card(st, p, choose_card(st, opts, p, legal, sids[p], prm, gen), trace)
-        finish_trick(st, trace)
-    settle(st, opts, trace)
+    """Play the hand in ``st`` to its end from wherever it stands (mid-trick too, a trick just
+    filled included) with the built-in card play of ``sids`` (row ``prm``) at every seat: each
+    card closed by ``after_card``, as the step adapter plays it (the last trick settles the hand)."""
+    while after_card(st, opts, trace) != 2:
+        p = (st[LEADER] + st[NCARDS]) % N_PLAYERS
+        legal = legal_cards(st[HAND + p], st[LED])
+        put_card(st, p, choose_card(st, opts, p, legal, sids[p], prm, gen), trace)
 
 
 @njit(cache=True)
 def auction_rest(st, opts, p, spoken, sids, prm, gen, trace):
     """The auction from seat ``p``'s turn on (``spoken`` calls made) with the built-in bids of
-    ``sids`` (row ``prm``) at every seat, as ``auction`` runs it (a runaway auction stops)."""
-    while not auction_over(st, opts, spoken) and spoken < MAX_SPEECHES:
-        if not (st[PASSED] >> p) & 1:
-            speak(st, p, choose_bid(st, p, st[HIGH_LEVEL], sids[p], prm, gen), trace)
-            spoken += 1
-        p = nxt(p)
+    ``sids`` (row ``prm``) at every seat, as ``auction`` runs it (``next_speaker``, ``speak``; a
+    runaway auction stops)."""
+    p = next_speaker(st, opts, p, spoken)
+    while p >= 0:
+        speak(st, p, choose_bid(st, p, st[HIGH_LEVEL], sids[p], prm, gen), trace)
+        spoken += 1
+        p = next_speaker(st, opts, nxt(p), spoken)
 
 
 @njit(cache=True)
@@ -137,30 +136,26 @@ def play_choice(st, opts, p, kind, ctx, v, sids, prm, gen, trace):
     """Seat p's action ``v`` of decision ``kind`` in ``st`` (K_BID a call, K_TRUMP a suit, K_CALL a
     card, K_NAME a seat, K_CARD a card), then the hand played to its end by the built-in ``sids``
     (row ``prm``) at every seat and settled: after a call the auction goes on (``ctx``: the calls
-    made before it) and the declarer makes his contract as the policy; an auction everybody
-    passes leaves the hand's money 0 (the deal is thrown in: the hand starts again on a new
-    deal). After the trump the partner is called as the policy calls."""
-    d = st[DECLARER]
+    made before it) and the declarer makes his contract as the policy (``declare``,
+    ``choose_trump``); an auction everybody passes leaves the hand's money 0 (the deal is thrown
+    in: the hand starts again on a new deal). After the trump the partner is called as the policy
+    calls (``contract_as``). The steps are the batch's (``kernels.trionfo.rules``)."""
     if kind == K_BID:
         speak(st, p, v, trace)
         auction_rest(st, opts, nxt(p), ctx + 1, sids, prm, gen, trace)
         if st[HIGH_BIDDER] < 0:
             return
-        d = st[HIGH_BIDDER]
-        st[DECLARER] = d
-        st[STRENGTH] = hand_strength(st[HAND + d])
-        contract_as(st, opts, d, below(gen, 4) if sids[d] == S_RANDOM else best_trump(st[HAND + d]), sids[d], prm,
-                    gen)
+        d = declare(st)
+        contract_as(st, opts, d, choose_trump(st, d, sids[d], gen), sids[d], prm, gen)
     elif kind == K_TRUMP:
+        d = st[DECLARER]
         contract_as(st, opts, d, v, sids[d], prm, gen)
     elif kind == K_CALL:
-        st[CALLED] = v
-        st[PARTNER] = owner_of(st, v)
-        first_leader(st, opts, d)
+        set_called(st, v)
+        open_play(st, opts, trace)
     elif kind == K_NAME:
-        st[PARTNER] = v
-        st[REVEALED] = 1
-        first_leader(st, opts, d)
+        set_named(st, v)
+        open_play(st, opts, trace)
     else:
         put_card(st, p, v, trace)
     roll_hand(st, opts, sids, prm, gen, trace)
@@ -221,16 +216,14 @@ def search_card(st, opts, p, legal, prm, gen):
 
 @njit(cache=True)
 def contract_as(st, opts, d, trump, sid, prm, gen):
-    """``make_contract`` after the trump, for a rollout: the partner as the built-in ``sid``
-    (row ``prm``) calls or names it, and the leader of trick 1."""
-    st[TRUMP] = trump
-    if not is_solo(st, opts):
-        if opts[O_PARTNER_METHOD] == 1:
-            st[PARTNER] = choose_named(st, d, sid, gen)
-            st[REVEALED] = 1
-        else:
-            st[CALLED] = choose_called(st, d, trump, sid, prm, gen, opts[O_SELF_CALL] != 0)
-            st[PARTNER] = owner_of(st, st[CALLED])
+    """``make_contract`` after the trump, for a rollout: ``set_trump``, the partner as the
+    built-in ``sid`` (row ``prm``) calls or names it (``set_called``, ``set_named``), and the
+    leader of trick 1 (``first_leader``, as ``open_play`` without its trace row)."""
+    partner = set_trump(st, opts, trump)
+    if partner == K_NAME:
+        set_named(st, choose_named(st, d, sid, gen))
+    elif partner == K_CALL:
+        set_called(st, choose_called(st, d, trump, sid, prm, gen, opts[O_SELF_CALL] != 0))
     first_leader(st, opts, d)
 
 

@@ -1,14 +1,15 @@
-"""Trionfo's built-in strategies: the bids (``choose_bid``), the called card or the named
-partner (``choose_called``, ``choose_named``), and the card play of random, greedy, heuristic and
-the expert (issue 41; ``choose_card``)."""
+"""Trionfo's built-in strategies: the bids (``choose_bid``), the trump (``choose_trump``), the
+called card or the named partner (``choose_called``, ``choose_named``), and the card play of
+random, greedy, heuristic and the expert (issue 41; ``choose_card``)."""
 import numpy as np
 
 from cardsim.kernels.cards import lowbit, nth_card, popcount
 from cardsim.kernels.jit import njit
 from cardsim.kernels.rng import below, uniform
 from cardsim.kernels.tricks import (
-    FULL40, SUIT40, VALUE_THIRDS, bank_card, beating_cards, cheapest, follow_card, greedy_card, highbit, is_master,
-    lead_card, mask_thirds, masters_of, richest, ruff_odds, suit_mask40, trick_mask, trick_winner, trump_honours,
+    FULL40, SUIT40, VALUE_THIRDS, bank_card, beating_cards, best_trump, cheapest, follow_card, greedy_card, highbit,
+    is_master, lead_card, mask_thirds, masters_of, richest, ruff_odds, suit_mask40, trick_mask, trick_winner,
+    trump_honours,
 )
 from cardsim.kernels.trionfo.layout import (
     BID, CALLED, DECLARER, G_SELF_CALL, GREEDY_THRESHOLDS, H_EXPLORE, H_SELF_CALL, H_T1, HAND, LEADER, LED, LEVELS,
@@ -43,6 +44,13 @@ def choose_bid(st, p, high, sid, prm, gen):
         if s >= t:
             want = k + 1
     return want if want > high else 0
+
+
+@njit(cache=True, inline='always')
+def choose_trump(st, d, sid, gen):
+    """The built-in declarer d's trump: random draws a suit, every other names its best trump
+    (``tricks.best_trump``)."""
+    return below(gen, 4) if sid == S_RANDOM else best_trump(st[HAND + d])
 
 
 @njit(cache=True)

@@ -1,8 +1,8 @@
 """Marafon in the step API (``sim.step``; issue 20): one match, decision by decision, driven on
 the kernels' state by the kernels' own steps (``kernels.marafon``: ``start_game``, ``start_hand``,
-``deal_card``, ``dealt``, ``set_trump``, ``declarable``, ``declare``, ``window_opens``,
-``card_window_due``, ``resolve_claim``, ``put_card``, ``finish_trick``, ``close_hand``,
-``next_dealer``, ``match_over``; ``kernels.tricks.legal_cards``), in the order the batch kernel
+``deal_card``, ``dealt``, ``set_trump``, ``count_extra``, ``declarable``, ``declare``,
+``window_opens``, ``card_window_due``, ``resolve_claim``, ``put_card``, ``finish_trick``,
+``close_hand``, ``next_dealer``, ``match_over``; ``kernels.tricks.legal_cards``), in the order the batch kernel
 plays them (``play_match``); the adapter keeps only the state machine between them.
 
 Chance: each hand is dealt card by card in the kernel's order (two rounds of packets of five from
@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.kernels import marafon as K
+from cardsim.kernels.jit import no_plugin
 from cardsim.kernels.marafon.actions import A_CLAIM, A_DECLARE, A_NO, A_TRUMP, N_ACTIONS, dense_id, dense_value
 from cardsim.kernels.rng import seed_stream, shuffle
 from cardsim.kernels.tricks import SUIT_NAMES40, legal_cards
@@ -123,7 +124,6 @@ class MarafonState(StepState):
         if len(self._deck) < 40:
             return
         K.dealt(st, NO_TRACE)
-        st[K.EXTRA_HANDS] += st[K.EXTRA]          # as ``play_hand`` (read only by the record)
         self._tell(f"seat {int(st[K.BATT])} is the battitore")
         self.phase = "trump"
 
@@ -235,6 +235,7 @@ class MarafonState(StepState):
         elif ph == "trump":
             suit = int(dense_value(action))
             K.set_trump(st, suit, NO_TRACE)
+            K.count_extra(st)
             self._tell(f"seat {int(st[K.BATT])} names {SUIT_NAMES40[suit]} trump")
             self.stage = 0
             self.phase = "seat"
@@ -286,6 +287,21 @@ class MarafonState(StepState):
             return int(dense_id(K.K_CLAIM, 1 if K.wants_claim(st, o, p, sid, prm, gplay) else 0))
         card = K.choose_card(st, o, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, prm, gplay)
         return int(dense_id(K.K_CARD, card))
+
+    def action_values(self, worlds: int = 32, policy: str | None = "strong", seed: int = 0):
+        """The critique's evaluation (``critique_eval``, seat to act) of every legal action; a claim
+        window's ctx is 4 x the seat that opened it + the seats asked before (as the critique's)."""
+        if self.phase not in _KINDS:
+            return None
+        kind = _KINDS[self.phase]
+        ctx = 4 * self.window[0] + self.window[1] if self.phase == "claim" else 0
+        ids = self.legal_actions()
+        codes = [int(K.act_code(kind, int(dense_value(i)))) for i in ids]
+        st, p = self.st.copy(), self.current_player()
+
+        def run(acts, n, prm, key, row, out):
+            K.critique_eval(st, self.opts, p, kind, ctx, acts, n, 0, prm, np.uint64(key), row, out, no_plugin)
+        return self._values(codes, ids, run, worlds, policy, seed)
 
     def returns(self) -> list[float]:
         if not self.is_terminal():

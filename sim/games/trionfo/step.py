@@ -36,7 +36,7 @@ import numpy as np
 
 from cardsim.kernels import trionfo as K
 from cardsim.kernels.rng import seed_stream, shuffle
-from cardsim.kernels.tricks import SUIT_NAMES40, best_trump, legal_cards
+from cardsim.kernels.tricks import SUIT_NAMES40, legal_cards
 from cardsim.sim.games.trionfo.options import BID_NAMES
 from cardsim.sim.notation import fmt40_card, fmt40_mask, mask_cards
 from cardsim.sim.step import CHANCE, TERMINAL, StepGame, StepState
@@ -281,7 +281,7 @@ class TrionfoState(StepState):
         if self.phase == "bid":
             kind, v = K.K_BID, K.choose_bid(st, p, st[K.HIGH_LEVEL], sid, prm, gplay)
         elif self.phase == "trump":
-            kind, v = K.K_TRUMP, (K.below(gplay, 4) if sid == K.S_RANDOM else best_trump(st[K.HAND + p]))
+            kind, v = K.K_TRUMP, K.choose_trump(st, p, sid, gplay)
         elif self.phase == "call":
             kind, v = K.K_CALL, K.choose_called(st, p, st[K.TRUMP], sid, prm, gplay, o[K.O_SELF_CALL] != 0)
         elif self.phase == "name":
@@ -289,6 +289,21 @@ class TrionfoState(StepState):
         else:
             kind, v = K.K_CARD, K.choose_card(st, o, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, prm, gplay)
         return int(K.dense_id(kind, int(v)))
+
+    def action_values(self, worlds: int = 32, policy: str | None = "strong", seed: int = 0):
+        """The critique's evaluation (``critique_eval``, seat to act) of every legal action; a call's
+        ctx is the calls made before it in the auction (as the critique's)."""
+        if self.phase not in _KINDS:
+            return None
+        kind = _KINDS[self.phase]
+        ctx = self.spoken if self.phase == "bid" else 0
+        ids = self.legal_actions()
+        codes = [int(K.act_code(kind, int(K.dense_value(i)))) for i in ids]
+        st, p = self.st.copy(), self.current_player()
+
+        def run(acts, n, prm, key, row, out):
+            K.critique_eval(st, self.opts, p, kind, ctx, acts, n, 0, prm, np.uint64(key), row, out)
+        return self._values(codes, ids, run, worlds, policy, seed)
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
