@@ -168,7 +168,8 @@ class StepState:
         prm = evaluator(get_game(self.game.name), self.n, int(worlds), policy)
         row = np.zeros(CK.CR_WIDTH, np.float64)
         out = np.zeros((max(1, n), 4), np.float64)
-        run(acts, n, prm, mix64(np.uint64(int(seed) & (2 ** 63 - 1))), row, out)
+        key = np.uint64(mix64(np.uint64(int(seed) & (2 ** 63 - 1))))  # (mix64 from Python gives an int: typed back)
+        run(acts, n, prm, key, row, out)
         vals = [ActionValue(int(ids[i]), float(out[i, 1]), float(out[i, 2]), int(out[i, 3])) for i in range(n)]
         return sorted(vals, key=lambda v: v.action)
 
