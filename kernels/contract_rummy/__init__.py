@@ -215,7 +215,7 @@ from cardsim.kernels.contract_rummy.actions import (  # noqa: F401
 )
 from cardsim.kernels.contract_rummy.rules import (  # noqa: F401
     cards_ok, check_invariants, cut_result, deal_stock, hand_of, hands_ok, over, reset_deal, rules_of, spec_of,
-    special7, start_deal, table_counts, top_card,
+    shuffle_cut, special7, start_deal, table_counts, top_card,
 )
 from cardsim.kernels.contract_rummy.contracts import (  # noqa: F401
     contract_need,
@@ -245,7 +245,7 @@ from cardsim.kernels.contract_rummy.search import (  # noqa: F401
     determinize, no_search, search_cfunc, search_pick,
 )
 from cardsim.kernels.contract_rummy.critique import (  # noqa: F401
-    critique, critique_eval,
+    critique, critique_eval, segment_of,
 )
 from cardsim.kernels.contract_rummy.batch import (  # noqa: F401
     play_batch, replay_game,

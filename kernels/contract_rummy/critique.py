@@ -134,6 +134,28 @@ def position_at(st, tab, opts, seg, q, script, m, asid, aprm, apl, plug, out):
 
 
 @njit(cache=True)
+def segment_of(vb, e, script):
+    """Question ``e`` of the turn's log in ``vb`` (record mode): its turn segment (SEG_*), the
+    seat playing out of turn there (``rollout_from``'s ``q``: the asked seat in SEG_OOT, the
+    volunteer in SEG_ACT, else -1) and the answers to the segment's questions before it (any
+    seat's, critique action codes ``pack_act``) in ``script``, their count. Returns (seg, q, m)."""
+    r = CV_LOG + e * LG_W
+    seg = vb[r + LG_SEG]
+    oq = -1
+    m = 0
+    for e2 in range(e + 1):
+        r2 = CV_LOG + e2 * LG_W
+        if vb[r2 + LG_KIND] == K_VOLUNTEER and vb[r2 + LG_ANS] == 1:
+            oq = vb[r2 + LG_SEAT]
+        if e2 < e and vb[r2 + LG_SEG] == seg:
+            script[m] = pack_act(vb[r2 + LG_KIND], vb[r2 + LG_ANS], vb[r2 + LG_CARD], vb[r2 + LG_MELD],
+                                 vb[r2 + LG_INFO])
+            m += 1
+    q = vb[r + LG_SEAT] if seg == SEG_OOT else (oq if seg == SEG_ACT else -1)
+    return seg, q, m
+
+
+@njit(cache=True)
 def turn_rows(st, opts, sids, params, seat, prm, rate, key, rows, acts_out, snaps, vb, k, seen, plug):
     """The critiqued seat's questions in the turn just played (its log in ``vb``) as rows
     ``rows[k:]`` (counted from ``seen``); a sampled one with more than one answer is valued
@@ -145,12 +167,9 @@ def turn_rows(st, opts, sids, params, seat, prm, rate, key, rows, acts_out, snap
     asid = seat_sid(sids, params, seat)
     aprm = seat_row(sids, params, seat)
     apl = sids[seat] >= PLUGIN
-    oq = -1
     for e in range(ne):
         r = CV_LOG + e * LG_W
         kind, ans = vb[r + LG_KIND], vb[r + LG_ANS]
-        if kind == K_VOLUNTEER and ans == 1:
-            oq = vb[r + LG_SEAT]
         if vb[r + LG_SEAT] != seat:
             continue
         if k < rows.shape[0]:
@@ -163,18 +182,10 @@ def turn_rows(st, opts, sids, params, seat, prm, rate, key, rows, acts_out, snap
             act = codes[chosen] if chosen >= 0 else pack_act(kind, max(0, ans), card, meld, info)
             plain_row(rows[k], seen, vb[r + LG_STEP], kind, st[DEAL], vb[r + LG_HELD], n, chosen, act)
             if chosen >= 0 and n > 1 and sampled(key, seen, rate):
-                seg = vb[r + LG_SEG]
-                m = 0
-                for e2 in range(e):
-                    r2 = CV_LOG + e2 * LG_W
-                    if vb[r2 + LG_SEG] == seg:
-                        script[m] = pack_act(vb[r2 + LG_KIND], vb[r2 + LG_ANS], vb[r2 + LG_CARD], vb[r2 + LG_MELD],
-                                             vb[r2 + LG_INFO])
-                        m += 1
+                seg, q, m = segment_of(vb, e, script)
                 start = vb[CV_SEG + seg * SEG_W:CV_SEG + (seg + 1) * SEG_W]
                 s0 = start[:ST_SIZE].copy()
                 t0 = start[ST_SIZE:].copy().reshape(MAX_MELDS, TW)
-                q = seat if seg == SEG_OOT else (oq if seg == SEG_ACT else -1)
                 if position_at(s0, t0, opts, seg, q, script, m, asid, aprm, apl, plug, snaps[k]) and \
                         critique_eval(s0, t0, opts, seat, seg, q, script, m, codes[:n].copy(), n, chosen, prm,
                                       mix64(key + np.uint64(seen + 1)), rows[k], acts_out[k], plug, asid, aprm,

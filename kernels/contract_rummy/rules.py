@@ -220,11 +220,15 @@ def build_pack(st, opts):
 
 
 @njit(cache=True)
-def cut_bonus(st, opts, gdeck, trace):
-    """LIVERPOOL: the cutter prev(dealer) succeeds with cut_success_prob (§15.2)."""
-    st[CUT_OK] = 0
-    if opts[O_CUT_POINTS] != 0:
-        cut_result(st, opts, int(uniform(gdeck) * 1e9 < opts[O_CUT_PPB]))
+def shuffle_cut(st, opts, gdeck):
+    """The deal's pack shuffled into the stock from the deal's stream ``gdeck``, then LIVERPOOL's
+    cut: 1 when the cutter prev(dealer) cuts exactly (cut_success_prob, §15.2), 0 otherwise or
+    with no cut bonus (no draw then). The step API orders the batch's pack with it too."""
+    build_pack(st, opts)
+    shuffle(gdeck, st, STOCK, STOCK + st[STOCK_HI])
+    if opts[O_CUT_POINTS] == 0:
+        return 0
+    return 1 if uniform(gdeck) * 1e9 < opts[O_CUT_PPB] else 0
 
 
 @njit(cache=True)
@@ -239,9 +243,7 @@ def cut_result(st, opts, ok):
 def start_deal(st, opts, d, dealer, gdeck, trace):
     """Shuffle, cut, deal h_d cards one at a time from next(dealer), turn the up-card."""
     reset_deal(st, d, dealer)
-    build_pack(st, opts)
-    shuffle(gdeck, st, STOCK, STOCK + st[STOCK_HI])
-    cut_bonus(st, opts, gdeck, trace)
+    cut_result(st, opts, shuffle_cut(st, opts, gdeck))
     log(st, trace, T_DEAL, -1, d, dealer, st[CUT_OK], sizes(st, -1))
     deal_stock(st, opts, trace)
 

@@ -39,6 +39,10 @@ takes the discard, buys or volunteers, the melds as laid and changed (lay-offs, 
 many cards each seat draws, reshuffles, deal ends and penalties. The tensor and the string are
 the kernel's own view of the seat (``fill_view``: never another hand, a penalty card or the
 stock).
+
+Hints (``action_values``): the kernel's ``critique_eval`` of the question, from the start of its
+turn segment as a critique's log of the replayed turn keeps it. The batch's pack and cut
+(``batch_pack``) are the kernel's ``shuffle_cut``.
 """
 from __future__ import annotations
 
@@ -48,7 +52,7 @@ import numpy as np
 
 from cardsim.kernels import contract_rummy as K
 from cardsim.kernels import melds as M
-from cardsim.kernels.rng import seed_stream, shuffle, uniform
+from cardsim.kernels.rng import seed_stream, shuffle
 from cardsim.sim.games.contract_rummy.trace import _card, _TableMeld, action_text
 from cardsim.sim.step import StepGame, ViewedState
 
@@ -92,16 +96,13 @@ def _cards_text(counts) -> str:
 
 def batch_pack(seed: int, game: int, d: int, opts) -> tuple[list[int], int]:
     """Deal ``d`` of game ``game`` of run ``seed`` as the batch shuffles it: the pack in order
-    (top first) and whether the LIVERPOOL cut succeeds (``start_deal``)."""
+    (top first) and whether the LIVERPOOL cut succeeds (the kernel's ``shuffle_cut``, as
+    ``start_deal`` calls it)."""
     g = np.zeros(2, np.uint64)
     seed_stream(g, seed, game, np.int64(K.STREAM_DEAL + d))
-    pack = np.array([c for c in range(52) for _ in range(int(opts[K.O_DECKS]))] + [K.JK] * int(opts[K.O_JOKERS]),
-                    np.int64)
-    shuffle(g, pack, 0, len(pack))
-    cut = 0
-    if opts[K.O_CUT_POINTS] != 0:
-        cut = int(uniform(g) * 1e9 < opts[K.O_CUT_PPB])
-    return pack.tolist(), cut
+    st = np.zeros(K.ST_SIZE, np.int64)
+    cut = int(K.shuffle_cut(st, opts, g))
+    return st[K.STOCK:K.STOCK + st[K.STOCK_HI]].tolist(), cut
 
 
 def make_game(n: int, options) -> StepGame:
@@ -252,8 +253,9 @@ class ContractRummyState(ViewedState):
                 pprm[q, K.SS_ANS:K.SS_ANS + 2 * len(answers)] = np.array(answers, np.float64).ravel()
         return pprm
 
-    def _replay(self):
-        """The turn replayed from its start on the scripts and the feed: (state, table, vb, trace)."""
+    def _replay(self, vb=None):
+        """The turn replayed from its start on the scripts and the feed: (state, table, vb, trace).
+        ``vb``: a critique's in record mode logs the turn's questions (``action_values``)."""
         st, tab = self.st.copy(), self.tab.copy()
         st[K.TR_LEN] = 0
         st[K.XFEED_LEN] = len(self.feed)
@@ -262,7 +264,7 @@ class ContractRummyState(ViewedState):
         if len(self.feed) > K.FEED_ROOM:
             raise RuntimeError("a turn drew more stock cards than the feed holds")
         st[K.XFEED:K.XFEED + len(self.feed)] = self.feed
-        vb = np.zeros(K.SNAP_SIZE, np.int64)
+        vb = np.zeros(K.SNAP_SIZE, np.int64) if vb is None else vb
         trace = np.zeros((TRACE_ROWS, 6), np.int64)
         sids, params, plug, srch = _kernel_args(self.n)
         pprm = self._scripts()
@@ -482,6 +484,41 @@ class ContractRummyState(ViewedState):
             self.bstock = order.tolist()
             self.bres = int(st[K.RESHUF])
         return self.bstock[int(st[K.STOCK_LO])]
+
+    # ---- play's hints: the critique's values ---------------------------------------------------
+    def action_values(self, worlds: int = 32, policy: str | None = "strong", seed: int = 0):
+        """The kernel's ``critique_eval`` of the question asked now: the turn replayed with a
+        critique's log (record mode) gives the start of the question's turn segment, the seat
+        playing out of turn there and the segment's earlier answers (``segment_of``); each code
+        is valued as the seat's ``deal_value``, as ``cardsim critique`` does. This turn's step 2
+        after the question is played by the evaluator's policy. None at a chance node, at the end,
+        or when the turn asked more questions than the log holds."""
+        if self.chance is not None or self.over:
+            return None
+        p, kind, card, meld, info, _, codes = self.q
+        vb = np.zeros(K.CV_SIZE, np.int64)
+        vb[K.CV_MODE] = K.CM_RECORD
+        vb[K.CV_STOP] = -1
+        self._replay(vb)
+        e = sum(len(a) for a in self.script)          # the questions answered before it (the turn winds
+        r = K.CV_LOG + e * K.LG_W                       # down after the stop: the log goes on)
+        if not e < min(int(vb[K.CV_NLOG]), K.LOG_ROOM) or vb[r + K.LG_SEAT] != p or vb[r + K.LG_KIND] != kind:
+            return None
+        script = np.zeros(e + 1, np.int64)
+        seg, q, m = K.segment_of(vb, np.int64(e), script)
+        start = vb[K.CV_SEG + seg * K.SEG_W:K.CV_SEG + (seg + 1) * K.SEG_W]
+        st = start[:K.ST_SIZE].copy()
+        tab = start[K.ST_SIZE:].copy().reshape(K.MAX_MELDS, K.TW)
+        st[[K.XSTEP, K.XFEED_LEN, K.XFEED_POS, K.XNEED, K.PERR]] = 0   # the worlds draw from their own stock
+        codes = sorted(codes)
+        acts = [int(K.pack_act(np.int64(kind), np.int64(c), np.int64(card), np.int64(meld), np.int64(info)))
+                for c in codes]
+
+        def run(acts, n, prm, key, row, out):
+            asid, aprm = np.int64(prm[K.SP_POLICY]), np.ascontiguousarray(prm[K.SP_PRM:])
+            K.critique_eval(st, tab, self.opts, np.int64(p), np.int64(seg), np.int64(q), script, np.int64(m), acts,
+                            np.int64(n), np.int64(0), prm, np.uint64(key), row, out, K.no_plugin, asid, aprm, False)
+        return self._values(acts, [BASE[kind] + c for c in codes], run, worlds, policy, seed)
 
     # ---- ISMCTS's determinization ------------------------------------------------------------------
     def resample(self, seat: int, rng, tries: int = 50) -> ContractRummyState:
