@@ -37,6 +37,7 @@ class OneLineErrors(typer.core.TyperGroup):
     into one ``Error:`` line and exit code 2, like the errors the commands raise."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        readable_help(self)
         token = CLI_CALL.set(True)             # the API's errors name flags, as the user typed them
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
@@ -54,6 +55,65 @@ class OneLineErrors(typer.core.TyperGroup):
         if standalone_mode:
             sys.exit(rv if isinstance(rv, int) else 0)
         return rv
+
+
+# what a value of a flag is, by the flag's parameter name; other values by their type
+METAVARS = {"strategy": "LABEL", "field": "LABEL", "option": "NAME=VALUE", "param": "NAME=VALUES",
+            "option_grid": "NAME=VALUES", "preset": "NAME", "plugin": "FILE.py:NAME", "scheduler": "tcp://HOST:PORT",
+            "cluster": "local:N", "out": "PATH", "out_file": "PATH", "out_dir": "DIR", "save": "FILE",
+            "policy": "NAME", "hand": "CARDS", "cards": "CARDS"}
+TYPE_METAVARS = {"int": "N", "float": "X", "str": "TEXT"}
+
+
+def _paragraphs(text: str) -> str:
+    """A docstring's help as typer prints it best: each paragraph one line (the terminal wraps
+    it; a paragraph whose lines are indented, or start with ``\b``, kept as written), ``code``
+    in single backticks."""
+    import inspect
+    out = []
+    for para in inspect.cleandoc(text).replace("``", "`").split("\n\n"):
+        lines = para.split("\n")
+        keep = para.startswith("\b") or any(ln.startswith((" ", "-", "*")) for ln in lines[1:])
+        out.append(para if keep else " ".join(ln.strip() for ln in lines))
+    return "\n\n".join(out)
+
+
+def _flag_help(make):
+    """``--help`` as the flag it is (no value name)."""
+    def help_option(ctx):
+        opt = make(ctx)
+        if opt is not None:
+            opt.metavar = ""
+        return opt
+    return help_option
+
+
+def readable_help(group) -> None:
+    """Once per app: commands' and options' help rewrapped (``_paragraphs``), and readable
+    value names: GAME for an argument, LABEL, NAME=VALUE, PATH, N, X for values (``METAVARS``),
+    none for an on/off flag (typer would print ``<bool>``, ``<list[str]>``, ``{game}``)."""
+    if getattr(group, "_readable", False):
+        return
+    group._readable = True
+    for cmd in [group, *group.commands.values()]:
+        if cmd.help:
+            cmd.help = _paragraphs(cmd.help)
+        cmd.get_help_option = _flag_help(cmd.get_help_option)
+        for prm in cmd.params:
+            if getattr(prm, "help", None):
+                prm.help = _paragraphs(prm.help)
+            if isinstance(prm, typer.core.TyperArgument):
+                name = prm.metavar = prm.metavar or prm.name.upper()
+                prm._usage_display_name = lambda name=name, req=prm.required: name if req else f"[{name}]"
+                prm.display_type_rich = lambda ctx: None        # the name says what it is
+            elif prm.metavar is not None:
+                continue
+            elif getattr(prm, "is_flag", False):
+                prm.metavar = ""
+            else:
+                bare = prm.display_type(None).strip("<>") if hasattr(prm, "display_type") else ""
+                bare = bare.removeprefix("list[").removesuffix("]")
+                prm.metavar = METAVARS.get(prm.name) or TYPE_METAVARS.get(bare) or bare.upper() or "VALUE"
 
 
 app = typer.Typer(cls=OneLineErrors, add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,

@@ -458,3 +458,24 @@ def test_json_survives_long_paths(tmp_path):
     res = invoke("run", "tonk", "--deals", 50, "--out", out, "--json")
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["path"] == str(out)
+
+
+def test_help_texts_read_cleanly_at_80_columns(monkeypatch):
+    """Issue 43: every command's ``--help`` at 80 columns: docstring paragraphs rewrapped (no line
+    break of the source left mid-sentence), single backticks, value names a reader knows (GAME,
+    N, LABEL, NAME=VALUE, PATH; no ``<bool>`` on a flag, no ``<list[str]>``, no ``{game}``)."""
+    from cardsim.sim.cli import app
+    import typer.main
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("TERMINAL_WIDTH", "80")
+    names = sorted(typer.main.get_command(app).commands)
+    assert {"run", "compare", "replay", "critique"} <= set(names)
+    for name in names:
+        res = invoke(name, "--help")
+        assert res.exit_code == 0, (name, res.output)
+        text = res.stdout
+        assert max(map(len, text.splitlines())) <= 80, (name, text)
+        assert "``" not in text and not re.search(r"<(bool|int|float|str|list\[)", text), (name, text)
+        assert not re.search(r"Usage: cardsim \S+ \[OPTIONS\] \{", text), (name, text)
+    run = invoke("run", "--help").stdout
+    assert "(Telefunken, Contract Rummy)" in run and "--strategy" in run and "LABEL" in run, run
