@@ -638,12 +638,15 @@ def odds(game: str, hand: Whole | None, *, cards: Whole | None = None, samples: 
     if not 1 <= w <= max_workers():
         raise UsageError(f"--workers must be 1..{max_workers()} on this machine (got {w})")
     numba.set_num_threads(w)
-    if hand is None:
-        raise UsageError("--hand (or --deal) is required")
+    from cardsim.sim.odds import odds_games
     from cardsim.sim.registry import get_game
     from cardsim.sim.warm import mark_compiled
     spec = get_game(game)
     name = spec.name
+    if name not in odds_games():                 # the game first: a hand of a game without odds means nothing
+        raise UsageError(f"contract odds exist for: {', '.join(odds_games())} (got {game!r})")
+    if hand is None:
+        raise UsageError("--hand (or --deal) is required")
     if spec.odds:                                    # (a game without odds is refused by contract_odds)
         _compile_notice(name, "odds", notice)
     res = dict(contract_odds(game, hand, cards, samples, seed, players, preset, progress))

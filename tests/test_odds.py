@@ -84,6 +84,7 @@ def test_cli_odds():
 
 @pytest.mark.parametrize("args, fragment", [
     (["odds", "tonk", "--hand", "1"], "contract odds exist for: telefunken"),
+    (["odds", "tonk"], "contract odds exist for: telefunken, contract_rummy"),       # the game before the hand
     (["odds", "telefunken", "--hand", "0"], "--hand must be 1..7"),
     (["odds", "telefunken", "--hand", "1", "--cards", "0"], "--cards must be 1..108"),
     (["odds", "telefunken", "--hand", "1", "-n", "0"], "--samples must be >= 1"),
