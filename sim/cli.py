@@ -883,7 +883,7 @@ def summarize(file: Annotated[str, typer.Argument(
 ReplaySourceArg = Annotated[str, typer.Argument(
     metavar="GAME|FILE",
     help="a game name (see `cardsim games`), or an output to replay a deal of: a run file "
-         "(cardsim run --out) or a compare/sweep --out directory")]
+         "(cardsim run --out) or a compare/sweep --out directory; or a game saved by `cardsim play --save`")]
 
 
 @app.command()
@@ -913,7 +913,19 @@ def replay(game: ReplaySourceArg,
 
     replay GAME --seed S --deal N [--players, --strategy, --option, --preset] chooses the table.
 
-    replay FILE --deal N takes it from the metadata of a run file (or, with --point K --lineup L, of a compare/sweep dataset), so the replayed deal is that row; a file written under another rules version is refused unless --force. A name that is both a game and a file is the game (write ./tonk for the file)."""
+    replay FILE --deal N takes it from the metadata of a run file (or, with --point K --lineup L, of a compare/sweep dataset), so the replayed deal is that row; a file written under another rules version is refused unless --force. A name that is both a game and a file is the game (write ./tonk for the file).
+
+    replay FILE of a game saved by `cardsim play --save FILE` prints that game move by move."""
+    from cardsim.sim import play as played
+    if played.is_play_file(game):           # a game saved by `cardsim play --save`: the file has the table
+        res = played.replay_output(game, as_json, seed=seed, deal=deal, players=players, strategy=strategy,
+                                   option=option, preset=preset, check=check, point=point, lineup=lineup,
+                                   force=force, until_decision=until_decision)
+        if as_json:
+            _print_json(res)
+        else:
+            print(res)
+        return
     from cardsim import api
     doc = api.replay(game, deal, seed=seed, players=players, strategies=strategy or [], options=option or [],
                      preset=preset, check=check, point=point, lineup=lineup, force=force,
@@ -925,6 +937,37 @@ def replay(game: ReplaySourceArg,
         return
     for line in text.split("\n"):
         print(line)          # plain text: long lines are not wrapped at the terminal width
+
+
+@app.command()
+@handle_errors
+def play(game: GameArg,
+         players: PlayersOpt = None,
+         strategy: Annotated[Optional[list[str]], typer.Option(
+             "--strategy", help="the other seats' built-in strategies: once for all of them, or once per other "
+                                "seat in seat order (plug-in and search strategies cannot sit here yet; default "
+                                "greedy)")] = None,
+         seat: Annotated[int, typer.Option("--seat", help="your seat, from 0")] = 0,
+         seed: Annotated[int, typer.Option("--seed", "-s", help="seed of the cards and the bots' draws")] = 0,
+         option: OptionOpt = None,
+         preset: PresetOpt = None,
+         worlds: Annotated[int, typer.Option("--worlds", help="worlds of the ? hint's evaluation")] = 32,
+         critique_worlds: Annotated[int, typer.Option(
+             "--critique-worlds", help="worlds per decision of the critique after each deal (0: none)")] = 8,
+         save: Annotated[Optional[str], typer.Option(
+             "--save", help="save the game to this file (JSON) at its end or on q; `cardsim replay FILE` shows it")] = None,
+         overwrite: Annotated[bool, typer.Option(
+             "--overwrite", help="replace an existing --save file if it is a saved game (anything else is "
+                                 "refused)")] = False):
+    """Play one seat in the terminal against built-in strategies (needs the play extra).
+
+    The screen shows what your seat sees and your legal actions, numbered: type a number to play
+    one, ? for a hint (each action's value with its 95% interval, the evaluation of cardsim
+    critique), q to quit, Enter to show the screen again. After each deal, your costliest
+    decisions and the better action."""
+    from cardsim.sim import play as played
+    played.start(game, players, strategy, seat, seed, option, preset, worlds, critique_worlds, save, overwrite,
+                 notice=_notice(False))
 
 
 @app.command()

@@ -469,7 +469,7 @@ def test_help_texts_read_cleanly_at_80_columns(monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setenv("TERMINAL_WIDTH", "80")
     names = sorted(typer.main.get_command(app).commands)
-    assert {"run", "compare", "replay", "critique"} <= set(names)
+    assert {"run", "compare", "replay", "play", "critique"} <= set(names)
     for name in names:
         res = invoke(name, "--help")
         assert res.exit_code == 0, (name, res.output)
