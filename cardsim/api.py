@@ -647,9 +647,16 @@ def odds(game: str, hand: Whole | None, *, cards: Whole | None = None, samples: 
         raise UsageError(f"contract odds exist for: {', '.join(odds_games())} (got {game!r})")
     if hand is None:
         raise UsageError("--hand (or --deal) is required")
-    if spec.odds:                                    # (a game without odds is refused by contract_odds)
-        _compile_notice(name, "odds", notice)
-    res = dict(contract_odds(game, hand, cards, samples, seed, players, preset, progress))
+    told = []
+
+    def heard(done: int, total: int) -> None:        # the first call comes once the arguments are checked:
+        if not told:                                 # the compile notice then, never before an Error line
+            told.append(True)
+            _compile_notice(name, "odds", notice)
+        if progress is not None:
+            progress(done, total)
+    res = dict(contract_odds(game, hand, cards, samples, seed, players, preset,
+                             heard if notice is not None else progress))
     mark_compiled(name, "odds")
     return res
 
