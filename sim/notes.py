@@ -8,7 +8,8 @@ import math
 def point_notes(summary: dict, meta: dict) -> list[str]:
     """Lines that say what a comparison's or sweep's figures mean where they could mislead:
     a variance reduction below 1, a sweep axis (rule option or parameter) whose values gave
-    identical figures, a best sweep point on the edge of a numeric axis."""
+    identical figures, a best sweep point on the edge of a numeric axis that is above its
+    neighbour on that axis at 95 % (else the edge says nothing about the grid being too narrow)."""
     notes = []
     pts = summary["points"]
     low = [r for r in pts if r["point"] and r.get("variance_reduction") is not None
@@ -46,6 +47,9 @@ def point_notes(summary: dict, meta: dict) -> list[str]:
         except (TypeError, ValueError):
             continue                # a categorical axis has no edge
         if len(values) >= 3 and at in (values[0], values[-1]):
+            nb = neighbour(mpts, best, name, values[1] if at == values[0] else values[-2])
+            if nb is None or not distinguishable(pts[best], pts[nb]):
+                continue            # the edge point may be no better than the one beside it: nothing to widen
             side = "smallest" if at == values[0] else "largest"
             bound = param_bound(meta, mpts[best], name)
             beyond = ("it is also the parameter's own bound, so nothing lies beyond" if bound is not None
@@ -53,6 +57,35 @@ def point_notes(summary: dict, meta: dict) -> list[str]:
             notes.append(f"the best point ({best}: {pts[best]['label']}) lies on the edge of the grid: {name} = "
                          f"{mpts[best]['params'][name]} is the {side} value swept; {beyond}.")
     return notes
+
+
+def neighbour(mpts: list[dict], best: int, name: str, value: float) -> int | None:
+    """The point beside ``best`` on axis ``name`` (``value`` there, every other axis as at
+    ``best``), or None."""
+    want = {k: v for k, v in mpts[best]["params"].items() if k != name}
+    for i, mp in enumerate(mpts):
+        try:
+            if float(mp["params"][name]) == value and {k: v for k, v in mp["params"].items() if k != name} == want:
+                return i
+        except (TypeError, ValueError):
+            continue
+    return None
+
+
+def distinguishable(b: dict, other: dict) -> bool:
+    """Whether point ``b``'s mean payout is above ``other``'s at 95 %: paired where one of them
+    is point 0 (the other's difference interval), else by the two points' own standard errors (their
+    paired interval, positively correlated on the same deals, is narrower: this errs toward
+    saying nothing)."""
+    if other["point"] == 0 and b.get("diff_lo") is not None and b["point"] != 0:
+        return b["diff_lo"] > 0
+    if b["point"] == 0 and other.get("diff_hi") is not None and other["point"] != 0:
+        return other["diff_hi"] < 0
+    try:
+        se = math.hypot(b["payout_se"], other["payout_se"])
+        return b["mean_payout"] - other["mean_payout"] > 1.959963984540054 * se
+    except (KeyError, TypeError):
+        return False
 
 
 def param_bound(meta: dict, point: dict, name: str):
