@@ -371,7 +371,7 @@ def search_round(cfg: TuneConfig, field_label: str, seed: int, rnd: int, rows: l
             rows.append({"round": rnd, "phase": "search", "trial": trial.number, "rung": k, "deals": depth,
                          "mean": mean, "lo": lo, "hi": hi, "se": se, "truncated": m.truncated,
                          "label": seat.label, "field": field_label, "seed": seed,
-                         **{f"param_{b.name}": float(point[b.name]) for b in cfg.boxes}})
+                         **{f"param_{b.name}": _value(b, point[b.name]) for b in cfg.boxes}})
             trial.report(mean, step=cfg.eta ** k)
             if k < cfg.rungs and trial.should_prune():
                 state = "pruned"
@@ -450,8 +450,26 @@ def remeasure(cfg: TuneConfig, field_label: str, labels: list[str], seed: int, r
         rows.append({"round": rnd, "phase": "remeasure", "trial": -1, "rung": -1, "deals": cfg.remeasure,
                      "mean": row["mean"], "lo": row["lo"], "hi": row["hi"], "se": row["se"],
                      "truncated": row["truncated"], "label": row["label"], "field": field_label, "seed": seed,
-                     **{f"param_{b.name}": float("nan") for b in cfg.boxes}})
+                     **{f"param_{b.name}": None if b.integer else float("nan") for b in cfg.boxes}})
     return out
+
+
+def _value(b: Box, v) -> int | float:
+    """A point's value of box ``b`` as its records hold it: a whole number as an int."""
+    return int(v) if b.integer else float(v)
+
+
+def evaluations_frame(rows: list[dict], boxes: list[dict]) -> "pd.DataFrame":
+    """The evaluation rows as a table: whole-number parameters (``boxes``: the meta's
+    ``params``: ``name`` and ``integer``) as integers (nullable ``Int64``; empty in the re-measurement rows),
+    the others as floats."""
+    import pandas as pd
+    df = pd.DataFrame(rows)
+    for b in boxes:
+        col = f"param_{b['name']}"
+        if b.get("integer") and col in df:
+            df[col] = df[col].astype("Int64")
+    return df
 
 
 def _rounded(cfg: TuneConfig, point: dict) -> dict:
@@ -592,9 +610,11 @@ def write_tune(result: TuneResult, out: str, overwrite: bool = False) -> str:
     tmp = None
     try:
         tmp = slot.partial()
-        table = pa.Table.from_pandas(pd.DataFrame(result.rows), preserve_index=False)
+        table = pa.Table.from_pandas(evaluations_frame(result.rows, result.meta.get("params") or []),
+                                     preserve_index=False)
         meta = json_clean(result.meta)
-        table = table.replace_schema_metadata({META_KEY: json.dumps(meta),
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}),     # (pandas': the Int64 columns)
+                                               META_KEY: json.dumps(meta),
                                                PART_KEY: json.dumps(part_tag(meta), sort_keys=True)})
         pq.write_table(table, tmp / "evaluations.parquet")
         (tmp / SUMMARY_FILE).write_text(json.dumps(json_clean({"summary": result.summary, "meta": result.meta}),

@@ -172,3 +172,15 @@ def test_tune_refuses_a_fixed_and_tuned_parameter_and_a_foreign_out(tmp_path):
                "10000", "--out", str(tmp_path / "notes"), "--overwrite")
     assert r.exit_code == 2 and "not a previous cardsim tune dataset" in r.output
     assert os.listdir(tmp_path / "notes") == ["a.txt"]
+
+
+def test_tune_records_whole_number_parameters_as_integers():
+    """Issue 43: a whole-number parameter (Tonk watcher's wary_cards) is an integer column of the
+    evaluations (empty in the re-measurement rows), a real one a float column."""
+    import cardsim
+    r = cardsim.tune("tonk", "watcher", {"wary_cards": (0, 5), "decay": (0, 2)}, budget=3000, workers=1)
+    ev = r.records
+    assert str(ev["param_wary_cards"].dtype) == "Int64" and ev["param_decay"].dtype == "float64"
+    search = ev[ev["phase"] == "search"]
+    assert search["param_wary_cards"].notna().all() and ev.loc[ev["phase"] == "remeasure", "param_wary_cards"].isna().all()
+    assert all(f"wary_cards={int(v)}" in lab for v, lab in zip(search["param_wary_cards"], search["label"]))
