@@ -303,13 +303,15 @@ def _compile(obj, where: str) -> None:
     except UsageError:
         raise
     except Exception as exc:  # noqa: BLE001 - numba's typing / lowering errors: their telling line
-        raise UsageError(f"{where}: numba cannot compile decide: {_numba_reason(exc)}") from None
+        raise UsageError(f"{where}: numba cannot compile decide: {_numba_reason(exc, d)}") from None
     _COMPILED[key] = {"decide": d, "guarded": g, "plain": fn, "checked": None}
 
 
-def _numba_reason(exc: Exception) -> str:
+def _numba_reason(exc: Exception, fn=None) -> str:
     """The line of a numba compile error that says what is wrong (not "Failed in nopython mode
-    pipeline"), with decide's arrays named as read-only where it writes into one."""
+    pipeline": numba's own words, the signature it could not match), with where in decide
+    (``fn``'s file and line, the line's code: numba's location, or the line naming an undefined
+    name), and decide's arrays named as read-only where it writes into one."""
     text = str(exc)
     if "readonly array" in text and "setitem" in text:
         where = re.search(r'File "([^"]+)", line (\d+)', text)
@@ -321,7 +323,40 @@ def _numba_reason(exc: Exception) -> str:
                 "(write @numba.njit without a signature)")
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     useful = [ln for ln in lines if not ln.startswith(("Failed in ", "During: ", "- Resolution failure"))]
-    return (useful or lines or [type(exc).__name__])[0]
+    head = (useful or lines or [type(exc).__name__])[0]
+    sig = next((ln for ln in lines if ln.startswith(">>>")), None)
+    if head.endswith(":") and sig:
+        head = f"{head} {sig[3:].strip()}"
+    return head + _code_at(text, fn)
+
+
+def _code_at(text: str, fn) -> str:
+    """`` (FILE, line N: CODE)`` of a numba error in ``fn``: numba's own location, or, for a name
+    it does not know, the first line of ``fn`` naming it; "" where neither is found."""
+    import inspect
+    import linecache
+    found = re.search(r'File "([^"]+)", line (\d+)', text)
+    py = getattr(fn, "py_func", fn)
+    path = line = None
+    if found:
+        line = int(found[2])
+        path = getattr(getattr(py, "__code__", None), "co_filename", None) or found[1]
+        if Path(path).name != Path(found[1]).name:
+            path = found[1]
+    else:
+        name = re.search(r"name '(\w+)' is not defined", text)
+        try:
+            src, first = inspect.getsourcelines(py)
+            path = inspect.getsourcefile(py)
+        except (OSError, TypeError):
+            return ""
+        if name:
+            line = next((first + i for i, ln in enumerate(src) if re.search(rf"\b{name[1]}\b", ln)
+                         and not ln.lstrip().startswith("def ")), None)
+    if path is None or line is None:
+        return ""
+    code = linecache.getline(path, line).split("  #")[0].strip()
+    return f" ({Path(path).name}, line {line}" + (f": {code[:60]}" if code else "") + ")"
 
 
 # ---- a stopped deal, explained --------------------------------------------------------------

@@ -94,7 +94,11 @@ def test_the_view_shows_only_what_the_seat_may_see():
 BAD_CASES = [
     (f"{BAD}:returns_illegal", "returned 3 (legal: 0..2 or -1) at decision kind 0 (turn start) in deal 0"),
     (f"{BAD}:wrong_signature", "decide must take (view, legal, n, prm)"),
-    (f"{BAD}:cannot_compile", "numba cannot compile decide"),
+    (f"{BAD}:cannot_compile", "numba cannot compile decide: No implementation of function"),
+    (f"{BAD}:cannot_compile", "found for signature: add(Literal[str](x), readonly array(int64"),       # numba's own words
+    (f"{BAD}:cannot_compile", '(bad_plugins.py, line 19: return len("x" + view))'),          # and where
+    (f"{BAD}:undefined_name", "NameError: name 'not_defined_anywhere' is not defined (bad_plugins.py, line 24: "
+                              "return not_defined_anywhere + 1"),
     (f"{BAD}:not_numba", "decide must be a numba function"),
     (f"{BAD}:for_telefunken", "is a strategy for telefunken, not tonk"),
     (f"{BAD}:bad_base", "unknown strategy 'nobody'"),
