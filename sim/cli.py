@@ -707,11 +707,9 @@ def tune(game: GameArg,
     interval printed is the re-measurement's. --self repeats the search against each round's
     winner until nobody in the family beats the field (or a cycle, or --rounds)."""
     from cardsim import api
-    from cardsim.sim.registry import get_game
     from cardsim.sim.tune import make_tune
     cfg = make_tune(game, strategy, param or [], field, players, budget, seed, option, preset, sampler, rung, eta,
                     rungs, top, remeasure, self_play, rounds, max_trials, workers, check, step)   # the bar's total
-    unit = get_game(cfg.game_name).payout_unit
     total = cfg.budget * (cfg.rounds if cfg.self_play else 1)
     bar, update = _progress(total, quiet or as_json, _units({"game": cfg.game_name}), "tuning")
     t0 = time.perf_counter()
@@ -726,30 +724,61 @@ def tune(game: GameArg,
     if as_json:
         _print_json({"summary": s, "meta": result.meta, "path": result.path})
         return
+    print_tune(s, result.meta, f" · {time.perf_counter() - t0:.1f} s")
+    if result.path:
+        out.print(f"wrote {result.path}", markup=False)
+
+
+def tune_summary(path: str) -> tuple[dict, dict] | None:
+    """(summary, meta) of a ``tune --out`` folder, or None where ``path`` is not one (an
+    unreadable one is a UsageError, as any output's)."""
+    import json as _json
+    from pathlib import Path
+
+    from cardsim.sim.io import SUMMARY_FILE
+    from cardsim.sim.store import TUNE_FILE
+    p = Path(path)
+    if not (p.is_dir() and (p / TUNE_FILE).is_file() and (p / SUMMARY_FILE).is_file()):
+        return None
+    try:
+        doc = _json.loads((p / SUMMARY_FILE).read_text())
+        if doc["meta"]["kind"] != "tune":
+            return None
+        return doc["summary"], doc["meta"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"{str(path)!r} is not a cardsim output: unreadable {SUMMARY_FILE} "
+                         f"({type(exc).__name__})") from None
+
+
+def print_tune(s: dict, meta: dict, took: str = "") -> None:
+    """A tuning's verdict (``tune``, ``summarize`` of a tune folder): how it ended, the best (or
+    strong) point with its re-measured interval, edge warnings, the line to paste."""
+    unit = _spec(meta).payout_unit if _spec(meta) else "chips"
+    one, many = _units(meta, 1), _units(meta)
+    remeasure = meta.get("remeasure") or 0
     words = {"single": "", "converged": "converged: nobody in the family beats this field (at this budget)",
              "cycle": "stopped: a cycle (the best point was an earlier round's field)",
-             "not_converged": f"NOT converged after {cfg.rounds} rounds (--rounds)"}
-    if s["status"] in ("cycle", "not_converged") and cfg.self_play:
+             "not_converged": f"NOT converged after {meta.get('rounds')} rounds (--rounds)"}
+    self_play = bool(meta.get("self"))
+    if s["status"] in ("cycle", "not_converged") and self_play:
         words[s["status"]] += (f"; the strong point is the least exploitable field met (round {s['strong_round']}: its "
-                               f"best response gains {s['gain']:+.4f} {unit} a deal [{s['gain_lo']:+.4f}, "
+                               f"best response gains {s['gain']:+.4f} {unit} a {one} [{s['gain_lo']:+.4f}, "
                                f"{s['gain_hi']:+.4f}])")
-    if words[s["status"]]:
+    if words.get(s["status"]):
         out.print(words[s["status"]], markup=False)
-    took = f"{s['search_deals']:,} search deals · {time.perf_counter() - t0:.1f} s"
-    if cfg.self_play:
+    took = f"{s['search_deals']:,} search {many}{took}"
+    if self_play:
         out.print(term(f"strong point: {s['best']} · the best response found, {s['best_response']}, gains "
-                       f"{s['gain']:+.4f} {unit} a deal against it [{s['gain_lo']:+.4f}, {s['gain_hi']:+.4f}] (95% "
-                       f"interval, re-measured on {cfg.remeasure:,} fresh deals) · {took}"), markup=False)
+                       f"{s['gain']:+.4f} {unit} a {one} against it [{s['gain_lo']:+.4f}, {s['gain_hi']:+.4f}] (95% "
+                       f"interval, re-measured on {remeasure:,} fresh {many}) · {took}"), markup=False)
     else:
-        out.print(term(f"best: {s['best']} · {s['best_mean']:+.4f} {unit} a deal against {s['field']} "
-                       f"[{s['best_lo']:+.4f}, {s['best_hi']:+.4f}] (95% interval, re-measured on {cfg.remeasure:,} "
-                       f"fresh deals); gain over the field {s['gain']:+.4f} [{s['gain_lo']:+.4f}, "
+        out.print(term(f"best: {s['best']} · {s['best_mean']:+.4f} {unit} a {one} against {s['field']} "
+                       f"[{s['best_lo']:+.4f}, {s['best_hi']:+.4f}] (95% interval, re-measured on {remeasure:,} "
+                       f"fresh {many}); gain over the field {s['gain']:+.4f} [{s['gain_lo']:+.4f}, "
                        f"{s['gain_hi']:+.4f}] · {took}"), markup=False)
     for e in s["edges"]:
         out.print(f"Warning: {e}", markup=False)
     out.print(term(f"paste: --strategy {s['best']}   (or --field {s['best']})"), markup=False)
-    if result.path:
-        out.print(f"wrote {result.path}", markup=False)
 
 
 @app.command()
@@ -861,11 +890,24 @@ def report(source: Annotated[str, typer.Argument(
 @app.command()
 @handle_errors
 def summarize(file: Annotated[str, typer.Argument(
-                  help="a Parquet file written by `cardsim run --out`, or a compare/sweep --out directory")],
+                  help="a Parquet file written by `cardsim run --out`, or a compare/sweep/tune --out directory")],
               as_json: Annotated[bool, typer.Option("--json", help="print the statistics as JSON")] = False):
     """Statistics of a run file (per seat, per strategy, outcomes) or of a compare/sweep dataset
-    (per point, with the paired differences), recomputed from its records."""
+    (per point, with the paired differences), recomputed from its records; a tune folder's
+    rounds and verdict, as tune printed them."""
     from pathlib import Path
+    tuned = tune_summary(file)
+    if tuned is not None:
+        s, meta = tuned
+        if as_json:
+            _print_json({"summary": s, "meta": meta})
+            return
+        from cardsim.sim.tune import round_line
+        spec = _spec(meta)
+        for rec in s["rounds"]:
+            out.print(term(round_line(rec, spec.payout_unit, spec.record_unit) if spec else str(rec)), markup=False)
+        print_tune(s, meta)
+        return
     if Path(file).is_dir():
         from cardsim.sim.datasets import summarize_dataset
         result, printer = summarize_dataset(file), print_points
@@ -926,6 +968,11 @@ def replay(game: ReplaySourceArg,
         else:
             print(res)
         return
+    tuned = tune_summary(game)
+    if tuned is not None:
+        raise UsageError(f"{game!r} is a tune output: its evaluations are of strategy parameters, it records no "
+                         f"deals to replay; replay a deal of its best point with `cardsim replay {tuned[1]['game']} "
+                         f"--strategy {tuned[0]['best']}` (or summarize/report the folder)")
     from cardsim import api
     doc = api.replay(game, deal, seed=seed, players=players, strategies=strategy or [], options=option or [],
                      preset=preset, check=check, point=point, lineup=lineup, force=force,

@@ -528,7 +528,7 @@ def run_tune(cfg: TuneConfig, progress=None, say=None) -> TuneResult:
             rec["gain"] = rec["gain_lo"] = rec["gain_hi"] = 0.0
         rounds.append(rec)
         if say:
-            say(round_line(rec, get_game(cfg.game_name).payout_unit))
+            say(round_line(rec, get_game(cfg.game_name).payout_unit, get_game(cfg.game_name).record_unit))
         if not cfg.self_play:
             break
         if winner["label"] == field_label or not rec["gain_lo"] > 0:
@@ -584,13 +584,15 @@ def _blend(cfg: TuneConfig, field_label: str, best: dict) -> str:
     return _seat_of(cfg, _rounded(cfg, point)).label
 
 
-def round_line(rec: dict, unit: str) -> str:
-    """One line per round: its field, search, best point and the best point's re-measurement."""
+def round_line(rec: dict, unit: str, units: tuple[str, str] = ("deal", "deals")) -> str:
+    """One line per round: its field, search, best point and the best point's re-measurement
+    (``units``: what a record of the game is, singular and plural)."""
     g = rec
+    one, many = units
     edge = f" · ON THE EDGE: {'; '.join(g['edges'])}" if g["edges"] else ""
-    return (f"round {g['round']}: field {g['field']} · {g['trials']} trials on {g['search_deals']:,} deals "
-            f"(stopped by {g['stopped_by']}) · best {g['best']} · re-measured on fresh deals (seed "
-            f"{g['remeasure_seed']}): {g['best_mean']:+.4f} {unit} a deal [{g['best_lo']:+.4f}, {g['best_hi']:+.4f}], "
+    return (f"round {g['round']}: field {g['field']} · {g['trials']} trials on {g['search_deals']:,} {many} "
+            f"(stopped by {g['stopped_by']}) · best {g['best']} · re-measured on fresh {many} (seed "
+            f"{g['remeasure_seed']}): {g['best_mean']:+.4f} {unit} a {one} [{g['best_lo']:+.4f}, {g['best_hi']:+.4f}], "
             f"gain over the field {g['gain']:+.4f} [{g['gain_lo']:+.4f}, {g['gain_hi']:+.4f}]{edge}")
 
 

@@ -184,3 +184,22 @@ def test_tune_records_whole_number_parameters_as_integers():
     search = ev[ev["phase"] == "search"]
     assert search["param_wary_cards"].notna().all() and ev.loc[ev["phase"] == "remeasure", "param_wary_cards"].isna().all()
     assert all(f"wary_cards={int(v)}" in lab for v, lab in zip(search["param_wary_cards"], search["label"]))
+
+
+def test_summarize_and_replay_of_a_tune_folder(tmp_path):
+    """Issue 43: ``summarize`` of a ``tune --out`` folder prints its rounds and verdict as tune
+    did (``--json``: its summary); ``replay`` of it says what a tune folder is and how to replay
+    its best point (one line, exit 2)."""
+    out = tmp_path / "t"
+    r = invoke("tune", "tonk", "--strategy", "watcher", "--param", "wary_cards=0:5", "-p", "2", "--budget", "2000",
+               "-q", "-w", "1", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    best = next(ln for ln in r.stdout.splitlines() if ln.startswith("paste:"))
+    s = invoke("summarize", str(out))
+    assert s.exit_code == 0, s.output
+    assert "round 0: field greedy" in s.stdout and best in s.stdout and "chips a deal" in s.stdout
+    doc = json.loads(invoke("summarize", str(out), "--json").stdout)
+    assert doc["meta"]["kind"] == "tune" and doc["summary"]["best"] in best
+    rep = invoke("replay", str(out))
+    assert rep.exit_code == 2 and rep.stderr.count("\n") == 1 and "is a tune output" in rep.stderr
+    assert f"cardsim replay tonk --strategy {doc['summary']['best']}" in rep.stderr
