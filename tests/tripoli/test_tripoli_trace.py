@@ -152,3 +152,14 @@ def test_events_add_up(preset, lineup):
 
 def test_game_spec_has_trace_events():
     assert GAME.trace_events is trace_events
+
+
+def test_the_trace_numbers_deals_as_the_head_and_records_do():
+    """Issue 43: the replay's head says deal D (the run's index, as --deal) and the trace's deal
+    line the session and its deal counted from 0, as the records' deal_in_session: deal 12 of a
+    run of 5-deal sessions is session 2's deal 2 (it said "deal 3" before)."""
+    from cli_helpers import invoke
+    r = invoke("replay", "tripoli", "--deal", "12", "-o", "deals_per_session=5")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert "deal 12" in lines[0] and lines[1].startswith("== session 2, its deal 2 (0-based"), lines[:2]

@@ -58,7 +58,8 @@ def _cards(mask: int) -> list[str]:
 def trace_events(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> list[dict]:
     """The events of a replayed deal (``sim.trace``), in the order they happen.
 
-    Actions: ``hand`` (the deal starts: ``session``, ``deal`` in the session, ``dealer``),
+    Actions: ``hand`` (the deal starts: ``session``, ``deal`` in the session counted from 0 as the
+    records' ``deal_in_session``, ``dealer``),
     ``ante`` (every seat puts ``chips`` on each of the 9 spaces), ``board`` (a space after the
     antes), ``deal`` (a seat's ``cards``; seat None with ``widow`` true: the widow; with
     ``clearing`` true: a seat's five cards in a clearing round), ``dials`` (pay suit and
@@ -89,9 +90,9 @@ def trace_events(trace: np.ndarray, st: np.ndarray, seat_names: list[str]) -> li
         who = f"seat {seat} ({seat_names[seat]})" if 0 <= seat < len(seat_names) else ""
         ev = None
         if code == K.T_ANTE:
-            events.append(event("hand", f"== session {int(st[K.SESSION])}, deal {int(st[K.DEAL_NO]) + 1}: "
-                                f"dealer seat {int(st[K.DEALER])}", session=int(st[K.SESSION]),
-                                deal=int(st[K.DEAL_NO]) + 1, dealer=int(st[K.DEALER])))
+            events.append(event("hand", f"== session {int(st[K.SESSION])}, its deal {int(st[K.DEAL_NO])} "
+                                f"(0-based, as the records' deal_in_session): dealer seat {int(st[K.DEALER])}",
+                                session=int(st[K.SESSION]), deal=int(st[K.DEAL_NO]), dealer=int(st[K.DEALER])))
             for p in range(n):
                 t.chips[p] -= 9 * a
             t.board = [x + n * a for x in t.board]
