@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ENTRIES = ("play", "replay", "search")      # every game's; a game with contract odds adds "odds"
+MORE = ("critique", "step")                 # also warmed by the test suite (tests/conftest.py): every path
 
 
 def entries_of(game: str) -> tuple[str, ...]:
@@ -93,6 +94,10 @@ def warm(game: str, entry: str = "play") -> None:
         get_game(game).compile_search()
         mark_compiled(game, entry)
         return
+    if entry in MORE:
+        (_warm_critique if entry == "critique" else _warm_step)(game)
+        mark_compiled(game, entry)
+        return
     if entry == "odds":
         if get_game(game).odds:
             from cardsim.sim.odds import contract_odds
@@ -107,6 +112,42 @@ def warm(game: str, entry: str = "play") -> None:
     else:
         replay(cfg, 0)
     mark_compiled(game, entry)
+
+
+def _warm_critique(game: str) -> None:
+    """A critique of two evaluated decisions (its kernel, its evaluation, the search rollouts)."""
+    from cardsim.sim.critique import make_critique, play
+    play(make_critique(game, ["strong"], decisions=2, worlds=2, workers=1))
+
+
+def _warm_step(game: str) -> None:
+    """A random game of the step API (the rule steps its adapter calls, one by one) with the
+    options that keep it short, and one ``action_values`` (the critique's evaluation there)."""
+    import numpy as np
+
+    from cardsim.sim.registry import get_game
+    from cardsim.sim.step import new_game
+    spec = get_game(game)
+    if not spec.step:
+        return
+    defaults = spec.options_cls()
+    options = {}
+    for text in (spec.tools.quick if spec.tools else ()):
+        name, _, value = text.partition("=")
+        options[name] = ",".join(x for x in value.split("_") if x) if isinstance(getattr(defaults, name), tuple) \
+            else value
+    s = new_game(game, None, None, options).new_state()
+    rng = np.random.default_rng(0)
+    valued = False
+    while not s.is_terminal():
+        if s.is_chance():
+            outs = s.chance_outcomes()
+            s.apply(int(outs[rng.integers(len(outs))][0]))
+            continue
+        legal = s.legal_actions()
+        if not valued and len(legal) > 1:
+            valued = s.action_values(worlds=1) is not None
+        s.apply(int(legal[rng.integers(len(legal))]))
 
 
 def default_jobs() -> int:
