@@ -44,7 +44,10 @@ the argument, the value given (its repr, shortened, and its type) and what is ac
     are the values to sweep (a list, tuple, range or numpy array; one number is one value) or
     a ``"LO:HI:STEP"`` / ``"A,B,C"`` text; ``tune``'s ``params``: a ``(lo, hi)`` or
     ``(lo, hi, step)`` box of numbers (a tuple or list) or a ``"LO:HI"`` text;
-  - callbacks (``progress``, ``notice``, ``say``, ``warn``): a callable or None.
+  - callbacks (``progress``, ``notice``, ``say``, ``warn``): a callable or None; ``progress``
+    also ``True`` (a progress bar: tqdm's, a notebook widget where ipywidgets is installed, or
+    rich's without tqdm) or ``False`` (none). Every ``progress`` callable is called as
+    ``progress(done, total, note)``: two ints and a str (``""`` when there is nothing to add).
 
 * ``UsageError`` (a ``ValueError``) where the type is right but the value is not: a NaN or
   infinite number, then everything the command line checks (ranges, names, paths, outputs)
@@ -52,6 +55,8 @@ the argument, the value given (its repr, shortened, and its type) and what is ac
 """
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import inspect
 import math
@@ -61,7 +66,7 @@ import tempfile
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -70,8 +75,10 @@ import pandas as pd
 from cardsim.sim.errors import CLI_CALL, UsageError, UsageTypeError
 from cardsim.sim.spec import StrategySpec
 
-__all__ = ["Result", "run", "compare", "sweep", "tune", "odds", "replay", "games", "strategies", "options",
-           "presets", "rules", "columns"]
+__all__ = ["Result", "run", "compare", "sweep", "tune", "critique", "odds", "replay", "load",
+           "summarize", "games", "strategies", "options", "presets", "rules", "columns"]
+
+DEALS = 100_000   # run, compare and sweep's default deals: the command line's --deals default too
 
 # ---- argument types ---------------------------------------------------------------------------
 
@@ -86,7 +93,7 @@ GridValues = Scalar | Sequence[Scalar] | np.ndarray[Any, Any]   # the values a s
 Grid = Mapping[str, GridValues] | Labels                  # {"threshold": range(0, 21, 2)} or ["threshold=0:20:2"]
 Box = str | tuple[Real, Real] | tuple[Real, Real, Real] | list[Real]   # a tuning box (lo, hi[, step])
 Boxes = Mapping[str, Box] | Labels                        # {"threshold": (0, 20)} or ["threshold=0:20"]
-Progress = Callable[..., None]     # progress(done, total, note="") while deals are played
+Progress = Callable[[int, int, str], None]   # progress(done, total, note) while deals are played
 Notice = Callable[[str], None]     # notice(line): the one line said before kernels compile the first time
 Validator = Callable[[str, Any, bool], Any]   # (argument name, value, None allowed) -> the value normalised
 F = TypeVar("F", bound=Callable[..., Any])
@@ -182,6 +189,17 @@ def _callable(name: str, value: Any, nullable: bool) -> Callable[..., Any] | Non
     if value is None or callable(value):
         return value
     raise _wrong(name, "a callable", value, True)
+
+
+def _progress_arg(name: str, value: Any, nullable: bool) -> Callable[..., Any] | bool | None:
+    """``progress``: a callable, True (a progress bar), False or None (none)."""
+    if value is None or value is False:
+        return None
+    if value is True or callable(value):
+        return value
+    if isinstance(value, np.bool_):
+        return bool(value) or None
+    raise _wrong(name, "a callable, True (a progress bar) or False", value, True)
 
 
 def _labels(name: str, value: Any, nullable: bool, what: str = "labels") -> list[str] | None:
@@ -304,8 +322,8 @@ _ARGS: dict[str, Validator] = {
     **dict.fromkeys(("until_ci", "step", "rate", "threshold"), _real),
     **dict.fromkeys(("check", "overwrite", "keep_records", "resume", "self_play", "verbose", "force", "dataset"),
                     _flag),
-    **dict.fromkeys(("out", "out_dir"), _path),
-    **dict.fromkeys(("progress", "notice", "say", "warn"), _callable),
+    **dict.fromkeys(("out", "out_dir", "path"), _path),
+    **dict.fromkeys(("notice", "say", "warn"), _callable), "progress": _progress_arg,
     "game": _text("a game name"), "strategy": _text("a strategy label"), "field": _text("a strategy label"),
     "preset": _text("a preset name"), "sampler": _text("a sampler name"), "policy": _text("a policy name"),
     "scheduler": _text("a scheduler address"), "cluster": _text("'local' or 'local:N'"),
@@ -385,7 +403,8 @@ class Result:
         if self.kind == "tune":
             return pd.read_parquet(p / "evaluations.parquet")
         if p.is_dir():
-            return ds.dataset(p, format="parquet", partitioning="hive").to_table().to_pandas()
+            return _labelled(ds.dataset(p, format="parquet", partitioning="hive").to_table().to_pandas(),
+                             self.meta)
         from cardsim.sim.registry import get_game
         return decode(pd.read_parquet(p), get_game(self.meta["game"]).columns)
 
@@ -408,8 +427,108 @@ class Result:
             raise ValueError("this result kept no records to report on")
         return Path(write_report(self.path, str(out_dir), overwrite))
 
-    def _repr_html_(self) -> str:          # a notebook shows the summary table
-        return str(self.summary._repr_html_())
+    def __repr__(self) -> str:             # a header line and the main table's key columns
+        return f"{_headline(self)}\n{_table_text(self.summary, _SHOWN.get(self.kind, []))}"
+
+    def _repr_html_(self) -> str:          # a notebook shows the header and the summary table
+        from html import escape
+        return f"<p><b>{escape(_headline(self))}</b></p>{self.summary._repr_html_()}"
+
+
+_SHOWN = {      # the columns a result's repr shows of its main table (all of them: .summary)
+    "run": ["seat", "strategy", "win_rate", "win_lo", "win_hi", "mean_payout", "payout_lo", "payout_hi"],
+    "compare": ["label", "win_rate", "mean_payout", "payout_lo", "payout_hi", "diff", "diff_lo", "diff_hi"],
+    "sweep": ["label", "win_rate", "mean_payout", "payout_lo", "payout_hi", "diff", "diff_lo", "diff_hi"],
+    "tune": ["round", "field", "best", "best_mean", "best_lo", "best_hi", "gain", "gain_lo", "gain_hi"],
+    "critique": ["name", "decisions", "evaluated", "not_best", "regret", "regret_ci", "loss_per_deal", "loss_ci"],
+}
+
+
+def _table_text(df: pd.DataFrame, columns: Sequence[str], rows: int = 10) -> str:
+    """A few rows and columns of ``df`` as text, numbers to 4 significant digits."""
+    shown = df[[c for c in columns if c in df.columns]] if any(c in df.columns for c in columns) else df
+    text = shown.head(rows).to_string(index=False, float_format=lambda x: f"{x:.4g}", max_colwidth=32)
+    hidden_rows, hidden_cols = len(df) - rows, len(df.columns) - len(shown.columns)
+    more = [f"{hidden_rows} more row{'s' * (hidden_rows > 1)}"] * (hidden_rows > 0) + \
+           [f"{hidden_cols} more column{'s' * (hidden_cols > 1)}"] * (hidden_cols > 0)
+    return text + (f"\n({', '.join(more)}: .summary)" if more else "")
+
+
+def _headline(res: Any) -> str:
+    """One line saying what a result is: kind, game, table, size."""
+    meta, raw = res.meta or {}, res.raw if isinstance(getattr(res, "raw", None), dict) else {}
+    game, n = meta.get("game", "?"), meta.get("players")
+    players = f", {n} players" if n else ""
+    deals = raw.get("deals", meta.get("deals"))
+    unit = _unit(game, deals) if isinstance(game, str) else "deals"
+    size = f", {deals:,} {unit}" if isinstance(deals, int) else ""
+    if res.kind == "run":
+        return f"cardsim run: {game}{players}{size}, seed {meta.get('seed')}"
+    if res.kind in ("compare", "sweep"):
+        points = len(meta.get("points") or [])
+        field_ = f", field {meta['field']}" if meta.get("field") else ""
+        return f"cardsim {res.kind}: {game}{players}, {points} points{size} each{field_}, seed {meta.get('seed')}"
+    if res.kind == "tune":
+        return f"cardsim tune: {game}{players}, {meta.get('strategy')} against {meta.get('field')}; " \
+               f"best {raw.get('best')}"
+    return f"cardsim {res.kind}: {game}{players}"
+
+
+def _labelled(records: pd.DataFrame, meta: dict[str, Any]) -> pd.DataFrame:
+    """A compare/sweep dataset's records with the point's label (a categorical) after ``point``."""
+    labels = [p.get("label", str(i)) for i, p in enumerate(meta.get("points") or [])]
+    if "point" in records.columns and "label" not in records.columns and labels and len(set(labels)) == len(labels):
+        codes = records["point"].to_numpy()
+        if len(codes) == 0 or (codes.min() >= 0 and codes.max() < len(labels)):
+            records.insert(records.columns.get_loc("point") + 1, "label",
+                           pd.Categorical.from_codes(codes.astype(np.int64), categories=labels))
+    return records
+
+
+@functools.cache
+def _critique_type() -> Any:
+    """``Critique``: ``sim.critique.CritiqueResult`` with a compact repr (made on first use, so
+    that ``import cardsim`` does not load the critique's engine)."""
+    from cardsim.sim.critique import CritiqueResult
+
+    @dataclass(repr=False)
+    class Critique(CritiqueResult):
+        """What ``critique`` finds (``sim.critique.CritiqueResult``): ``.decisions`` (one row per
+        decision), ``.summary`` (per kind), ``.phases``, ``.total``, ``.worst``, ``.text()``."""
+        kind = "critique"
+
+        @classmethod
+        def of(cls, res: Any) -> Any:
+            return cls(**{f.name: getattr(res, f.name) for f in dataclasses.fields(res)})
+
+        @property
+        def raw(self) -> dict[str, Any]:
+            from cardsim.sim.critique import summary_json
+            return summary_json(self)
+
+        def __repr__(self) -> str:
+            return f"{self._headline()}\n{_table_text(self.summary, _SHOWN['critique'])}"
+
+        def _repr_html_(self) -> str:
+            from html import escape
+            return f"<p><b>{escape(self._headline())}</b></p>{self.summary._repr_html_()}"
+
+        def _headline(self) -> str:
+            t, meta = self.total, self.meta
+            units = int(t.get("units", 0))
+            return (f"cardsim critique: {meta.get('game')}, {meta.get('players')} players, {meta.get('strategy')}: "
+                    f"{t.get('evaluated', 0):,} decisions evaluated in {units:,} {_unit(str(meta.get('game')), units)}"
+                    f"; loss per {_unit(str(meta.get('game')), 1)} {t.get('loss_per_deal', float('nan')):+.3g} "
+                    f"± {t.get('loss_ci', float('nan')):.2g}")
+
+    Critique.__module__, Critique.__qualname__ = __name__, "Critique"
+    return Critique
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Critique":
+        return _critique_type()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _where(out: PathArg | None, kind: str) -> tuple[str, tempfile.TemporaryDirectory[str] | None]:
@@ -445,6 +564,15 @@ def _check_cluster(cluster: str | None) -> None:
                          f"{host_cores()} cores; give local:1..{host_cores()} (or local)")
 
 
+def _told(notice: Notice | None, progress: Any) -> Notice | None:
+    """``notice``; with ``progress=True`` and no ``notice``, the first-compile line goes to stderr
+    above the bar (a notebook's first run otherwise waits without a word)."""
+    if notice is None and progress is True:
+        import sys
+        return lambda line: print(line, file=sys.stderr, flush=True)
+    return notice
+
+
 def _compile_notice(game: str, entry: str, notice: Notice | None, search: bool = False) -> None:
     from cardsim.sim.warm import notice as line_of
     line = line_of(game, entry, search) if notice is not None else None
@@ -468,9 +596,112 @@ def _compile_first(game: str, search: bool) -> float | None:
     return time.perf_counter() - t0
 
 
+def _in_notebook() -> bool:
+    """True in a Jupyter kernel (IPython's kernel app), where a widget can show a bar."""
+    import sys
+    ipython = sys.modules.get("IPython")
+    try:
+        shell = ipython.get_ipython() if ipython is not None else None   # type: ignore[attr-defined]
+        return shell is not None and "IPKernelApp" in shell.config
+    except Exception:  # noqa: BLE001 - an odd shell is no notebook
+        return False
+
+
+class _Bar:
+    """``progress=True``: a bar on stderr that a notebook and a terminal both show. tqdm's where
+    tqdm is installed (in a notebook with ipywidgets its widget, else its text bar, which a
+    notebook's output updates in place), else rich's. Called as ``progress(done, total, note)``;
+    ``close()`` ends it (the finished bar stays)."""
+
+    within_shards = True          # the runner reports inside long shards too
+
+    def __init__(self, total: int, unit: str, what: str) -> None:
+        self.total, self.done = int(total), 0
+        self._tqdm: Any = None
+        self._rich: Any = None
+        try:
+            from tqdm.std import tqdm as bar
+            if _in_notebook():
+                try:
+                    import ipywidgets  # noqa: F401
+                    from tqdm.notebook import tqdm as bar
+                except ImportError:
+                    pass
+        except ImportError:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            self._rich = Progress(TextColumn(f"[bold]{what}"), BarColumn(), MofNCompleteColumn(),
+                                  TextColumn(unit), TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
+                                  console=Console(stderr=True))
+            self._task = self._rich.add_task(what, total=self.total, note="")
+            self._rich.start()
+        else:
+            self._tqdm = bar(total=self.total, desc=what, unit=f" {unit}", unit_scale=self.total >= 100_000,
+                             dynamic_ncols=True, leave=True, mininterval=0.2)
+
+    def __call__(self, done: int, total: int, note: str = "") -> None:
+        done, total = int(done), int(total)
+        if self._tqdm is not None:
+            if total != self._tqdm.total:
+                self._tqdm.total = total
+            if note:
+                self._tqdm.set_postfix_str(note, refresh=False)
+            self._tqdm.update(done - self._tqdm.n)
+        elif self._rich is not None:
+            self._rich.update(self._task, completed=done, total=total, note=note)
+        self.done, self.total = done, total
+
+    def close(self) -> None:
+        if self._tqdm is not None:
+            self._tqdm.close()
+        elif self._rich is not None:
+            self._rich.stop()
+
+
+class _Called:
+    """A caller's ``progress`` callable, always called as documented: ``progress(done, total,
+    note)`` with two ints and a str (the engine's calls that give no note pass ``""``)."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+        self.within_shards = bool(getattr(fn, "within_shards", False))
+
+    def __call__(self, done: int, total: int, note: str = "") -> None:
+        self.fn(int(done), int(total), str(note or ""))
+
+    def close(self) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def _reporting(progress: Progress | bool | None, total: int, unit: str = "deals",
+               what: str = "playing") -> Iterator[Callable[..., None] | None]:
+    """The callback the engine gets for ``progress`` (None, True or a callable): None, a bar
+    (closed when the block ends) or the caller's callable called as documented."""
+    if progress is None or progress is False:
+        yield None
+        return
+    bar = _Bar(total, unit, what) if progress is True else _Called(progress)
+    try:
+        yield bar
+    finally:
+        bar.close()
+
+
+def _unit(game: str, count: int | None = None) -> str:
+    """What a record of ``game`` is: deals, games, matches or sessions (singular for 1)."""
+    from cardsim.sim.registry import get_game
+    try:
+        one, many = get_game(game).record_unit
+    except Exception:  # noqa: BLE001 - the engine refuses a bad game name itself, later
+        one, many = "deal", "deals"
+    return str(one if count == 1 else many)
+
+
 def _play(play: Callable[..., Any], kind: str, game: str, deals: Whole, out: PathArg | None, keep_records: bool,
           until_ci: Real | None, max_deals: Whole | None, resume: bool, overwrite: bool, scheduler: str | None,
-          cluster: str | None, progress: Progress | None, notice: Notice | None, seats: Sequence[Any] = ()) -> Any:
+          cluster: str | None, progress: Progress | bool | None, notice: Notice | None,
+          seats: Sequence[Any] = ()) -> Any:
     """The common part of run / compare / sweep: checks, output place, executor, the
     first-compile notices (``seats``: every seat played, for the search's); ``play(path,
     update, until_ci, cap, resume, executor)`` plays."""
@@ -478,6 +709,7 @@ def _play(play: Callable[..., Any], kind: str, game: str, deals: Whole, out: Pat
     from cardsim.sim.store import check_output
     from cardsim.sim.warm import mark_compiled, seats_search
     cap = precision_cap(until_ci, max_deals, deals)
+    notice = _told(notice, progress)
     if out is not None and not str(out).strip():
         raise UsageError("--out is empty; give a file or directory name")
     if resume and not out:
@@ -499,7 +731,8 @@ def _play(play: Callable[..., Any], kind: str, game: str, deals: Whole, out: Pat
     path, keep = _where(out, kind) if (out or keep_records) else (None, None)
     ex = make_executor(scheduler, cluster)
     try:
-        res = play(path, progress, until_ci, cap, resume, ex)
+        with _reporting(progress, cap or deals, _unit(game)) as update:
+            res = play(path, update, until_ci, cap, resume, ex)
     finally:
         ex.close()
     if compile_s is not None and isinstance(res.timing, dict):
@@ -512,17 +745,18 @@ def _play(play: Callable[..., Any], kind: str, game: str, deals: Whole, out: Pat
 
 
 @_validated()
-def run(game: str, *, players: Whole | None = None, deals: Whole = 10_000, strategies: Labels | None = None,
+def run(game: str, *, players: Whole | None = None, deals: Whole = DEALS, strategies: Labels | None = None,
         options: Options = None, preset: str | None = None, seed: Whole = 0, workers: Whole | None = None,
         check: bool = False, first_deal: Whole = 0, until_ci: Real | None = None, max_deals: Whole | None = None,
         out: PathArg | None = None, overwrite: bool = False, keep_records: bool = True, resume: bool = False,
         shard_size: Whole | None = None, scheduler: str | None = None, cluster: str | None = None,
-        progress: Progress | None = None, notice: Notice | None = None) -> Result:
-    """Play ``deals`` deals: per-seat and per-strategy win rates and payouts with 95 % intervals
-    (``cardsim run``). ``strategies``: a list of labels, one for all seats (``["knocker"]``)
-    or one per seat. ``scheduler`` (``tcp://HOST:PORT``) or ``cluster`` (``local:N``) play on
-    Dask; ``resume`` continues an interrupted ``out``; ``progress(done, total, note)`` is
-    called as deals finish. Arguments are checked as the module's docstring says."""
+        progress: Progress | bool | None = None, notice: Notice | None = None) -> Result:
+    """Play ``deals`` deals (default ``DEALS``, 100,000, as ``cardsim run``): per-seat and
+    per-strategy win rates and payouts with 95 % intervals. ``strategies``: a list of labels, one
+    for all seats (``["knocker"]``) or one per seat. ``scheduler`` (``tcp://HOST:PORT``) or
+    ``cluster`` (``local:N``) play on Dask; ``resume`` continues an interrupted ``out``;
+    ``progress(done, total, note)`` is called as deals finish (``progress=True``: a progress bar).
+    Arguments are checked as the module's docstring says."""
     from cardsim.sim.runner import DEFAULT_SHARD, make_config, run as run_batch
     cfg = make_config(game, players, deals, seed, list(strategies or []), _option_texts(options), preset, workers,
                       check, first_deal, DEFAULT_SHARD if shard_size is None else shard_size)
@@ -535,7 +769,7 @@ def run(game: str, *, players: Whole | None = None, deals: Whole = 10_000, strat
 
 def _experiment(exp: Any, deals: Whole, out: PathArg | None, overwrite: bool, until_ci: Real | None,
                 max_deals: Whole | None, keep_records: bool, resume: bool, scheduler: str | None,
-                cluster: str | None, progress: Progress | None, notice: Notice | None) -> Result:
+                cluster: str | None, progress: Progress | bool | None, notice: Notice | None) -> Result:
     from cardsim.sim.experiment import run_experiment
     res, keep = _play(lambda *args: run_experiment(exp, deals, *args, overwrite=overwrite), exp.kind, exp.game_name,
                       deals, out, keep_records, until_ci, max_deals, resume, overwrite, scheduler, cluster, progress,
@@ -546,16 +780,17 @@ def _experiment(exp: Any, deals: Whole, out: PathArg | None, overwrite: bool, un
 
 @_validated()
 def compare(game: str, strategies: Labels, *, field: str | None = None, players: Whole | None = None,
-            deals: Whole = 10_000, options: Options = None, preset: str | None = None, seed: Whole = 0,
+            deals: Whole = DEALS, options: Options = None, preset: str | None = None, seed: Whole = 0,
             workers: Whole | None = None, check: bool = False, until_ci: Real | None = None,
             max_deals: Whole | None = None, out: PathArg | None = None, overwrite: bool = False,
             keep_records: bool = True, first_deal: Whole = 0, resume: bool = False, shard_size: Whole | None = None,
-            scheduler: str | None = None, cluster: str | None = None, progress: Progress | None = None,
+            scheduler: str | None = None, cluster: str | None = None, progress: Progress | bool | None = None,
             notice: Notice | None = None) -> Result:
     """Strategies (a list of at least two labels) on duplicate deals, each at every seat against
     ``field`` (default greedy), or rotating round the table with one strategy per seat and no
-    field (``cardsim compare``). ``.summary``: one row per point, with the paired difference
-    to the first."""
+    field (``cardsim compare``; ``deals`` per point, default ``DEALS`` as there). ``.summary``: one
+    row per point, with the paired difference to the first; ``.records`` the rows with each
+    point's ``label``."""
     from cardsim.sim.experiment import EXPERIMENT_SHARD, make_compare
     exp = make_compare(game, list(strategies), players, field, seed, deals, _option_texts(options), preset, workers,
                        check, first_deal, EXPERIMENT_SHARD if shard_size is None else shard_size)
@@ -565,13 +800,14 @@ def compare(game: str, strategies: Labels, *, field: str | None = None, players:
 
 @_validated(params=_checked_texts(_grid_texts))
 def sweep(game: str, strategy: str, params: Grid | None = None, *, option_grid: Grid | None = None,
-          field: str | None = None, players: Whole | None = None, deals: Whole = 10_000, options: Options = None,
+          field: str | None = None, players: Whole | None = None, deals: Whole = DEALS, options: Options = None,
           preset: str | None = None, seed: Whole = 0, workers: Whole | None = None, check: bool = False,
           until_ci: Real | None = None, max_deals: Whole | None = None, out: PathArg | None = None,
           overwrite: bool = False, keep_records: bool = True, first_deal: Whole = 0, resume: bool = False,
           shard_size: Whole | None = None, scheduler: str | None = None, cluster: str | None = None,
-          progress: Progress | None = None, notice: Notice | None = None) -> Result:
-    """A grid of strategy parameters (and rule options) on duplicate deals (``cardsim sweep``).
+          progress: Progress | bool | None = None, notice: Notice | None = None) -> Result:
+    """A grid of strategy parameters (and rule options) on duplicate deals (``cardsim sweep``;
+    ``deals`` per point, default ``DEALS`` as there).
     ``params``: ``{"threshold": range(0, 21, 2)}`` (any list, tuple, range or array of values;
     a tuple is values here, not a box), ``{"threshold": "0:20:2"}`` or a list of texts
     (``["threshold=0:20:2"]``); ``option_grid`` alike (``{"stock_exhaustion": ["reshuffle",
@@ -591,7 +827,7 @@ def tune(game: str, strategy: str, params: Boxes, *, field: str | None = None, p
          remeasure: Whole | None = None, max_trials: Whole = 1000, options: Options = None,
          preset: str | None = None, workers: Whole | None = None, check: bool = False, out: PathArg | None = None,
          overwrite: bool = False, keep_records: bool = True, verbose: bool = False,
-         say: Callable[[str], None] | None = None, progress: Progress | None = None,
+         say: Callable[[str], None] | None = None, progress: Progress | bool | None = None,
          notice: Notice | None = None) -> Result:
     """The parameters of ``strategy`` that maximise its mean payout against ``field``
     (``cardsim tune``; the ``tune`` extra). ``params``: ``{"threshold": (0, 20)}`` boxes
@@ -609,10 +845,11 @@ def tune(game: str, strategy: str, params: Boxes, *, field: str | None = None, p
         raise UsageError("--out is empty; give a directory name")
     if out:
         check_output(out, "tune", overwrite)          # refused before anything is played
-    _compile_notice(cfg.game_name, "play", notice)
+    _compile_notice(cfg.game_name, "play", _told(notice, progress))
     total = cfg.budget * (cfg.rounds if cfg.self_play else 1)
-    result = run_tune(cfg, (lambda done: progress(done, total)) if progress else None,
-                      say if say is not None else (print if verbose else None))
+    with _reporting(progress, total, _unit(cfg.game_name), "tuning") as update:
+        result = run_tune(cfg, (lambda done: update(done, total, "")) if update else None,
+                          say if say is not None else (print if verbose else None))
     mark_compiled(cfg.game_name, "play")
     path, keep = _where(out, "tune") if (out or keep_records) else (None, None)
     if path:
@@ -627,9 +864,10 @@ def tune(game: str, strategy: str, params: Boxes, *, field: str | None = None, p
 @_validated(nullable=("hand",))
 def odds(game: str, hand: Whole | None, *, cards: Whole | None = None, samples: Whole = 1_000_000, seed: Whole = 0,
          players: Whole | None = None, preset: str | None = None, workers: Whole | None = None,
-         progress: Callable[[int, int], None] | None = None, notice: Notice | None = None) -> dict[str, Any]:
+         progress: Progress | bool | None = None, notice: Notice | None = None) -> dict[str, Any]:
     """P(random cards hold a hand's contract) with a 95 % interval (``cardsim odds``);
-    ``progress(done, total)`` hears the samples drawn so far (the result is the same);
+    ``progress(done, total, note)`` hears the samples drawn so far (the result is the same;
+    ``True``: a progress bar);
     ``notice(line)`` the one line said before its kernels compile the first time."""
     import numba
     from cardsim.sim.odds import contract_odds
@@ -647,16 +885,18 @@ def odds(game: str, hand: Whole | None, *, cards: Whole | None = None, samples: 
         raise UsageError(f"contract odds exist for: {', '.join(odds_games())} (got {game!r})")
     if hand is None:
         raise UsageError("--hand (or --deal) is required")
-    told = []
+    notice = _told(notice, progress)
+    told: list[bool] = []
 
     def heard(done: int, total: int) -> None:        # the first call comes once the arguments are checked:
         if not told:                                 # the compile notice then, never before an Error line
             told.append(True)
             _compile_notice(name, "odds", notice)
-        if progress is not None:
-            progress(done, total)
-    res = dict(contract_odds(game, hand, cards, samples, seed, players, preset,
-                             heard if notice is not None else progress))
+        if update is not None:
+            update(done, total, "")
+    with _reporting(progress, samples, "samples", "sampling") as update:
+        res = dict(contract_odds(game, hand, cards, samples, seed, players, preset,
+                                 heard if notice is not None else update))
     mark_compiled(name, "odds")
     return res
 
@@ -684,21 +924,83 @@ def critique(game: str, strategies: Labels, *, field: str | None = None, players
              policy: str = "strong", rate: Real = 1.0, threshold: Real = 0.0, top: Whole = 3,
              options: Options = None, preset: str | None = None, seed: Whole = 0, first_deal: Whole = 0,
              workers: Whole | None = None, out: PathArg | None = None, overwrite: bool = False, resume: bool = False,
-             progress: Progress | None = None) -> Any:
+             progress: Progress | bool | None = None) -> Any:
     """Where a strategy loses, decision by decision (``cardsim critique``): ``strategies`` is one
     label (the critiqued strategy, against ``field``, default itself) or one per seat (the first
     is critiqued; the lineup rotates). Plays until ``decisions`` are evaluated (default 1,000) or
     ``deals`` record units are played; values each legal action of the critiqued seat's
     decisions (a share ``rate`` of them) with the game's search (``worlds``, rollouts by
-    ``policy``). Returns a ``sim.critique.CritiqueResult``: ``.decisions`` (one row per
-    decision), ``.summary`` (per kind), ``.phases``, ``.total``, ``.worst``, ``.text()``; with
-    ``out`` a directory holding the decisions (``part-0.parquet``), the report and its plot."""
+    ``policy``). Returns a ``Critique`` (a ``sim.critique.CritiqueResult``): ``.decisions`` (one
+    row per decision), ``.summary`` (per kind), ``.phases``, ``.total``, ``.worst``, ``.text()``;
+    with ``out`` a directory holding the decisions (``part-0.parquet``), the report and its plot
+    (``load(out)`` reads it back). ``progress(done, total, note)`` hears the decisions evaluated
+    (the record units played when ``deals`` is given); ``True``: a progress bar."""
     from cardsim.sim.critique import make_critique, play
     if isinstance(strategies, str):
         strategies = [strategies]
     cfg = make_critique(game, list(strategies), field, players, preset, _option_texts(options), decisions, deals,
                         worlds, policy, rate, threshold, top, seed, first_deal, workers)
-    return play(cfg, None if out is None else str(out), resume, overwrite, progress)
+    total = cfg.decisions if cfg.decisions is not None else cfg.deals        # what play() counts
+    with _reporting(progress, total, "decisions" if cfg.decisions is not None else _unit(cfg.game.name),
+                    "critiquing") as update:
+        res = play(cfg, None if out is None else str(out), resume, overwrite, update)
+    return _critique_type().of(res)
+
+
+@_validated()
+def load(path: PathArg) -> Any:
+    """Any output cardsim wrote, read back into the object its function returns: a run file
+    (``run(out=...)``, ``cardsim run --out``), a compare, sweep or tune directory (a ``Result``),
+    or a critique directory (a ``Critique``). ``path`` is a str or a path. The tables of a run,
+    comparison or sweep are recomputed from its records (``cardsim summarize``); a tuning's and a
+    critique's are the ones stored with them (their records: ``.records``, ``.decisions``).
+    Anything else (a report, a file cardsim did not write) is a ``UsageError`` saying what it is."""
+    from cardsim.sim.store import recognise
+    p = Path(path)
+    if not p.exists():
+        raise UsageError(f"no such file or directory: {str(path)!r}")
+    kind, why = recognise(p)
+    if kind is None:
+        raise UsageError(f"{str(path)!r} is not a cardsim output: {why}")
+    if kind == "run":
+        from cardsim.sim.runner import summarize_file
+        res = summarize_file(str(p))
+        tables = {k: pd.DataFrame(res.summary[k]) for k in ("seats", "strategies", "outcomes")}
+        return Result("run", tables["seats"], res.meta, tables, res.summary, str(p), None, res.timing)
+    if kind in ("compare", "sweep"):
+        from cardsim.sim.datasets import summarize_dataset
+        stats = summarize_dataset(str(p))
+        points = pd.DataFrame(stats.summary["points"])
+        return Result(kind, points, stats.meta, {"points": points}, stats.summary, str(p), None, stats.timing)
+    if kind == "tune":
+        from cardsim.sim.tune_report import load_tune
+        summary, meta = load_tune(p)
+        rounds = pd.DataFrame([{k: v for k, v in r.items() if k not in ("remeasured", "best_params", "edges")}
+                               for r in summary["rounds"]])
+        remeasured = pd.DataFrame([dict(x, round=r["round"]) for r in summary["rounds"] for x in r["remeasured"]])
+        return Result("tune", rounds, meta, {"rounds": rounds, "remeasured": remeasured}, summary, str(p))
+    if kind == "critique":
+        from cardsim.sim.critique import DECISIONS_FILE, summarize as critique_summary
+        from cardsim.sim.io import load_json
+        try:
+            doc = load_json((p / "_summary.json").read_text(encoding="utf-8"))
+            meta, stored = doc["meta"], doc["summary"]
+            decisions = pd.read_parquet(p / DECISIONS_FILE)
+            found = critique_summary(decisions, meta, int(meta["deals"]))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"{str(path)!r} is not a readable cardsim critique ({exc.__class__.__name__})") from None
+        found.worst, found.timing = list(stored.get("worst") or []), dict(stored.get("timing") or {})
+        found.path = str(p)
+        return _critique_type().of(found)
+    raise UsageError(f"{str(path)!r} is a cardsim {kind}, not an output to load: give the run file or the "
+                     "directory it was written from")
+
+
+@_validated()
+def summarize(path: PathArg) -> Any:
+    """The statistics of an output, as ``cardsim summarize PATH`` prints them: the same object as
+    ``load(path)`` (a ``Result``, or a ``Critique`` for a critique directory)."""
+    return load(path)
 
 
 @_validated(game=_source)
