@@ -924,7 +924,7 @@ def critique(game: str, strategies: Labels, *, field: str | None = None, players
              policy: str = "strong", rate: Real = 1.0, threshold: Real = 0.0, top: Whole = 3,
              options: Options = None, preset: str | None = None, seed: Whole = 0, first_deal: Whole = 0,
              workers: Whole | None = None, out: PathArg | None = None, overwrite: bool = False, resume: bool = False,
-             progress: Progress | bool | None = None) -> Any:
+             progress: Progress | bool | None = None, notice: Notice | None = None) -> Any:
     """Where a strategy loses, decision by decision (``cardsim critique``): ``strategies`` is one
     label (the critiqued strategy, against ``field``, default itself) or one per seat (the first
     is critiqued; the lineup rotates). Plays until ``decisions`` are evaluated (default 1,000) or
@@ -934,16 +934,20 @@ def critique(game: str, strategies: Labels, *, field: str | None = None, players
     row per decision), ``.summary`` (per kind), ``.phases``, ``.total``, ``.worst``, ``.text()``;
     with ``out`` a directory holding the decisions (``part-0.parquet``), the report and its plot
     (``load(out)`` reads it back). ``progress(done, total, note)`` hears the decisions evaluated
-    (the record units played when ``deals`` is given); ``True``: a progress bar."""
+    (the record units played when ``deals`` is given); ``True``: a progress bar. ``notice(line)``
+    hears the one line said before its kernels compile the first time."""
     from cardsim.sim.critique import make_critique, play
     if isinstance(strategies, str):
         strategies = [strategies]
     cfg = make_critique(game, list(strategies), field, players, preset, _option_texts(options), decisions, deals,
                         worlds, policy, rate, threshold, top, seed, first_deal, workers)
     total = cfg.decisions if cfg.decisions is not None else cfg.deals        # what play() counts
+    from cardsim.sim.warm import mark_compiled
+    _compile_notice(cfg.game.name, "critique", _told(notice, progress))
     with _reporting(progress, total, "decisions" if cfg.decisions is not None else _unit(cfg.game.name),
                     "critiquing") as update:
         res = play(cfg, None if out is None else str(out), resume, overwrite, update)
+    mark_compiled(cfg.game.name, "critique")
     return _critique_type().of(res)
 
 

@@ -858,7 +858,8 @@ def critique(game: GameArg,
         res = api.critique(game, strategy or [], field=field, players=players, decisions=decisions, deals=deals,
                            worlds=worlds, policy=policy, rate=rate, threshold=threshold, top=top,
                            options=option or [], preset=preset, seed=seed, first_deal=first_deal, workers=workers,
-                           out=out_dir, overwrite=overwrite, resume=resume, progress=progress)
+                           out=out_dir, overwrite=overwrite, resume=resume, progress=progress,
+                           notice=_notice(quiet or as_json))
     if as_json:
         _print_json({"meta": res.meta, **summary_json(res), "path": res.path})
         return
@@ -1024,7 +1025,7 @@ def warmup(game: Annotated[str, typer.Argument(help="a game name, or all")] = "a
                "--jobs", "-j", help="games compiled at once, each in its own process (default: one per "
                                     "core; 1: in this process)")] = None,
            quiet: QuietOpt = False):
-    """Compile GAME's kernels (batch play, replay, search, and odds where it has them) into the numba cache now, with a
+    """Compile GAME's kernels (batch play, replay, search, critique, and odds where it has them) into the numba cache now, with a
     progress bar, so that the first run starts at once (a Dockerfile, a cluster worker image).
     With all, the games compile side by side, one process per core."""
     from cardsim.sim.registry import game_names, get_game

@@ -21,10 +21,10 @@ MORE = ("critique", "step")                 # also warmed by the test suite (tes
 
 
 def entries_of(game: str) -> tuple[str, ...]:
-    """The entries ``cardsim warmup`` compiles for ``game``: ENTRIES, and ``odds`` where the game
-    has contract odds (``GameSpec.odds``)."""
+    """The entries ``cardsim warmup`` compiles for ``game``: ENTRIES, ``odds`` where the game
+    has contract odds (``GameSpec.odds``), and ``critique``."""
     from cardsim.sim.registry import get_game
-    return ENTRIES + (("odds",) if get_game(game).odds else ())
+    return ENTRIES + (("odds",) if get_game(game).odds else ()) + ("critique",)
 
 
 def cache_dir() -> str:
@@ -57,7 +57,8 @@ def mark_compiled(game: str, entry: str = "play") -> None:
 def notice(game: str, entry: str = "play", search: bool = False) -> str | None:
     """The line to print before ``entry`` of ``game`` first runs here (``search``: with a search
     seat, which compiles the search entry too), or None when all of it is cached."""
-    names = {"play": "kernels", "replay": "replay kernels", "search": "search kernels", "odds": "odds kernels"}
+    names = {"play": "kernels", "replay": "replay kernels", "search": "search kernels", "odds": "odds kernels",
+             "critique": "critique kernels", "step": "step kernels"}
     todo = [e for e in dict.fromkeys([entry] + (["search"] if search else [])) if not is_compiled(game, e)]
     if not todo:
         return None

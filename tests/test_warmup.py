@@ -81,9 +81,21 @@ def test_odds_say_when_they_compile_and_warmup_compiles_them(cache):
     assert res.stderr.count("compiling telefunken odds kernels once") == 1
     again = runner.invoke(app, ["odds", "telefunken", "--hand", "1", "--samples", "200"])
     assert again.exit_code == 0 and "compiling" not in again.stderr
-    assert warm.entries_of("telefunken")[-1] == "odds" and "odds" not in warm.entries_of("tonk")
+    assert "odds" in warm.entries_of("telefunken") and "odds" not in warm.entries_of("tonk")
     res = runner.invoke(app, ["odds", "tonk", "--hand", "1"])
     assert res.exit_code == 2 and "compiling" not in res.output             # no odds: no notice, one error
+
+
+def test_critique_says_when_it_compiles_and_warmup_compiles_it(cache):
+    """Issue 43: ``cardsim critique`` says it compiles the first time (an entry of its own,
+    ``critique``, which ``cardsim warmup`` compiles for every game), not the second time."""
+    runner = CliRunner()
+    res = runner.invoke(app, ["critique", "tonk", "--strategy", "greedy", "--decisions", "3", "--worlds", "2"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.count("compiling tonk critique kernels once") == 1
+    again = runner.invoke(app, ["critique", "tonk", "--strategy", "greedy", "--decisions", "3", "--worlds", "2"])
+    assert again.exit_code == 0 and "compiling" not in again.stderr
+    assert all(warm.entries_of(g)[-1] == "critique" for g in ("tonk", "telefunken"))
 
 
 def test_warmup_compiles_and_marks(cache):
