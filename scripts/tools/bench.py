@@ -313,7 +313,7 @@ def baseline_section(args, cores: int, games: list[str]) -> list[str]:
             roots = {"this tree": ROOT, rev: base}
             caches = {k: Path(tmp) / f"cache-{i}" for i, k in enumerate(roots)}
             start = []
-            for g, spec in specs.items():
+            for g, spec in ({} if args.no_startup else specs).items():
                 code = FIRST_DEAL.format(game=g, players=first_players(spec))
                 cold, warm = {k: [] for k in roots}, {k: [] for k in roots}
                 for _ in range(args.compile_repeats):
@@ -728,6 +728,8 @@ def main() -> None:
     ap.add_argument("--baseline", metavar="REV", help="measure REV (a temporary worktree) beside this tree")
     ap.add_argument("--scale", type=float, default=0.25, help="with --baseline: fraction of the usual sizes")
     ap.add_argument("--no-rates", action="store_true", help="with --baseline: start-up only")
+    ap.add_argument("--no-startup", action="store_true",
+                    help="with --baseline: throughput only (each tree's first child fills its cache)")
     ap.add_argument("--plugins-only", action="store_true",
                     help="with --baseline: start-up and the plug-in rows (a built-in and its plug-in), no other rates")
     ap.add_argument("--rounds", type=int, default=2,
