@@ -52,6 +52,35 @@ _PUBLIC_NAMES = {K.T_BOARD: "board", K.T_CLAIM: "claim", K.T_SHOW: "show", K.T_P
                  K.T_DIALS: "dials", K.T_ANTE: "ante", K.T_SOLD: "sold", K.T_STAKE: "stake", K.T_PRIZE: "prize"}
 
 
+def public_text(code: int, seat: int, a: int, b: int) -> str:
+    """A public trace row in words, as the replay's trace says it (``trace.trace_events``)."""
+    space = K.SPACE_NAMES[a] if code in (K.T_BOARD, K.T_CLAIM) and 0 <= a < len(K.SPACE_NAMES) else "?"
+    if code == K.T_BOARD:
+        return f"board {space}: {b}"
+    if code == K.T_CLAIM:
+        return f"seat {seat} takes {b} from {space}"
+    if code == K.T_PRIZE:
+        return f"seat {seat} takes {a} from the clearing pot"
+    if code == K.T_POT:
+        return f"pot to seat(s) {[p for p in range(9) if a >> p & 1]}: {b} each"
+    if code == K.T_STOP:
+        return f"stop after {fmt_card(a)}: seat {seat} leads next"
+    if code == K.T_PAYMENT:
+        return f"seat {seat} pays {a} to " + (f"seat {b}" if b >= 0 else "the kitty")
+    if code == K.T_SOLD:
+        return f"seat {seat} buys for {a} (paid to " + (f"seat {b})" if b >= 0 else "the kitty)")
+    if code == K.T_STAKE:
+        return f"seat {seat} puts {a} in the " + ("pot" if b == 0 else "clearing pot")
+    if code == K.T_CLEAR:
+        return f"clearing round: prize {a}, dealer seat {b}"
+    if code == K.T_ANTE:
+        return f"antes: every seat puts {a} on each space"
+    if code == K.T_END:
+        reason = K.REASON_NAMES[a] if 0 <= a < len(K.REASON_NAMES) else "?"
+        return f"end: {reason}" + (f", seat {b} went out" if b >= 0 else "")
+    return f"{_PUBLIC_NAMES[code]}: seat {seat} {a} {b}"
+
+
 def action_id(code: int, opts) -> int:
     """The dense id of the kernel's action ``code`` (``kernels.tripoli.actions``: kind and payload)."""
     kind, x = K.action_kind(code), K.action_arg(code)
@@ -169,7 +198,7 @@ class TripoliState(FlagState):
             elif code == K.T_PLAY:
                 self._tell(f"seat {seat} plays {fmt_card(a)}")
             elif code in _PUBLIC_NAMES:
-                self._tell(f"{_PUBLIC_NAMES[code]}: seat {seat} {a} {b}")
+                self._tell(public_text(code, seat, a, b))
         for q in range(self.n):                       # a swap with the widow: the seat sees its new hand
             if widowish and int(st[K.HAND + q]) != hands[q]:
                 self._seen[q].append(f"seat {q} now holds {fmt_mask(int(st[K.HAND + q]))}")
@@ -367,9 +396,10 @@ class TripoliState(FlagState):
         return (f"seat {seat} · to act {self.current_player()} · {phase} · deal {self.deal_no + 1} · dealer "
                 f"{st[K.DEALER]} · hand {fmt_mask(st[K.HAND + seat])} · picked {fmt_mask(st[K.PICK + seat])} · "
                 f"widow {widow} · clearing cards {fmt_mask(st[K.CLH + seat])} · pay suit {'CDHS'[st[K.PAY_SUIT]]} "
-                f"· sequence {st[K.SEQ]} · board " + " ".join(str(st[K.BOARD + i]) for i in range(9))
+                f"· sequence {st[K.SEQ]} · board " + " ".join(f"{K.SPACE_NAMES[i]} {st[K.BOARD + i]}" for i in range(9))
                 + " · balances " + " ".join(str(self._balance(q)) for q in range(n))
-                + f" · high bid {st[K.HIGH]} by {st[K.HIGH_BY]} · bets "
+                + " · high bid " + (f"{st[K.HIGH]} by seat {st[K.HIGH_BY]}" if st[K.HIGH_BY] >= 0 else "none")
+                + " · bets "
                 + " ".join(str(st[K.CONTRIB + q]) for q in range(n))
                 + f" · folded {st[K.FOLDED]} · raises {st[K.RAISES]} · played {fmt_mask(st[K.PLAYED])} · held "
                 + " ".join(str(st[K.HAND + q].bit_count()) for q in range(n)))
