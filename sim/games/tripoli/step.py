@@ -396,7 +396,7 @@ class TripoliState(FlagState):
         return (f"seat {seat} · to act {self.current_player()} · {phase} · deal {self.deal_no + 1} · dealer "
                 f"{st[K.DEALER]} · hand {fmt_mask(st[K.HAND + seat])} · picked {fmt_mask(st[K.PICK + seat])} · "
                 f"widow {widow} · clearing cards {fmt_mask(st[K.CLH + seat])} · pay suit {'CDHS'[st[K.PAY_SUIT]]} "
-                f"· sequence {st[K.SEQ]} · board " + " ".join(f"{K.SPACE_NAMES[i]} {st[K.BOARD + i]}" for i in range(9))
+                f"· sequence {st[K.SEQ]} · board " + " ".join(f"{K.SPACE_NAMES[i]}={st[K.BOARD + i]}" for i in range(9))
                 + " · balances " + " ".join(str(self._balance(q)) for q in range(n))
                 + " · high bid " + (f"{st[K.HIGH]} by seat {st[K.HIGH_BY]}" if st[K.HIGH_BY] >= 0 else "none")
                 + " · bets "
