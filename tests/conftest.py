@@ -23,13 +23,14 @@ def cli():
 
 
 def pytest_configure(config):
-    """The whole suite (no test paths given, or only ``tests``): compile every game's kernels
+    """The whole suite (no test paths given, or only ``tests``, no -k or -m): compile every game's kernels
     first, side by side, one interpreter per game and core (``sim.warm.warm_in_processes``, the
     entries every test path uses), where numba's cache lacks them. Otherwise each xdist worker
     compiles the same kernels at the same time. Once cached, it costs nothing (the markers say
     so). Not in the workers (the controller did it); ``CARDSIM_TEST_WARM=0`` skips it."""
-    if hasattr(config, "workerinput") or os.environ.get("CARDSIM_TEST_WARM") == "0" or config.option.collectonly:
-        return
+    if hasattr(config, "workerinput") or os.environ.get("CARDSIM_TEST_WARM") == "0" or config.option.collectonly \
+            or config.option.keyword or config.option.markexpr:
+        return                      # (-k, -m: a selection, which compiles what it uses)
     if any(os.path.abspath(a.split("::")[0]) != os.path.abspath(os.path.join(str(config.rootpath), "tests"))
            for a in config.args):
         return                      # a few files or tests: they compile what they use
