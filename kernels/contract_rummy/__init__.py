@@ -59,14 +59,22 @@ Choices this package adds where the spec leaves room
   ``K_*`` constants and in ``cardsim.contract_rummy``), the seat's view is ``fill_view``;
   -1 leaves the decision to the base built-in, an answer that is no index of the list stops
   the deal (``E_PLUGIN``, in every mode). Built-in seats never build the lists.
+* Turn phases (issue 42, ``TPC``): a turn is four kernel steps (``turns``: TP_DRAW the draw
+  with the May-I's, TP_ACT step 2, TP_DISCARD the discard, TP_OOT an out-of-turn play; ``TQ``
+  the seat playing out of turn) that ``play_turn`` plays from the one TPC names; the batch
+  and the step adapter play the same steps. A turn's questions and stock draws write where they are (RS_AT and the
+  places of the loops they are in, RS_*): the step mode resumes a state saved there with the
+  answer or the card (RS_ANS; ``view.resumed``, ``mayi.card_due``), as the loops pick up their
+  places, instead of playing the phase again.
 * Step mode (issue 20, ``XSTEP``; the step API and the OpenSpiel bridge,
-  ``sim.games.contract_rummy.step``): a turn is ``step_turn``, replayed from its start with
-  every seat a plug-in answering from a script (``step_plugin``, the ``SS_*`` slots of its
-  ``pprm`` row); a question the script does not answer stops the turn and leaves a snapshot of
-  the state where it was asked (``SNAP``). Stock cards come from the feed (``XFEED``: the cards
-  chance dealt this turn, in draw order); a draw the feed has no card for stops the turn
-  (``XNEED``); a reshuffle leaves the pile's order (chance deals from it). Off in the batch
-  (XSTEP 0): no rule and no record changes.
+  ``sim.games.contract_rummy.step``): a step is ``step_turn``, the turn played on from its
+  start or a snapshot with every seat a plug-in (``step_plugin``, the ``SS_*`` slots of its
+  ``pprm`` row: a script, which a replay of the whole turn answers from); a question the
+  script does not answer stops the turn and leaves a snapshot of the state where it was asked
+  (``SNAP``). Stock cards come from the feed (``XFEED``: the cards chance
+  dealt this turn, in draw order); a draw the feed has no card for stops the turn
+  (``XNEED``) and leaves a snapshot where it is; a reshuffle leaves the pile's order (chance
+  deals from it). Off in the batch (XSTEP 0): no rule and no record changes.
 * Critique (issue 40, ``critique_deal``; ``kernels.critique`` has the contract): a game is played
   turn by turn by ``play_turn`` with a longer ``vb`` (CV_*): every question of every seat is
   logged (the plug-in lists of the K_* kinds built for the built-in seats too, whose answers
@@ -158,7 +166,8 @@ the project reads as ``K.<name>``):
   (``ask``), the critique's question log;
 * ``mayi``: the draw and the May-I procedure;
 * ``melding``: step 2 of a turn: the contract meld, joker swaps, lay-offs (``act_phase``);
-* ``turns``: one turn (``play_turn``, ``begin_turn``, ``end_turn``);
+* ``turns``: a turn's phases and one turn (``draw_step`` ... ``oot_step``, ``play_turn``,
+  ``begin_turn``, ``end_turn``);
 * ``step``: the step mode (``step_turn``, ``step_plugin``);
 * ``play``: one game (``play_deal``, ``close_deal``, ``score_deal``, ``write_deal``,
   ``write_game``, ``play_game``, ``buffers``);
@@ -201,7 +210,7 @@ from cardsim.kernels.contract_rummy.layout import (  # noqa: F401
     SEG_OOT, SEG_W, SNAP, SNAP_SIZE, SNAP_ST, SNAP_TAB, SS_ANS, SS_LEN, SS_MODE, SS_POS, SS_ROOM, SS_SIZE, STOCK,
     STOCK_HI, STOCK_LO, STREAM_DEAL, ST_SIZE, SWAP_KEPT, SWAP_MELD, SX_CANDS, SX_DISCARD, SX_DRAW, SX_FUTILITY,
     SX_END, SX_HEAD, SX_KINDS, SX_Z, S_CAUTIOUS, S_EXPERT, S_FUZZ, S_GREEDY, S_MAYI, S_RANDOM, S_SEARCH, TAKEN,
-    TOP_FROM, TOTAL,
+    TOP_FROM, TOTAL, TPC, TP_ACT, TP_DISCARD, TP_DRAW, TP_OOT, TQ, RS_ANS, RS_AT,
     TRUNC, TR_LEN, TURN, TW, T_BUY, T_DEAL, T_DISCARD, T_DRAW, T_END, T_HOLD, T_LAYOFF, T_MELD, T_OOT, T_OWNER,
     T_PENALTY, T_RESHUFFLE, T_SCORE, T_SWAP, T_TAKE, T_TURN, T_UPCARD, T_VOLUNTEER, UNLIMITED, VB_SIZE, VIEW_SIZE,
     V_CARD, V_CUR, V_C_ALL, V_C_EXACT, V_C_RUNS, V_C_SETS, V_DEAL, V_DEALER, V_DOWN, V_HAND, V_HELD, V_INFO,

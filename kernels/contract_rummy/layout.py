@@ -75,9 +75,9 @@ MODEL_NONE = 2
 # ---- state ----------------------------------------------------------------------------
 FEED_ROOM = 16
 (N, DEAL, DEALER, CUR, TURN, OUT, DREASON, TRUNC, RESHUF, NMELDS, STOCK_LO, STOCK_HI, PILE_LEN, PILE_K, ERR, TR_LEN,
- FIRST_DEALER, GAME_TURNS, GAME_RESHUF, TAKEN, CUT_OK, JOKER_DUE, TOP_FROM, XFER, PERR, ST_SPARE, DOWN, MELD_TURN,
- PTURN, MAYI, LASTK, OOT, COOL, TOTAL, PEN, GMAYI, GOOT, HSIZE, GAIN, LOSS, PCARDS, ST_SPARE2, HAND, STOCK, PILE,
- KNOWN, F_KIND, F_SEAT, F_VAL, XSTEP, XFEED_LEN, XFEED_POS, XNEED, XFEED,
+ FIRST_DEALER, GAME_TURNS, GAME_RESHUF, TAKEN, CUT_OK, JOKER_DUE, TOP_FROM, XFER, PERR, TPC, TQ, RS_AT, RS_ANS, RS_K,
+ DOWN, MELD_TURN, PTURN, MAYI, LASTK, OOT, COOL, TOTAL, PEN, GMAYI, GOOT, HSIZE, GAIN, LOSS, PCARDS, RS_BEFORE, RS_I,
+ RS_C, RS_STALE, RS_AUX, HAND, STOCK, PILE, KNOWN, F_KIND, F_SEAT, F_VAL, XSTEP, XFEED_LEN, XFEED_POS, XNEED, XFEED,
  ST_SIZE) = offsets(
     ("N", 1),                    # players
     ("DEAL", 1),                 # deal number 1..7
@@ -104,7 +104,12 @@ FEED_ROOM = 16
     ("TOP_FROM", 1),             # seat that discarded the top card (-1: the up-card)
     ("XFER", 1),                 # this turn's discard is transferred to an out-of-turn player
     ("PERR", 1),                 # 1 once a plug-in answered an illegal index (the deal stops: E_PLUGIN)
-    ("ST_SPARE", 5),             # unused, always 0
+    ("TPC", 1),                  # the turn's phase to play next (TP_*; TP_DRAW between turns)
+    ("TQ", 1),                   # the seat playing out of turn this turn (-1 none), from the draw phase on
+    ("RS_AT", 1),                # the turn's question asked last (RS_*), where it resumes ...
+    ("RS_ANS", 1),               # ... step mode: 1 + the answer's index to resume with there (a draw: 1; 0: not
+                                 # resuming)
+    ("RS_K", 1),                 # the pass of step 2's swaps and lay-offs (``act_phase``) it was asked in
     ("DOWN", MAX_PLAYERS),       # DOWN + p: melded this deal
     ("MELD_TURN", MAX_PLAYERS),  # MELD_TURN + p: personal turn of the meld
     ("PTURN", MAX_PLAYERS),      # PTURN + p: personal turn counter
@@ -120,7 +125,13 @@ FEED_ROOM = 16
     ("GAIN", MAX_PLAYERS),       # GAIN + p: cards received this deal (after the deal)
     ("LOSS", MAX_PLAYERS),       # LOSS + p: cards given up this deal
     ("PCARDS", MAX_PLAYERS),     # PCARDS + p: penalty cards drawn this deal (check: equals MAYI)
-    ("ST_SPARE2", 5),            # unused, always 0
+    ("RS_BEFORE", 1),            # the cards held when that pass began
+    ("RS_I", 1),                 # the table meld of a swap question (``swap_phase``, ``swap_into_meld``), the
+                                 # seat's offset from the turn player of a buy or volunteer question
+    ("RS_C", 1),                 # the card of a swap or lay-off question
+    ("RS_STALE", 1),             # a lay-off question's card types no meld takes (``layoff_phase``)
+    ("RS_AUX", 1),               # the swaps made this pass (a swap question), the lay-off pass has laid a card
+                                 # (a lay-off question), the K_MELD code (a K_MELD_JOKERS question)
     ("HAND", HOLD * MAX_PLAYERS),  # HAND + 53 p: count vector of seat p
     ("STOCK", MAX_PACK),         # the stock (cards STOCK_LO .. STOCK_HI - 1)
     ("PILE", MAX_PACK),          # the discard pile, entries card + 64 k (``actions.pile_entry``)
@@ -138,6 +149,31 @@ FEED_ROOM = 16
                                  # feed card the stock does not hold
     ("XFEED", FEED_ROOM),        # step mode: the feed, this turn's stock cards in the order they are drawn
 )
+
+# the phases of a turn (TPC): kernel steps (``turns``) that ``play_turn`` plays, in the batch and in the
+# step adapter
+TP_DRAW = 0      # begin_turn and step 1, the draw with the May-I's (also: no turn under way)
+TP_ACT = 1       # step 2: meld, swaps, lay-offs
+TP_DISCARD = 2   # step 3: the discard, the next seat
+TP_OOT = 3       # the out-of-turn play of TQ (no discard by the turn player), the next seat
+
+# a turn's questions (RS_AT): where the step mode resumes a phase (``step.step_turn``)
+RS_SWAP_MELD = 1     # K_SWAP into the meld (``swap_into_meld``; RS_I, RS_C)
+RS_MELD = 2          # K_MELD
+RS_MELD_JOKERS = 3   # K_MELD_JOKERS (RS_AUX the K_MELD code)
+RS_SWAP = 4          # K_SWAP (``swap_phase``; RS_K, RS_BEFORE, RS_I, RS_C, RS_AUX)
+RS_JOKER = 5         # K_JOKER after the swap (as RS_SWAP)
+RS_LAYOFF = 6        # K_LAYOFF (``layoff_phase``; RS_K, RS_BEFORE, RS_C, RS_STALE, RS_AUX)
+RS_DRAW = 7          # K_DRAW (``want_top``)
+RS_VOLUNTEER = 8     # K_VOLUNTEER (``offer_oot``; RS_I the seat's offset from the turn player)
+RS_BUY = 9           # K_BUY (``offer_buy``; RS_I as RS_VOLUNTEER)
+RS_DISCARD = 10      # K_DISCARD (``discard_phase``)
+RS_OOT_DISCARD = 11  # K_DISCARD out of turn (``oot_discard``, the out-of-turn draw made)
+# ... and its stock draws (``mayi.card_due``: the step mode resumes there once chance dealt the card)
+RS_STOCK = 12        # the turn player's draw from the stock
+RS_BUY_PENALTY = 13  # a buyer's penalty card (RS_I the buyer; the discard bought)
+RS_TAKE_PENALTY = 14  # the turn player's penalty card under out_of_turn_discard (RS_I the seat playing out of turn)
+RS_OOT_DRAW = 15     # the out-of-turn player's draw
 
 # table rows: melds_float meld row, then the owner and the creation turn
 (T_ROW, T_OWNER, T_TURN,

@@ -1,6 +1,12 @@
 """Contract Rummy's step 2 of a turn (§8, §10, §11): the contract meld (the engine's best
 meld, the flexible meld, the larger first melds' jokers), joker swaps and lay-offs, repeated to a
 fixed point (``act_phase``).
+
+Each question of step 2 writes where it is asked (RS_AT and its loops' places, the RS_* state
+fields) before it asks: a state saved there (the step mode's snapshot) resumes at that question
+with an answer (RS_ANS), as the loops pick up their places and the question its answer
+(``view.resumed``); the batch never resumes (RS_ANS 0). The draw's questions do the same
+(``mayi``).
 """
 import numpy as np
 from cardsim.kernels import melds as M
@@ -11,8 +17,9 @@ from cardsim.kernels.rng import below
 from cardsim.kernels.contract_rummy.layout import (
     BIG, DEAL, DOWN, D_OUT, HOLD, HSIZE, JK, JOKER_DUE, JT_HELP, KNOWN, K_JOKER, K_LAYOFF, K_MELD, K_MELD_JOKERS,
     K_SWAP, LOSS, MELD_TURN, NMELDS, O_GO_OUT_DISCARD, O_SWAP, O_SWAP_DISCARD, O_SWAP_PRIOR, PTURN, P_JOKER, P_LAYOFF,
-    P_MELD, P_MELD_JK, P_SWAP, SWAP_KEPT, SWAP_MELD, S_FUZZ, S_RANDOM, TURN, T_LAYOFF, T_MELD, T_OWNER, T_SWAP, T_TURN,
-    XFER,
+    P_MELD, P_MELD_JK, P_SWAP, RS_ANS, RS_AT, RS_AUX, RS_BEFORE, RS_C, RS_I, RS_JOKER, RS_K, RS_LAYOFF, RS_MELD,
+    RS_MELD_JOKERS, RS_STALE, RS_SWAP, RS_SWAP_MELD, SWAP_KEPT, SWAP_MELD, S_FUZZ, S_RANDOM, TURN, T_LAYOFF, T_MELD,
+    T_OWNER, T_SWAP, T_TURN, XFER,
 )
 from cardsim.kernels.contract_rummy.actions import pack_row, swap_info, window
 from cardsim.kernels.contract_rummy.rules import (
@@ -20,7 +27,9 @@ from cardsim.kernels.contract_rummy.rules import (
 )
 from cardsim.kernels.contract_rummy.contracts import add_jokers, may_hold, meld_jokers
 from cardsim.kernels.contract_rummy.strategies import yes
-from cardsim.kernels.contract_rummy.view import ask_yes, critiquing, note, plug_meld, plug_meld_jokers, plug_target
+from cardsim.kernels.contract_rummy.view import (
+    ask_yes, at, critiquing, meld_rows, note, plug_meld, plug_meld_jokers, plug_target, resuming,
+)
 
 
 # =============================================================================
@@ -176,17 +185,23 @@ def meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb)
     first melds (MAY_I) and ``meld_jokers`` every joker held goes into the meld. A plug-in
     seat is asked K_MELD (which meld, or none) and K_MELD_JOKERS; a swap into the meld is its
     K_SWAP (V_INFO 1)."""
-    if best_meld(st, opts, p, mo) < 0:
+    if resuming(st, RS_MELD_JOKERS):
+        best_meld(st, opts, p, mo)
+        meld_rows(st, opts, p, mo, st[RS_AUX])      # the rows the K_MELD answer chose
+    elif best_meld(st, opts, p, mo) < 0:
         if opts[O_SWAP] == 0 or opts[O_SWAP_PRIOR] == 1:
             return
         if not swap_into_meld(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb):
             return
+        st[RS_AUX] = 1
     else:
+        st[RS_AT] = RS_MELD
         a = plug_meld(st, opts, tab, p, mo, plug, pprm, vb) if pl or critiquing(vb) else -1
         if a == 0 or (a < 0 and not yes(sid, prm, gplay)):
             note(vb, K_MELD, 0)
             return
         note(vb, K_MELD, a if a > 0 else 1)
+        st[RS_AUX] = a if a > 0 else 1
         if a < 0 and sid != S_RANDOM and prm[P_MELD] > 0.5 and spec_of(opts, st[DEAL])[M.C_GROUP_EXACT] != 0 \
                 and not special7(st, opts):
             flexible_meld(st, opts, tab, p, mo)       # meld_pick = 1 (exact contracts)
@@ -194,6 +209,7 @@ def meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb)
     if spec[M.C_GROUP_EXACT] == 0 and spec[F.CF_ALL] == 0:
         keep = 1 if opts[O_GO_OUT_DISCARD] else 0
         nm = spec[M.C_GROUPS] + spec[M.C_RUNS]
+        st[RS_AT] = RS_MELD_JOKERS
         j = plug_meld_jokers(st, opts, tab, p, mo, nm, keep, plug, pprm, vb) if pl or critiquing(vb) else -1
         if j < 0 and sid != S_RANDOM and prm[P_MELD_JK] > 0.5:
             j = BIG
@@ -216,14 +232,15 @@ def swap_into_meld(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm,
     spec = spec_of(opts, st[DEAL])
     nm = spec[M.C_GROUPS] + spec[M.C_RUNS]
     h = hand_of(st, p)
-    for i in range(st[NMELDS]):
-        for c in range(52):
+    for i in range(st[RS_I] if resuming(st, RS_SWAP_MELD) else 0, st[NMELDS]):
+        for c in range(st[RS_C] if resuming(st, RS_SWAP_MELD) else 0, 52):
             if h[c] > 0 and F.can_swap(tab[i], c, rules):
                 h[c] -= 1
                 h[JK] += 1
                 ok = best_meld(st, opts, p, mo) >= 0 and meld_jokers(mo, nm) >= 1
                 h[c] += 1
                 h[JK] -= 1
+                at(st, RS_SWAP_MELD, i, c)
                 a = ask_yes(st, opts, tab, p, K_SWAP, c, i, 1, plug, pprm, vb) if ok and (pl or critiquing(vb)) else -1
                 y = ok and (yes(sid, prm, gplay) if a < 0 else a == 1)
                 if ok:
@@ -311,49 +328,71 @@ def swap_phase(st, opts, tab, p, sid, prm, gplay, trace, table_ok, pl, plug, ppr
     ``joker_target`` says (``table_ok``: not on the meld turn, where lay-offs are barred, §8:
     there the joker can only be kept for the discard, with ``swapped_joker_may_be_discarded``).
     A swap may lay the last card (going out) unless go_out_requires_discard. Returns the
-    swaps made."""
+    swaps made (RS_AUX: so far, where a question is asked). Resumes at RS_SWAP (the swap's
+    question) or RS_JOKER (the freed joker's, the swap made)."""
     rules = rules_of(opts)
     h = hand_of(st, p)
     jmode = 0 if sid == S_RANDOM else int(prm[P_JOKER])
     last = table_ok and opts[O_GO_OUT_DISCARD] == 0
-    done = 0
-    for i in range(st[NMELDS]):
-        if tab[i, M.M_KIND] != M.MK_RUN or tab[i, M.M_JOKERS] == 0:
+    back = resuming(st, RS_SWAP) or resuming(st, RS_JOKER)
+    done = st[RS_AUX] if back else 0
+    for i in range(st[RS_I] if back else 0, st[NMELDS]):
+        if (tab[i, M.M_KIND] != M.MK_RUN or tab[i, M.M_JOKERS] == 0) and not resuming(st, RS_JOKER):
             continue                    # only a run's jokers are swapped, by its suit's cards
         s = tab[i, M.M_KEY]
-        for c in range(13 * s, 13 * s + 13):
-            while h[c] > 0 and F.can_swap(tab[i], c, rules) and (st[HSIZE + p] > 1 or last):
-                a = ask_yes(st, opts, tab, p, K_SWAP, c, i, 0, plug, pprm, vb) if pl or critiquing(vb) else -1
-                y = yes(sid, prm, gplay) if a < 0 else a == 1
-                note(vb, K_SWAP, 1 if y else 0)
-                if not y:
-                    break
-                lo, hi = tab[i, M.M_LO], tab[i, M.M_HI]
-                F.swap(tab[i], c)
-                wrun = window(tab[i])
-                h[c] -= 1
-                t = place_target(tab, st[NMELDS], JK, h, rules, jmode) if table_ok else -1
-                h[c] += 1
-                keep = opts[O_SWAP_DISCARD] == 1 and st[XFER] == 0
-                if t < 0 and not keep:
-                    unswap(tab[i], c, lo, hi)
-                    break
-                take(st, p, c)
-                j = plug_target(st, opts, tab, p, K_JOKER, JK, i, keep, table_ok, plug, pprm, vb) \
-                    if pl or critiquing(vb) else -1
-                if j > 0:
-                    t = j - 1
-                if j == 0 or (j < 0 and keep and (t < 0 or sid == S_RANDOM and below(gplay, 2) == 1)):
-                    give(st, p, JK)
-                    st[KNOWN + HOLD * p + JK] += 1
-                    st[JOKER_DUE] += 1
-                    t = SWAP_KEPT
+        back = resuming(st, RS_SWAP) or resuming(st, RS_JOKER)
+        for c in range(st[RS_C] if back else 13 * s, 13 * s + 13):
+            while True:
+                if resuming(st, RS_JOKER):      # the swap made: where its joker goes
+                    t = place_target(tab, st[NMELDS], JK, h, rules, jmode) if table_ok else -1
                 else:
-                    F.lay(tab[t], JK)
-                note(vb, K_JOKER, 0 if t == SWAP_KEPT else 1 + t)
-                log(st, trace, T_SWAP, p, c, i, swap_info(wrun, tab, t), sizes(st, p))
+                    if not (h[c] > 0 and F.can_swap(tab[i], c, rules) and (st[HSIZE + p] > 1 or last)):
+                        break
+                    a = -1
+                    if pl or critiquing(vb):
+                        at(st, RS_SWAP, i, c)
+                        st[RS_AUX] = done
+                        a = ask_yes(st, opts, tab, p, K_SWAP, c, i, 0, plug, pprm, vb)
+                    y = yes(sid, prm, gplay) if a < 0 else a == 1
+                    note(vb, K_SWAP, 1 if y else 0)
+                    if not y:
+                        break
+                    lo, hi = tab[i, M.M_LO], tab[i, M.M_HI]
+                    F.swap(tab[i], c)
+                    h[c] -= 1
+                    t = place_target(tab, st[NMELDS], JK, h, rules, jmode) if table_ok else -1
+                    h[c] += 1
+                    if t < 0 and not (opts[O_SWAP_DISCARD] == 1 and st[XFER] == 0):
+                        unswap(tab[i], c, lo, hi)
+                        break
+                    take(st, p, c)
+                at(st, RS_JOKER, i, c)
+                st[RS_AUX] = done
+                place_joker(st, opts, tab, p, sid, gplay, trace, table_ok, i, c, t, pl, plug, pprm, vb)
                 done += 1
     return done
+
+
+@njit(cache=True)
+def place_joker(st, opts, tab, p, sid, gplay, trace, table_ok, i, c, t, pl, plug, pprm, vb):
+    """The joker a swap of c into run i freed (c taken from the hand): laid on meld t (the
+    target ``joker_target`` found, -1 none) or the one K_JOKER names, or kept for the discard
+    (with ``swapped_joker_may_be_discarded``, not when the discard goes out of turn)."""
+    wrun = window(tab[i])
+    keep = opts[O_SWAP_DISCARD] == 1 and st[XFER] == 0
+    j = plug_target(st, opts, tab, p, K_JOKER, JK, i, keep, table_ok, plug, pprm, vb) \
+        if pl or critiquing(vb) else -1
+    if j > 0:
+        t = j - 1
+    if j == 0 or (j < 0 and keep and (t < 0 or sid == S_RANDOM and below(gplay, 2) == 1)):
+        give(st, p, JK)
+        st[KNOWN + HOLD * p + JK] += 1
+        st[JOKER_DUE] += 1
+        t = SWAP_KEPT
+    else:
+        F.lay(tab[t], JK)
+    note(vb, K_JOKER, 0 if t == SWAP_KEPT else 1 + t)
+    log(st, trace, T_SWAP, p, c, i, swap_info(wrun, tab, t), sizes(st, p))
 
 
 @njit(cache=True)
@@ -374,17 +413,20 @@ def layoff_phase(st, opts, tab, p, sid, prm, gplay, trace, pl, plug, pprm, vb):
     """choose_layoff, repeated to a fixed point: passes over the held cards (naturals, then
     jokers) until a pass lays nothing, so a card that fits only after another (``3S`` after
     ``4S`` on ``5S-8S``) goes too; targets as ``layoff_target`` / ``joker_target`` say. A card
-    type that fitted no meld is not tried again until a lay changes a meld that takes it."""
+    type that fitted no meld is not tried again until a lay changes a meld that takes it.
+    Resumes at RS_LAYOFF (the card RS_C of a pass, RS_STALE, RS_AUX: the pass laid a card)."""
     rules = rules_of(opts)
     keep = 1 if opts[O_GO_OUT_DISCARD] else 0
     h = hand_of(st, p)
     lmode = 0 if sid == S_RANDOM else int(prm[P_LAYOFF])
     jmode = 0 if sid == S_RANDOM else int(prm[P_JOKER])
-    stale = np.int64(0)             # card types no meld takes (until a lay changes a meld)
-    more = True
-    while more:
-        more = False
-        for c in range(HOLD):
+    back = resuming(st, RS_LAYOFF)
+    stale = st[RS_STALE] if back else np.int64(0)   # card types no meld takes (until a lay changes a meld)
+    more = back and st[RS_AUX] == 1                 # this pass laid a card
+    c0 = st[RS_C] if back else 0
+    going = True
+    while going:
+        for c in range(c0, HOLD):
             if (c == JK and st[JOKER_DUE] > 0) or (stale >> c) & 1:
                 continue
             while h[c] > 0 and st[HSIZE + p] > keep:
@@ -393,8 +435,12 @@ def layoff_phase(st, opts, tab, p, sid, prm, gplay, trace, pl, plug, pprm, vb):
                 h[c] += 1
                 if t < 0:
                     stale |= np.int64(1) << c
-                j = plug_target(st, opts, tab, p, K_LAYOFF, c, -1, True, True, plug, pprm, vb) \
-                    if (pl or critiquing(vb)) and t >= 0 else -1
+                j = -1
+                if (pl or critiquing(vb)) and t >= 0:
+                    at(st, RS_LAYOFF, -1, c)
+                    st[RS_STALE] = stale
+                    st[RS_AUX] = 1 if more else 0
+                    j = plug_target(st, opts, tab, p, K_LAYOFF, c, -1, True, True, plug, pprm, vb)
                 if j > 0:
                     t = j - 1
                 go = j > 0 or (j < 0 and t >= 0 and yes(sid, prm, gplay))
@@ -407,6 +453,9 @@ def layoff_phase(st, opts, tab, p, sid, prm, gplay, trace, pl, plug, pprm, vb):
                 log(st, trace, T_LAYOFF, p, c, t, window(tab[t]), sizes(st, p))
                 stale = unstale(stale, tab[t], rules)
                 more = True
+        going = more
+        more = False
+        c0 = 0
     if st[HSIZE + p] == 0:
         end_deal(st, D_OUT, p)
 
@@ -414,7 +463,8 @@ def layoff_phase(st, opts, tab, p, sid, prm, gplay, trace, pl, plug, pprm, vb):
 @njit(cache=True)
 def act_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb):
     """Step 2: meld if not down; after an earlier turn's meld: swaps and lay-offs, repeated
-    while they shed cards (a swap can open a lay-off and a lay-off a swap)."""
+    while they shed cards (a swap can open a lay-off and a lay-off a swap). Resumes at the
+    question RS_AT (the pass RS_K, begun with RS_BEFORE cards held)."""
     if not st[DOWN + p]:
         meld_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb)
         if over(st) or not st[DOWN + p]:
@@ -423,11 +473,16 @@ def act_phase(st, opts, tab, p, sid, prm, gplay, mo, trace, pl, plug, pprm, vb):
     swaps = opts[O_SWAP] == 1 and (earlier or opts[O_SWAP_PRIOR] == 0) and \
         (sid == S_RANDOM or prm[P_SWAP] > 0.5)
     sure = not pl and sid != S_RANDOM and sid != S_FUZZ     # lay-off answers are always yes
-    for k in range(HOLD):
-        before = st[HSIZE + p]
-        done = swap_phase(st, opts, tab, p, sid, prm, gplay, trace, earlier, pl, plug, pprm, vb) if swaps else 0
-        if not earlier or (k > 0 and done == 0 and sure):
-            return                      # (no swap: the table is as the last lay-off pass left it)
+    back = st[RS_ANS] > 0
+    for k in range(st[RS_K] if back else 0, HOLD):
+        back = st[RS_ANS] > 0
+        before = st[RS_BEFORE] if back else st[HSIZE + p]
+        st[RS_K] = k
+        st[RS_BEFORE] = before
+        if not resuming(st, RS_LAYOFF):
+            done = swap_phase(st, opts, tab, p, sid, prm, gplay, trace, earlier, pl, plug, pprm, vb) if swaps else 0
+            if not earlier or (k > 0 and done == 0 and sure):
+                return                  # (no swap: the table is as the last lay-off pass left it)
         layoff_phase(st, opts, tab, p, sid, prm, gplay, trace, pl, plug, pprm, vb)
         if over(st) or st[HSIZE + p] == before or not swaps:
             return

@@ -1,5 +1,6 @@
-"""Contract Rummy's step mode (issue 20): a turn replayed from its start on a script of answers
-(``step_turn``, the ``step_plugin`` that answers from a step-mode seat's ``SS_*`` row).
+"""Contract Rummy's step mode (issue 20): a turn played on from its start or from a snapshot
+where it stopped (``step_turn``), the ``step_plugin`` that answers from a step-mode seat's
+``SS_*`` row (or stops the turn at a question its script does not answer).
 """
 from cardsim.kernels.jit import PLUG_SIG, lazy_cfunc, njit
 from cardsim.kernels.contract_rummy.layout import SS_ANS, SS_LEN, SS_MODE, SS_POS, V_CARD, V_KIND, V_MELD
@@ -8,14 +9,16 @@ from cardsim.kernels.contract_rummy.turns import play_turn
 
 
 # =============================================================================
-# step mode (issue 20): a turn replayed from its start on a script of answers
+# step mode (issue 20): a turn played on to its next stop
 # =============================================================================
 @njit(cache=True)
 def step_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb, srch):
-    """The step API's turn (``sim.games.contract_rummy.step``): ``play_turn`` with every seat a
-    plug-in answering from its script (``step_plugin``), the stock drawn from the feed (XSTEP).
-    It runs until the turn ends, a question no answer is scripted for (the snapshot in ``vb``)
-    or a draw the feed has no card for (XNEED)."""
+    """The step API's step (``sim.games.contract_rummy.step``): the turn's phases from TPC
+    (``play_turn``, as the batch plays them), from the turn's start or resumed from a snapshot
+    (RS_ANS: the answer to its question, or the card dealt for its draw), with every seat a
+    plug-in (``step_plugin``), the stock drawn from the feed (XSTEP). It runs until the turn
+    ends, a question no answer is scripted for (the snapshot in ``vb``, SNAP the legal count)
+    or a draw the feed has no card for (XNEED; the snapshot, SNAP -1)."""
     return play_turn(st, opts, tab, sids, params, gplay, trace, sc, mo, plug, pprm, vb, srch)
 
 

@@ -12,8 +12,9 @@ from cardsim.kernels.contract_rummy.layout import (
     CV_STOP, CV_STOPPED, DEAL, DEALER, DOWN, DREASON, D_STOPPED, HAND, HOLD, HSIZE, JOKER_DUE, K_BUY, K_DISCARD, K_DRAW,
     K_MELD, K_MELD_JOKERS, K_VOLUNTEER, LG_ANS, LG_CARD, LG_CODES, LG_HELD, LG_INFO, LG_KIND, LG_MELD, LG_N, LG_SEAT,
     LG_SEG, LG_STEP, LG_W, LOG_ROOM, MAX_LEGAL, MAX_MELDS, MAYI, N, NMELDS, N_PLUG_PARAMS, OOT, O_GO_OUT_DISCARD,
-    O_MAYI_MODEL, PENDING, PERR, PILE, PILE_LEN, PLUGIN, PLUG_KINDS, SEG_ACT, SEG_DISCARD, SEG_DRAW, SEG_OOT, SEG_W,
-    SNAP, SNAP_SIZE, SNAP_ST, SNAP_TAB, STOCK_HI, STOCK_LO, ST_SIZE, S_SEARCH, TAKEN, TOTAL, TURN, TW, VB_SIZE,
+    O_MAYI_MODEL, PENDING, PERR, PILE, PILE_LEN, PLUGIN, PLUG_KINDS, RS_ANS, RS_AT, RS_C, RS_I, SEG_ACT, SEG_DISCARD,
+    SEG_DRAW, SEG_OOT, SEG_W, SNAP, SNAP_SIZE, SNAP_ST, SNAP_TAB, STOCK_HI, STOCK_LO, ST_SIZE, S_SEARCH, TAKEN, TOTAL,
+    TURN, TW, VB_SIZE,
     VIEW_SIZE, V_CARD, V_CUR, V_C_ALL, V_C_EXACT, V_C_RUNS, V_C_SETS, V_DEAL, V_DEALER, V_DOWN, V_HAND, V_HELD, V_INFO,
     V_INFO2, V_JOKER_DUE, V_KIND, V_MAYI, V_MELD, V_MODEL, V_NMELDS, V_OOT, V_PILE, V_PILE_LEN, V_PLAYERS, V_SEAT,
     V_STOCK, V_TAB, V_TAKEN, V_TOP, V_TOTAL, V_TURN, V_XFER, XFER,
@@ -195,7 +196,11 @@ def ask(st, opts, tab, p, kind, n, card, meld, info, info2, plug, pprm, vb):
     kind not asked, or the answer -1). Any other answer stops the deal (PERR, the deal
     over: E_PLUGIN) and returns -1, so the turn winds down legally. A critique's vb
     (``critiquing``: every seat is asked, plug-in or not) first logs the question, stops
-    there, or answers it from its script (``crit_ask``)."""
+    there, or answers it from its script (``crit_ask``). Step mode resuming at this question
+    (RS_ANS) answers it as the step adapter says, once (``resumed``)."""
+    i = resumed(st)
+    if i >= 0:
+        return i
     if critiquing(vb):
         i = crit_ask(st, tab, p, kind, n, card, meld, info, vb)
         if i >= 0:
@@ -214,6 +219,31 @@ def ask(st, opts, tab, p, kind, n, card, meld, info, info2, plug, pprm, vb):
     st[PERR] = 1
     st[DREASON] = D_STOPPED
     return -1
+
+
+@njit(cache=True, inline='always')
+def resumed(st):
+    """Step mode, resuming at the question asked in this state (its snapshot): the answer's
+    index the step adapter gave (RS_ANS), used once; -1 when not resuming (the batch)."""
+    if st[RS_ANS] == 0:
+        return -1
+    i = st[RS_ANS] - 1
+    st[RS_ANS] = 0
+    return i
+
+
+@njit(cache=True, inline='always')
+def resuming(st, site):
+    """Step mode resumes at a question of ``site`` (RS_AT) not yet answered (RS_ANS)."""
+    return st[RS_ANS] > 0 and st[RS_AT] == site
+
+
+@njit(cache=True, inline='always')
+def at(st, site, i, c):
+    """Where a question is asked: ``site`` (RS_*), its loops' places i (RS_I) and c (RS_C)."""
+    st[RS_AT] = site
+    st[RS_I] = i
+    st[RS_C] = c
 
 
 @njit(cache=True)
@@ -334,15 +364,30 @@ def plug_meld(st, opts, tab, p, mo, plug, pprm, vb):
     if a < 0:
         return -1
     code = vb[m + a]
+    meld_rows(st, opts, p, mo, code)
+    return code
+
+
+@njit(cache=True)
+def meld_rows(st, opts, p, mo, code):
+    """The rows of the K_MELD answer ``code`` into mo (holding the engine's meld): 1 the
+    engine's, 2 the plain best meld, 3 + c every card but c (see ``plug_meld``)."""
+    if code < 2:
+        return
+    spec, rules, h = spec_of(opts, st[DEAL]), rules_of(opts), hand_of(st, p)
+    nm = spec[M.C_GROUPS] + spec[M.C_RUNS]
+    trial = mo[F.MAX_CM:2 * F.MAX_CM, :M.M_SIZE]
+    ws = mo[2 * F.MAX_CM + 2:]
     if code == 2:
         F.sep_solve_contract_ws(h, spec, rules, trial, False, ws)
-        mo[:nm, :M.M_SIZE] = trial[:nm]
-    elif code >= 3:
+    else:
+        every = mo[2 * F.MAX_CM + 1, :F.CF_SIZE]
+        every[:] = spec
+        every[F.CF_ALL] = 1
         h[code - 3] -= 1
         F.sep_solve_contract_ws(h, every, rules, trial, False, ws)
         h[code - 3] += 1
-        mo[:nm, :M.M_SIZE] = trial[:nm]
-    return code
+    mo[:nm, :M.M_SIZE] = trial[:nm]
 
 
 @njit(cache=True)

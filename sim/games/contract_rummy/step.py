@@ -1,14 +1,21 @@
 """Contract Rummy in the step API (``sim.step``; issue 20): one game of seven deals, decision by
-decision, played by the batch kernel's own turn (``kernels.contract_rummy``: ``play_turn``
-through ``step_turn``, ``reset_deal``, ``score_deal``, ``write_deal``, ``write_game``).
+decision, played by the batch kernel's own turn phases (``kernels.contract_rummy``:
+``play_turn`` through ``step_turn``, ``reset_deal``, ``score_deal``, ``write_deal``,
+``write_game``).
 
-The kernel plays a whole turn in one call and asks its seats through the plug-in interface
-(issue 17: the ``K_*`` decision kinds, each with the legal codes built where it is asked). The
-adapter seats every player as a plug-in that answers from a script (``step_plugin``) and
-replays the turn from its start with the answers given so far: the first question without an
-answer is the decision to make (the kernel leaves a snapshot of the state where it asked), and
-the next step replays the turn with one answer more. A turn is a few dozen microseconds to a
-few milliseconds of kernel, so the replays cost little, and every rule is the kernel's.
+The kernel plays a turn as four phases (issue 42: the draw with the May-I's, step 2, the
+discard, an out-of-turn play; the state's ``TPC`` names the next), the batch's ``play_turn``
+one after another, and asks its seats through the plug-in interface (issue 17: the ``K_*``
+decision kinds, each with the legal codes built where it is asked). The adapter plays the same
+phases (``step_turn``: ``play_turn``) with every seat a plug-in (``step_plugin``) that stops the
+turn at its question: the kernel leaves a snapshot of the state where it asked, with where it
+stands (``TPC`` the phase, ``RS_*`` the question and its loops' places). The answer resumes
+the turn from that snapshot (``RS_ANS``: the phase's loops pick up their places and the
+question takes the answer), and it plays on to the next question, a stock draw (where the
+kernel leaves a snapshot too, and the card chance deals resumes it), or its end. Nothing is
+played twice and every rule is the kernel's. Each seat's answers this turn are kept (a script) only for the
+replays of the whole turn that ``resample`` (another deal of the hidden cards) and
+``action_values`` (a critique's log of the turn) need.
 
 Returns are cardsim's payouts: minus each seat's final total (a LIVERPOOL cut bonus can lift
 one above 0). Totals are not zero-sum, so the game is general-sum.
@@ -113,7 +120,7 @@ def make_game(n: int, options) -> StepGame:
     pack = int(opts[K.O_PACK])
     worst = K.DEALS * (pack * top + cut)
     hands = sum(int(opts[K.O_HAND + d]) for d in range(1, K.DEALS + 1))
-    per_turn = n * K.SS_ROOM + K.FEED_ROOM          # a turn's questions and draws, as the replay caps them
+    per_turn = n * K.SS_ROOM + K.FEED_ROOM          # a turn's questions and draws, as the scripts cap them
     length = 1 + K.DEALS * 2 + n * hands + K.DEALS + K.DEALS * int(opts[K.O_MAX_TURNS]) * per_turn
     return StepGame("contract_rummy", n, options, opts, NUM_ACTIONS, TYPES, max_game_length=length,
                     min_utility=-float(worst), max_utility=float(K.DEALS * cut),
@@ -133,7 +140,8 @@ def obs_size(n: int) -> int:
 @functools.cache
 def _kernel_args(n: int):
     """The seats (plug-ins on greedy, whose parameters offer swaps: ``swap``), the script
-    plug-in and the (unused) search callback of every replay (not on the game: they do not pickle)."""
+    plug-in and the (unused) search callback of every phase played (not on the game: they do
+    not pickle)."""
     from cardsim.sim.games.contract_rummy.strategies import STRATEGIES
     greedy = next(s for s in STRATEGIES if s.sid == K.S_GREEDY)
     sids = np.full(n, K.PLUGIN + K.S_GREEDY, np.int64)
@@ -151,13 +159,18 @@ class ContractRummyState(ViewedState):
         st = self._begin(game, K.ST_SIZE)
         st[K.XSTEP] = 1
         n = self.n
-        self.tab = np.zeros((K.MAX_MELDS, K.TW), np.int64)   # the table at the turn's start
+        self.tab = np.zeros((K.MAX_MELDS, K.TW), np.int64)   # the table where play resumes (st: the state)
         self.gplay = np.zeros(2, np.uint64)   # a strategy's play stream (strategy_action, batch reshuffles)
         self.row = np.zeros(K.RECORD_COLS, np.int64)   # the batch's record of the game (deals as they end)
         self.script = [[] for _ in range(n)]  # each seat's answers this turn: (question key, code)
         self.feed: list[int] = []    # the stock cards chance dealt this turn, in draw order
         self.modes = [0] * n         # SS_MODE of each seat's script (a resampled world: 1 or 2 for the others)
         self.logged = 0              # trace rows of this turn told so far
+        self.start = None            # (state, table) at the turn's start once play resumes past it (else st, tab)
+        self.rows: list[list[int]] = []  # the turn's trace rows before st (where play resumes)
+        self.pos = [0] * n           # each seat's answers before st (where its script goes on)
+        self.fpos = 0                # the feed's cards drawn before st
+        self.qrows: list[list[int]] = []  # the trace rows from st to the question or draw now
         self.q = None                # the question: (seat, kind, card, meld, info, info2, codes)
         self.snap = None             # (state, table) where the question was asked / the draw stopped
         self.chance = None           # first, cut, deal, draw (None: a decision or the end)
@@ -234,8 +247,8 @@ class ContractRummyState(ViewedState):
         """Play on to the next question, a draw chance deals, or the end of the deal (and game)."""
         o = self.opts
         while self.chance is None and not self.over:
-            st = self.st                                # a committed turn replaces it
-            if K.over(st) or K.turn_capped(st, o):
+            st = self.st                                # a committed phase replaces it
+            if self.start is None and (K.over(st) or K.turn_capped(st, o)):     # between turns
                 self._end_deal()
                 continue
             if self._run():
@@ -248,18 +261,26 @@ class ContractRummyState(ViewedState):
             if len(answers) > K.SS_ROOM:
                 raise RuntimeError("a turn asked more questions than a script holds")
             pprm[q, K.SS_LEN] = len(answers)
+            pprm[q, K.SS_POS] = self.pos[q]
             pprm[q, K.SS_MODE] = self.modes[q]
             if answers:
                 pprm[q, K.SS_ANS:K.SS_ANS + 2 * len(answers)] = np.array(answers, np.float64).ravel()
         return pprm
 
-    def _replay(self, vb=None):
-        """The turn replayed from its start on the scripts and the feed: (state, table, vb, trace).
-        ``vb``: a critique's in record mode logs the turn's questions (``action_values``)."""
-        st, tab = self.st.copy(), self.tab.copy()
+    def _start(self):
+        """The state and table at the turn's start."""
+        return self.start if self.start is not None else (self.st, self.tab)
+
+    def _play(self, vb=None):
+        """The turn played on from where play resumes (``st``, ``tab``: its start, or the snapshot
+        of the last question or draw with RS_ANS) on the feed, to the next stop or its end:
+        (state, table, vb, trace, error, scripts). With ``vb`` (a critique's in record mode,
+        ``action_values``) the whole turn replayed from its start on the scripts."""
+        whole = vb is not None
+        st, tab = (x.copy() for x in (self._start() if whole else (self.st, self.tab)))
         st[K.TR_LEN] = 0
         st[K.XFEED_LEN] = len(self.feed)
-        st[K.XFEED_POS] = 0
+        st[K.XFEED_POS] = 0 if whole else self.fpos
         st[K.XNEED] = 0
         if len(self.feed) > K.FEED_ROOM:
             raise RuntimeError("a turn drew more stock cards than the feed holds")
@@ -268,37 +289,42 @@ class ContractRummyState(ViewedState):
         trace = np.zeros((TRACE_ROWS, 6), np.int64)
         sids, params, plug, srch = _kernel_args(self.n)
         pprm = self._scripts()
+        if whole:
+            pprm[:, K.SS_POS] = 0
         e = K.step_turn(st, self.opts, tab, sids, params, self.gplay, trace, np.zeros(16, np.int64),
                         np.zeros((K.MO_ROWS, K.HOLD), np.int64), plug, pprm, vb, srch)
+        return st, tab, vb, trace, int(e), pprm
+
+    @staticmethod
+    def _scripted(pprm) -> None:
+        """The seats answering exactly (SS_MODE 0) used every answer of their scripts."""
         exact = pprm[:, K.SS_MODE] == 0
         if (pprm[exact, K.SS_POS] != pprm[exact, K.SS_LEN]).any():
             raise RuntimeError("the turn's replay left its script (a step API bug)")
-        return st, tab, vb, trace, int(e)
 
     def _run(self) -> bool:
-        """Replay the turn: True when it stops at a question or a draw (the state is that decision
-        or chance node), False when it ends (the turn is committed)."""
-        st, tab, vb, trace, e = self._replay()
+        """Play the turn on from where play resumes: True when it stops at a question or a draw (the
+        state is that decision or chance node), False when it ends (it is committed)."""
+        st, tab, vb, trace, e, pprm = self._play()
+        self._scripted(pprm)
         if vb[K.SNAP] > 0:                              # a question
-            sst = vb[K.SNAP_ST:K.SNAP_TAB].copy()
-            stab = vb[K.SNAP_TAB:K.SNAP_SIZE].reshape(K.MAX_MELDS, K.TW).copy()
             view = vb[:K.VIEW_SIZE]
             k = int(vb[K.SNAP])
             codes = [int(x) for x in vb[K.VIEW_SIZE + K.MAX_LEGAL:K.VIEW_SIZE + K.MAX_LEGAL + k]]
             self.q = (int(view[K.V_SEAT]), int(view[K.V_KIND]), int(view[K.V_CARD]), int(view[K.V_MELD]),
                       int(view[K.V_INFO]), int(view[K.V_INFO2]), codes)
-            self._told(trace, int(sst[K.TR_LEN]))
-            self.snap = (sst, stab)
+            self._stopped(vb, trace)
             return True
         if st[K.XNEED] == 2 or (st[K.PERR] and st[K.XNEED] != 1):
             raise RuntimeError("the turn's replay left its script (a step API bug)")
         if st[K.XNEED] == 1:                            # a stock card to deal
-            self._told(trace, int(st[K.TR_LEN]))
-            lo, hi = int(st[K.STOCK_LO]), int(st[K.STOCK_HI])
-            self.cnt = np.bincount(st[K.STOCK + lo:K.STOCK + hi], minlength=TYPES).tolist()
-            if st[K.RESHUF] > self.bres and lo == 0:
-                self.pile_order = [int(x) for x in st[K.STOCK:K.STOCK + hi]]
-            self.snap = (st, tab)
+            if vb[K.SNAP] != -1:
+                raise RuntimeError("a stock draw stopped where the kernel saved no state (a step API bug)")
+            sst = self._stopped(vb, trace)              # where the draw is (``card_due``)
+            lo, hi = int(sst[K.STOCK_LO]), int(sst[K.STOCK_HI])
+            self.cnt = np.bincount(sst[K.STOCK + lo:K.STOCK + hi], minlength=TYPES).tolist()
+            if sst[K.RESHUF] > self.bres and lo == 0:
+                self.pile_order = [int(x) for x in sst[K.STOCK:K.STOCK + hi]]
             self.chance = "draw"
             self.q = None
             return True
@@ -311,8 +337,41 @@ class ContractRummyState(ViewedState):
         self.feed = []
         self.modes = [0] * self.n
         self.logged = 0
+        self.start = None
+        self.rows = []
+        self.pos = [0] * self.n
+        self.fpos = 0
         self.q = self.snap = None
         return False
+
+    def _stopped(self, vb, trace) -> np.ndarray:
+        """The turn stopped: the kernel's snapshot (``vb``) is the state now (``snap``), the trace
+        rows up to it are told; returns the snapshot's state."""
+        sst = vb[K.SNAP_ST:K.SNAP_TAB].copy()
+        stab = vb[K.SNAP_TAB:K.SNAP_SIZE].reshape(K.MAX_MELDS, K.TW).copy()
+        self._told(trace, int(sst[K.TR_LEN]))
+        self.qrows = trace[:int(sst[K.TR_LEN])].tolist()
+        self.snap = (sst, stab)
+        return sst
+
+    def _resume(self, i: int) -> None:
+        """The question answered (``i``: the answer's index) or the stock card dealt (``i`` 0, the
+        card in the feed): the turn goes on from the state where it was asked or drawn (its
+        snapshot) with RS_ANS = 1 + i (the kernel's phase resumes there), not replayed."""
+        sst, stab = self.snap
+        st, tab = sst.copy(), stab.copy()
+        st[K.RS_ANS] = 1 + i
+        if self.start is None:
+            self.start = (self.st, self.tab)
+        self.rows += self.qrows
+        self.pos = [len(a) for a in self.script]
+        self.fpos = int(sst[K.XFEED_POS])
+        self.st, self.tab = st, tab
+
+    def _turn_rows(self, st, trace) -> list[list[int]]:
+        """The trace rows of this turn so far: those before play resumed and those since (to
+        ``st``)."""
+        return self.rows + trace[:int(st[K.TR_LEN])].tolist()
 
     def _end_deal(self) -> None:
         st, o, n = self.st, self.opts, self.n
@@ -333,10 +392,13 @@ class ContractRummyState(ViewedState):
 
     # ---- what the trace tells each seat ------------------------------------------------------------
     def _told(self, trace, upto: int) -> None:
-        """Tell the trace rows from ``logged`` to ``upto`` (the same on every replay of the turn)."""
-        for code, seat, a, b, c, _ in trace[self.logged:upto].tolist():
+        """Tell the turn's trace rows from ``logged`` on, those of ``trace`` (from where play
+        resumed) up to ``upto`` (a resampled world, the turn replayed from its start, tells only
+        what is new)."""
+        base = len(self.rows)
+        for code, seat, a, b, c, _ in trace[max(0, self.logged - base):upto].tolist():
             self._row(code, seat, a, b, c)
-        self.logged = max(self.logged, upto)
+        self.logged = max(self.logged, base + upto)
 
     def _row(self, code, seat, a, b, c) -> None:
         if code == K.T_DRAW:
@@ -397,6 +459,7 @@ class ContractRummyState(ViewedState):
         elif self.chance == "draw":
             self.chance = None
             self.feed.append(action)
+            self._resume(0)
             self._advance()
         else:
             p, kind, card, meld = self.q[:4]
@@ -407,6 +470,7 @@ class ContractRummyState(ViewedState):
                 self._tell(f"seat {p}: {text}")
             else:
                 self._seen[p].append(f"seat {p}: {text}")
+            self._resume(self.q[6].index(code))
             self.q = None
             self._advance()
         self.history.append(action)
@@ -487,19 +551,20 @@ class ContractRummyState(ViewedState):
 
     # ---- play's hints: the critique's values ---------------------------------------------------
     def action_values(self, worlds: int = 32, policy: str | None = "strong", seed: int = 0):
-        """The kernel's ``critique_eval`` of the question asked now: the turn replayed with a
-        critique's log (record mode) gives the start of the question's turn segment, the seat
-        playing out of turn there and the segment's earlier answers (``segment_of``); each code
-        is valued as the seat's ``deal_value``, as ``cardsim critique`` does. This turn's step 2
-        after the question is played by the evaluator's policy. None at a chance node, at the end,
-        or when the turn asked more questions than the log holds."""
+        """The kernel's ``critique_eval`` of the question asked now: the turn replayed from its
+        start (``step_turn``) with a critique's log (record mode) gives the start of the question's
+        turn segment, the seat playing out of turn there and the segment's earlier answers
+        (``segment_of``); each code is valued as the seat's ``deal_value``, as ``cardsim
+        critique`` does. This turn's step 2 after the question is played by the evaluator's
+        policy. None at a chance node, at the end, or when the turn asked more questions than the
+        log holds."""
         if self.chance is not None or self.over:
             return None
         p, kind, card, meld, info, _, codes = self.q
         vb = np.zeros(K.CV_SIZE, np.int64)
         vb[K.CV_MODE] = K.CM_RECORD
         vb[K.CV_STOP] = -1
-        self._replay(vb)
+        self._play(vb)
         e = sum(len(a) for a in self.script)          # the questions answered before it (the turn winds
         r = K.CV_LOG + e * K.LG_W                       # down after the stop: the log goes on)
         if not e < min(int(vb[K.CV_NLOG]), K.LOG_ROOM) or vb[r + K.LG_SEAT] != p or vb[r + K.LG_KIND] != kind:
@@ -526,15 +591,15 @@ class ContractRummyState(ViewedState):
         from the cards it has not seen, as they stood when this turn began (the cards each seat
         is publicly known to hold, ``KNOWN``, stay with it; the cards another seat has laid,
         swapped or discarded this turn were in its hand), the stock cards others drew this turn
-        dealt again, and the turn replayed: another seat's answers in the script keep their
-        meaning (a question its new hand raises that the script does not name gets the passive
-        answer, no or keep). A world whose replay shows ``seat`` anything else is dealt again,
+        dealt again, and the turn's phases replayed from its start: another seat's answers in the
+        script keep their meaning (a question its new hand raises that the script does not name
+        gets the passive answer, no or keep). A world whose replay shows ``seat`` anything else is dealt again,
         up to ``tries`` times; then (rarely: ``resample_misses`` counts it) the state itself.
         ``rng``: a ``numpy.random.Generator``. At a chance node or the end, the state itself."""
         if self.chance is not None or self.over:
             return self.clone()
-        _, _, vb, trace, _ = self._replay()
-        rows = trace[:int(vb[K.SNAP_ST + K.TR_LEN])].tolist()
+        _, _, vb, trace, _, _ = self._play()
+        rows = self._turn_rows(vb[K.SNAP_ST:K.SNAP_TAB], trace)
         want = (self.q, self.observation_string(seat), self.information_state_string(seat))
         modes = [0 if q == seat else 2 if self.q[1] == K.K_DISCARD and self.q[4] == 1 else 1 for q in range(self.n)]
         for _ in range(tries):
@@ -560,7 +625,7 @@ class ContractRummyState(ViewedState):
         played this turn is in its hand at the start, or (when its hand is too small) was one of
         its draws this turn. Stock cards drawn after a reshuffle in this turn keep their values
         (they come from the pile's cards, not the old stock), and so do the seat's own."""
-        st0, n = self.st, self.n
+        (st0, tab0), n = self._start(), self.n
         played = np.zeros((n, TYPES), np.int64)
         drawn = []                                  # per feed card: (who drew it, after a reshuffle)
         after = False
@@ -623,6 +688,7 @@ class ContractRummyState(ViewedState):
         hidden = rng.permutation(len(cards)).tolist()
         feed = [f if k else cards[hidden.pop()] for f, k in zip(feed, fixed)]
         c = self.clone()
+        c.st, c.tab, c.start, c.rows, c.pos, c.fpos = st0.copy(), tab0.copy(), None, [], [0] * n, 0
         for q, h in hands.items():
             c.st[K.HAND + K.HOLD * q:K.HAND + K.HOLD * (q + 1)] = h
         c.st[K.STOCK + lo:K.STOCK + hi] = sorted(cards + np.repeat(np.arange(TYPES), kept).tolist())
