@@ -519,7 +519,7 @@ def replay_command(cfg: CritiqueConfig, deal: int, step: int) -> str:
 
 
 def _option_pairs(cfg: CritiqueConfig) -> list[tuple[str, str]]:
-    from cardsim.sim.step import option_text
+    from cardsim.sim.options import option_text
     base = build_options(cfg.game.options_cls, cfg.game.presets, cfg.preset, [])
     now, was = options_dict(cfg.options), options_dict(base)
     return [(k, option_text(getattr(cfg.options, k))) for k in now if now[k] != was.get(k)]

@@ -137,3 +137,14 @@ def check_choice(name: str, value, choices):
 def options_dict(options) -> dict:
     """JSON-friendly dict of an options dataclass."""
     return {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(options).items()}
+
+
+def option_text(value) -> str:
+    """An option's value as ``-o NAME=VALUE`` writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
+    return str(value)

@@ -33,6 +33,7 @@ import numpy as np
 
 from cardsim.kernels.rng import seed_stream
 from cardsim.sim.errors import UsageError, UsageTypeError
+from cardsim.sim.options import option_text  # noqa: F401  (cardsim.openspiel imports it from here)
 
 CHANCE = -1
 TERMINAL = -4
@@ -49,17 +50,6 @@ def step_games() -> dict[str, str]:
     """Each game with a step adapter -> its module (``GameSpec.step``), in listing order."""
     from cardsim.sim.registry import games
     return {name: g.step for name, g in games().items() if g.step}
-
-
-def option_text(value) -> str:
-    """An option's value as ``-o NAME=VALUE`` writes it."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    if isinstance(value, tuple):
-        return ",".join(map(str, value))
-    return str(value)
 
 
 @dataclass

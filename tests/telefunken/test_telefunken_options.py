@@ -619,7 +619,7 @@ def test_cli_strategies(cli):
 def test_cli_games(cli):
     res = cli.invoke(app, ["games"])
     assert res.exit_code == 0, res.output
-    assert "telefunken" in res.stdout and "3-5 (default 4)" in res.stdout
+    assert "telefunken" in res.stdout and "3-5 (4)" in res.stdout
 
 
 @pytest.mark.parametrize("args, fragment", [
