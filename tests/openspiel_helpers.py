@@ -136,3 +136,41 @@ def same_views(s, t, seats) -> None:
         assert t.observation_string(q) == s.observation_string(q)
         assert t.information_state_string(q) == s.information_state_string(q)
         assert (t.observation_tensor(q) == s.observation_tensor(q)).all()
+
+
+def value_walk(game: str, players: int, options: dict, seed: int, want: set, key, worlds: int = 3,
+               choose=None, limit: int = 4000) -> set:
+    """A random game of the step API checking ``StepState.action_values`` (play's hints): at the
+    first decision with a choice of each kind ``key(state)`` in ``want``, one finite value per
+    legal action in ``legal_actions`` order; None at a few chance nodes and at the end.
+    ``choose(state, legal, rng)``: the action to play (None: a random one). Returns the kinds
+    valued."""
+    import math
+
+    from cardsim.sim.step import new_game
+    rng = np.random.default_rng(seed)
+    s = new_game(game, players=players, options=options).new_state()
+    seen, chances = set(), 0
+    for _ in range(limit):
+        if s.is_terminal() or want <= seen:
+            break
+        if s.is_chance():
+            if chances < 3:
+                assert s.action_values(worlds=worlds, policy="random") is None
+                chances += 1
+            acts, probs = zip(*s.chance_outcomes())
+            s.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
+            continue
+        legal = s.legal_actions()
+        kind = key(s)
+        if kind in want and kind not in seen and len(legal) > 1:
+            vals = s.action_values(worlds=worlds, policy="random", seed=seed)
+            assert vals is not None and [v.action for v in vals] == legal, (game, kind)
+            assert all(math.isfinite(v.mean) and math.isfinite(v.se) and v.se >= 0 and v.worlds >= 1
+                       for v in vals), (game, kind, vals)
+            seen.add(kind)
+        picked = choose(s, legal, rng) if choose is not None else None
+        s.apply(int(rng.choice(legal) if picked is None else picked))
+    if s.is_terminal():
+        assert s.action_values() is None
+    return seen

@@ -1,46 +1,18 @@
 """Contract Rummy's ``StepState.action_values`` (play's hints): the kernel's ``critique_eval`` of the
 question asked now, one value per legal action in ``legal_actions`` order; None at chance nodes
 and at the end. The pack's order the batch deals (``batch_pack``) is the kernel's ``shuffle_cut``."""
-import math
-
 import numpy as np
 
 from cardsim.kernels import contract_rummy as K
 from cardsim.kernels.rng import seed_stream
 from cardsim.sim.games.contract_rummy.step import batch_pack
 from cardsim.sim.step import new_game
+from openspiel_helpers import value_walk
 
 
 def _walk(options, seed, want_kinds, worlds=3):
-    """A random game through the step API: the values at the first decision of each kind in
-    ``want_kinds`` (and at a few chance nodes, which have none). Returns the kinds valued."""
-    rng = np.random.default_rng(seed)
-    s = new_game("contract_rummy", players=3, options=options).new_state()
-    seen = set()
-    chances = 0
-    for _ in range(4000):
-        if s.is_terminal() or seen >= want_kinds:
-            break
-        if s.is_chance():
-            if chances < 3:
-                assert s.action_values(worlds=worlds, policy="random") is None
-                chances += 1
-            acts, probs = zip(*s.chance_outcomes())
-            s.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
-            continue
-        legal = s.legal_actions()
-        kind = s.q[1]
-        if kind in want_kinds and kind not in seen and len(legal) > 1:
-            vals = s.action_values(worlds=worlds, policy="random", seed=seed)
-            assert vals is not None
-            assert [v.action for v in vals] == legal
-            for v in vals:
-                assert math.isfinite(v.mean) and math.isfinite(v.se) and v.se >= 0 and v.worlds >= 1
-            seen.add(kind)
-        s.apply(int(rng.choice(legal)))
-    if s.is_terminal():
-        assert s.action_values() is None
-    return seen
+    """A random game: the question kinds in ``want_kinds`` valued (``openspiel_helpers.value_walk``)."""
+    return value_walk("contract_rummy", 3, options, seed, want_kinds, lambda s: s.q[1], worlds)
 
 
 def test_action_values_one_per_legal_action():

@@ -1,44 +1,18 @@
 """Trionfo's ``StepState.action_values`` (play's hints): the kernel's ``critique_eval`` of the
 decision asked now (a call in the auction, the trump, the called card or the named partner, a
 card), one value per legal action in ``legal_actions`` order; None at chance nodes and at the end."""
-import math
-
-import numpy as np
-
 from cardsim.kernels import trionfo as K
-from cardsim.sim.step import new_game
+from openspiel_helpers import value_walk
 
 
 def _walk(options, seed, want, worlds=3, low=False):
-    """A random session through the step API: the values at the first decisions (with a choice)
-    of each phase in ``want``, and None at a few chance nodes. Returns the phases valued. With
+    """A random session: the phases in ``want`` valued (``openspiel_helpers.value_walk``). With
     ``low`` the auction opens at the lowest level and everyone else passes (a partner contract)."""
-    rng = np.random.default_rng(seed)
-    s = new_game("trionfo", players=5, options=options).new_state()
-    seen, chances = set(), 0
-    while not s.is_terminal() and not want <= seen:
-        if s.is_chance():
-            if chances < 3:
-                assert s.action_values(worlds=worlds, policy="random") is None
-                chances += 1
-            acts, probs = zip(*s.chance_outcomes())
-            s.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
-            continue
-        legal = s.legal_actions()
-        if s.phase in want and s.phase not in seen and len(legal) > 1:
-            vals = s.action_values(worlds=worlds, policy="random", seed=seed)
-            assert vals is not None
-            assert [v.action for v in vals] == legal
-            for v in vals:
-                assert math.isfinite(v.mean) and math.isfinite(v.se) and v.se >= 0 and v.worlds >= 1
-            seen.add(s.phase)
+    def choose(s, legal, rng):
         if low and s.phase == "bid":
-            s.apply(int(legal[1 if s.st[K.HIGH_LEVEL] == 0 else 0]))
-            continue
-        s.apply(int(rng.choice(legal)))
-    if s.is_terminal():
-        assert s.action_values() is None
-    return seen
+            return legal[1 if s.st[K.HIGH_LEVEL] == 0 else 0]
+        return None
+    return value_walk("trionfo", 5, options, seed, want, lambda s: s.phase, worlds, choose)
 
 
 def test_action_values_one_per_legal_action():
