@@ -730,24 +730,16 @@ def tune(game: GameArg,
 
 
 def tune_summary(path: str) -> tuple[dict, dict] | None:
-    """(summary, meta) of a ``tune --out`` folder, or None where ``path`` is not one (an
-    unreadable one is a UsageError, as any output's)."""
-    import json as _json
+    """(summary, meta) of a ``tune --out`` folder (``tune_report.load_tune``, which checks it),
+    or None where ``path`` is not one (``store.recognise``)."""
     from pathlib import Path
 
-    from cardsim.sim.io import SUMMARY_FILE
-    from cardsim.sim.store import TUNE_FILE
+    from cardsim.sim.store import recognise
+    from cardsim.sim.tune_report import load_tune
     p = Path(path)
-    if not (p.is_dir() and (p / TUNE_FILE).is_file() and (p / SUMMARY_FILE).is_file()):
+    if not p.is_dir() or recognise(p)[0] != "tune":
         return None
-    try:
-        doc = _json.loads((p / SUMMARY_FILE).read_text())
-        if doc["meta"]["kind"] != "tune":
-            return None
-        return doc["summary"], doc["meta"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise UsageError(f"{str(path)!r} is not a cardsim output: unreadable {SUMMARY_FILE} "
-                         f"({type(exc).__name__})") from None
+    return load_tune(p)
 
 
 def print_tune(s: dict, meta: dict, took: str = "") -> None:
