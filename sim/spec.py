@@ -197,6 +197,20 @@ class GameTools:
 REQUIRED_COLUMNS = ("winner", "end_reason", "truncated", "turns")
 
 
+def quick_options(spec) -> dict:
+    """The options that keep a record short (``GameTools.quick``, the bridge's spelling) as
+    ``-o`` option texts: a list's values joined by ``_`` (``hand_sizes=2_2_3``) are joined by
+    commas. The test suite's records and ``sim.warm``'s step game use them."""
+    defaults = spec.options_cls()
+    out = {}
+    for text in (spec.tools.quick if spec.tools else ()):
+        name, _, value = text.partition("=")
+        if isinstance(getattr(defaults, name), tuple):
+            value = ",".join(x for x in value.split("_") if x)
+        out[name] = value
+    return out
+
+
 @dataclass(frozen=True)
 class GameSpec:
     name: str

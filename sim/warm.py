@@ -127,17 +127,12 @@ def _warm_step(game: str) -> None:
     import numpy as np
 
     from cardsim.sim.registry import get_game
+    from cardsim.sim.spec import quick_options
     from cardsim.sim.step import new_game
     spec = get_game(game)
     if not spec.step:
         return
-    defaults = spec.options_cls()
-    options = {}
-    for text in (spec.tools.quick if spec.tools else ()):
-        name, _, value = text.partition("=")
-        options[name] = ",".join(x for x in value.split("_") if x) if isinstance(getattr(defaults, name), tuple) \
-            else value
-    s = new_game(game, None, None, options).new_state()
+    s = new_game(game, None, None, quick_options(spec)).new_state()
     rng = np.random.default_rng(0)
     valued = False
     while not s.is_terminal():

@@ -40,6 +40,7 @@ import cardsim
 from cardsim.sim.columns import find
 from cardsim.sim.registry import game_names, get_game
 from cardsim.sim.spec import REQUIRED_COLUMNS
+from cardsim.sim.spec import quick_options as spec_quick_options
 from cardsim.sim.step import new_game
 from cli_helpers import assert_usage_error, invoke
 from openspiel_helpers import ismcts_plays, resample_walk
@@ -61,16 +62,9 @@ def quick(spec) -> list[str]:
 
 
 def quick_options(spec) -> dict:
-    """``quick`` as ``-o`` option texts: a list's values joined by ``_`` in the bridge's spelling
-    (``hand_sizes=2_2_3``) are joined by commas."""
-    defaults = spec.options_cls()
-    out = {}
-    for text in quick(spec):
-        name, _, value = text.partition("=")
-        if isinstance(getattr(defaults, name), tuple):
-            value = ",".join(x for x in value.split("_") if x)
-        out[name] = value
-    return out
+    """``quick`` as ``-o`` option texts (``sim.spec.quick_options``: a list's ``_``-joined values
+    comma-joined)."""
+    return spec_quick_options(spec)
 
 
 def bridged(spec, *params: str):
