@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from cardsim.sim.stats import Z95
+
 
 def point_notes(summary: dict, meta: dict) -> list[str]:
     """Lines that say what a comparison's or sweep's figures mean where they could mislead:
@@ -83,7 +85,7 @@ def distinguishable(b: dict, other: dict) -> bool:
         return other["diff_hi"] < 0
     try:
         se = math.hypot(b["payout_se"], other["payout_se"])
-        return b["mean_payout"] - other["mean_payout"] > 1.959963984540054 * se
+        return b["mean_payout"] - other["mean_payout"] > Z95 * se
     except (KeyError, TypeError):
         return False
 
