@@ -582,7 +582,7 @@ class ContractRummyState(ViewedState):
         def run(acts, n, prm, key, row, out):
             asid, aprm = np.int64(prm[K.SP_POLICY]), np.ascontiguousarray(prm[K.SP_PRM:])
             K.critique_eval(st, tab, self.opts, np.int64(p), np.int64(seg), np.int64(q), script, np.int64(m), acts,
-                            np.int64(n), np.int64(0), prm, np.uint64(key), row, out, K.no_plugin, asid, aprm, False)
+                            np.int64(n), np.int64(0), prm, key, row, out, K.no_plugin, asid, aprm, False)
         return self._values(acts, [BASE[kind] + c for c in codes], run, worlds, policy, seed)
 
     # ---- ISMCTS's determinization ------------------------------------------------------------------

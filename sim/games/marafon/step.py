@@ -300,7 +300,7 @@ class MarafonState(StepState):
         st, p = self.st.copy(), self.current_player()
 
         def run(acts, n, prm, key, row, out):
-            K.critique_eval(st, self.opts, p, kind, ctx, acts, n, 0, prm, np.uint64(key), row, out, no_plugin)
+            K.critique_eval(st, self.opts, p, kind, ctx, acts, n, 0, prm, key, row, out, no_plugin)
         return self._values(codes, ids, run, worlds, policy, seed)
 
     def returns(self) -> list[float]:

@@ -302,7 +302,7 @@ class TrionfoState(StepState):
         st, p = self.st.copy(), self.current_player()
 
         def run(acts, n, prm, key, row, out):
-            K.critique_eval(st, self.opts, p, kind, ctx, acts, n, 0, prm, np.uint64(key), row, out)
+            K.critique_eval(st, self.opts, p, kind, ctx, acts, n, 0, prm, key, row, out)
         return self._values(codes, ids, run, worlds, policy, seed)
 
     def returns(self) -> list[float]:
