@@ -984,9 +984,8 @@ def replay(game: ReplaySourceArg,
 def play(game: GameArg,
          players: PlayersOpt = None,
          strategy: Annotated[Optional[list[str]], typer.Option(
-             "--strategy", help="the other seats' built-in strategies: once for all of them, or once per other "
-                                "seat in seat order (plug-in and search strategies cannot sit here yet; default "
-                                "greedy)")] = None,
+             "--strategy", help="the other seats' strategies (built-in, search or a plug-in FILE.py:NAME): once "
+                                "for all of them, or once per other seat in seat order (default greedy)")] = None,
          seat: Annotated[int, typer.Option("--seat", help="your seat, from 0")] = 0,
          seed: Annotated[int, typer.Option("--seed", "-s", help="seed of the cards and the bots' draws")] = 0,
          option: OptionOpt = None,
@@ -999,7 +998,7 @@ def play(game: GameArg,
          overwrite: Annotated[bool, typer.Option(
              "--overwrite", help="replace an existing --save file if it is a saved game (anything else is "
                                  "refused)")] = False):
-    """Play one seat in the terminal against built-in strategies (needs the play extra).
+    """Play one seat in the terminal against built-in, search or plug-in strategies (needs the play extra).
 
     The screen shows what your seat sees and your legal actions, numbered: type a number to play
     one, ? for a hint (each action's value with its 95% interval, the evaluation of cardsim

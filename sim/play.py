@@ -1,9 +1,12 @@
-"""``cardsim play``: a person plays one seat in a terminal against built-in strategies (issue 43).
+"""``cardsim play``: a person plays one seat in a terminal against built-in, plug-in or search
+strategies (issue 43).
 
 Everything runs through the step API (``sim.step``), the product's one rules engine: the deal
 and every draw are its chance outcomes, drawn with ``numpy``'s ``default_rng(seed)``; the other
-seats' decisions are their built-in strategies' (``strategy_action``, on the play stream of
-``seed``); the person's options are ``legal_actions`` in the game's own words
+seats play as the batch seats them (``StepState.table_action`` at the table's
+``sim.step.Table``, on the play stream of ``seed``): a built-in strategy's choice
+(``strategy_action``), a plug-in's ``decide`` (its base's where it leaves the decision), a
+search's; the person's options are ``legal_actions`` in the game's own words
 (``action_string``). The screen is made only of what the person's seat may see: its observation
 (``observation_string``, one field a ``·``-separated part, packed into lines of at most 80
 columns) and the lines its perfect-recall log gained since the last screen (the others' moves as
@@ -107,7 +110,8 @@ class Decision:
 
 @dataclass
 class PlaySession:
-    """One game at one table: ``seat`` is the person's; the others play ``strategies``."""
+    """One game at one table: ``seat`` is the person's; the others play ``strategies`` (built-in,
+    plug-in or search labels)."""
     game: str
     players: int | None = None
     preset: str | None = None
@@ -117,6 +121,7 @@ class PlaySession:
     seed: int = 0
     worlds: int = 32
     critique_worlds: int = 8
+    replaying: bool = False     # a saved game replayed: its bots are only named (``_bots``)
 
     def __post_init__(self):
         from cardsim.kernels.rng import STREAM_PLAY, seed_stream
@@ -150,10 +155,15 @@ class PlaySession:
 
     # ---- the table ---------------------------------------------------------------------------
     def _bots(self, labels: list[str]):
-        """Each seat's label (the person's: ``you``), the kernels' strategy ids and parameters.
+        """Each seat's label (the person's: ``human``), the kernels' strategy ids and parameters.
         ``--strategy`` once: every other seat; once per other seat; or once per seat (the
-        person's entry then must be a strategy too, and is not played)."""
-        from cardsim.sim.registry import seat_arrays, seat_table
+        person's entry then must be a strategy too, and is not played). A bot is a built-in
+        strategy, a plug-in (``FILE.py:NAME``; one plug-in per table, as in a run) or a search:
+        ``table`` (``sim.step.Table``) seats them as the batch does. A replayed file
+        (``replaying``) only names its bots: its plug-ins are not loaded (their moves are in it)."""
+        from cardsim.sim import plugin as P
+        from cardsim.sim.registry import parse_seat, seat_table
+        from cardsim.sim.step import Table
         n, me = self.players, self.seat
         if not labels:
             labels = ["greedy"]
@@ -164,20 +174,36 @@ class PlaySession:
         elif len(labels) != n:
             raise UsageError(f"{len(labels)} strategies given for the {n - 1} other seats; give one for all of them "
                              f"or one per other seat")
+        if self.replaying:
+            out = [str(x) for x in labels]
+            for q, lab in enumerate(out):
+                if q != me and P.split(lab) is None:
+                    parse_seat(self.spec, lab)            # a built-in (or installed) strategy: checked
+            out[me] = "human"
+            self.table = None
+            return out, None, None
         seats = seat_table(self.spec, labels, n)
-        for q, s in enumerate(seats):
-            if q == me:
-                continue
-            if s.plugin:
-                raise UsageError(f"plug-in strategy {s.label!r} cannot sit at a play table yet; built-in "
-                                 f"strategies only (see `cardsim strategies {self.game}`)")
-            if s.strategy.kernel_row is not None:
-                raise UsageError(f"strategy {s.strategy.name!r} searches and cannot sit at a play table yet; "
-                                 f"built-in scripted strategies only (see `cardsim strategies {self.game}`)")
-        sids, params = seat_arrays(self.spec, seats)
+        bots = [s for q, s in enumerate(seats) if q != me]
+        seats[me] = next((s for s in bots if not s.plugin and s.strategy.kernel_row is None),
+                         parse_seat(self.spec, next(iter(self.spec.strategies))))   # not played: a plain stand-in
+        self.table = Table.of(self.spec, seats)
         out = [s.label for s in seats]
         out[me] = "human"
-        return out, sids, params
+        return out, self.table.sids, self.table.params
+
+    def searching(self) -> list[int]:
+        """The bot seats that search (their decisions take a while)."""
+        t = self.table
+        return [] if t is None else [q for q in range(self.players) if q != self.seat and t.searches(q)]
+
+    def notes(self) -> list[str]:
+        """What the person is told before the game: that a search bot thinks a while."""
+        seats = self.searching()
+        if not seats:
+            return []
+        who = ", ".join(str(q) for q in seats)
+        return wrap(f"seat{'s' if len(seats) > 1 else ''} {who} search{'' if len(seats) > 1 else 'es'} "
+                    f"each decision: a move may take a while")
 
     # ---- playing -----------------------------------------------------------------------------
     def over(self) -> bool:
@@ -202,9 +228,7 @@ class PlaySession:
             elif s.current_player() == self.seat:
                 return
             else:
-                q = s.current_player()
-                a = s.strategy_action(int(self.sids[q]), self.params[q], self.gplay)
-                self._apply(a)
+                self._apply(s.table_action(self.table, self.gplay))
 
     def legal(self) -> list[tuple[int, str]]:
         """The person's legal actions and their words, in ``legal_actions`` order."""
@@ -238,15 +262,23 @@ class PlaySession:
         self._seen_lines = len(lines)
         return [x for x in new if not _DEALT.match(x)]
 
-    def header(self) -> str:
-        who = " · ".join(f"{q} {lab}" for q, lab in enumerate(self.short))
-        return wrap(f"{self.spec.title} · seats {who}", WIDTH)[0]
+    def header(self) -> list[str]:
+        """The game and its seats: one line, two where the bots' labels are long (a plug-in's); a
+        seat's number and label stay on one line."""
+        seats = [f"{q} {lab}" for q, lab in enumerate(self.short)]
+        lines = [f"{self.spec.title} · seats {seats[0]}"]
+        for text in seats[1:]:
+            if len(lines[-1]) + 3 + len(text) <= WIDTH:
+                lines[-1] += " · " + text
+            else:
+                lines.append("    " + text)
+        return [x if len(x) <= WIDTH else x[:WIDTH - 3] + "..." for x in lines[:2]]
 
     def screen(self, events: list[str] | None = None) -> list[str]:
         """The person's screen: the table as their seat sees it, the others' latest moves, the
         legal actions numbered (or the result at the end). Every line at most 80 columns."""
         s = self.state
-        out = [self.header(), "-" * WIDTH]
+        out = self.header() + ["-" * WIDTH]
         parts = s.observation_string(self.seat).split(" · ")
         fields = [p for p in parts[1:] if not p.startswith("to act ")]
         own = [p for p in fields if _OWN.match(p)][:1]
@@ -437,7 +469,7 @@ def _session_of(doc: dict, path: str) -> PlaySession:
     try:
         labels = [x for q, x in enumerate(doc["strategies"]) if q != doc["seat"]]
         s = PlaySession(doc["game"], doc["players"], doc.get("preset"), dict(doc.get("options") or {}), labels,
-                        int(doc["seat"]), int(doc["seed"]), critique_worlds=0)
+                        int(doc["seat"]), int(doc["seed"]), critique_worlds=0, replaying=True)
         actions = [int(a) for a in doc["actions"]]
     except UsageError as exc:
         raise UsageError(f"{path}: {exc}") from None
@@ -488,7 +520,7 @@ def replay_lines(path: str) -> list[str]:
     """``cardsim replay FILE`` of a play file: the game move by move."""
     r = replay_document(path)
     who = ", ".join(f"seat {q} {lab}" for q, lab in enumerate(r["strategies"]))
-    lines = [f"{r['game']} · {r['players']} players · {who} · seed {r['seed']}"]
+    lines = wrap(f"{r['game']} · {r['players']} players · {who} · seed {r['seed']}", WIDTH, "    ")
     for e in r["events"]:
         for i, part in enumerate(e["text"].split("\n")):
             lines += wrap(("  " if i else "") + part, WIDTH, "    ")
@@ -532,6 +564,7 @@ def run_terminal(s: PlaySession, save: str | None = None, echo=print, prompt=Non
             echo(f"replay it: cardsim replay {save}")
 
     echo(PLAY_HELP)
+    show(s.notes())
     while True:
         s.advance()
         events = s.events()
@@ -586,7 +619,7 @@ def start(game: str, players: int | None = None, strategy: list[str] | None = No
         raise UsageError(install_hint()) from None
     if notice is not None:
         from cardsim.sim.warm import notice as compile_notice
-        line = compile_notice(s.game)
+        line = compile_notice(s.game, search=bool(s.searching()))
         for part in wrap(line) if line else []:
             notice(part)
     prompt = None

@@ -17,7 +17,8 @@ legal ones listed in ascending order. ``observation_string(seat)`` / ``observati
 show what that seat sees now; ``information_state_string(seat)`` everything it has seen since the
 deal (perfect recall). Nothing hidden from the seat is in them. It is what the OpenSpiel bridge
 (``cardsim.openspiel``) wraps, and useful on its own: reinforcement-learning environments,
-teaching, one decision looked at closely.
+teaching, one decision looked at closely. ``table_action`` plays the seat to act as the batch
+seats it at a ``Table`` (a built-in, plug-in or search strategy: ``cardsim play``'s bots).
 
 Each game's adapter lives in its package, ``sim/games/<game>/step.py``, named by its ``GameSpec.step``.
 """
@@ -32,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from cardsim.kernels.rng import seed_stream
-from cardsim.sim.errors import UsageError, UsageTypeError
+from cardsim.sim.errors import PluginError, UsageError, UsageTypeError
 from cardsim.sim.options import option_text  # noqa: F401  (cardsim.openspiel imports it from here)
 
 CHANCE = -1
@@ -45,6 +46,45 @@ class ActionValue(NamedTuple):
     mean: float          # the seat's mean payout after it, in the game's unit
     se: float            # its standard error over the worlds
     worlds: int          # worlds it was played in (fewer where the race dropped it)
+
+
+@dataclass
+class Table:
+    """The seats of a table as the batch seats them (``sim.registry``): each seat's ``Seat``, the
+    kernels' strategy ids and parameter rows (``seat_arrays``), and the plug-in seated at it
+    (``seat_plugin``: its C callback and parameter rows; None at a table without one).
+    ``StepState.table_action`` plays the seat to act as the batch would (``cardsim play``'s bots)."""
+    spec: object
+    seats: list
+    sids: np.ndarray
+    params: np.ndarray
+    plug: object = None
+    pprm: np.ndarray | None = None
+
+    @classmethod
+    def of(cls, spec, seats: list) -> Table:
+        """The table of ``seats`` (``registry.seat_table``'s Seats) in the game ``spec``; one
+        plug-in per table, as in a run (UsageError otherwise)."""
+        from cardsim.sim.registry import seat_arrays, seat_plugin
+        sids, params = seat_arrays(spec, seats)
+        plug, pprm = seat_plugin(spec, seats)
+        return cls(spec, list(seats), sids, params, plug, pprm)
+
+    def builtin(self, q: int) -> bool:
+        """Seat ``q`` plays a built-in scripted strategy (no plug-in, no search)."""
+        s = self.seats[q]
+        return not s.plugin and s.strategy.kernel_row is None
+
+    def searches(self, q: int) -> bool:
+        """Seat ``q`` is a search seat (the search, or a plug-in whose base searches)."""
+        s = self.seats[q]
+        return (s.base if s.plugin else s).strategy.kernel_row is not None
+
+    def callback(self):
+        """The plug-in's C callback the kernels take (``jit.no_plugin`` without one)."""
+        from cardsim.kernels.jit import no_plugin
+        return no_plugin if self.plug is None else self.plug
+
 
 def step_games() -> dict[str, str]:
     """Each game with a step adapter -> its module (``GameSpec.step``), in listing order."""
@@ -125,6 +165,41 @@ class StepState:
         (``batch_outcome(seed, record)``) and its strategies' choices (``strategy_action``) on that
         record's play stream: the conformance suite checks the returns are its payouts."""
         return k
+
+    def table_action(self, table: Table, gplay) -> int:
+        """The action the seat to act takes at ``table``, as the batch plays that seat: a
+        built-in strategy's (``strategy_action``); a plug-in's ``decide`` on its view (the kernel's
+        own plug-in question), its base built-in where it answers -1 or is not asked that kind;
+        a search seat's search (the kernel's). Draws from the play stream ``gplay`` as the batch
+        does. A plug-in answer that would stop the batch's deal (not -1 nor a legal index, or
+        decide raised) is a PluginError naming it."""
+        q = self.current_player()
+        if table.builtin(q):
+            return self.strategy_action(int(table.sids[q]), table.params[q], gplay)
+        before = gplay.copy()
+        a = self._table_choice(table, table.callback(), gplay)
+        if a is None:
+            if not table.seats[q].plugin:
+                raise RuntimeError(f"seat {q}'s search gave no action (a step API bug)")
+            raise PluginError(self._plugin_stop(table, q, before))
+        return int(a)
+
+    def _table_choice(self, table: Table, plug, gplay) -> int | None:
+        """``table_action`` of a plug-in or search seat with the plug-in callback ``plug``: the
+        action, or None where the plug-in's answer stops the deal. The adapter calls its
+        kernel's own seat logic (the batch's ``seat_choice`` or its game's equivalent) on a copy
+        of the state, so that the state is left as it is."""
+        raise UsageError(f"plug-in and search strategies cannot play {self.game.name} through the step API yet")
+
+    def _plugin_stop(self, table: Table, q: int, gplay) -> str:
+        """What the plug-in at seat ``q`` did to stop the game (``sim.plugin.explain_stop``: the
+        decision asked again with a recording callback, on a clone of this state)."""
+        from cardsim.sim import plugin as P
+        seat = table.seats[q]
+        strat = P.load(*seat.plugin, table.spec)
+        what = P.explain_stop(strat, table.spec, False,
+                              lambda cb: self.clone()._table_choice(table, cb, gplay.copy()))
+        return f"plug-in strategy {seat.strategy.name} {what} (seat {q}); the game cannot go on"
 
     def plugin_view(self, seat: int) -> np.ndarray | None:
         """What a plug-in at ``seat`` is given at this decision (the kernel's own view array, the

@@ -142,7 +142,7 @@ def test_quitting_asks_to_save(tmp_path):
     (("tonk", "--seat", "5"), ("--seat 5", "0..1")),
     (("tonk", "--players", "9"), ("2 to 4 players",)),
     (("tonk", "--strategy", "nosuch"), ("unknown strategy",)),
-    (("tonk", "--strategy", "search"), ("search", "built-in")),
+    (("tonk", "--strategy", "nosuch.py:bot"), ("nosuch.py", "does not exist")),
     (("tonk", "--players", "3", "--strategy", "greedy", "--strategy", "greedy", "--strategy", "greedy",
       "--strategy", "greedy"), ("4 strategies",)),
     (("tonk", "--option", "nosuch=1"), ("nosuch",)),

@@ -529,6 +529,50 @@ class ContractRummyState(ViewedState):
             raise ValueError(f"strategy {int(sid)} answers {code}, not among {codes}")
         return BASE[kind] + code
 
+    def _table_choice(self, table, plug, gplay):
+        """The batch's answer of the seat asked: a plug-in seat's question asked as the batch
+        asks it (the kernel's ``ask``: its view and the legal codes in the kernel's order, for the
+        kinds in its mask; no swap question where its base is offered none), its base's answer
+        (``strategy_action``) where it answers -1 or is not asked; a search seat's draw and
+        discard searched as the batch searches them (``search_force`` on the state where the
+        question is asked, the answer it forces on the hook), its policy's answer to the rest."""
+        from cardsim.kernels.contract_rummy.layout import (F_KIND, F_SEAT, F_VAL, MAX_LEGAL, N_PLUG_PARAMS, PERR,
+                                                           PLUGIN, RS_ANS, SX_DISCARD, SX_DRAW, SX_KINDS, S_SEARCH,
+                                                           VB_SIZE, VIEW_SIZE, XFEED_LEN, XFEED_POS, XNEED, XSTEP)
+        from cardsim.kernels.contract_rummy.search import search_force
+        from cardsim.kernels.contract_rummy.view import ask
+        from cardsim.kernels.jit import plugin_params
+        from cardsim.kernels.search import SP_POLICY, SP_PRM
+        self.gplay = gplay
+        p, kind, card, meld, info, info2, codes = self.q
+        sid, prm = int(table.sids[p]), table.params[p]
+        base = sid - PLUGIN if sid >= PLUGIN else sid
+        pprm = plugin_params(table.pprm, self.n, N_PLUG_PARAMS)
+        st, tab = self.snap[0].copy(), self.snap[1].copy()
+        st[[XSTEP, XFEED_LEN, XFEED_POS, XNEED, PERR, RS_ANS]] = 0      # the batch's state: its own stock
+        vb = np.zeros(VB_SIZE, np.int64)
+        if sid == S_SEARCH and (kind == K.K_DRAW and int(prm[SX_KINDS]) & SX_DRAW or
+                                kind == K.K_DISCARD and info == 0 and int(prm[SX_KINDS]) & SX_DISCARD):
+            st[F_KIND] = 0
+            search_force(st, self.opts, tab, np.int64(p), np.int64(kind), prm, gplay, plug, pprm, vb)
+            if st[F_KIND] == kind + 1 and st[F_SEAT] == p:
+                code = (1 if st[F_VAL] == 1 else 0) if kind == K.K_DRAW else int(st[F_VAL])
+                if code >= 0:                       # (a discard the search leaves: its policy's)
+                    return BASE[kind] + code
+        elif sid >= PLUGIN:
+            bsid, brow = base, prm
+            if base == S_SEARCH:
+                bsid, brow = int(prm[SP_POLICY]), prm[SP_PRM:]
+            if not (kind == K.K_SWAP and info == 0 and bsid != K.S_RANDOM and brow[K.P_SWAP] < 0.5):
+                vb[VIEW_SIZE + MAX_LEGAL:VIEW_SIZE + MAX_LEGAL + len(codes)] = codes
+                i = int(ask(st, self.opts, tab, np.int64(p), np.int64(kind), np.int64(len(codes)), np.int64(card),
+                            np.int64(meld), np.int64(info), np.int64(info2), plug, pprm, vb))
+                if st[PERR]:
+                    return None
+                if i >= 0:
+                    return BASE[kind] + codes[i]
+        return self.strategy_action(base, prm, gplay)
+
     def batch_outcome(self, seed: int, game: int) -> int:
         """At a chance node: the outcome the batch draws here in game ``game`` of run ``seed``
         (the first dealer, the cut, a card of the deal, a stock card: the deal's shuffle, or a

@@ -288,6 +288,27 @@ class MarafonState(StepState):
         card = K.choose_card(st, o, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, prm, gplay)
         return int(dense_id(K.K_CARD, card))
 
+    def _table_choice(self, table, plug, gplay):
+        """The batch's choice of the seat to act, as a table with a plug-in or search seat plays
+        it (``trump_choice``, ``declare_choice``, ``claim_choice``, ``card_choice``: its plug-in's
+        where its kinds ask, else its search's or its built-in's)."""
+        from cardsim.kernels.jit import with_plugin_params
+        from cardsim.kernels.marafon.layout import N_PLUG_PARAMS
+        from cardsim.kernels.marafon.play import card_choice, trump_choice
+        from cardsim.kernels.marafon.windows import claim_choice, declare_choice
+        st, o, p, sids = self.st.copy(), self.opts, np.int64(self.current_player()), table.sids
+        params = with_plugin_params(table.params, table.pprm, N_PLUG_PARAMS)
+        if self.phase == "trump":
+            kind, v = K.K_TRUMP, trump_choice(st, o, p, sids, params, gplay, plug)
+        elif self.phase == "declare":
+            kind, v = K.K_DECLARE, declare_choice(st, o, p, sids, params, gplay, plug, True)
+        elif self.phase == "claim":
+            kind, v = K.K_CLAIM, claim_choice(st, o, p, sids, params, gplay, plug, True)
+        else:
+            legal = np.int64(legal_cards(st[K.HAND + p], st[K.LED]))
+            kind, v = K.K_CARD, card_choice(st, o, p, legal, sids[p], params[p], gplay, plug, params, True)
+        return None if v < 0 else int(dense_id(kind, int(v)))
+
     def action_values(self, worlds: int = 32, policy: str | None = "strong", seed: int = 0):
         """The critique's evaluation (``critique_eval``, seat to act) of every legal action; a claim
         window's ctx is 4 x the seat that opened it + the seats asked before (as the critique's)."""

@@ -568,6 +568,57 @@ class TelefunkenState(ViewedState):
         i = int(K.choose(self.st, o, self.tab, sc, mo, acts, np.int64(len(self.acts)), np.int64(sid), prm, gplay))
         return action_id(int(acts[i]))
 
+    def _table_choice(self, table, plug, gplay):
+        """The batch's choice of the seat to act: the cut's aim and the table's keep as
+        ``cut_choices`` makes them (a planner's parameters, a search seat's policy, a plug-in's
+        K_CUT; its K_KEEP, how many of the inspected jokers it keeps, is asked at the hand's first
+        keep decision with the view the batch asks it with, then ``keeps_joker`` decides each),
+        every other decision by ``seat_choice`` (plug-in, search or built-in). The state draws its
+        reshuffles and exchanges from ``gplay`` from now on (``strategy_action``)."""
+        from cardsim.kernels.jit import plugin_params, search_callback
+        from cardsim.kernels.telefunken.layout import (CUT_AIMED, CUT_KEEPS, K_CUT, K_KEEP, KEEP_SET,
+                                                       N_PLUG_PARAMS, PLUG_KINDS, PLUGIN, S_SEARCH, VIEW_SIZE)
+        from cardsim.kernels.telefunken.play import cut_choices, seat_choice
+        from cardsim.kernels.telefunken.rules import inspected_keep, keeps_joker
+        from cardsim.kernels.telefunken.search import no_search, search_cfunc
+        from cardsim.kernels.telefunken.view import plugin_ask
+        self.gplay = gplay
+        o, q, sids = self.opts, self.current_player(), table.sids
+        pprm = plugin_params(table.pprm, self.n, N_PLUG_PARAMS)
+        view, legal = np.zeros(VIEW_SIZE, np.int64), np.zeros(K.MAX_ACTS, np.int64)
+        if self.step is not None:
+            st, rows = self.st.copy(), pprm.copy()
+            asked = (1 << K_CUT) if self.step == "aim" else 0       # the keep is asked below, with its cards
+            rows[q, PLUG_KINDS] = float(int(rows[q, PLUG_KINDS]) & asked)
+            if cut_choices(st, o, self.tab.copy(), np.int64(st[K.HNO]), np.int64(st[K.DEALER]), sids, table.params,
+                           np.zeros(2, np.uint64), plug, rows, view, legal):
+                return None
+            if self.step == "aim":
+                return BASE["aim"] + (int(st[CUT_AIMED]) or int(o[K.O_CUT_AIM])) - 1
+            if sids[q] >= PLUGIN and int(pprm[q, PLUG_KINDS]) >> K_KEEP & 1:
+                t = DECK - int(st[K.CUT_B])
+                first = next(i for i in range(t - 3, t) if inspected_keep(o, np.int64(self.deck[i])) == 2)
+                if self.keep_at == first:                        # asked once a hand, as the batch asks it
+                    j = sum(1 for c in self.deck[t - 3:t] if c == K.JK)
+                    i = int(plugin_ask(st, o, self.tab, np.int64(q), np.int64(K_KEEP), np.arange(j + 1, dtype=np.int64),
+                                       np.int64(j + 1), plug, pprm[q], view))
+                    if i == -2:
+                        return None
+                    self.__dict__["_keeps"] = i
+                i = self.__dict__.get("_keeps", -1)
+                if i >= 0:
+                    st[CUT_KEEPS], st[KEEP_SET] = i, 1
+            keep = keeps_joker(st, o, np.int64(sids[q]), np.int64(bin(self.kept).count("1")), gplay)
+            return KEEP_YES if keep else KEEP_NO
+        sc, mo, _ = self._scratch()
+        k = len(self.acts)
+        acts = np.zeros(K.MAX_ACTS, np.int64)
+        acts[:k] = self.acts
+        _, i = seat_choice(self.st.copy(), o, self.tab.copy(), acts, np.int64(k), np.int64(q), sids, table.params, sc,
+                           mo, gplay, plug, pprm, view, legal,
+                           search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search))
+        return None if i < 0 else action_id(int(acts[i]))
+
     def action_values(self, worlds: int = 32, policy: str | None = "strong", seed: int = 0):
         """(The cut's aim and keep are not valued here: ``cardsim critique`` values them from the
         hand about to be dealt, which the step state deals only after them.)"""

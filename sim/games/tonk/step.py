@@ -293,6 +293,20 @@ class TonkState(StepState):
         n = K.legal_actions(self.st, self.game.opts, acts)
         return action_id(int(acts[K.choose(self.st, self.game.opts, acts, n, np.int64(sid), prm, gplay)]))
 
+    def _table_choice(self, table, plug, gplay):
+        """The batch's ``seat_choice`` (plug-in, search or built-in) of the seat to act."""
+        from cardsim.kernels.jit import plugin_params, search_callback
+        from cardsim.kernels.tonk.layout import N_PLUG_PARAMS, PLUGIN, S_SEARCH, VIEW_SIZE
+        from cardsim.kernels.tonk.play import seat_choice
+        from cardsim.kernels.tonk.search import no_search, search_cfunc
+        acts = np.zeros(K.MAX_ACTS, np.int64)
+        n = K.legal_actions(self.st, self.opts, acts)
+        i = int(seat_choice(self.st.copy(), self.opts, acts, np.int64(n), table.sids, table.params, gplay, plug,
+                            plugin_params(table.pprm, self.n, N_PLUG_PARAMS), np.zeros(VIEW_SIZE, np.int64),
+                            np.zeros(K.MAX_ACTS, np.int64),
+                            search_callback(table.sids, S_SEARCH, PLUGIN, search_cfunc, no_search)))
+        return None if i < 0 else action_id(int(acts[i]))
+
     def action_values(self, worlds: int = 32, policy: str | None = "strong", seed: int = 0):
         if self.is_chance() or self.is_terminal() or self._draw is not None:
             return None

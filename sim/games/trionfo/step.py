@@ -290,6 +290,30 @@ class TrionfoState(StepState):
             kind, v = K.K_CARD, K.choose_card(st, o, p, legal_cards(st[K.HAND + p], st[K.LED]), sid, prm, gplay)
         return int(K.dense_id(kind, int(v)))
 
+    def _table_choice(self, table, plug, gplay):
+        """The batch's choice of the seat to act, as a table with a plug-in or search seat plays
+        it (``bid_choice``, ``trump_choice``, ``call_choice``, ``name_choice``, ``card_choice``: its
+        plug-in's where its kinds ask, else its search's or its built-in's)."""
+        from cardsim.kernels.jit import search_callback, with_plugin_params
+        from cardsim.kernels.trionfo.layout import N_PLUG_PARAMS, PLUGIN, S_SEARCH
+        from cardsim.kernels.trionfo.play import bid_choice, call_choice, card_choice, name_choice, trump_choice
+        from cardsim.kernels.trionfo.search import no_search, search_cfunc
+        st, o, p, sids = self.st.copy(), self.opts, np.int64(self.current_player()), table.sids
+        params = with_plugin_params(table.params, table.pprm, N_PLUG_PARAMS)
+        srch = search_callback(sids, S_SEARCH, PLUGIN, search_cfunc, no_search)
+        if self.phase == "bid":
+            kind, v = K.K_BID, bid_choice(st, o, p, sids, params, gplay, plug)
+        elif self.phase == "trump":
+            kind, v = K.K_TRUMP, trump_choice(st, o, p, sids, params, gplay, plug, srch)
+        elif self.phase == "call":
+            kind, v = K.K_CALL, call_choice(st, o, p, sids, params, gplay, plug)
+        elif self.phase == "name":
+            kind, v = K.K_NAME, name_choice(st, o, p, sids, params, gplay, plug)
+        else:
+            legal = np.int64(legal_cards(st[K.HAND + p], st[K.LED]))
+            kind, v = K.K_CARD, card_choice(st, o, p, legal, sids[p], gplay, plug, params, True, srch)
+        return None if v < 0 else int(K.dense_id(kind, int(v)))
+
     def action_values(self, worlds: int = 32, policy: str | None = "strong", seed: int = 0):
         """The critique's evaluation (``critique_eval``, seat to act) of every legal action; a call's
         ctx is the calls made before it in the auction (as the critique's)."""

@@ -340,6 +340,19 @@ class TripoliState(FlagState):
         acts, k = self._kernel_legal()
         return action_id(int(acts[K.choose(self.st, self.opts, acts, k, sid, prm, gplay)]), self.opts)
 
+    def _table_choice(self, table, plug, gplay):
+        """The batch's ``seat_choice`` (plug-in, search or built-in) of the seat to act."""
+        from cardsim.kernels.jit import plugin_params, search_callback
+        from cardsim.kernels.tripoli.layout import N_PLUG_PARAMS, PLUGIN, S_SEARCH, VIEW_SIZE
+        from cardsim.kernels.tripoli.play import seat_choice
+        from cardsim.kernels.tripoli.search import no_search, search_cfunc
+        acts, k = self._kernel_legal()
+        i = int(seat_choice(self.st.copy(), self.opts, acts, np.int64(k), table.sids, table.params, gplay, plug,
+                            plugin_params(table.pprm, self.n, N_PLUG_PARAMS), np.zeros(VIEW_SIZE, np.int64),
+                            np.zeros(K.MAX_ACTS, np.int64),
+                            search_callback(table.sids, S_SEARCH, PLUGIN, search_cfunc, no_search)))
+        return None if i < 0 else action_id(int(acts[i]), self.opts)
+
     def action_values(self, worlds: int = 32, policy: str | None = "strong", seed: int = 0):
         if self.over or self.chance is not None:
             return None
