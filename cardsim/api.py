@@ -317,7 +317,7 @@ def _checked_texts(convert: Callable[[Any, str, bool], list[str]]) -> Validator:
 _ARGS: dict[str, Validator] = {
     **dict.fromkeys(("players", "deals", "seed", "workers", "first_deal", "max_deals", "shard_size", "budget",
                      "rounds", "rung", "eta", "rungs", "top", "remeasure", "max_trials", "hand", "cards", "samples",
-                     "decisions", "worlds", "until_decision",
+                     "decisions", "worlds", "until_decision", "infer",
                      "deal", "point", "lineup"), _whole),
     **dict.fromkeys(("until_ci", "step", "rate", "threshold"), _real),
     **dict.fromkeys(("check", "overwrite", "keep_records", "resume", "self_play", "verbose", "force", "dataset"),
@@ -924,7 +924,7 @@ def critique(game: str, strategies: Labels, *, field: str | None = None, players
              policy: str = "strong", rate: Real = 1.0, threshold: Real = 0.0, top: Whole = 3,
              options: Options = None, preset: str | None = None, seed: Whole = 0, first_deal: Whole = 0,
              workers: Whole | None = None, out: PathArg | None = None, overwrite: bool = False, resume: bool = False,
-             progress: Progress | bool | None = None, notice: Notice | None = None) -> Any:
+             progress: Progress | bool | None = None, notice: Notice | None = None, infer: Whole = 0) -> Any:
     """Where a strategy loses, decision by decision (``cardsim critique``): ``strategies`` is one
     label (the critiqued strategy, against ``field``, default itself) or one per seat (the first
     is critiqued; the lineup rotates). Plays until ``decisions`` are evaluated (default 1,000) or
@@ -935,12 +935,14 @@ def critique(game: str, strategies: Labels, *, field: str | None = None, players
     with ``out`` a directory holding the decisions (``part-0.parquet``), the report and its plot
     (``load(out)`` reads it back). ``progress(done, total, note)`` hears the decisions evaluated
     (the record units played when ``deals`` is given); ``True``: a progress bar. ``notice(line)``
-    hears the one line said before its kernels compile the first time."""
+    hears the one line said before its kernels compile the first time. ``infer`` > 0 (Tonk): each
+    world is kept of ``infer`` deals consistent with the play so far, in proportion to how well
+    the rollout policy explains the rivals' actions (a uniform deal of the hidden cards otherwise)."""
     from cardsim.sim.critique import make_critique, play
     if isinstance(strategies, str):
         strategies = [strategies]
     cfg = make_critique(game, list(strategies), field, players, preset, _option_texts(options), decisions, deals,
-                        worlds, policy, rate, threshold, top, seed, first_deal, workers)
+                        worlds, policy, rate, threshold, top, seed, first_deal, workers, infer)
     total = cfg.decisions if cfg.decisions is not None else cfg.deals        # what play() counts
     from cardsim.sim.warm import mark_compiled
     _compile_notice(cfg.game.name, "critique", _told(notice, progress))

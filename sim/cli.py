@@ -822,6 +822,9 @@ def critique(game: GameArg,
                  "--worlds", help="worlds (deals of the unseen cards) of the select stage; the measure stage "
                                   "plays as many fresh ones (default 32)")] = None,
              policy: Annotated[str, typer.Option("--policy", help="the built-in strategy of the rollouts")] = "strong",
+             infer: Annotated[int, typer.Option(
+                 "--infer", help="keep each world of this many deals consistent with the play so far, by how "
+                                 "well --policy explains the rivals' actions (0: uniform worlds; the games that have them)")] = 0,
              rate: Annotated[float, typer.Option("--rate", help="share of the decisions evaluated (0..1]")] = 1.0,
              threshold: Annotated[float, typer.Option(
                  "--threshold", help="a blunder: regret above this (in the game's unit) and significant")] = 0.0,
@@ -851,7 +854,7 @@ def critique(game: GameArg,
                            worlds=worlds, policy=policy, rate=rate, threshold=threshold, top=top,
                            options=option or [], preset=preset, seed=seed, first_deal=first_deal, workers=workers,
                            out=out_dir, overwrite=overwrite, resume=resume, progress=progress,
-                           notice=_notice(quiet or as_json))
+                           notice=_notice(quiet or as_json), infer=infer)
     if as_json:
         _print_json({"meta": res.meta, **summary_json(res), "path": res.path})
         return

@@ -59,6 +59,9 @@ REPORT_FILE = "critique.md"
 PLOT_FILE = "regret_by_kind.png"
 
 
+MAX_INFER = 256           # --infer: candidate worlds per world at most
+
+
 def critique_games() -> list[str]:
     from cardsim.sim.registry import games
     return [name for name, spec in games().items() if spec.critique is not None]
@@ -90,6 +93,7 @@ class CritiqueConfig:
     first_deal: int = 0
     workers: int = 1
     chunk: int = 8
+    infer: int = 0                # inference candidates per world (0: uniform worlds; the adapter's infer_slot)
     seats: list = field(default_factory=list, repr=False)    # per rotation r: the Seat list
 
     @property
@@ -116,6 +120,7 @@ class CritiqueConfig:
                 "strategy": self.labels[0], "lineup": list(self.labels), "seed": self.seed,
                 "first_deal": self.first_deal, "deals": self.deals, "decisions": self.decisions,
                 "worlds": self.worlds, "policy": self.policy, "rate": self.rate, "threshold": self.threshold,
+                **({"infer": self.infer} if self.infer else {}),
                 "seats": [dict(seat=i, label=s.label, **s.as_dict()) for i, s in enumerate(seats)],
                 **({"plugins": codes} if (codes := plugin_codes(seats)) else {}),
                 "value": self.game.critique["value"], "versions": package_versions()}
@@ -125,7 +130,7 @@ def make_critique(game: str, strategies: list[str], field: str | None = None, pl
                   preset: str | None = None, options: list[str] | None = None, decisions: int | None = None,
                   deals: int | None = None, worlds: int | None = None, policy: str = "strong", rate: float = 1.0,
                   threshold: float = 0.0, top: int = 3, seed: int = 0, first_deal: int = 0,
-                  workers: int | None = None) -> CritiqueConfig:
+                  workers: int | None = None, infer: int = 0) -> CritiqueConfig:
     """Check the arguments of a critique (UsageError, one line each) into a CritiqueConfig."""
     from cardsim.sim.runner import max_workers
     spec = get_game(game)
@@ -163,17 +168,24 @@ def make_critique(game: str, strategies: list[str], field: str | None = None, pl
         raise UsageError(f"--threshold must be a number >= 0 (got {threshold})")
     if top < 0:
         raise UsageError(f"--top must be >= 0 (got {top})")
-    evaluator(spec, n, w, policy)               # checks the policy
+    infer = int(infer)
+    if not 0 <= infer <= MAX_INFER:
+        raise UsageError(f"--infer must be 0..{MAX_INFER}: candidate worlds per world (got {infer})")
+    if infer and "infer_slot" not in ad:
+        games = ", ".join(g for g in critique_games() if "infer_slot" in adapter(get_game(g)))
+        raise UsageError(f"--infer: {spec.name}'s critique has no inference worlds (games with them: {games})")
+    evaluator(spec, n, w, policy, infer)        # checks the policy
     most = max_workers()
     nw = most if workers is None else workers
     if not 1 <= nw <= most:
         raise UsageError(f"--workers must be 1..{most} on this machine (got {nw})")
     return CritiqueConfig(spec.name, n, opts, preset, labels, seed, limit, decisions, w, policy, float(rate),
-                          float(threshold), top, first_deal, nw, seats=rotations)
+                          float(threshold), top, first_deal, nw, infer=infer, seats=rotations)
 
 
-def evaluator(spec, n: int, worlds: int, policy: str | None) -> np.ndarray:
-    """The search row that values the actions: the game's ``search`` with ``worlds`` and ``policy``."""
+def evaluator(spec, n: int, worlds: int, policy: str | None, infer: int = 0) -> np.ndarray:
+    """The search row that values the actions: the game's ``search`` with ``worlds`` and ``policy``
+    (and ``infer`` inference candidates per world at the adapter's ``infer_slot``)."""
     search = spec.strategies.get("search")
     if search is None:
         raise UsageError(f"{spec.name} has no search strategy to critique with")
@@ -184,7 +196,10 @@ def evaluator(spec, n: int, worlds: int, policy: str | None) -> np.ndarray:
         raise UsageError(f"--policy {policy!r} is not a rollout policy of {spec.name}; policies: "
                          f"{', '.join(pol.choices)}")
     seats = seat_table(spec, [f"search:worlds={worlds},policy={policy}"], n)
-    return seat_arrays(spec, seats)[1][0].copy()
+    row = seat_arrays(spec, seats)[1][0].copy()
+    if infer:
+        row[spec.critique["infer_slot"]] = infer
+    return row
 
 
 # ---- playing ----------------------------------------------------------------------------
@@ -339,7 +354,7 @@ def play(cfg: CritiqueConfig, out: str | None = None, resume: bool = False, over
     from cardsim.sim.store import ShardStore
     spec = cfg.game
     meta = cfg.meta()
-    prm = evaluator(spec, cfg.n_players, cfg.worlds, cfg.policy)
+    prm = evaluator(spec, cfg.n_players, cfg.worlds, cfg.policy, cfg.infer)
     tables = _tables(cfg)
     store = ShardStore(out, meta, resume, dataset=True, layout={"chunk": cfg.chunk, "sizing": "by-rate"},
                        overwrite=overwrite) \
@@ -567,8 +582,13 @@ def head_line(res: CritiqueResult) -> str:
     field_labels = sorted(set(m["lineup"][1:]))
     return (f"{spec.title}: critique of {m['strategy']} ({m['players']} players, field "
             f"{', '.join(field_labels)}), {res.total['units']:,} {spec.record_unit[1]}, "
-            f"{res.total['evaluated']:,} decisions evaluated; seed {m['seed']}, {m['worlds']} worlds, "
-            f"rollouts by {m['policy']}; values in {m['value']}")
+            f"{res.total['evaluated']:,} decisions evaluated; seed {m['seed']}, {m['worlds']} worlds"
+            f"{infer_words(m.get('infer', 0))}, rollouts by {m['policy']}; values in {m['value']}")
+
+
+def infer_words(infer: int) -> str:
+    """How the worlds were dealt, where not uniformly (the head line's words)."""
+    return f" (each kept of {infer} by the rivals' play)" if infer else ""
 
 
 def position_lines(w: dict, ad_phase: tuple, ad_detail: tuple) -> list[str]:

@@ -198,6 +198,9 @@ def test_cli_out_json_replay_and_plugin(tmp_path):
     (["tonk", "--strategy", "strong", "--top", "-1"], "--top"),
     (["tonk", "--strategy", "strong", "--field", "greedy", "--strategy", "strong"], "--field"),
     (["tonk", "--strategy", "strong", "--strategy", "strong", "--strategy", "strong"], "one per seat"),
+    (["tonk", "--strategy", "strong", "--infer", "-1"], "--infer"),
+    (["tonk", "--strategy", "strong", "--infer", "100000"], "--infer"),
+    (["tripoli", "--strategy", "strong", "--infer", "8"], "--infer"),
 ])
 def test_bad_input(args, words, tmp_path):
     r = CliRunner().invoke(app, ["critique", *args])

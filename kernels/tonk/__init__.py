@@ -120,6 +120,8 @@ the project reads as ``K.<name>``):
 * ``view``: what a seat sees of the others' cards, and what a plug-in's ``decide`` is given;
 * ``strategies``: the built-in strategies (``choose``);
 * ``search``: the determinized search (``search_cfunc``);
+* ``infer``: the critique's inference worlds (``--infer``: deals consistent with the play so
+  far, weighed by how well the rollout policy explains the rivals' actions);
 * ``play``: one deal (``seat_choice``, ``play_deal``, ``write_record``);
 * ``critique`` and ``batch``: the entry points (``critique``; ``play_batch``, ``replay_deal``,
   ``deal_only_batch``).
@@ -138,7 +140,7 @@ from cardsim.kernels.tonk.layout import (  # noqa: F401
     RECORD_COLS, REDEALS, RUN, R_COL_COUNT, R_COL_DEALER, R_COL_ERR, R_COL_KNOCKER, R_COL_LEFT, R_COL_PAY,
     R_COL_REASON, R_COL_REDEALS, R_COL_STOCK, R_COL_TRUNC, R_COL_TURNS, R_COL_WINNER, R_DEAL_TONK, R_DRY, R_HIT_OUT,
     R_KNOCK_CAUGHT, R_KNOCK_WON, R_OUT, R_TONK_OUT, R_TURN_CAP, R_VOID, STOCK_PTR, ST_SIZE, S_EXPERT, S_FUZZ,
-    S_GREEDY, S_KNOCKER, S_PLANNER, S_RANDOM, S_SEARCH, S_WATCHER, TAKEN, TRUNC, TR_LEN, TURNS, T_ACTION, T_DEAL,
+    S_GREEDY, S_KNOCKER, S_PLANNER, S_RANDOM, S_SEARCH, S_WATCHER, SX_INFER, TAKEN, TRUNC, TR_LEN, TURNS, T_ACTION, T_DEAL,
     T_END, T_UPCARD, T_VOID, VIEW_SIZE, V_BLOCKED, V_BOOKS, V_DEALER, V_DRY_TURNS, V_HAND, V_HELD, V_HITS, V_KIND,
     V_NEW_SPREAD, V_PILE, V_PILE_LEN, V_PLAYERS, V_RUNS, V_SEAT, V_STOCK, V_TAKEN, V_TOP, V_TURNS, WINNER,
 )

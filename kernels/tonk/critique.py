@@ -29,25 +29,54 @@ from cardsim.kernels.tonk.layout import (
     PLUGIN,
     S_SEARCH,
     ST_SIZE,
+    SX_INFER,
     TR_LEN,
     TURNS,
     VIEW_SIZE,
 )
 from cardsim.kernels.tonk.play import seat_choice
 from cardsim.kernels.tonk.rules import apply_action, dealer_of, hand_count, legal_actions, new_state, start_deal
-from cardsim.kernels.tonk.search import no_search, search_cfunc, world_values
+from cardsim.kernels.tonk.infer import HIST_MAX, history_slots, infer_world
+from cardsim.kernels.tonk.search import no_search, play_world, search_cfunc, world_values
 from cardsim.kernels.tonk.view import decision_kind
 
 
 # =============================================================================
 # critique (issue 40): every legal action of the critiqued seat's decisions valued
 # =============================================================================
+@njit(cache=True, inline='always')
+def world(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out, st0, hist, nh, slots,
+          cands):
+    """World ``ww`` of an evaluation: a uniform one (``world_values``), or with ``cands`` > 0 an
+    inference world (``infer.infer_world``) played out the same way."""
+    if cands > 0:
+        infer_world(st, p, opts, st0, hist, nh, slots, cands, prm, key, ww, base, cards, g)
+        play_world(base, p, opts, acts, n, active, prm, key, ww, sim, acts2, g, trace, out)
+    else:
+        world_values(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out)
+
+
 @njit(cache=True)
 def critique_eval(st, opts, acts, n, chosen, prm, key, row, acts_out):
     """Value every legal action ``acts[:n]`` of the seat to act with the search row ``prm``
     (``kernels.critique``: a racing select stage over ``worlds`` worlds, then the best and the
-    choice ``chosen`` measured on as many fresh ones) into ``row`` and ``acts_out``."""
+    choice ``chosen`` measured on as many fresh ones) into ``row`` and ``acts_out``; uniform
+    worlds (no history of the deal)."""
+    evaluate(st, opts, acts, n, chosen, prm, key, row, acts_out, st, np.empty(0, dtype=np.int64), 0, 0)
+
+
+@njit(cache=True)
+def evaluate(st, opts, acts, n, chosen, prm, key, row, acts_out, st0, hist, nh, cands):
+    """``critique_eval`` whose worlds, where ``cands`` > 0, are inference worlds (``infer``: of
+    ``cands`` deals consistent with the ``nh`` actions ``hist`` played since the hand's first
+    state ``st0``, one kept by how well the rivals' model explains their play)."""
     p = st[CUR]
+    slots = (np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64),
+             np.empty((52, 2), dtype=np.int64), 0)
+    if cands > 0:
+        owner, avail, laid, due = slots[0], slots[1], slots[2], slots[3]
+        k = history_slots(st0, opts, hist, nh, p, owner, avail, laid, due)
+        slots = (owner, avail, laid, due, k)
     worlds = max(1, int(prm[SP_WORLDS]))
     rollouts = max(1, int(prm[SP_ROLLOUTS]))
     vals = np.zeros((2 * worlds, n), dtype=np.float64)
@@ -63,7 +92,8 @@ def critique_eval(st, opts, acts, n, chosen, prm, key, row, acts_out):
     w, best, played = 0, chosen, 0
     while w < worlds:
         for ww in range(w, min(worlds, w + CR_ROUND)):
-            world_values(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out)
+            world(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out, st0, hist, nh,
+                  slots, cands)
             played += rollouts * put_world(vals[ww], out, n, active, rollouts)
         w = min(worlds, w + CR_ROUND)
         best, stop = round_done(vals, w, n, active, seen, chosen)
@@ -73,7 +103,8 @@ def critique_eval(st, opts, acts, n, chosen, prm, key, row, acts_out):
     if best != chosen:
         measure_pair(active, best, chosen)
         for ww in range(worlds, 2 * worlds):
-            world_values(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out)
+            world(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out, st0, hist, nh,
+                  slots, cands)
             played += rollouts * put_world(vals[ww - worlds + w], out, n, active, rollouts)
         w_all = w + worlds
     finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
@@ -100,6 +131,9 @@ def critique_deal(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows
     st[ERR] = 0
     st[TR_LEN] = 0
     start_deal(st, opts, gdeck, dealer_of(opts, seed, deal_id), trace)
+    st0 = st.copy()                               # the hand's first state and its actions: the
+    cands = int(prm[SX_INFER])                    # inference worlds' history (``infer``)
+    hist = np.empty(HIST_MAX if cands > 0 else 0, dtype=np.int64)
     k, seen, step = 0, 0, 0
     while st[PHASE] != P_OVER and step != stop:
         n = legal_actions(st, opts, acts)
@@ -117,9 +151,12 @@ def critique_deal(seed, deal_id, opts, sids, params, seat, prm, rate, stop, rows
                           hand_count(st[HAND + p]), n, i, acts[i])
                 if n > 1 and sampled(key, seen, rate):
                     snaps[k, :ST_SIZE] = st
-                    critique_eval(st, opts, acts, n, i, prm, mix64(key + np.uint64(seen + 1)), rows[k], acts_out[k])
+                    evaluate(st, opts, acts, n, i, prm, mix64(key + np.uint64(seen + 1)), rows[k], acts_out[k], st0,
+                             hist, step, cands if step <= len(hist) else 0)
                 k += 1
             seen += 1
+        if step < len(hist):
+            hist[step] = acts[i]
         apply_action(st, opts, acts[i], trace)
         step += 1
     return k, seen, st

@@ -7,7 +7,7 @@ numbers: ``tests/test_layouts.py`` checks every declared layout's names against 
 values against the ones the records were written with.
 """
 from cardsim.kernels.layout import offsets
-from cardsim.kernels.search import SP_PRM
+from cardsim.kernels.search import SP_EXTRA, SP_PRM
 
 MAX_PLAYERS = 4
 MAX_REDEALS = 100
@@ -126,6 +126,9 @@ S_FUZZ = 4         # params: knock, take, end_dry, meld (chances; see fuzz_choic
 S_PLANNER = 5      # params: watcher's three, then dry_end, take_low, hold_spreads, hold_min_stock
 S_SEARCH = 6       # params: the search row (kernels.search: worlds, rollouts, budget, policy, ...)
 S_EXPERT = 7       # params: planner's seven, then knock_odds, pair_keep, near_keep, feed (issue 41)
+SX_INFER = SP_EXTRA  # search row: the critique's inference candidates per world (``infer``; 0 = uniform
+                     # worlds): set by ``cardsim critique --infer``, read by the critique only (a search
+                     # seat in play has no history of the deal to weigh its worlds by)
 
 # ---- parameter rows (``sim.games.tonk.strategies``: each ParamSpec names its slot) ------------
 # knocker, watcher, planner and expert share one row, each reading a prefix of it

@@ -76,12 +76,18 @@ def world_values(st, p, opts, acts, n, active, prm, key, w, base, sim, acts2, ca
     rolled out ``rollouts`` times by the row's policy; ``out[i]`` = the total payout of seat
     ``p`` over those rollouts after action ``i`` (the same rollout streams for every action:
     common random numbers)."""
-    rollouts = max(1, int(prm[SP_ROLLOUTS]))
-    sid = np.int64(prm[SP_POLICY])
-    pprm = prm[SP_PRM:]
     base[:] = st
     seed_sub(g, key, w, -1)
     determinize(base, p, g, cards)
+    play_world(base, p, opts, acts, n, active, prm, key, w, sim, acts2, g, trace, out)
+
+
+@njit(cache=True)
+def play_world(base, p, opts, acts, n, active, prm, key, w, sim, acts2, g, trace, out):
+    """The rollouts of ``world_values`` in the world ``base`` (however it was dealt)."""
+    rollouts = max(1, int(prm[SP_ROLLOUTS]))
+    sid = np.int64(prm[SP_POLICY])
+    pprm = prm[SP_PRM:]
     for i in range(n):
         out[i] = 0.0
     for r in range(rollouts):

@@ -26,6 +26,7 @@ CRITIQUE = {
     "position": _position,
     "value": "chips (the deal's payout)",
     "worlds": 128,                          # the search's own default: a Tonk rollout is cheap
+    "infer_slot": K.SX_INFER,               # --infer: worlds weighed by the rivals' play (kernels.tonk.infer)
 }
 
 
