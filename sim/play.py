@@ -42,6 +42,7 @@ from cardsim.sim.errors import UsageError
 WIDTH = 80
 FORMAT = "cardsim-play"
 VERSION = 1
+HINTS_SHOWN = 16        # hint lines at most (the best first; one line says what the rest are worth)
 MOVES_SHOWN = 8            # the others' moves shown on a screen at most (the latest)
 CRITIQUE_TOP = 3
 _DEALT = re.compile(r"^(seat \d+|the widow) is dealt ")
@@ -327,11 +328,16 @@ class PlaySession:
         best = max(v.mean for v in vals)
         lines = [f"hint: each action's value to you in {self._unit()}, 95% interval ({self.worlds} worlds)"[:WIDTH]]
         width = min(40, max(len(text[v.action]) for v in vals))
-        for v in sorted(vals, key=lambda v: (-v.mean, v.action)):
+        ranked = sorted(vals, key=lambda v: (-v.mean, v.action))
+        shown = ranked if len(ranked) <= HINTS_SHOWN else ranked[:HINTS_SHOWN - 1]
+        for v in shown:
             half = 1.96 * v.se
             mark = "  best" if v.mean == best else ""
             lines.append(f" {index[v.action]:>2}  {text[v.action][:width]:<{width}}  {_signed(v.mean)} ± "
                          f"{half:.2f}{mark}"[:WIDTH])
+        if len(shown) < len(ranked):          # a screen's worth: the rest in one line
+            rest = ranked[len(shown):]
+            lines.append(f"  ... {len(rest)} more, from {_signed(rest[0].mean)} down to {_signed(rest[-1].mean)}"[:WIDTH])
         return lines
 
     def _unit(self) -> str:

@@ -74,6 +74,23 @@ def test_a_tonk_hint_has_values_with_intervals():
     assert means == sorted(means, reverse=True) and rows[0].endswith("best")
 
 
+def test_a_hint_of_many_actions_fits_a_screen(monkeypatch):
+    """Where there are more legal actions than a screen shows (Telefunken's cut aim: 105), the
+    hint lists the best and says in one line what the rest are worth."""
+    from cardsim.sim.play import HINTS_SHOWN
+    from cardsim.sim.step import ActionValue
+    s = PlaySession("tonk", seed=11)
+    s.advance()
+    legal = [(i, f"action {i}") for i in range(40)]
+    monkeypatch.setattr(PlaySession, "legal", lambda self: legal)
+    monkeypatch.setattr(PlaySession, "values",
+                        lambda self, state, worlds, seed: [ActionValue(i, i / 10, 0.01, worlds) for i in range(40)])
+    lines = s.hint()
+    fits(lines)
+    assert len(lines) == 1 + HINTS_SHOWN and lines[1].startswith(" 40  action 39") and lines[1].endswith("best")
+    assert lines[-1] == "  ... 25 more, from +2.40 down to +0.00"
+
+
 def test_no_hints_where_the_game_does_not_evaluate(monkeypatch):
     s = PlaySession("tonk", seed=1)
     s.advance()

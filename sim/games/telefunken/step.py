@@ -620,10 +620,12 @@ class TelefunkenState(ViewedState):
         return None if i < 0 else action_id(int(acts[i]))
 
     def action_values(self, worlds: int = 32, policy: str | None = "strong", seed: int = 0):
-        """(The cut's aim and keep are not valued here: ``cardsim critique`` values them from the
-        hand about to be dealt, which the step state deals only after them.)"""
-        if self.over or self.chance is not None or self.step is not None:
+        """The critique's evaluation of the decision (``critique_eval``); the cut's aim and keep
+        as ``cardsim critique`` asks them (``_cut_question``)."""
+        if self.over or self.chance is not None:
             return None
+        if self.step is not None:
+            return self._cut_values(worlds, policy, seed)
         codes = [int(a) for a in self.acts]
         st, tab = self.st.copy(), self.tab.copy()
         kind = int(K.decision_kind(st, np.asarray(codes, np.int64), np.int64(len(codes))))
@@ -632,6 +634,42 @@ class TelefunkenState(ViewedState):
             K.critique_eval(st, tab, self.opts, np.int64(kind), acts, np.int64(n), np.int64(0), prm, key, row, out,
                             np.full(3, -1, np.int64))
         return self._values(codes, [action_id(c) for c in codes], run, worlds, policy, seed)
+
+    def _cut_question(self):
+        """The cut stage's decision as the batch critique asks it (``critique_deal``): (kind, the
+        state, the kernel's action codes, the inspected cards, the codes each legal action stands
+        for). The state is the hand reset with nothing dealt: the cut's bottom portion unset and the
+        card arrays the hand before left (its unseen stock among them) cleared; the kernel's cut
+        worlds deal the deck the cutter cannot see themselves. K_CUT: the aims 1..105
+        (``CUT_CODE | aim``), no card inspected yet. K_KEEP: how many inspected jokers the cutter
+        keeps (``KEEP_CODE | j``, the first j of them kept), the three cards it inspected (its own
+        knowledge) last where the cut puts them; the step's keep of one joker stands for the counts
+        it still reaches (k kept so far, r optional jokers after this one: not keeping it k..k+r,
+        keeping it k+1..k+1+r), and is worth the best of them (the cutter decides the rest)."""
+        st = self.st.copy()
+        t = DECK - int(st[K.CUT_B])
+        st[K.CUT_B] = 0
+        st[K.STOCK:K.STOCK + DECK] = 0
+        st[K.PILE:K.PILE + DECK] = 0
+        st[K.POOL:K.POOL + DECK] = 0
+        if self.step == "aim":
+            codes = [int(K.CUT_CODE) | aim for aim in range(1, DECK - 2)]
+            return K.K_CUT, st, codes, np.full(3, -1, np.int64), [[i] for i in range(len(codes))]
+        insp = np.array(self.deck[t - 3:t], np.int64)
+        k = bin(self.kept).count("1")
+        r = sum(int(K.inspected_keep(self.opts, np.int64(self.deck[i]))) == 2 for i in range(self.keep_at + 1, t))
+        codes = [int(K.KEEP_CODE) | j for j in range(k, k + r + 2)]
+        return K.K_KEEP, st, codes, insp, [list(range(0, r + 1)), list(range(1, r + 2))]
+
+    def _cut_values(self, worlds, policy, seed):
+        kind, st, codes, insp, groups = self._cut_question()
+
+        def run(acts, n, prm, key, row, out):
+            K.critique_eval(st, self.tab.copy(), self.opts, np.int64(kind), acts, np.int64(n), np.int64(0), prm, key,
+                            row, out, insp)
+        vals = self._values(codes, list(range(len(codes))), run, worlds, policy, seed)
+        legal = self.legal_actions()
+        return [max((vals[i] for i in g), key=lambda v: v.mean)._replace(action=a) for a, g in zip(legal, groups)]
 
     def batch_outcome(self, seed: int, game: int) -> int:
         """At a chance node: the outcome the batch draws here in game ``game`` of run ``seed``
