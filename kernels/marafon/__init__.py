@@ -131,7 +131,8 @@ the project reads as ``K.<name>``):
   ``act_value``, the step API's dense ids ``dense_id`` / ``dense_value``);
 * ``rules``: small helpers, the deal and the trump, a claim resolved, the marafona declared, a
   card and a trick, scoring and the end of a game, the next dealer, the check mode, and the flow
-  of a match step by step (``start_game``, ``start_hand``, ``deal_card``, ``dealt``,
+  of a match step by step (``start_game``, ``start_hand``, ``deal_to`` (the batch's ``deal`` a
+  packet at a time, the step adapter's ``deal_card`` a card at a time), ``dealt``,
   ``window_opens``, ``card_window_due``, ``close_hand``, ``match_over``), which the play loops,
   the critique and the step adapter (``sim.games.marafon.step``) share;
 * ``view``: what a plug-in's ``decide`` is given (``fill_view``) and the call (``plugin_decide``);

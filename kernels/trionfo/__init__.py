@@ -104,7 +104,8 @@ the project reads as ``K.<name>``):
   the step API's ``dense_id``, ``dense_kind``, ``dense_value``);
 * ``rules``: small helpers and the steps of a session, which the batch (``play_session``) and the
   step API (``sim.games.trionfo.step``) both take: ``start_session``, ``start_hand``, the deal
-  (``deal_card``, ``open_auction``), the auction (``next_speaker``, ``speak``, ``close_auction``), the
+  (the seats of ``deal_to``, dealt a packet at a time by the batch's ``deal`` and a card at a
+  time by ``deal_card``; ``open_auction``), the auction (``next_speaker``, ``speak``, ``close_auction``), the
   contract (``declare``, ``set_trump``, ``set_called``, ``set_named``, ``open_play``), the cards (``put_card``,
   ``after_card``: ``finish_trick``, ``settle``), ``next_hand``; and the check mode;
 * ``view``: what a plug-in's ``decide`` is given (``fill_view``, ``plugin_decide``);
