@@ -71,12 +71,10 @@ def evaluate(st, opts, acts, n, chosen, prm, key, row, acts_out, st0, hist, nh, 
     ``cands`` deals consistent with the ``nh`` actions ``hist`` played since the hand's first
     state ``st0``, one kept by how well the rivals' model explains their play)."""
     p = st[CUR]
-    slots = (np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64),
-             np.empty((52, 2), dtype=np.int64), 0)
-    if cands > 0:
-        owner, avail, laid, due = slots[0], slots[1], slots[2], slots[3]
-        k = history_slots(st0, opts, hist, nh, p, owner, avail, laid, due)
-        slots = (owner, avail, laid, due, k)
+    owner, avail, laid = np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64)
+    due = np.empty((52, 2), dtype=np.int64)
+    k = history_slots(st0, opts, hist, nh, p, owner, avail, laid, due) if cands > 0 else 0
+    slots = (owner, avail, laid, due, k)
     worlds = max(1, int(prm[SP_WORLDS]))
     rollouts = max(1, int(prm[SP_ROLLOUTS]))
     vals = np.zeros((2 * worlds, n), dtype=np.float64)

@@ -31,7 +31,7 @@ keeps of a rival).
 """
 import numpy as np
 
-from cardsim.kernels.cards import bit, lowbit
+from cardsim.kernels.cards import bit, lowbit, nth_card, popcount
 from cardsim.kernels.jit import njit
 from cardsim.kernels.rng import below, uniform
 from cardsim.kernels.search import SP_POLICY, SP_PRM, seed_sub
@@ -73,7 +73,6 @@ def history_slots(st0, opts, hist, nh, p, owner, avail, played, due):
     the pile (``played[k]``, the rival in ``due[k, 0]``, the action number in ``due[k, 1]``).
     Returns the number of such cards."""
     sim = st0.copy()
-    acts = np.empty(MAX_ACTS, dtype=np.int64)
     trace = np.empty((0, 4), dtype=np.int64)
     n = sim[N]
     for s in range(52):
@@ -109,7 +108,6 @@ def history_slots(st0, opts, hist, nh, p, owner, avail, played, due):
                     due[k, 1] = t
                     k += 1
                     hidden &= hidden - 1
-        legal_actions(sim, opts, acts)
         apply_action(sim, opts, a, trace)
     return k
 
@@ -144,18 +142,7 @@ def place_cards(deck, owner, avail, played, due, k, world, p, g):
         rest = world[HAND + q] & ~world[KNOWN + q]
         for s in range(52):
             if owner[s] == q and free[s]:
-                # a random card of the rest (the hand's order is not random: draw among its cards)
-                cnt = 0
-                mm = rest
-                while mm:
-                    cnt += 1
-                    mm &= mm - 1
-                r = below(g, cnt)
-                mm = rest
-                while r:
-                    mm &= mm - 1
-                    r -= 1
-                c = lowbit(mm)
+                c = nth_card(rest, below(g, popcount(rest)))     # a random card of the rest
                 deck[s] = c
                 rest &= ~bit(c)
                 free[s] = False
@@ -202,9 +189,9 @@ def infer_world(st, p, opts, st0, hist, nh, slots, cands, prm, key, ww, base, ca
     owner, avail, played, due, k = slots
     world = np.empty(ST_SIZE, dtype=np.int64)
     w = np.empty(ST_SIZE, dtype=np.int64)
+    deck = w[DECK:DECK + 52]              # the candidate's deck: the real one, refilled in place
     acts = np.empty(MAX_ACTS, dtype=np.int64)
     trace = np.empty((0, 4), dtype=np.int64)
-    deck = np.empty(52, dtype=np.int64)
     total = -np.inf
     kept = False
     for c in range(cands):
@@ -212,12 +199,8 @@ def infer_world(st, p, opts, st0, hist, nh, slots, cands, prm, key, ww, base, ca
         seed_sub(g, key, ww, -2 - c)
         determinize(world, p, g, cards)
         w[:] = st0
-        for s in range(52):
-            deck[s] = st0[DECK + s]
         if not place_cards(deck, owner, avail, played, due, k, world, p, g):
             continue
-        for s in range(52):
-            w[DECK + s] = deck[s]
         lw = replay_weight(w, opts, hist, nh, p, prm, acts, trace)
         if lw == -np.inf:
             continue

@@ -604,8 +604,8 @@ class TelefunkenState(ViewedState):
                                        np.int64(j + 1), plug, pprm[q], view))
                     if i == -2:
                         return None
-                    self.__dict__["_keeps"] = i
-                i = self.__dict__.get("_keeps", -1)
+                    self._keeps = i
+                i = getattr(self, "_keeps", -1)
                 if i >= 0:
                     st[CUT_KEEPS], st[KEEP_SET] = i, 1
             keep = keeps_joker(st, o, np.int64(sids[q]), np.int64(bin(self.kept).count("1")), gplay)
