@@ -172,7 +172,7 @@ F_CLAIM_PROB, F_CLAIM_DUE, F_SIZE = offsets(
     ("F_CLAIM_DUE", 1),          # a claim at a window where the side's count has reached the target
 )
 # heuristic and expert share one row, heuristic reading its first four slots
-(H_MARGIN, H_NOISE, H_HONOUR_MIN, H_MARAF_WEIGHT, X_DRAW, X_RISK, X_BANK, X_CLINCH, X_PLAIN,
+(H_MARGIN, H_NOISE, H_HONOUR_MIN, H_MARAF_WEIGHT, X_DRAW, X_RISK, X_BANK, X_CLINCH, X_PLAIN, X_DRAW_LOW, X_HONOUR_COUNT,
  P_SIZE) = offsets(
     ("H_MARGIN", 1),             # claim_margin: claim only this many thirds past the target
     ("H_NOISE", 1),              # memory_noise: the count off by up to this many thirds (uniform)
@@ -186,6 +186,10 @@ F_CLAIM_PROB, F_CLAIM_DUE, F_SIZE = offsets(
                                  # cheapest)
     ("X_CLINCH", 1),             # at most this many thirds short of the target, play masters (0: never)
     ("X_PLAIN", 1),              # 1: lead a plain master that counts before any other lead
+    ("X_DRAW_LOW", 1),           # lead the lowest trump holding at least this many without the master trump
+                                 # (11: never)
+    ("X_HONOUR_COUNT", 1),       # the card thrown instead of a trump 3 or 2 counts towards honour_min: 1 in
+                                 # any hand, 2 in the fourth hand only (0: never)
 )
 N_PARAMS = SP_PRM + P_SIZE  # the search row, then its rollout policy's row (the expert's at most)
 EX_GAME_WEIGHT = SP_EXTRA      # search row: a game won (lost) in a rollout counts this many points (minus)

@@ -55,6 +55,8 @@ from cardsim.kernels.marafon.layout import (
     X_CLINCH,
     X_DRAW,
     X_PLAIN,
+    X_DRAW_LOW,
+    X_HONOUR_COUNT,
     X_RISK,
 )
 from cardsim.kernels.marafon.rules import side_count
@@ -146,16 +148,22 @@ def stands(st, card, unseen, last, risk):
 
 @njit(cache=True)
 def expert_lead(st, p, hand, unseen, prm):
-    """The expert's lead: trumps while it holds ``draw_trumps`` or more and an opponent may
-    still hold one (not both shown void): the master trump if held, else the lowest; otherwise
-    as the heuristic (``tricks.lead_card``)."""
+    """The expert's lead, while an opponent may still hold a trump (not both shown void): trumps
+    holding ``draw_trumps`` or more (the master trump if held, else the lowest), the lowest trump
+    holding ``draw_low`` or more without the master trump; otherwise as the heuristic
+    (``tricks.lead_card``)."""
     trump = st[TRUMP]
     tmask = suit_mask40(trump)
     mine = hand & tmask
     opp_void = ((st[VOID + ((p + 1) & 3)] & st[VOID + ((p + 3) & 3)]) >> trump) & 1
-    if mine and popcount(mine) >= prm[X_DRAW] and (unseen & tmask) and not opp_void:
+    if mine and (unseen & tmask) and not opp_void:
+        held = popcount(mine)
         top = highbit(mine)                      # the highest trump held
-        return top if is_master(top, unseen) else cheapest(mine, trump)
+        master = is_master(top, unseen)
+        if held >= prm[X_DRAW]:
+            return top if master else cheapest(mine, trump)
+        if held >= prm[X_DRAW_LOW] and not master:
+            return cheapest(mine, trump)
     return lead_card(hand, unseen, trump)
 
 
@@ -176,7 +184,12 @@ def expert_follow(st, p, legal, unseen, prm):
     if ((st[LEADER] + w) & 1) == (p & 1):
         return richest(legal, trump) if stands(st, best, unseen, last, prm[X_RISK]) else cheapest(legal, trump)
     win = beating_cards(legal, best, trump)
-    if win and thirds < prm[H_HONOUR_MIN]:       # the trump 3 and 2 wait for a trick worth them
+    lose = thirds
+    if prm[X_HONOUR_COUNT] > 0 and (prm[X_HONOUR_COUNT] < 2 or k == 3):
+        rest = legal & ~trump_honours(trump)
+        if rest:
+            lose += VALUE_THIRDS[cheapest(rest, trump) % 10]     # what the trick takes of ours instead
+    if win and lose < prm[H_HONOUR_MIN]:         # the trump 3 and 2 wait for a trick worth them
         win &= ~trump_honours(trump)
     if win == 0:
         return cheapest(legal, trump)
