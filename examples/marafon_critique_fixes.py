@@ -29,9 +29,11 @@ with points or without). Three patterns: strong led a plain card where a low tru
 (holding two or three trumps but not the master trump), it kept the trump 3 or 2 in fourth
 hand and threw an ace to the opponents' trick instead, and in second hand, void in the suit
 led, it threw a scartino where throwing an ace that is not master (its suit's 3 or 2 unseen)
-was best. The first two are now strong's own (``draw_low``, ``honour_count``); the third is
-this plug-in's ``shed_ace``: in second hand, void in the suit led, throw a plain-suit ace
-that is not master.
+was best; and, read again from the strong that took the first two, it led a counting plain
+master where drawing trumps first was best. The first two and the last are now strong's own
+(``draw_low``, ``honour_count``, ``plain_first`` 2); the third is this plug-in's
+``shed_ace``: in second hand, void in the suit led, throw a plain-suit ace that is not
+master.
 
 Everything else is ``strong``'s (``concede=0, shed_ace=0``: as strong).
 results/critique/easy_gains.md says what each round gained against ``strong``.

@@ -70,7 +70,10 @@ Choices this module adds where the spec leaves room
   master trump it leads the lowest trump (strong led a plain card there: +0.042 match result
   with ``draw_trumps`` 5), and with ``honour_count`` the card it would throw instead of the
   trump 3 or 2 counts towards ``honour_min`` (1 in any hand, 2 in fourth hand only: strong
-  kept the 3 and threw an ace to the opponents' trick; +0.003, +0.012 with honour_min 3).
+  kept the 3 and threw an ace to the opponents' trick; +0.003, +0.012 with honour_min 3). A
+  third round (the same grouping of strong's leads) found the plain masters led before the
+  trump draws that the evaluation preferred: with ``plain_first`` 2 the trumps are drawn first
+  (``trump_draw``), then the counting plain masters (+0.020 against that strong).
   Against a field of ``strong`` each rule pays on its own (``cardsim compare``, 20,000 matches:
   the expert +0.12 match result; without ruff_risk +0.06, without bank +0.08, without the
   draw +0.11). Tried and dropped (each lost against that field): keeping a lone plain 3 or 2
@@ -78,7 +81,8 @@ Choices this module adds where the spec leaves room
   beatable partner with a standing master, letting the trump 3 and 2 win cheap late tricks,
   leading low for a partner's ruff (no effect), discarding toward a void; in the second round,
   throwing an ace that is not master in second hand when void in the suit led (the critique's
-  third pattern: -0.003).
+  third pattern: -0.003); leading the lowest trump rather than the master trump when drawing
+  from ``draw_trumps`` (-0.006 to -0.015).
 * Plug-in strategies (issue 17): a seat with sid ``PLUGIN + b`` asks a user's ``decide`` (a
   ``jit.PLUG_SIG`` function) first for the decision kinds of its mask: K_TRUMP (legal: the
   suits 0..3), K_DECLARE (an optional marafona: 0 no, 1 yes), K_CLAIM (a claim window: 0 no,

@@ -185,7 +185,8 @@ F_CLAIM_PROB, F_CLAIM_DUE, F_SIZE = offsets(
     ("X_BANK", 1),               # a sure win takes the card of most bank x 10 x thirds - keep_cost (0: the
                                  # cheapest)
     ("X_CLINCH", 1),             # at most this many thirds short of the target, play masters (0: never)
-    ("X_PLAIN", 1),              # 1: lead a plain master that counts before any other lead
+    ("X_PLAIN", 1),              # 1: lead a plain master that counts before any other lead; 2: after the
+                                 # trump draws
     ("X_DRAW_LOW", 1),           # lead the lowest trump holding at least this many without the master trump
                                  # (11: never)
     ("X_HONOUR_COUNT", 1),       # the card thrown instead of a trump 3 or 2 counts towards honour_min: 1 in

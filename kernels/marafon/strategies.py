@@ -147,11 +147,10 @@ def stands(st, card, unseen, last, risk):
 
 
 @njit(cache=True)
-def expert_lead(st, p, hand, unseen, prm):
-    """The expert's lead, while an opponent may still hold a trump (not both shown void): trumps
-    holding ``draw_trumps`` or more (the master trump if held, else the lowest), the lowest trump
-    holding ``draw_low`` or more without the master trump; otherwise as the heuristic
-    (``tricks.lead_card``)."""
+def trump_draw(st, p, hand, unseen, prm):
+    """The trump the expert leads to draw trumps, else -1: while an opponent may still hold one
+    (not both shown void), holding ``draw_trumps`` or more (the master trump if held, else the
+    lowest), or ``draw_low`` or more without the master trump (the lowest)."""
     trump = st[TRUMP]
     tmask = suit_mask40(trump)
     mine = hand & tmask
@@ -164,7 +163,15 @@ def expert_lead(st, p, hand, unseen, prm):
             return top if master else cheapest(mine, trump)
         if held >= prm[X_DRAW_LOW] and not master:
             return cheapest(mine, trump)
-    return lead_card(hand, unseen, trump)
+    return -1
+
+
+@njit(cache=True)
+def expert_lead(st, p, hand, unseen, prm):
+    """The expert's lead: a trump draw (``trump_draw``), else as the heuristic
+    (``tricks.lead_card``)."""
+    c = trump_draw(st, p, hand, unseen, prm)
+    return c if c >= 0 else lead_card(hand, unseen, st[TRUMP])
 
 
 @njit(cache=True)
@@ -244,6 +251,10 @@ def expert_card(st, opts, p, legal, prm):
         if c >= 0:
             return c
     if st[NCARDS] == 0:
+        if prm[X_PLAIN] > 1:                     # trumps drawn before the plain masters
+            c = trump_draw(st, p, hand, unseen, prm)
+            if c >= 0:
+                return c
         if prm[X_PLAIN] > 0:
             c = plain_master_lead(hand, unseen, st[TRUMP])
             if c >= 0:
