@@ -3,10 +3,11 @@
     cardsim compare marafon --strategy strong --strategy examples/marafon_critique_fixes.py:fixes --field strong
 
 What a player writes in an hour from ``cardsim critique marafon --strategy strong`` (the worst
-positions of results/critique/marafon.md), in two rounds:
+positions of results/critique/marafon.md), in three rounds:
 
 Round 1, from the critique of the first tuned expert (both rules are now strong's ``clinch``
-and ``plain_first``; at ``need=3, masters_first=1`` this plug-in plays as strong):
+and ``plain_first``; at ``need=3, masters_first=0`` this plug-in plays as strong, whose
+``plain_first`` 2 now leads the plain masters after its trump draws (round 3)):
 
 * game point: the worst card plays were at 40-40 with the side's count at 120 or 121 of the
   123 thirds it needs: strong led a low card (6C, 4S) where a master (the trump 3, a plain
@@ -115,7 +116,9 @@ def decide(view, legal, n, prm):
 fixes = Strategy("marafon", decide, base="strong", kinds=[M.K_CARD, M.K_CLAIM],
                  params=[param("need", 3, 0, 123, "at most this many thirds short of the target: play masters",
                                integer=True),
-                         param("masters_first", 1, 0, 1, "1: lead a plain master that counts before any other lead",
+                         param("masters_first", 0, 0, 1, "1: lead a plain master that counts before any other lead, "
+                                                         "trump draws included (strong's plain_first 1, before round 3); "
+                                                         "0: as strong",
                                integer=True),
                          param("concede", 20, 0, 41, "claim (a wrong claim loses the game) when the other side "
                                                      "leads the game score by at least this (0: never)",
