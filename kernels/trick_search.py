@@ -5,9 +5,12 @@ this module holds what the trick games built on ``kernels.tricks`` (Marafon, Tri
 written alike on top of them:
 
 * the deal of the cards a searching seat cannot see (its game's ``determinize``) that respects
-  the suits each seat has shown void in: ``place`` draws a card's seat in proportion to its open
-  places among those that may take the suit and leave the rest dealable (``deal_feasible``,
-  Hall's condition); without voids that is a uniform deal;
+  the suits each seat has shown void in: ``other_seats``, ``hidden_places`` (the places and suits
+  each other seat may take), ``unseen_cards`` (the pool), ``start_deal`` and ``deal_cards``; a
+  card's seat is drawn (``place``) in proportion to its open places among those that may take
+  the suit and leave the rest dealable (``deal_feasible``, Hall's condition); without voids that
+  is a uniform deal. The game adds what it alone knows (cards placed by its rules: a declared
+  cricca, a card that named the trump, a called card) as each seat's ``known`` cards;
 * the critique's action codes, ``kind << ACT_SHIFT | action`` (``act_code``, ``mask_acts``), and
   its driver's answer ``HALT``.
 
@@ -16,9 +19,10 @@ here reads a game's state.
 """
 import numpy as np
 
-from cardsim.kernels.cards import lowbit
+from cardsim.kernels.cards import lowbit, popcount
 from cardsim.kernels.jit import njit
 from cardsim.kernels.rng import below
+from cardsim.kernels.tricks import FULL40
 
 ACT_SHIFT = 6      # a critique action code (issue 40): kind << ACT_SHIFT | the legal action
 ACT_MASK = (1 << ACT_SHIFT) - 1
@@ -77,6 +81,90 @@ def place(c, seats, left, rem, elig, gen):
             return j
         left[j] += 1
         skip |= 1 << j
+
+
+@njit(cache=True, inline='always')
+def first_room(left):
+    """The first seat with an open place (``left``), one taken: the seat of a card that ``place``
+    cannot place (inconsistent constraints)."""
+    j = 0
+    while left[j] == 0:
+        j += 1
+    left[j] -= 1
+    return j
+
+
+@njit(cache=True)
+def place_card(c, seats, left, rem, elig, gen):
+    """``place``, else (inconsistent constraints) ``first_room``."""
+    j = place(c, seats, left, rem, elig, gen)
+    return j if j >= 0 else first_room(left)
+
+
+@njit(cache=True)
+def other_seats(p, others):
+    """The seats but ``p`` (of ``len(others) + 1``), in seat order, into ``others``."""
+    k = 0
+    for q in range(len(others) + 1):
+        if q != p:
+            others[k] = q
+            k += 1
+
+
+@njit(cache=True)
+def hidden_places(others, hands, voids, known, need, elig):
+    """What a deal of the hidden cards respects, for the seats ``others[j]`` (``hands[q]``, their
+    hands as masks, and ``voids[q]``, the 4-bit masks of the suits they have shown void in: slices
+    of a game's state): ``need[j]`` the cards of seat j's hand that are not its ``known[j]`` (the
+    cards its game places there), ``elig[s]`` the mask of the j that may hold suit s."""
+    for s in range(4):
+        elig[s] = 0
+    for j in range(len(others)):
+        q = others[j]
+        need[j] = popcount(hands[q]) - popcount(known[j])
+        for s in range(4):
+            if not (voids[q] >> s) & 1:
+                elig[s] |= 1 << j
+
+
+@njit(cache=True)
+def unseen_cards(taken, cards):
+    """The cards of the deck not in the mask ``taken``, lowest first, into ``cards``; returns
+    their number."""
+    pool = FULL40 & ~taken
+    m = 0
+    while pool:
+        cards[m] = lowbit(pool)
+        m += 1
+        pool &= pool - 1
+    return m
+
+
+@njit(cache=True)
+def start_deal(cards, m, need, left, rem, hands):
+    """Before a deal of ``cards[:m]``: every seat j has ``need[j]`` open places (``left``) and an
+    empty hand (``hands``), ``rem[s]`` the cards of suit s to deal."""
+    for j in range(len(left)):
+        left[j] = need[j]
+        hands[j] = 0
+    for s in range(4):
+        rem[s] = 0
+    for i in range(m):
+        rem[cards[i] // 10] += 1
+
+
+@njit(cache=True)
+def deal_cards(cards, m, elig, left, rem, hands, gen):
+    """Deal ``cards[:m]`` in their order into ``hands`` (``hands[j]``: seat j's mask), each to a seat
+    that may take its suit (``elig``) drawn by ``place`` (``left``, ``rem``: ``start_deal``'s), else
+    ``first_room``. (``place_card`` written out: a call per card of it cost a third of a deal.)"""
+    for i in range(m):
+        c = cards[i]
+        rem[c // 10] -= 1
+        j = place(c, elig[c // 10], left, rem, elig, gen)
+        if j < 0:
+            j = first_room(left)
+        hands[j] |= np.int64(1) << c
 
 
 # =============================================================================

@@ -8,8 +8,8 @@ import numpy as np
 from cardsim.kernels.cards import lowbit, popcount
 from cardsim.kernels.jit import njit, no_plugin
 from cardsim.kernels.search import best_action, plan_budget, search_key, seed_sub, shuffle_prefix, SP_POLICY, SP_PRM
-from cardsim.kernels.trick_search import place
-from cardsim.kernels.tricks import CRICCA, cricche, FULL40, legal_cards
+from cardsim.kernels.trick_search import deal_cards, hidden_places, other_seats, start_deal, unseen_cards
+from cardsim.kernels.tricks import CRICCA, cricche, legal_cards
 from cardsim.kernels.marafon.layout import (
     ASKED,
     BATT,
@@ -84,40 +84,27 @@ def declarable_in(st, opts, q, hand):
 
 
 @njit(cache=True)
-def deal_constrained(cards, m, need, elig, out, gen, left, rem):
-    """Deal ``cards[:m]`` (shuffled) to three seats: ``need[j]`` cards each, none of a suit
-    seat j has shown void in (``elig[s]``: the seats that may hold suit s), into ``out``. Each card
-    goes to a seat drawn in proportion to its open places among those that may take it and leave
-    the rest dealable (``trick_search.place``); without voids that is a uniform deal."""
-    for j in range(3):
-        left[j] = need[j]
-        out[j] = 0
+def known_cards(st, q):
+    """The cards public play places in seat q's hand: its declared cricche and, in a game's first
+    hand, the battitore's 4 of coins (he named trump as its holder), until they are played."""
+    m = 0
     for s in range(4):
-        rem[s] = 0
-    for i in range(m):
-        rem[cards[i] // 10] += 1
-    for i in range(m):
-        c = cards[i]
-        s = c // 10
-        rem[s] -= 1
-        chosen = place(c, elig[s], left, rem, elig, gen)
-        if chosen < 0:           # only for inconsistent constraints: any seat with room
-            for j in range(3):
-                if left[j] > 0:
-                    chosen = j
-            left[chosen] -= 1
-        out[chosen] |= np.int64(1) << c
+        if (st[DECL + q] >> s) & 1:
+            m |= np.int64(CRICCA) << (10 * s)
+    if st[HAND_NO] == 1 and q == st[BATT]:
+        m |= np.int64(1) << FOUR_COINS
+    return m & ~st[PLAYED]
 
 
 @njit(cache=True)
 def determinize(st, opts, p, gen, work):
     """Deal again, in ``st``, the three hands seat ``p`` cannot see, from the cards it has not
     seen, consistently with everything public: hand sizes, the suits each seat has shown void
-    in (``VOID``), the declared cricche still unplayed (``DECL``) and, in a game's first hand,
-    the 4 of coins with the battitore (he named trump as its holder) until it is played; with
-    ``marafona_auto_declare``, no seat that has had its turn in trick 1 gets a cricca it would
-    have declared and did not (up to DEAL_TRIES deals; then the last one). Reads only what
-    ``p`` may see. ``work``: scratch (64 int64)."""
+    in (``VOID``), the declared cricche still unplayed and the battitore's 4 of coins
+    (``known_cards``); with ``marafona_auto_declare``, no seat that has had its turn in trick 1
+    gets a cricca it would have declared and did not (up to DEAL_TRIES deals; then the last
+    one). The deal is ``kernels.trick_search``'s. Reads only what ``p`` may see. ``work``:
+    scratch (64 int64)."""
     others = work[0:3]
     known = work[3:6]
     need = work[6:9]
@@ -126,39 +113,18 @@ def determinize(st, opts, p, gen, work):
     rem = work[15:19]
     elig = work[19:23]
     cards = work[24:64]
-    k = 0
-    for q in range(N_PLAYERS):
-        if q != p:
-            others[k] = q
-            k += 1
+    other_seats(p, others)
     taken = st[PLAYED] | st[HAND + p]
-    for s in range(4):
-        elig[s] = 0
     for j in range(3):
-        q = others[j]
-        m = 0
-        for s in range(4):
-            if (st[DECL + q] >> s) & 1:
-                m |= np.int64(CRICCA) << (10 * s)
-        if st[HAND_NO] == 1 and q == st[BATT]:
-            m |= np.int64(1) << FOUR_COINS
-        m &= ~st[PLAYED]
-        known[j] = m
-        taken |= m
-        need[j] = popcount(st[HAND + q]) - popcount(m)
-        for s in range(4):
-            if not (st[VOID + q] >> s) & 1:
-                elig[s] |= 1 << j
-    pool = FULL40 & ~taken
-    m = 0
-    while pool:
-        cards[m] = lowbit(pool)
-        m += 1
-        pool &= pool - 1
+        known[j] = known_cards(st, others[j])
+        taken |= known[j]
+    hidden_places(others, st[HAND:HAND + N_PLAYERS], st[VOID:VOID + N_PLAYERS], known, need, elig)
+    m = unseen_cards(taken, cards)
     check = opts[O_AUTO_DECLARE] == 1 and st[TRUMP] >= 0
     for attempt in range(DEAL_TRIES):
         shuffle_prefix(cards, m, gen)
-        deal_constrained(cards, m, need, elig, hands, gen, left, rem)
+        start_deal(cards, m, need, left, rem, hands)
+        deal_cards(cards, m, elig, left, rem, hands, gen)
         ok = True
         if check:
             for j in range(3):

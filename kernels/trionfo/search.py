@@ -9,8 +9,8 @@ from numba import types
 from cardsim.kernels.cards import lowbit, popcount
 from cardsim.kernels.jit import lazy_cfunc, njit
 from cardsim.kernels.search import SP_POLICY, SP_PRM, best_action, plan_budget, search_key, seed_sub, shuffle_prefix
-from cardsim.kernels.trick_search import place
-from cardsim.kernels.tricks import FULL40, legal_cards
+from cardsim.kernels.trick_search import deal_cards, hidden_places, other_seats, place_card, start_deal, unseen_cards
+from cardsim.kernels.tricks import legal_cards
 from cardsim.kernels.trionfo.actions import ACT_MASK
 from cardsim.kernels.trionfo.layout import (
     CALLED, DECLARER, FIRST_SPEAKER, FIVE_COINS, HAND, HAND_IDX, HIGH_BIDDER, HIGH_LEVEL, HMONEY, K_BID, K_CALL,
@@ -37,75 +37,42 @@ def determinize(st, opts, p, gen, work):
     in (``VOID``), in a session's first hand the 5 of coins with the first speaker (he speaks
     first as its holder) until it is played, and an unplayed called card not in ``p``'s hand
     with one of the others (not the declarer unless self-calls are allowed); its holder is the
-    world's partner. Each card goes to a seat drawn in proportion to its open places among
-    those that may take it and leave the rest dealable (``trick_search.place``; without voids: a
-    uniform deal). Reads only what ``p`` may see. ``work``: scratch (64 int64)."""
+    world's partner. The deal is ``kernels.trick_search``'s (without voids: a uniform deal).
+    Reads only what ``p`` may see. ``work``: scratch (64 int64)."""
     others = work[0:4]
     known = work[4:8]
     left = work[8:12]
     hands = work[12:16]
     rem = work[16:20]
     elig = work[20:24]
-    cards = work[24:64]
-    k = 0
-    for q in range(N_PLAYERS):
-        if q != p:
-            others[k] = q
-            k += 1
+    need = work[24:28]
+    cards = work[28:64]             # at most 32 unseen cards (p holds 8)
+    other_seats(p, others)
     taken = st[PLAYED] | st[HAND + p]
-    for s in range(4):
-        elig[s] = 0
-        rem[s] = 0
     for j in range(OTHERS):
-        q = others[j]
-        m = 0
-        if st[HAND_IDX] == 0 and q == st[FIRST_SPEAKER]:
-            m = np.int64(1) << FIVE_COINS
-        m &= ~st[PLAYED]
-        known[j] = m
-        taken |= m
-        left[j] = popcount(st[HAND + q]) - popcount(m)
-        hands[j] = m
-        for s in range(4):
-            if not (st[VOID + q] >> s) & 1:
-                elig[s] |= 1 << j
+        known[j] = 0
+        if st[HAND_IDX] == 0 and others[j] == st[FIRST_SPEAKER]:
+            known[j] = (np.int64(1) << FIVE_COINS) & ~st[PLAYED]
+        taken |= known[j]
+    hidden_places(others, st[HAND:HAND + N_PLAYERS], st[VOID:VOID + N_PLAYERS], known, need, elig)
     called = st[CALLED]
     special = called >= 0 and not (taken >> called) & 1
     if special:
         taken |= np.int64(1) << called
-    pool = FULL40 & ~taken
-    m = 0
-    while pool:
-        cards[m] = lowbit(pool)
-        rem[cards[m] // 10] += 1
-        m += 1
-        pool &= pool - 1
+    m = unseen_cards(taken, cards)
     shuffle_prefix(cards, m, gen)
+    start_deal(cards, m, need, left, rem, hands)
     if special:
         seats = elig[called // 10]
         for j in range(OTHERS):
             if others[j] == st[DECLARER] and opts[O_SELF_CALL] == 0:
                 seats &= ~(1 << j)
-        j = place(called, seats, left, rem, elig, gen)
-        if j < 0:                   # only for inconsistent constraints
-            j = 0
-            while left[j] == 0:
-                j += 1
-            left[j] -= 1
+        j = place_card(called, seats, left, rem, elig, gen)
         hands[j] |= np.int64(1) << called
         st[PARTNER] = others[j]
-    for i in range(m):
-        c = cards[i]
-        rem[c // 10] -= 1
-        j = place(c, elig[c // 10], left, rem, elig, gen)
-        if j < 0:
-            j = 0
-            while left[j] == 0:
-                j += 1
-            left[j] -= 1
-        hands[j] |= np.int64(1) << c
+    deal_cards(cards, m, elig, left, rem, hands, gen)
     for j in range(OTHERS):
-        st[HAND + others[j]] = hands[j]
+        st[HAND + others[j]] = hands[j] | known[j]
 
 
 @njit(cache=True)
