@@ -11,6 +11,8 @@ written alike on top of them:
   the suit and leave the rest dealable (``deal_feasible``, Hall's condition); without voids that
   is a uniform deal. The game adds what it alone knows (cards placed by its rules: a declared
   cricca, a card that named the trump, a called card) as each seat's ``known`` cards;
+* a search's scratch arrays (``search_scratch``) and the cards of a mask as a list (``cards_of``:
+  the legal cards a search tries, the unseen cards it deals);
 * the critique's action codes, ``kind << ACT_SHIFT | action`` (``act_code``, ``mask_acts``), and
   its driver's answer ``HALT``.
 
@@ -128,16 +130,31 @@ def hidden_places(others, hands, voids, known, need, elig):
 
 
 @njit(cache=True)
+def cards_of(mask, cards):
+    """The cards of ``mask``, lowest first, into ``cards``; returns their number."""
+    m = 0
+    while mask:
+        cards[m] = lowbit(mask)
+        m += 1
+        mask &= mask - 1
+    return m
+
+
+@njit(cache=True)
 def unseen_cards(taken, cards):
     """The cards of the deck not in the mask ``taken``, lowest first, into ``cards``; returns
     their number."""
-    pool = FULL40 & ~taken
-    m = 0
-    while pool:
-        cards[m] = lowbit(pool)
-        m += 1
-        pool &= pool - 1
-    return m
+    return cards_of(FULL40 & ~taken, cards)
+
+
+@njit(cache=True)
+def search_scratch(st_size, n, trace_w):
+    """The arrays of a decision's search among ``n`` actions: two states of ``st_size`` (the
+    world, a rollout), ``determinize``'s scratch (64), the actions' totals, a generator, an empty
+    trace of width ``trace_w`` and the actions still active (all)."""
+    return (np.empty(st_size, np.int64), np.empty(st_size, np.int64), np.empty(64, np.int64),
+            np.zeros(n, np.float64), np.empty(2, np.uint64), np.zeros((0, trace_w), np.int64),
+            np.ones(n, np.bool_))
 
 
 @njit(cache=True)
@@ -198,3 +215,4 @@ def mask_acts(kind, mask, v, acts):
         n += 1
         mask &= mask - 1
     return n, i
+

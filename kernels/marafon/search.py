@@ -8,7 +8,9 @@ import numpy as np
 from cardsim.kernels.cards import lowbit, popcount
 from cardsim.kernels.jit import njit, no_plugin
 from cardsim.kernels.search import best_action, plan_budget, search_key, seed_sub, shuffle_prefix, SP_POLICY, SP_PRM
-from cardsim.kernels.trick_search import deal_cards, hidden_places, other_seats, start_deal, unseen_cards
+from cardsim.kernels.trick_search import (
+    cards_of, deal_cards, hidden_places, other_seats, search_scratch, start_deal, unseen_cards,
+)
 from cardsim.kernels.tricks import CRICCA, cricche, legal_cards
 from cardsim.kernels.marafon.layout import (
     ASKED,
@@ -267,20 +269,11 @@ def search_card(st, opts, p, legal, prm, gen, plug):
     if n == 1:
         return lowbit(legal)
     acts = np.empty(TRICKS, np.int64)
-    m = legal
-    for i in range(n):
-        acts[i] = lowbit(m)
-        m &= m - 1
+    cards_of(legal, acts)
     worlds, rollouts = plan_budget(prm, n)
     key = search_key(gen)
     sids_r, params_r = rollout_table(prm, N_PARAMS)
-    base = np.empty(ST_SIZE, np.int64)
-    sim = np.empty(ST_SIZE, np.int64)
-    work = np.empty(64, np.int64)
-    total = np.zeros(n, np.float64)
-    g = np.empty(2, np.uint64)
-    trace = np.zeros((0, TRACE_W), np.int64)
-    active = np.ones(n, np.bool_)
+    base, sim, work, total, g, trace, active = search_scratch(ST_SIZE, n, TRACE_W)
     for w in range(worlds):
         world_values(st, opts, p, K_CARD, 0, acts, n, active, prm, rollouts, sids_r, params_r, key, w, base, sim,
                      work, g, trace, plug, total)
@@ -297,14 +290,8 @@ def search_trump(st, opts, b, prm, gen, plug):
     worlds, rollouts = plan_budget(prm, 4)
     key = search_key(gen)
     sids_r, params_r = rollout_table(prm, N_PARAMS)
-    base = np.empty(ST_SIZE, np.int64)
-    sim = np.empty(ST_SIZE, np.int64)
-    work = np.empty(64, np.int64)
-    total = np.zeros(4, np.float64)
-    g = np.empty(2, np.uint64)
-    trace = np.zeros((0, TRACE_W), np.int64)
+    base, sim, work, total, g, trace, active = search_scratch(ST_SIZE, 4, TRACE_W)
     acts = np.arange(4, dtype=np.int64)
-    active = np.ones(4, np.bool_)
     for w in range(worlds):
         world_values(st, opts, b, K_TRUMP, 0, acts, 4, active, prm, rollouts, sids_r, params_r, key, w, base, sim,
                      work, g, trace, plug, total)
