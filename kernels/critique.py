@@ -18,6 +18,8 @@ actions) in two stages:
    around 0, not above it. When the best is the choice, the regret is 0 exactly.
 
 Values are the deciding seat's payout in the game's unit, as the game's search values it.
+``race_actions`` runs the two stages over the game's own world function (a game passes its
+``world_values`` wrapped to ``world(wx, w, active, out)``).
 
 Row layout (float64, one per decision of the critiqued seat):
 
@@ -217,6 +219,41 @@ def finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w_sel, w_all, r
         row[CR_SE_REGRET] = 0.0
     row[CR_WORLDS] = w_all
     row[CR_ROLLOUTS] = rollouts
+
+
+@njit(cache=True, inline='always')
+def race_actions(world, wx, acts, n, chosen, worlds, rollouts, row, acts_out):
+    """A game's evaluation of the actions ``acts[:n]`` (its choice ``chosen``) into ``row`` and
+    ``acts_out``, the two stages above: the select stage over worlds ``0 .. worlds-1`` in rounds
+    of ROUND (``round_done``), then, when the best is not the choice, both measured on worlds
+    ``worlds .. 2 worlds - 1`` (``measure_pair``). ``world(wx, w, active, out)`` is the game's:
+    it adds to ``out[i]`` the values of ``rollouts`` rollouts of each active action i in world
+    ``w`` (``wx``: the rest of its arguments, a tuple). Inlined: a kernel that passes a function
+    to another kernel's call holds the function's address, which numba cannot cache; inlined,
+    ``world`` is called directly."""
+    vals = np.zeros((2 * worlds, n), dtype=np.float64)
+    seen = np.zeros(n, dtype=np.int64)
+    active = np.ones(n, dtype=np.bool_)
+    out = np.empty(n, dtype=np.float64)
+    w, best, played = 0, chosen, 0
+    while w < worlds:
+        for ww in range(w, min(worlds, w + ROUND)):
+            out[:] = 0.0
+            world(wx, ww, active, out)
+            played += rollouts * put_world(vals[ww], out, n, active, rollouts)
+        w = min(worlds, w + ROUND)
+        best, stop = round_done(vals, w, n, active, seen, chosen)
+        if stop:
+            break
+    w_all = w
+    if best != chosen:
+        measure_pair(active, best, chosen)
+        for ww in range(worlds, 2 * worlds):
+            out[:] = 0.0
+            world(wx, ww, active, out)
+            played += rollouts * put_world(vals[ww - worlds + w], out, n, active, rollouts)
+        w_all = w + worlds
+    finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
 
 
 @njit(cache=True)

@@ -13,8 +13,9 @@ written alike on top of them:
   cricca, a card that named the trump, a called card) as each seat's ``known`` cards;
 * a search's scratch arrays (``search_scratch``) and the cards of a mask as a list (``cards_of``:
   the legal cards a search tries, the unseen cards it deals);
-* the critique's action codes, ``kind << ACT_SHIFT | action`` (``act_code``, ``mask_acts``), and
-  its driver's answer ``HALT``.
+* the critique's action codes, ``kind << ACT_SHIFT | action`` (``act_code``, ``mask_acts``), its
+  driver's context ``cr`` (``critique_context``), its rows (``row_decision``) and its answer
+  ``HALT``.
 
 A game passes the arrays it reads (slices of its scratch buffer) and its seats' masks; nothing
 here reads a game's state.
@@ -22,8 +23,9 @@ here reads a game's state.
 import numpy as np
 
 from cardsim.kernels.cards import lowbit, popcount
+from cardsim.kernels.critique import plain_row, sampled, STREAM_CRITIQUE
 from cardsim.kernels.jit import njit
-from cardsim.kernels.rng import below
+from cardsim.kernels.rng import below, mix64, stream_key
 from cardsim.kernels.tricks import FULL40
 
 ACT_SHIFT = 6      # a critique action code (issue 40): kind << ACT_SHIFT | the legal action
@@ -216,3 +218,40 @@ def mask_acts(kind, mask, v, acts):
         mask &= mask - 1
     return n, i
 
+
+# =============================================================================
+# a critique driver's context and rows
+# =============================================================================
+@njit(cache=True)
+def critique_context(seed, game, seat, prm, rate, stop, rows, acts_out, snaps):
+    """The context ``cr`` of a critique driver for deal ``game`` of run ``seed`` (its decisions
+    rowed by ``row_decision``): (seat, prm, rate, key, cx, rows, acts_out, snaps), ``key`` the
+    deal's critique key (STREAM_CRITIQUE) and ``cx`` = [rows written, decisions of the seat,
+    decisions of any seat, ``stop``: the driver halts before that decision of any seat]."""
+    cx = np.zeros(4, np.int64)
+    cx[3] = stop
+    key = stream_key(seed, game, np.int64(STREAM_CRITIQUE))
+    return (np.int64(seat), prm, np.float64(rate), key, cx, rows, acts_out, snaps)
+
+
+@njit(cache=True)
+def row_decision(cr, st, p, kind, phase, detail, acts, n, i):
+    """A decision of seat ``p`` (index ``i`` of ``acts[:n]`` chosen) in a critique driver
+    (``critique_context``): counted, and when p is the critiqued seat a row (``plain_row`` with
+    ``phase`` and ``detail``), the state ``st`` kept in ``snaps`` when it is to be valued
+    (``sampled``, more than one legal action). Returns (that row's index, the key of its
+    valuation), the index -1 when none is to be valued."""
+    seat, prm, rate, key, cx, rows, acts_out, snaps = cr
+    k = -1
+    sub = np.uint64(0)
+    if p == seat:
+        if cx[0] < len(rows):
+            plain_row(rows[cx[0]], cx[1], cx[2], kind, phase, detail, n, i, acts[i])
+            if n > 1 and sampled(key, cx[1], rate):
+                k = cx[0]
+                snaps[k, :len(st)] = st
+                sub = mix64(key + np.uint64(cx[1] + 1))
+            cx[0] += 1
+        cx[1] += 1
+    cx[2] += 1
+    return k, sub

@@ -5,20 +5,11 @@ valued by the search's worlds (``world_values``). HALT, act_code, decision_kind,
 codes tell them apart)."""
 import numpy as np
 
-from cardsim.kernels.critique import (
-    finish_row,
-    measure_pair,
-    plain_row,
-    put_world,
-    ROUND as CR_ROUND,
-    round_done,
-    sampled,
-    STREAM_CRITIQUE,
-)
+from cardsim.kernels.critique import race_actions
 from cardsim.kernels.jit import njit, no_plugin, with_plugin_params
-from cardsim.kernels.rng import mix64, seed_stream, stream_key, STREAM_PLAY
+from cardsim.kernels.rng import seed_stream, STREAM_PLAY
 from cardsim.kernels.search import SP_ROLLOUTS, SP_WORLDS
-from cardsim.kernels.trick_search import HALT, mask_acts
+from cardsim.kernels.trick_search import critique_context, HALT, mask_acts, row_decision, search_scratch
 from cardsim.kernels.tricks import legal_cards
 from cardsim.kernels.marafon.layout import (
     BATT,
@@ -80,67 +71,39 @@ from cardsim.kernels.marafon.play import card_choice, trump_choice
 
 
 @njit(cache=True)
+def critique_world(wx, w, active, out):
+    """``world_values`` of world ``w`` for ``race_actions`` (``wx``: ``critique_eval``'s)."""
+    st, opts, p, kind, ctx, acts, n, prm, rollouts, sids, params, key, base, sim, work, g, trace, plug = wx
+    world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids, params, key, w, base, sim, work, g,
+                 trace, plug, out)
+
+
+@njit(cache=True)
 def critique_eval(st, opts, p, kind, ctx, acts, n, chosen, prm, key, row, acts_out, plug):
     """Value every legal action ``acts[:n]`` (action codes) of seat ``p``'s decision ``kind``
-    (``ctx``: ``play_choice``) with the search row ``prm`` (``kernels.critique``: a racing select
-    stage over ``worlds`` worlds, then the best and the choice ``chosen`` measured on as many
-    fresh ones) into ``row`` and ``acts_out``. The value is the search's ``search_value``: the
-    hand's point difference of p's side, +- the row's game weight for a game decided in the
-    hand; each rollout stops at the end of the hand (or of the game). Trump is valued by
-    rolling every suit out whatever the row's ``trump``; declarations and claims likewise."""
+    (``ctx``: ``play_choice``) with the search row ``prm`` (``kernels.critique.race_actions``: a
+    racing select stage over ``worlds`` worlds, then the best and the choice ``chosen`` measured
+    on as many fresh ones) into ``row`` and ``acts_out``. The value is the search's
+    ``search_value``: the hand's point difference of p's side, +- the row's game weight for a
+    game decided in the hand; each rollout stops at the end of the hand (or of the game). Trump
+    is valued by rolling every suit out whatever the row's ``trump``; declarations and claims
+    likewise."""
     worlds = max(1, int(prm[SP_WORLDS]))
     rollouts = max(1, int(prm[SP_ROLLOUTS]))
     sids_r, params_r = rollout_table(prm, N_PARAMS)
-    vals = np.zeros((2 * worlds, n), dtype=np.float64)
-    seen = np.zeros(n, dtype=np.int64)
-    active = np.ones(n, dtype=np.bool_)
-    base = np.empty(ST_SIZE, np.int64)
-    sim = np.empty(ST_SIZE, np.int64)
-    work = np.empty(64, np.int64)
-    g = np.empty(2, np.uint64)
-    trace = np.zeros((0, TRACE_W), np.int64)
-    out = np.empty(n, dtype=np.float64)
-    w, best, played = 0, chosen, 0
-    while w < worlds:
-        for ww in range(w, min(worlds, w + CR_ROUND)):
-            out[:] = 0.0
-            world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids_r, params_r, key, ww, base, sim,
-                         work, g, trace, plug, out)
-            played += rollouts * put_world(vals[ww], out, n, active, rollouts)
-        w = min(worlds, w + CR_ROUND)
-        best, stop = round_done(vals, w, n, active, seen, chosen)
-        if stop:
-            break
-    w_all = w
-    if best != chosen:
-        measure_pair(active, best, chosen)
-        for ww in range(worlds, 2 * worlds):
-            out[:] = 0.0
-            world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids_r, params_r, key, ww, base, sim,
-                         work, g, trace, plug, out)
-            played += rollouts * put_world(vals[ww - worlds + w], out, n, active, rollouts)
-        w_all = w + worlds
-    finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
+    base, sim, work, _, g, trace, _ = search_scratch(ST_SIZE, 0, TRACE_W)
+    wx = (st, opts, p, kind, ctx, acts, n, prm, rollouts, sids_r, params_r, key, base, sim, work, g, trace, plug)
+    race_actions(critique_world, wx, acts, n, chosen, worlds, rollouts, row, acts_out)
 
 
 @njit(cache=True)
 def cr_decision(st, opts, p, kind, ctx, acts, n, i, plug, cr):
-    """A decision of seat ``p`` (index ``i`` of ``acts[:n]`` chosen) in a critique driver: a row
-    when p is the critiqued seat (valued when sampled with more than one legal action), and the
-    count of decisions. ``cr`` = (seat, prm, rate, key, cx, rows, acts_out, snaps), ``cx`` =
-    [rows written, decisions of the seat, decisions of any seat, stop]."""
-    seat, prm, rate, key, cx, rows, acts_out, snaps = cr
-    if p == seat:
-        k = cx[0]
-        if k < len(rows):
-            plain_row(rows[k], cx[1], cx[2], kind, st[TRICK_NO], side_count(st, opts, p & 1), n, i, acts[i])
-            if n > 1 and sampled(key, cx[1], rate):
-                snaps[k, :ST_SIZE] = st
-                critique_eval(st, opts, p, kind, ctx, acts, n, i, prm, mix64(key + np.uint64(cx[1] + 1)), rows[k],
-                              acts_out[k], plug)
-            cx[0] += 1
-        cx[1] += 1
-    cx[2] += 1
+    """A decision of seat ``p`` (index ``i`` of ``acts[:n]`` chosen) in a critique driver
+    (``trick_search.row_decision``; its row's detail the side's claim count), valued by
+    ``critique_eval`` when sampled."""
+    k, key = row_decision(cr, st, p, kind, st[TRICK_NO], side_count(st, opts, p & 1), acts, n, i)
+    if k >= 0:
+        critique_eval(st, opts, p, kind, ctx, acts, n, i, cr[1], key, cr[5][k], cr[6][k], plug)
 
 
 @njit(cache=True)
@@ -266,10 +229,8 @@ def critique_deal(seed, game, opts, sids, params, seat, prm, rate, stop, rows, a
     st = np.zeros(ST_SIZE, np.int64)
     gdeck = np.zeros(2, np.uint64)
     gplay = np.zeros(2, np.uint64)
-    cx = np.zeros(4, np.int64)
-    cx[3] = stop
-    key = stream_key(seed, game, np.int64(STREAM_CRITIQUE))
-    cr = (np.int64(seat), prm, np.float64(rate), key, cx, rows, acts_out, snaps)
+    cr = critique_context(seed, game, seat, prm, rate, stop, rows, acts_out, snaps)
+    cx = cr[4]
     st[N] = N_PLAYERS
     for p in range(N_PLAYERS):
         if sids[p] >= PLUGIN or sids[p] == S_SEARCH:

@@ -2,13 +2,11 @@
 every decision of one seat rowed and its legal actions valued (``critique_deal``)."""
 import numpy as np
 
-from cardsim.kernels.critique import (
-    ROUND as CR_ROUND, STREAM_CRITIQUE, finish_row, measure_pair, plain_row, put_world, round_done, sampled,
-)
+from cardsim.kernels.critique import race_actions
 from cardsim.kernels.jit import njit, no_plugin, search_callback, with_plugin_params
-from cardsim.kernels.rng import STREAM_PLAY, mix64, seed_stream, stream_key
+from cardsim.kernels.rng import STREAM_PLAY, seed_stream
 from cardsim.kernels.search import SP_POLICY, SP_ROLLOUTS, SP_WORLDS
-from cardsim.kernels.trick_search import HALT
+from cardsim.kernels.trick_search import HALT, critique_context, row_decision, search_scratch
 from cardsim.kernels.tricks import legal_cards
 from cardsim.kernels.trionfo.actions import act_code, mask_acts
 from cardsim.kernels.trionfo.layout import (
@@ -40,66 +38,37 @@ def role(st, p):
 
 
 @njit(cache=True)
+def critique_world(wx, w, active, out):
+    """``world_values`` of world ``w`` for ``race_actions`` (``wx``: ``critique_eval``'s)."""
+    st, opts, p, kind, ctx, acts, n, prm, rollouts, sids, key, base, sim, work, g, trace = wx
+    world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids, key, w, base, sim, work, g, trace, out)
+
+
+@njit(cache=True)
 def critique_eval(st, opts, p, kind, ctx, acts, n, chosen, prm, key, row, acts_out):
     """Value every legal action ``acts[:n]`` (action codes) of seat ``p``'s decision ``kind``
-    (``ctx``: ``play_choice``) with the search row ``prm`` (``kernels.critique``: a racing select
-    stage over ``worlds`` worlds, then the best and the choice ``chosen`` measured on as many
-    fresh ones) into ``row`` and ``acts_out``. The value is the search's: seat p's money in the
-    hand, each rollout played to the hand's settlement (a thrown-in deal: 0). Bids, the trump,
-    the call and the naming are valued too (``play_choice``), whatever the row's ``trump``."""
+    (``ctx``: ``play_choice``) with the search row ``prm`` (``kernels.critique.race_actions``: a
+    racing select stage over ``worlds`` worlds, then the best and the choice ``chosen`` measured
+    on as many fresh ones) into ``row`` and ``acts_out``. The value is the search's: seat p's
+    money in the hand, each rollout played to the hand's settlement (a thrown-in deal: 0). Bids,
+    the trump, the call and the naming are valued too (``play_choice``), whatever the row's
+    ``trump``."""
     worlds = max(1, int(prm[SP_WORLDS]))
     rollouts = max(1, int(prm[SP_ROLLOUTS]))
     sids = np.full(N_PLAYERS, np.int64(prm[SP_POLICY]))
-    vals = np.zeros((2 * worlds, n), dtype=np.float64)
-    seen = np.zeros(n, dtype=np.int64)
-    active = np.ones(n, dtype=np.bool_)
-    base = np.empty(ST_SIZE, np.int64)
-    sim = np.empty(ST_SIZE, np.int64)
-    work = np.empty(64, np.int64)
-    g = np.empty(2, np.uint64)
-    trace = np.zeros((0, TRACE_W), np.int64)
-    out = np.empty(n, dtype=np.float64)
-    w, best, played = 0, chosen, 0
-    while w < worlds:
-        for ww in range(w, min(worlds, w + CR_ROUND)):
-            out[:] = 0.0
-            world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids, key, ww, base, sim, work, g,
-                         trace, out)
-            played += rollouts * put_world(vals[ww], out, n, active, rollouts)
-        w = min(worlds, w + CR_ROUND)
-        best, stop = round_done(vals, w, n, active, seen, chosen)
-        if stop:
-            break
-    w_all = w
-    if best != chosen:
-        measure_pair(active, best, chosen)
-        for ww in range(worlds, 2 * worlds):
-            out[:] = 0.0
-            world_values(st, opts, p, kind, ctx, acts, n, active, prm, rollouts, sids, key, ww, base, sim, work, g,
-                         trace, out)
-            played += rollouts * put_world(vals[ww - worlds + w], out, n, active, rollouts)
-        w_all = w + worlds
-    finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
+    base, sim, work, _, g, trace, _ = search_scratch(ST_SIZE, 0, TRACE_W)
+    wx = (st, opts, p, kind, ctx, acts, n, prm, rollouts, sids, key, base, sim, work, g, trace)
+    race_actions(critique_world, wx, acts, n, chosen, worlds, rollouts, row, acts_out)
 
 
 @njit(cache=True)
 def cr_decision(st, opts, p, kind, ctx, acts, n, i, cr):
-    """A decision of seat ``p`` (index ``i`` of ``acts[:n]`` chosen) in the critique driver: a row
-    when p is the critiqued seat (valued when sampled with more than one legal action), and the
-    count of decisions. ``cr`` = (seat, prm, rate, key, cx, rows, acts_out, snaps), ``cx`` =
-    [rows written, decisions of the seat, decisions of any seat, stop]."""
-    seat, prm, rate, key, cx, rows, acts_out, snaps = cr
-    if p == seat:
-        k = cx[0]
-        if k < len(rows):
-            plain_row(rows[k], cx[1], cx[2], kind, st[TRICK_NO], role(st, p), n, i, acts[i])
-            if n > 1 and sampled(key, cx[1], rate):
-                snaps[k, :ST_SIZE] = st
-                critique_eval(st, opts, p, kind, ctx, acts, n, i, prm, mix64(key + np.uint64(cx[1] + 1)), rows[k],
-                              acts_out[k])
-            cx[0] += 1
-        cx[1] += 1
-    cx[2] += 1
+    """A decision of seat ``p`` (index ``i`` of ``acts[:n]`` chosen) in the critique driver
+    (``trick_search.row_decision``; its row's detail p's ``role``), valued by ``critique_eval``
+    when sampled."""
+    k, key = row_decision(cr, st, p, kind, st[TRICK_NO], role(st, p), acts, n, i)
+    if k >= 0:
+        critique_eval(st, opts, p, kind, ctx, acts, n, i, cr[1], key, cr[5][k], cr[6][k])
 
 
 @njit(cache=True)
@@ -226,10 +195,8 @@ def critique_deal(seed, game, opts, sids, params, seat, prm, rate, stop, rows, a
     st = np.zeros(ST_SIZE, np.int64)
     gdeck = np.zeros(2, np.uint64)
     gplay = np.zeros(2, np.uint64)
-    cx = np.zeros(4, np.int64)
-    cx[3] = stop
-    key = stream_key(seed, game, np.int64(STREAM_CRITIQUE))
-    cr = (np.int64(seat), prm, np.float64(rate), key, cx, rows, acts_out, snaps)
+    cr = critique_context(seed, game, seat, prm, rate, stop, rows, acts_out, snaps)
+    cx = cr[4]
     start_session(st, first_dealer(opts, seed, game, gdeck))
     mark_plugged(st, sids)
     seed_stream(gplay, seed, game, np.int64(STREAM_PLAY))
