@@ -2,16 +2,7 @@
 the search's worlds (``kernels.critique`` for the shared parts)."""
 import numpy as np
 
-from cardsim.kernels.critique import (
-    ROUND as CR_ROUND,
-    STREAM_CRITIQUE,
-    finish_row,
-    measure_pair,
-    plain_row,
-    put_world,
-    round_done,
-    sampled,
-)
+from cardsim.kernels.critique import STREAM_CRITIQUE, plain_row, race_actions, sampled
 from cardsim.kernels.jit import njit, no_plugin, plugin_params, search_callback
 from cardsim.kernels.rng import STREAM_DECK, STREAM_PLAY, mix64, seed_stream, stream_key
 from cardsim.kernels.search import SP_ROLLOUTS, SP_WORLDS
@@ -56,11 +47,19 @@ def world(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g
         world_values(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out)
 
 
+@njit(cache=True, inline='always')
+def race_world(wx, ww, active, out):
+    """``world`` of world ``ww`` for ``race_actions`` (``wx``: ``evaluate``'s arguments)."""
+    st, p, opts, acts, n, prm, key, base, sim, acts2, cards, g, trace, st0, hist, nh, slots, cands = wx
+    world(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out, st0, hist, nh, slots,
+          cands)
+
+
 @njit(cache=True)
 def critique_eval(st, opts, acts, n, chosen, prm, key, row, acts_out):
     """Value every legal action ``acts[:n]`` of the seat to act with the search row ``prm``
-    (``kernels.critique``: a racing select stage over ``worlds`` worlds, then the best and the
-    choice ``chosen`` measured on as many fresh ones) into ``row`` and ``acts_out``; uniform
+    (``kernels.critique.race_actions``: a racing select stage over ``worlds`` worlds, then the best
+    and the choice ``chosen`` measured on as many fresh ones) into ``row`` and ``acts_out``; uniform
     worlds (no history of the deal)."""
     evaluate(st, opts, acts, n, chosen, prm, key, row, acts_out, st, np.empty(0, dtype=np.int64), 0, 0)
 
@@ -77,35 +76,14 @@ def evaluate(st, opts, acts, n, chosen, prm, key, row, acts_out, st0, hist, nh, 
     slots = (owner, avail, laid, due, k)
     worlds = max(1, int(prm[SP_WORLDS]))
     rollouts = max(1, int(prm[SP_ROLLOUTS]))
-    vals = np.zeros((2 * worlds, n), dtype=np.float64)
-    seen = np.zeros(n, dtype=np.int64)
-    active = np.ones(n, dtype=np.bool_)
     base = np.empty(ST_SIZE, dtype=np.int64)
     sim = np.empty(ST_SIZE, dtype=np.int64)
     acts2 = np.empty(MAX_ACTS, dtype=np.int64)
     cards = np.empty(52, dtype=np.int64)
     g = np.empty(2, dtype=np.uint64)
     trace = np.empty((0, 4), dtype=np.int64)
-    out = np.empty(n, dtype=np.float64)
-    w, best, played = 0, chosen, 0
-    while w < worlds:
-        for ww in range(w, min(worlds, w + CR_ROUND)):
-            world(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out, st0, hist, nh,
-                  slots, cands)
-            played += rollouts * put_world(vals[ww], out, n, active, rollouts)
-        w = min(worlds, w + CR_ROUND)
-        best, stop = round_done(vals, w, n, active, seen, chosen)
-        if stop:
-            break
-    w_all = w
-    if best != chosen:
-        measure_pair(active, best, chosen)
-        for ww in range(worlds, 2 * worlds):
-            world(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out, st0, hist, nh,
-                  slots, cands)
-            played += rollouts * put_world(vals[ww - worlds + w], out, n, active, rollouts)
-        w_all = w + worlds
-    finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
+    wx = (st, p, opts, acts, n, prm, key, base, sim, acts2, cards, g, trace, st0, hist, nh, slots, cands)
+    race_actions(race_world, wx, acts, n, chosen, worlds, rollouts, row, acts_out)
 
 
 @njit(cache=True, nogil=True)

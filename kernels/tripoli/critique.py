@@ -3,9 +3,7 @@
 """
 import numpy as np
 
-from cardsim.kernels.critique import (
-    finish_row, measure_pair, plain_row, put_world, ROUND as CR_ROUND, round_done, sampled, STREAM_CRITIQUE,
-)
+from cardsim.kernels.critique import plain_row, race_actions, sampled, STREAM_CRITIQUE
 from cardsim.kernels.jit import njit, no_plugin, plugin_params, search_callback
 from cardsim.kernels.rng import mix64, stream_key
 from cardsim.kernels.search import SP_POLICY, SP_PRM, SP_ROLLOUTS, SP_WORLDS
@@ -23,19 +21,24 @@ from cardsim.kernels.tripoli.play import begin_deal, buffers, clearing_due, play
 # =============================================================================
 # critique (issue 40): every legal action of the critiqued seat's decisions valued
 # =============================================================================
+@njit(cache=True, inline='always')
+def race_world(wx, ww, active, out):
+    """``world_values`` of world ``ww`` for ``race_actions`` (``wx``: ``critique_eval``'s)."""
+    st, opts, p, acts, n, sid, pprm, rollouts, key, base, sim, acts2, cards, deck, gdeck, g, trace = wx
+    world_values(st, opts, p, acts, n, active, sid, pprm, rollouts, key, ww, base, sim, acts2, cards, deck, gdeck, g,
+                 trace, out)
+
+
 @njit(cache=True)
 def critique_eval(st, opts, acts, n, chosen, prm, key, row, acts_out):
     """Value every legal action ``acts[:n]`` of the seat to act with the search row ``prm``
-    (``kernels.critique``: a racing select stage over ``worlds`` worlds, then the best and the
-    choice ``chosen`` measured on as many fresh ones): the seat's chips of the deal."""
+    (``kernels.critique.race_actions``: a racing select stage over ``worlds`` worlds, then the best
+    and the choice ``chosen`` measured on as many fresh ones): the seat's chips of the deal."""
     p = st[CUR]
     worlds = max(1, int(prm[SP_WORLDS]))
     rollouts = max(1, int(prm[SP_ROLLOUTS]))
     sid = np.int64(prm[SP_POLICY])
     pprm = prm[SP_PRM:]
-    vals = np.zeros((2 * worlds, n), dtype=np.float64)
-    seen = np.zeros(n, dtype=np.int64)
-    active = np.ones(n, dtype=np.bool_)
     base = np.empty(ST_SIZE, dtype=np.int64)
     sim = np.empty(ST_SIZE, dtype=np.int64)
     acts2 = np.empty(MAX_ACTS, dtype=np.int64)
@@ -44,26 +47,8 @@ def critique_eval(st, opts, acts, n, chosen, prm, key, row, acts_out):
     gdeck = np.empty(2, dtype=np.uint64)
     g = np.empty(2, dtype=np.uint64)
     trace = np.empty((0, 4), dtype=np.int64)
-    out = np.empty(n, dtype=np.float64)
-    w, best, played = 0, chosen, 0
-    while w < worlds:
-        for ww in range(w, min(worlds, w + CR_ROUND)):
-            world_values(st, opts, p, acts, n, active, sid, pprm, rollouts, key, ww, base, sim, acts2, cards, deck,
-                         gdeck, g, trace, out)
-            played += rollouts * put_world(vals[ww], out, n, active, rollouts)
-        w = min(worlds, w + CR_ROUND)
-        best, stop = round_done(vals, w, n, active, seen, chosen)
-        if stop:
-            break
-    w_all = w
-    if best != chosen:
-        measure_pair(active, best, chosen)
-        for ww in range(worlds, 2 * worlds):
-            world_values(st, opts, p, acts, n, active, sid, pprm, rollouts, key, ww, base, sim, acts2, cards, deck,
-                         gdeck, g, trace, out)
-            played += rollouts * put_world(vals[ww - worlds + w], out, n, active, rollouts)
-        w_all = w + worlds
-    finish_row(row, acts_out, vals, seen, n, acts, chosen, best, w, w_all, played)
+    wx = (st, opts, p, acts, n, sid, pprm, rollouts, key, base, sim, acts2, cards, deck, gdeck, g, trace)
+    race_actions(race_world, wx, acts, n, chosen, worlds, rollouts, row, acts_out)
 
 
 @njit(cache=True, nogil=True)
