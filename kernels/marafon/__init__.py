@@ -51,7 +51,7 @@ Choices this module adds where the spec leaves room
 * ``expert`` (issue 41, sid ``S_EXPERT``, ``expert_card``): heuristic (its four parameters,
   trump, claims and declarations alike) with three card-play rules, each reading only its
   seat's view (its hand, the cards played, the trick, the hand sizes and the voids shown):
-  it draws trumps (``expert_lead``: holding ``draw_trumps`` or more while an opponent may
+  it draws trumps (``trump_draw``: holding ``draw_trumps`` or more while an opponent may
   hold one, the master trump if held, else the lowest); a master on top of the trick
   ``stands`` when the trick's last opponent is void in its suit with a chance of at most
   ``ruff_risk`` (``ruff_chance``: 1 once shown void, 0 when it can hold no trump, else

@@ -167,14 +167,6 @@ def trump_draw(st, p, hand, unseen, prm):
 
 
 @njit(cache=True)
-def expert_lead(st, p, hand, unseen, prm):
-    """The expert's lead: a trump draw (``trump_draw``), else as the heuristic
-    (``tricks.lead_card``)."""
-    c = trump_draw(st, p, hand, unseen, prm)
-    return c if c >= 0 else lead_card(hand, unseen, st[TRUMP])
-
-
-@njit(cache=True)
 def expert_follow(st, p, legal, unseen, prm):
     """The expert's follow (``tricks.follow_card`` read with the odds of a ruff): a partner on
     top whose card ``stands`` (the last opponent ruffs it with a chance of at most
@@ -240,8 +232,9 @@ def plain_master_lead(hand, unseen, trump):
 @njit(cache=True, inline='always')
 def expert_card(st, opts, p, legal, prm):
     """The expert's card: at most ``clinch`` thirds short of the target a sure trick
-    (``clinch_card``: a trick won lets the side claim), then with ``plain_first`` a counting
-    plain master led first (``plain_master_lead``), else ``expert_lead`` / ``expert_follow``.
+    (``clinch_card``: a trick won lets the side claim); leading, a trump draw (``trump_draw``)
+    and with ``plain_first`` a counting plain master (``plain_master_lead``; 1 before the draw, 2
+    after it), else as the heuristic (``tricks.lead_card``); following, ``expert_follow``.
     It reads only what its seat sees: its hand, the cards played, the trick, the voids shown,
     the hand sizes and the counts."""
     hand = st[HAND + p]
@@ -251,15 +244,14 @@ def expert_card(st, opts, p, legal, prm):
         if c >= 0:
             return c
     if st[NCARDS] == 0:
-        if prm[X_PLAIN] > 1:                     # trumps drawn before the plain masters
-            c = trump_draw(st, p, hand, unseen, prm)
-            if c >= 0:
-                return c
+        draw = trump_draw(st, p, hand, unseen, prm)
+        if draw >= 0 and prm[X_PLAIN] > 1:      # trumps drawn before the plain masters
+            return draw
         if prm[X_PLAIN] > 0:
             c = plain_master_lead(hand, unseen, st[TRUMP])
             if c >= 0:
                 return c
-        return expert_lead(st, p, hand, unseen, prm)
+        return draw if draw >= 0 else lead_card(hand, unseen, st[TRUMP])
     return expert_follow(st, p, legal, unseen, prm)
 
 

@@ -48,7 +48,7 @@ def world(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g
 
 
 @njit(cache=True, inline='always')
-def race_world(wx, ww, active, out):
+def critique_world(wx, ww, active, out):
     """``world`` of world ``ww`` for ``race_actions`` (``wx``: ``evaluate``'s arguments)."""
     st, p, opts, acts, n, prm, key, base, sim, acts2, cards, g, trace, st0, hist, nh, slots, cands = wx
     world(st, p, opts, acts, n, active, prm, key, ww, base, sim, acts2, cards, g, trace, out, st0, hist, nh, slots,
@@ -83,7 +83,7 @@ def evaluate(st, opts, acts, n, chosen, prm, key, row, acts_out, st0, hist, nh, 
     g = np.empty(2, dtype=np.uint64)
     trace = np.empty((0, 4), dtype=np.int64)
     wx = (st, p, opts, acts, n, prm, key, base, sim, acts2, cards, g, trace, st0, hist, nh, slots, cands)
-    race_actions(race_world, wx, acts, n, chosen, worlds, rollouts, row, acts_out)
+    race_actions(critique_world, wx, acts, n, chosen, worlds, rollouts, row, acts_out)
 
 
 @njit(cache=True, nogil=True)

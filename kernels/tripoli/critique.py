@@ -22,7 +22,7 @@ from cardsim.kernels.tripoli.play import begin_deal, buffers, clearing_due, play
 # critique (issue 40): every legal action of the critiqued seat's decisions valued
 # =============================================================================
 @njit(cache=True, inline='always')
-def race_world(wx, ww, active, out):
+def critique_world(wx, ww, active, out):
     """``world_values`` of world ``ww`` for ``race_actions`` (``wx``: ``critique_eval``'s)."""
     st, opts, p, acts, n, sid, pprm, rollouts, key, base, sim, acts2, cards, deck, gdeck, g, trace = wx
     world_values(st, opts, p, acts, n, active, sid, pprm, rollouts, key, ww, base, sim, acts2, cards, deck, gdeck, g,
@@ -48,7 +48,7 @@ def critique_eval(st, opts, acts, n, chosen, prm, key, row, acts_out):
     g = np.empty(2, dtype=np.uint64)
     trace = np.empty((0, 4), dtype=np.int64)
     wx = (st, opts, p, acts, n, sid, pprm, rollouts, key, base, sim, acts2, cards, deck, gdeck, g, trace)
-    race_actions(race_world, wx, acts, n, chosen, worlds, rollouts, row, acts_out)
+    race_actions(critique_world, wx, acts, n, chosen, worlds, rollouts, row, acts_out)
 
 
 @njit(cache=True, nogil=True)
