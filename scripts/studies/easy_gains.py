@@ -84,7 +84,7 @@ def measure(game: str, labels: list[str], players: int, deals: int, seed: int) -
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default=None)
+    ap.add_argument("--game", default=None, choices=list(FIXES))
     ap.add_argument("--deals", type=int, default=None)
     ap.add_argument("--seed", type=int, default=41)
     a = ap.parse_args()
