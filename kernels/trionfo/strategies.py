@@ -7,14 +7,14 @@ from cardsim.kernels.cards import lowbit, nth_card, popcount
 from cardsim.kernels.jit import njit
 from cardsim.kernels.rng import below, uniform
 from cardsim.kernels.tricks import (
-    FULL40, SUIT40, VALUE_THIRDS, bank_card, beating_cards, best_trump, cheapest, follow_card, greedy_card, highbit,
+    FULL40, HAND_THIRDS, SUIT40, VALUE_THIRDS, bank_card, beating_cards, best_trump, cheapest, follow_card, greedy_card, highbit,
     is_master, lead_card, mask_thirds, masters_of, richest, ruff_odds, suit_mask40, trick_mask, trick_winner,
     trump_honours,
 )
 from cardsim.kernels.trionfo.layout import (
     BID, CALLED, DECLARER, G_SELF_CALL, GREEDY_THRESHOLDS, H_EXPLORE, H_SELF_CALL, H_T1, HAND, LEADER, LED, LEVELS,
     NCARDS, N_PLAYERS, O_SELF_CALL, O_WIN_POINTS, PARTNER, PLAYED, R_PASS_BIAS, REVEALED, S_EXPERT, S_GREEDY,
-    S_HEURISTIC, S_RANDOM, THIRDS, TRICK, TRUMP, VOID, X_BANK, X_CLINCH, X_DRAW, X_DRAW_LAST, X_HONOUR, X_PLAIN,
+    S_HEURISTIC, S_RANDOM, THIRDS, TRICK, TRUMP, VOID, X_BANK, X_CLINCH, X_DRAW, X_DRAW_FIRST, X_DRAW_LAST, X_DRAW_TOP, X_HONOUR, X_PLAIN,
     X_READ, X_RISK, X_RUFF_MIN,
 )
 from cardsim.kernels.trionfo.rules import hand_strength, is_solo
@@ -256,15 +256,43 @@ def side_target(st, opts, p):
     return 35 - need + 1
 
 
+@njit(cache=True, inline='always')
+def spare_thirds(st, opts, p):
+    """The thirds still to be won in the hand (35 in all) beyond what seat ``p`` needs to reach its
+    side's target alone (``side_target``; for a solo declarer, his own)."""
+    won = 0
+    for q in range(N_PLAYERS):
+        won += st[THIRDS + q]
+    return (HAND_THIRDS - won) - (side_target(st, opts, p) - st[THIRDS + p])
+
+
+@njit(cache=True, inline='always')
+def trumps_out(st, trump, opps):
+    """One of the seats ``opps`` (a bit mask) may still hold a trump (not shown void in it)."""
+    for q in range(N_PLAYERS):
+        if (opps >> q) & 1 and not (st[VOID + q] >> trump) & 1:
+            return True
+    return False
+
+
 @njit(cache=True)
 def expert_lead(st, opts, p, hand, unseen, prm, friends):
-    """The expert's lead: with ``plain_first`` the richest counting plain master that stands
-    (every seat but its known friends after it); a solo declarer holding the master trump with
-    ``draw_trumps`` or more trumps, or with at most ``draw_last`` trumps unseen, while an
-    opponent may hold one leads it (draws trumps); otherwise as the heuristic
-    (``tricks.lead_card``)."""
+    """The expert's lead: a solo declarer holding ``draw_first`` or more trumps, a master among
+    them, leads his lowest master trump while an opponent may hold one; with ``plain_first`` the
+    richest counting plain master that stands (every seat but its known friends after it); a
+    solo declarer holding the master trump with ``draw_trumps`` or more trumps, or with at most
+    ``draw_last`` trumps unseen, while an opponent may hold one leads it (draws trumps);
+    otherwise as the heuristic (``tricks.lead_card``), except that a solo declarer about to lead
+    a trump that is not a master leads his lowest master trump when fewer than ``draw_top``
+    thirds are out beyond what he needs (a trick given away would cost the contract)."""
     trump = st[TRUMP]
     opps = opponents_after(st, friends)
+    tmask = suit_mask40(trump)
+    mine = hand & tmask
+    if p == st[DECLARER] and is_solo(st, opts) and popcount(mine) >= prm[X_DRAW_FIRST] and unseen & tmask:
+        top = masters_of(mine, unseen)
+        if top and trumps_out(st, trump, opps):
+            return lowbit(top)
     if prm[X_PLAIN] > 0:
         plain = masters_of(hand, unseen) & ~suit_mask40(trump)
         best = -1
@@ -279,19 +307,19 @@ def expert_lead(st, opts, p, hand, unseen, prm, friends):
                 best = c
         if best >= 0:
             return best
-    tmask = suit_mask40(trump)
-    mine = hand & tmask
     out = popcount(unseen & tmask)
     if p == st[DECLARER] and is_solo(st, opts) and mine and out and (popcount(mine) >= prm[X_DRAW]
                                                                       or out <= prm[X_DRAW_LAST]):
         top = highbit(mine)
-        may = False
-        for q in range(N_PLAYERS):
-            if (opps >> q) & 1 and not (st[VOID + q] >> trump) & 1:
-                may = True
-        if may and is_master(top, unseen):
+        if trumps_out(st, trump, opps) and is_master(top, unseen):
             return top
-    return lead_card(hand, unseen, trump)
+    c = lead_card(hand, unseen, trump)
+    if prm[X_DRAW_TOP] > 0 and p == st[DECLARER] and is_solo(st, opts) and out and c // 10 == trump \
+            and not is_master(c, unseen):
+        top = masters_of(mine, unseen)
+        if top and spare_thirds(st, opts, p) < prm[X_DRAW_TOP] and trumps_out(st, trump, opps):
+            return lowbit(top)
+    return c
 
 
 @njit(cache=True)

@@ -221,7 +221,8 @@ def _records(strategies, deals=60, seed=7):
 
 @pytest.mark.parametrize("change", ["honour_min=0", "honour_min=12", "draw_trumps=1", "ruff_risk=0", "ruff_risk=1",
                                     "bank=0", "clinch=3", "clinch=36", "plain_first=0", "read=0", "ruff_min=0",
-                                    "ruff_min=12", "draw_last=0", "draw_last=10"])
+                                    "ruff_min=12", "draw_last=0", "draw_last=10", "draw_top=3", "draw_top=12",
+                                    "draw_first=5", "draw_first=1"])
 def test_each_expert_parameter_changes_play(change):
     """Every card-play parameter of the expert changes the records away from its default (the
     expert at seats 0, 2 and 4 against the heuristic)."""
@@ -282,6 +283,43 @@ def test_expert_does_not_ruff_a_trick_worth_nothing():
     assert K.choose_card(st, opts, 0, legal, sid, prm, g) == mask40("5C").bit_length() - 1
     sid, prm = seat("expert:ruff_min=0,bank=0,ruff_risk=0")
     assert K.choose_card(st, opts, 0, legal, sid, prm, g) == mask40("AH").bit_length() - 1
+
+
+def test_a_solo_that_must_win_every_trick_leads_a_master_trump():
+    """Issue 41 (the solo's critique round): a solo declarer (seat 0, trump H) with only trumps
+    left, 6H 2H 3H, 8 thirds won against the defenders' 16: the 11 thirds still out are 1 more
+    than he needs, so he cannot give a trick away. Leading his lowest trump, as the heuristic's
+    lead does with a hand of trumps (and strong did), lets a defender win it with 7H, JH or AH;
+    with ``draw_top`` 3 he leads his lowest master, 2H, and draws the trumps first."""
+    hands = {0: "6H 2H 3H", 1: "7H KS 5S", 2: "JH 7C 6C", 3: "AH JC 5D", 4: "5H 4S 6S"}
+    st = _table(2, hands, "KH QH 4H", "", leader=0)
+    st[K.THIRDS + 0] = 8
+    st[K.THIRDS + 3] = 16
+    opts = TrionfoOptions().to_array(5)
+    legal = st[K.HAND]
+    g = gen()
+    for spec, card in (("expert", "6H"), ("expert:draw_top=3", "2H"), ("expert:draw_top=1", "6H")):
+        sid, prm = seat(spec)
+        assert K.choose_card(st, opts, 0, legal, sid, prm, g) == mask40(card).bit_length() - 1, spec
+    st[K.THIRDS + 3] = 10                     # 6 thirds to spare: a trick can be given away
+    sid, prm = seat("expert:draw_top=3")
+    assert K.choose_card(st, opts, 0, legal, sid, prm, g) == mask40("6H").bit_length() - 1
+
+
+def test_a_long_solo_draws_with_its_lowest_master_trump_first():
+    """A solo declarer (seat 0, trump H) on lead with 3C, a plain master, and five trumps, 2H and
+    3H the masters: with ``draw_first`` 5 he leads 2H before cashing the 3C (plain_first), with
+    6 (more trumps than he holds) not."""
+    hands = {0: "3C 4H 5H 7H 2H 3H", 1: "KC QC JC KH QH 5S", 2: "7C 6C 5C AH JH 4S",
+             3: "4C AC 2C 6H 6S 7S", 4: "AD KD QD JD 7D 6D"}
+    st = _table(2, hands, "", "", leader=0)
+    opts = TrionfoOptions().to_array(5)
+    legal = st[K.HAND]
+    g = gen()
+    sid, prm = seat("expert:draw_first=5")
+    assert K.choose_card(st, opts, 0, legal, sid, prm, g) == mask40("2H").bit_length() - 1
+    sid, prm = seat("expert:draw_first=6")
+    assert K.choose_card(st, opts, 0, legal, sid, prm, g) != mask40("2H").bit_length() - 1
 
 
 def test_expert_reads_a_fellow_defender_from_a_void():
