@@ -14,7 +14,7 @@ from cardsim.kernels.tricks import (
 from cardsim.kernels.trionfo.layout import (
     BID, CALLED, DECLARER, G_SELF_CALL, GREEDY_THRESHOLDS, H_EXPLORE, H_SELF_CALL, H_T1, HAND, LEADER, LED, LEVELS,
     NCARDS, N_PLAYERS, O_SELF_CALL, O_WIN_POINTS, PARTNER, PLAYED, R_PASS_BIAS, REVEALED, S_EXPERT, S_GREEDY,
-    S_HEURISTIC, S_RANDOM, THIRDS, TRICK, TRUMP, VOID, X_BANK, X_CLINCH, X_DRAW, X_DRAW_FIRST, X_DRAW_LAST, X_DRAW_TOP, X_HONOUR, X_PLAIN,
+    S_HEURISTIC, S_RANDOM, THIRDS, TRICK, TRUMP, VOID, X_BANK, X_CLINCH, X_DEF_TRUMP, X_DRAW, X_DRAW_FIRST, X_DRAW_LAST, X_DRAW_TOP, X_HONOUR, X_PLAIN,
     X_READ, X_RISK, X_RUFF_MIN,
 )
 from cardsim.kernels.trionfo.rules import hand_strength, is_solo
@@ -277,8 +277,10 @@ def trumps_out(st, trump, opps):
 
 @njit(cache=True)
 def expert_lead(st, opts, p, hand, unseen, prm, friends):
-    """The expert's lead: a solo declarer holding ``draw_first`` or more trumps, a master among
-    them, leads his lowest master trump while an opponent may hold one; with ``plain_first`` the
+    """The expert's lead: a defender against a partnership contract (his own seat tells him he
+    is not the partner) holding ``def_trump`` or more trumps leads his lowest while one is unseen;
+    a solo declarer holding ``draw_first`` or more trumps, a master among them, leads his lowest
+    master trump while an opponent may hold one; with ``plain_first`` the
     richest counting plain master that stands (every seat but its known friends after it); a
     solo declarer holding the master trump with ``draw_trumps`` or more trumps, or with at most
     ``draw_last`` trumps unseen, while an opponent may hold one leads it (draws trumps);
@@ -293,6 +295,9 @@ def expert_lead(st, opts, p, hand, unseen, prm, friends):
         top = masters_of(mine, unseen)
         if top and trumps_out(st, trump, opps):
             return lowbit(top)
+    if prm[X_DEF_TRUMP] > 0 and p != st[DECLARER] and p != st[PARTNER] and not is_solo(st, opts) \
+            and popcount(mine) >= prm[X_DEF_TRUMP] and unseen & tmask:
+        return cheapest(mine, trump)
     if prm[X_PLAIN] > 0:
         plain = masters_of(hand, unseen) & ~suit_mask40(trump)
         best = -1

@@ -222,7 +222,7 @@ def _records(strategies, deals=60, seed=7):
 @pytest.mark.parametrize("change", ["honour_min=0", "honour_min=12", "draw_trumps=1", "ruff_risk=0", "ruff_risk=1",
                                     "bank=0", "clinch=3", "clinch=36", "plain_first=0", "read=0", "ruff_min=0",
                                     "ruff_min=12", "draw_last=0", "draw_last=10", "draw_top=3", "draw_top=12",
-                                    "draw_first=5", "draw_first=1"])
+                                    "draw_first=5", "draw_first=1", "def_trump=1", "def_trump=2"])
 def test_each_expert_parameter_changes_play(change):
     """Every card-play parameter of the expert changes the records away from its default (the
     expert at seats 0, 2 and 4 against the heuristic)."""
@@ -320,6 +320,27 @@ def test_a_long_solo_draws_with_its_lowest_master_trump_first():
     assert K.choose_card(st, opts, 0, legal, sid, prm, g) == mask40("2H").bit_length() - 1
     sid, prm = seat("expert:draw_first=6")
     assert K.choose_card(st, opts, 0, legal, sid, prm, g) != mask40("2H").bit_length() - 1
+
+
+def test_a_defender_with_two_trumps_leads_the_lowest():
+    """Issue 41: a defender against a chiamo (seat 3; seat 0 declares, trump H, seat 4 holds the
+    called 3H) on lead with two trumps and a plain master leads his lowest trump with
+    ``def_trump`` 2 (drawing the declarer's side's trumps), his plain master without it; the
+    partner and a defender against a solo do not."""
+    hands = {0: "AH 2H 7H 6H KC QC", 1: "4C 5C 6C 7C JC 5D", 2: "AD KD QD JD 7D 6D",
+             3: "3C 4H 5H 3S 2S AS", 4: "3H KH QH JH 2C AC"}
+    st = _table(2, hands, "", "", leader=3, level=1)
+    st[K.CALLED] = mask40("3H").bit_length() - 1
+    st[K.PARTNER] = 4
+    opts = TrionfoOptions().to_array(5)
+    g = gen()
+    sid, prm = seat("expert:def_trump=2")
+    assert K.choose_card(st, opts, 3, st[K.HAND + 3], sid, prm, g) == mask40("4H").bit_length() - 1
+    sid0, prm0 = seat("expert")
+    assert K.choose_card(st, opts, 3, st[K.HAND + 3], sid0, prm0, g) != mask40("4H").bit_length() - 1
+    st[K.LEADER] = 4                           # the partner on lead: no trump lead by this rule
+    assert K.choose_card(st, opts, 4, st[K.HAND + 4], sid, prm, g) == \
+        K.choose_card(st, opts, 4, st[K.HAND + 4], sid0, prm0, g)
 
 
 def test_expert_reads_a_fellow_defender_from_a_void():
