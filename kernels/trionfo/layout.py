@@ -182,7 +182,7 @@ S_EXPERT = 4       # params: heuristic's six, then the X_* slots (issue 41; ``ex
     ("G_SELF_CALL", 1),          # strength from which a partnership declarer calls his own card (41: never)
 )
 (H_T1, H_T2, H_T3, H_T4, H_EXPLORE, H_SELF_CALL, X_HONOUR, X_DRAW, X_RISK, X_BANK, X_CLINCH, X_PLAIN, X_READ,
- X_RUFF_MIN, X_DRAW_LAST, X_DRAW_TOP, X_DRAW_FIRST, X_DEF_TRUMP,
+ X_RUFF_MIN, X_DRAW_LAST, X_DRAW_TOP, X_DRAW_FIRST, X_DEF_TRUMP, X_SOLO_LOW,
  X_SIZE) = offsets(              # heuristic (its six, H_*: H_SIZE) and the expert (those six, then X_*)
     ("H_T1", 1),                 # strength to bid level 1 (chiamo); H_T1 + k: level k + 1
     ("H_T2", 1),                 # strength to bid di più
@@ -195,7 +195,8 @@ S_EXPERT = 4       # params: heuristic's six, then the X_* slots (issue 41; ``ex
     ("X_RISK", 1),               # a master stands when the chance that an opponent after it ruffs is at most this
     ("X_BANK", 1),               # a sure win takes the card of most bank x 10 x thirds - keep_cost (0: the cheapest)
     ("X_CLINCH", 1),             # at most this many thirds short of the side's target, play a sure trick (0: never)
-    ("X_PLAIN", 1),              # 1: lead a counting plain master that stands before any other lead
+    ("X_PLAIN", 1),              # lead a counting plain master that stands before any other lead (1; 2: but a
+                                 # solo declarer; 0: never)
     ("X_READ", 1),               # 1: read the sides from the voids (a seat that cannot hold the called card)
     ("X_RUFF_MIN", 1),           # out of the suit led (not trumps), ruff only a trick worth this many thirds
                                  # (0: as heuristic)
@@ -208,9 +209,11 @@ S_EXPERT = 4       # params: heuristic's six, then the X_* slots (issue 41; ``ex
                                  # master trump before any other lead while an opponent may hold one (9: never)
     ("X_DEF_TRUMP", 1),          # a defender against a partnership contract holding this many trumps leads his
                                  # lowest before any other lead while one may be out (0: never)
+    ("X_SOLO_LOW", 1),           # a solo declarer holding this many trumps but not the master trump leads his
+                                 # lowest before any other lead while an opponent may hold one (9: never)
 )
 H_SIZE = X_HONOUR                # the heuristic's row: the first six of the expert's
-N_PARAMS = SP_PRM + X_SIZE       # the search row, then its rollout policy's row (the expert's 18 at most)
+N_PARAMS = SP_PRM + X_SIZE       # the search row, then its rollout policy's row (the expert's 19 at most)
 EX_TRUMP = SP_EXTRA  # search row: 1 = the declarer's trump by search too, 0 = by the policy
 GREEDY_THRESHOLDS = (9.0, 13.0, 15.0, 17.0)
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes

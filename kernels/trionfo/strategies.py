@@ -14,8 +14,8 @@ from cardsim.kernels.tricks import (
 from cardsim.kernels.trionfo.layout import (
     BID, CALLED, DECLARER, G_SELF_CALL, GREEDY_THRESHOLDS, H_EXPLORE, H_SELF_CALL, H_T1, HAND, LEADER, LED, LEVELS,
     NCARDS, N_PLAYERS, O_SELF_CALL, O_WIN_POINTS, PARTNER, PLAYED, R_PASS_BIAS, REVEALED, S_EXPERT, S_GREEDY,
-    S_HEURISTIC, S_RANDOM, THIRDS, TRICK, TRUMP, VOID, X_BANK, X_CLINCH, X_DEF_TRUMP, X_DRAW, X_DRAW_FIRST, X_DRAW_LAST, X_DRAW_TOP, X_HONOUR, X_PLAIN,
-    X_READ, X_RISK, X_RUFF_MIN,
+    S_HEURISTIC, S_RANDOM, THIRDS, TRICK, TRUMP, VOID, X_BANK, X_CLINCH, X_DEF_TRUMP, X_DRAW, X_DRAW_FIRST,
+    X_DRAW_LAST, X_DRAW_TOP, X_HONOUR, X_PLAIN, X_READ, X_RISK, X_RUFF_MIN, X_SOLO_LOW,
 )
 from cardsim.kernels.trionfo.rules import hand_strength, is_solo
 
@@ -275,15 +275,45 @@ def trumps_out(st, trump, opps):
     return False
 
 
+@njit(cache=True, inline='always')
+def plain_master(st, hand, unseen, opps, risk):
+    """The richest counting plain-suit master of ``hand`` that stands against ``opps`` (``stands``
+    with ``risk``), else -1."""
+    best = -1
+    bv = 0
+    m = masters_of(hand, unseen) & ~suit_mask40(st[TRUMP])
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        v = VALUE_THIRDS[c % 10]
+        if v > bv and stands(st, c, unseen, opps, risk):
+            bv = v
+            best = c
+    return best
+
+
+@njit(cache=True, inline='always')
+def solo_draw(st, mine, unseen, prm, opps):
+    """The trump a solo declarer leads before anything else while an opponent may hold one, else
+    -1: holding ``draw_first`` or more trumps, a master among them, his lowest master; holding
+    ``solo_low`` or more without the master trump, his lowest (it drives the master out)."""
+    trump = st[TRUMP]
+    if mine == 0 or (unseen & suit_mask40(trump)) == 0 or not trumps_out(st, trump, opps):
+        return -1
+    top = masters_of(mine, unseen)
+    if top:
+        return lowbit(top) if popcount(mine) >= prm[X_DRAW_FIRST] else -1
+    return cheapest(mine, trump) if popcount(mine) >= prm[X_SOLO_LOW] else -1
+
+
 @njit(cache=True)
 def expert_lead(st, opts, p, hand, unseen, prm, friends):
-    """The expert's lead: a defender against a partnership contract (his own seat tells him he
-    is not the partner) holding ``def_trump`` or more trumps leads his lowest while one is unseen;
-    a solo declarer holding ``draw_first`` or more trumps, a master among them, leads his lowest
-    master trump while an opponent may hold one; with ``plain_first`` the
-    richest counting plain master that stands (every seat but its known friends after it); a
-    solo declarer holding the master trump with ``draw_trumps`` or more trumps, or with at most
-    ``draw_last`` trumps unseen, while an opponent may hold one leads it (draws trumps);
+    """The expert's lead, the first rule that applies: a solo declarer's ``solo_draw``; a defender
+    against a partnership contract (his own seat tells him he is not the partner) holding
+    ``def_trump`` or more trumps leads his lowest while one is unseen; with ``plain_first`` (2:
+    not a solo declarer) the richest counting plain master that stands (every seat but its known
+    friends after it); a solo declarer holding the master trump with ``draw_trumps`` or more
+    trumps, or with at most ``draw_last`` trumps unseen, while an opponent may hold one leads it;
     otherwise as the heuristic (``tricks.lead_card``), except that a solo declarer about to lead
     a trump that is not a master leads his lowest master trump when fewer than ``draw_top``
     thirds are out beyond what he needs (a trick given away would cost the contract)."""
@@ -291,27 +321,29 @@ def expert_lead(st, opts, p, hand, unseen, prm, friends):
     opps = opponents_after(st, friends)
     tmask = suit_mask40(trump)
     mine = hand & tmask
-    if p == st[DECLARER] and is_solo(st, opts) and popcount(mine) >= prm[X_DRAW_FIRST] and unseen & tmask:
-        top = masters_of(mine, unseen)
-        if top and trumps_out(st, trump, opps):
-            return lowbit(top)
-    if prm[X_DEF_TRUMP] > 0 and p != st[DECLARER] and p != st[PARTNER] and not is_solo(st, opts) \
-            and popcount(mine) >= prm[X_DEF_TRUMP] and unseen & tmask:
+    out = popcount(unseen & tmask)
+    solo = p == st[DECLARER] and is_solo(st, opts)
+    if solo:
+        c = solo_draw(st, mine, unseen, prm, opps)
+        if c >= 0:
+            return c
+    elif prm[X_DEF_TRUMP] > 0 and p != st[DECLARER] and p != st[PARTNER] and not is_solo(st, opts) and out \
+            and popcount(mine) >= prm[X_DEF_TRUMP]:
         return cheapest(mine, trump)
-    if prm[X_PLAIN] > 0:
-        plain = masters_of(hand, unseen) & ~suit_mask40(trump)
-        best = -1
-        bv = 0
-        m = plain
-        while m:
-            c = lowbit(m)
-            m &= m - 1
-            v = VALUE_THIRDS[c % 10]
-            if v > bv and stands(st, c, unseen, opps, prm[X_RISK]):
-                bv = v
-                best = c
-        if best >= 0:
-            return best
+    if prm[X_PLAIN] > 0 and not (prm[X_PLAIN] > 1 and solo):
+        c = plain_master(st, hand, unseen, opps, prm[X_RISK])
+        if c >= 0:
+            return c
+    if solo and mine and out and (popcount(mine) >= prm[X_DRAW] or out <= prm[X_DRAW_LAST]):
+        top = highbit(mine)
+        if trumps_out(st, trump, opps) and is_master(top, unseen):
+            return top
+    c = lead_card(hand, unseen, trump)
+    if prm[X_DRAW_TOP] > 0 and solo and out and c // 10 == trump and not is_master(c, unseen):
+        top = masters_of(mine, unseen)
+        if top and spare_thirds(st, opts, p) < prm[X_DRAW_TOP] and trumps_out(st, trump, opps):
+            return lowbit(top)
+    return c
     out = popcount(unseen & tmask)
     if p == st[DECLARER] and is_solo(st, opts) and mine and out and (popcount(mine) >= prm[X_DRAW]
                                                                       or out <= prm[X_DRAW_LAST]):

@@ -222,11 +222,13 @@ def _records(strategies, deals=60, seed=7):
 @pytest.mark.parametrize("change", ["honour_min=0", "honour_min=12", "draw_trumps=1", "ruff_risk=0", "ruff_risk=1",
                                     "bank=0", "clinch=3", "clinch=36", "plain_first=0", "read=0", "ruff_min=0",
                                     "ruff_min=12", "draw_last=0", "draw_last=10", "draw_top=3", "draw_top=12",
-                                    "draw_first=5", "draw_first=1", "def_trump=1", "def_trump=2"])
+                                    "draw_first=5", "draw_first=1", "def_trump=1", "def_trump=2", "solo_low=1",
+                                    "solo_low=2", "plain_first=2"])
 def test_each_expert_parameter_changes_play(change):
     """Every card-play parameter of the expert changes the records away from its default (the
     expert at seats 0, 2 and 4 against the heuristic)."""
-    deals = 400 if change == "read=0" else 60         # the read changes a card in a few hundred sessions
+    # the read changes a card in a few hundred sessions, plain_first 2 (a solo's lead) in a few thousand
+    deals = {"read=0": 400, "plain_first=2": 2000}.get(change, 60)
     base = _records(["expert", "heuristic", "expert", "heuristic", "expert"], deals)
     other = f"expert:{change}"
     assert not np.array_equal(base, _records([other, "heuristic", other, "heuristic", other], deals))
@@ -322,6 +324,20 @@ def test_a_long_solo_draws_with_its_lowest_master_trump_first():
     assert K.choose_card(st, opts, 0, legal, sid, prm, g) != mask40("2H").bit_length() - 1
 
 
+def test_a_solo_without_the_master_trump_leads_his_lowest():
+    """A solo declarer (seat 0, trump H) holding 4H 7H KH and the plain master 3C, the trump 3
+    and 2 out: with ``solo_low`` 1 he leads 4H (drives the masters out before they ruff his 3C),
+    without it the 3C (``plain_first``)."""
+    hands = {0: "3C 4H 7H KH 5D 6S", 1: "KC QC JC 3H 5S 4S", 2: "7C 6C 5C 2H JH 7S",
+             3: "4C AC 2C 6H 6D 7D", 4: "AD KD QD JD 3D 2D"}
+    st = _table(2, hands, "", "", leader=0)
+    opts = TrionfoOptions().to_array(5)
+    g = gen()
+    for spec, card in (("expert:solo_low=1", "4H"), ("expert:solo_low=2", "4H"), ("expert:solo_low=4", "3C")):
+        sid, prm = seat(spec)
+        assert K.choose_card(st, opts, 0, st[K.HAND], sid, prm, g) == mask40(card).bit_length() - 1, spec
+
+
 def test_a_defender_with_two_trumps_leads_the_lowest():
     """Issue 41: a defender against a chiamo (seat 3; seat 0 declares, trump H, seat 4 holds the
     called 3H) on lead with two trumps and a plain master leads his lowest trump with
@@ -338,9 +354,10 @@ def test_a_defender_with_two_trumps_leads_the_lowest():
     assert K.choose_card(st, opts, 3, st[K.HAND + 3], sid, prm, g) == mask40("4H").bit_length() - 1
     sid0, prm0 = seat("expert")
     assert K.choose_card(st, opts, 3, st[K.HAND + 3], sid0, prm0, g) != mask40("4H").bit_length() - 1
-    st[K.LEADER] = 4                           # the partner on lead: no trump lead by this rule
-    assert K.choose_card(st, opts, 4, st[K.HAND + 4], sid, prm, g) == \
-        K.choose_card(st, opts, 4, st[K.HAND + 4], sid0, prm0, g)
+    for q in (4, 0):                           # the partner or the declarer on lead: not by this rule
+        st[K.LEADER] = q
+        assert K.choose_card(st, opts, q, st[K.HAND + q], sid, prm, g) == \
+            K.choose_card(st, opts, q, st[K.HAND + q], sid0, prm0, g)
 
 
 def test_expert_reads_a_fellow_defender_from_a_void():

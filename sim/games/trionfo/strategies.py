@@ -54,8 +54,9 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_HEURISTIC, _
     ParamSpec("clinch", 0.0, 0.0, 36.0, "at most this many thirds short of the side's target (the declarer's "
               "side 18 of 35, the defenders 18), play a sure trick: lead the richest master trump, follow with "
               "the cheapest winner that stands; 0 never", integer=True, slot="X_CLINCH"),
-    ParamSpec("plain_first", 1.0, 0.0, 1.0, "1: lead the richest counting plain-suit master that stands before "
-              "any other lead; 0 never", integer=True, slot="X_PLAIN"),
+    ParamSpec("plain_first", 1.0, 0.0, 2.0, "1: lead the richest counting plain-suit master that stands before "
+              "any other lead; 2: the same but a solo declarer (he draws trumps first); 0 never", integer=True,
+              slot="X_PLAIN"),
     ParamSpec("read", 1.0, 0.0, 1.0, "1: read the secret partner from the voids (a defender counts a seat "
               "shown void in the called card's suit as a fellow defender; the declarer the only seat that may "
               "still hold it as his partner); 0: unknown seats are opponents", integer=True, slot="X_READ"),
@@ -75,6 +76,9 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_HEURISTIC, _
     ParamSpec("def_trump", 0.0, 0.0, 9.0, "a defender against a partnership contract holding this many trumps "
               "leads his lowest before any other lead while a trump is unseen (draws the declarer's side's trumps "
               "before it ruffs the defenders' masters); 0 never", integer=True, slot="X_DEF_TRUMP"),
+    ParamSpec("solo_low", 9.0, 1.0, 9.0, "a solo declarer holding this many trumps but not the master trump "
+              "leads his lowest before any other lead while an opponent may hold one (drives the master out); 9 never",
+              integer=True, slot="X_SOLO_LOW"),
 ), "heuristic that reads the table (issue 41): trusts a master (a friend's: gives points; its own: wins with "
    "it) unless an opponent still to play is likely void in its suit (the odds from the cards unseen, the hand "
    "sizes and the voids shown), wins a sure trick with its points, ruffs only a trick worth it, draws trumps as a solo, cashes "
@@ -86,10 +90,12 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_HEURISTIC, _
 # family (`python scripts/tools/tune_strong.py trionfo`, results/tune/trionfo/; tests/test_strong.py checks
 # the two agree). Issue 16's strong was heuristic:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,
 # self_call=1.477; the strong before the solo's critique round (issue 41, results/critique/trionfo.md) is
-# this point without draw_top, draw_first and def_trump; self_call is not tuned (it acts only under trionfo_allow_self_call, which the
-# tune's seed rules forbid): the expert keeps heuristic's default 16.
+# this point without draw_top, draw_first, def_trump and solo_low and with plain_first 1 (the expert's
+# defaults). self_call is not tuned (it acts only under trionfo_allow_self_call, which the tune's seed
+# rules forbid): the expert keeps heuristic's default 16.
 STRONG = ("expert:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,self_call=16,honour_min=4,draw_trumps=9,"
-          "ruff_risk=0.5,bank=2,clinch=0,plain_first=1,read=1,ruff_min=1,draw_last=2,draw_top=3,draw_first=5,def_trump=2")
+          "ruff_risk=0.5,bank=2,clinch=0,plain_first=2,read=1,ruff_min=1,draw_last=2,draw_top=3,draw_first=4,"
+          "def_trump=2,solo_low=1")
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
                         "`python scripts/tools/tune_strong.py trionfo` (results/tune/trionfo/)"))
 STRATEGIES.append(search_strategy(
