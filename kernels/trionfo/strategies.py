@@ -15,7 +15,7 @@ from cardsim.kernels.trionfo.layout import (
     BID, CALLED, DECLARER, G_SELF_CALL, GREEDY_THRESHOLDS, H_EXPLORE, H_SELF_CALL, H_T1, HAND, LEADER, LED, LEVELS,
     NCARDS, N_PLAYERS, O_SELF_CALL, O_WIN_POINTS, PARTNER, PLAYED, R_PASS_BIAS, REVEALED, S_EXPERT, S_GREEDY,
     S_HEURISTIC, S_RANDOM, THIRDS, TRICK, TRUMP, VOID, X_BANK, X_CLINCH, X_DEF_TRUMP, X_DRAW, X_DRAW_FIRST,
-    X_DRAW_LAST, X_DRAW_TOP, X_HONOUR, X_PLAIN, X_READ, X_RISK, X_RUFF_MIN, X_SOLO_LOW,
+    X_DRAW_LAST, X_DRAW_TOP, X_HONOUR, X_PLAIN, X_READ, X_RISK, X_RUFF_MIN, X_SOLO_LOW, X_DEF_RICH,
 )
 from cardsim.kernels.trionfo.rules import hand_strength, is_solo
 
@@ -314,7 +314,9 @@ def expert_lead(st, opts, p, hand, unseen, prm, friends):
     not a solo declarer) the richest counting plain master that stands (every seat but its known
     friends after it); a solo declarer holding the master trump with ``draw_trumps`` or more
     trumps, or with at most ``draw_last`` trumps unseen, while an opponent may hold one leads it;
-    otherwise as the heuristic (``tricks.lead_card``), except that a solo declarer about to lead
+    otherwise as the heuristic (``tricks.lead_card``), except that with ``def_rich`` a defender of a
+    partnership contract leads his richest plain card instead of one worth nothing, and a solo
+    declarer about to lead
     a trump that is not a master leads his lowest master trump when fewer than ``draw_top``
     thirds are out beyond what he needs (a trick given away would cost the contract)."""
     trump = st[TRUMP]
@@ -339,6 +341,11 @@ def expert_lead(st, opts, p, hand, unseen, prm, friends):
         if trumps_out(st, trump, opps) and is_master(top, unseen):
             return top
     c = lead_card(hand, unseen, trump)
+    if prm[X_DEF_RICH] > 0 and p != st[DECLARER] and p != st[PARTNER] and not is_solo(st, opts) \
+            and c // 10 != trump and VALUE_THIRDS[c % 10] == 0:
+        r = richest(hand & ~tmask, trump)
+        if VALUE_THIRDS[r % 10] > 0:
+            return r
     if prm[X_DRAW_TOP] > 0 and solo and out and c // 10 == trump and not is_master(c, unseen):
         top = masters_of(mine, unseen)
         if top and spare_thirds(st, opts, p) < prm[X_DRAW_TOP] and trumps_out(st, trump, opps):
@@ -351,6 +358,11 @@ def expert_lead(st, opts, p, hand, unseen, prm, friends):
         if trumps_out(st, trump, opps) and is_master(top, unseen):
             return top
     c = lead_card(hand, unseen, trump)
+    if prm[X_DEF_RICH] > 0 and p != st[DECLARER] and p != st[PARTNER] and not is_solo(st, opts) \
+            and c // 10 != trump and VALUE_THIRDS[c % 10] == 0:
+        r = richest(hand & ~tmask, trump)
+        if VALUE_THIRDS[r % 10] > 0:
+            return r
     if prm[X_DRAW_TOP] > 0 and p == st[DECLARER] and is_solo(st, opts) and out and c // 10 == trump \
             and not is_master(c, unseen):
         top = masters_of(mine, unseen)

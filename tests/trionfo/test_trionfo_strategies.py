@@ -223,7 +223,7 @@ def _records(strategies, deals=60, seed=7):
                                     "bank=0", "clinch=3", "clinch=36", "plain_first=0", "read=0", "ruff_min=0",
                                     "ruff_min=12", "draw_last=0", "draw_last=10", "draw_top=3", "draw_top=12",
                                     "draw_first=5", "draw_first=1", "def_trump=1", "def_trump=2", "solo_low=1",
-                                    "solo_low=2", "plain_first=2"])
+                                    "solo_low=2", "plain_first=2", "def_rich=1"])
 def test_each_expert_parameter_changes_play(change):
     """Every card-play parameter of the expert changes the records away from its default (the
     expert at seats 0, 2 and 4 against the heuristic)."""
@@ -336,6 +336,26 @@ def test_a_solo_without_the_master_trump_leads_his_lowest():
     for spec, card in (("expert:solo_low=1", "4H"), ("expert:solo_low=2", "4H"), ("expert:solo_low=4", "3C")):
         sid, prm = seat(spec)
         assert K.choose_card(st, opts, 0, st[K.HAND], sid, prm, g) == mask40(card).bit_length() - 1, spec
+
+
+def test_a_defender_leads_his_richest_plain_card_not_a_blank():
+    """Issue 41: a defender against a chiamo (seat 3; seat 0 declares, trump H) with no trump, the
+    heuristic's lead a blank (the 5S of his longest suit): with ``def_rich`` he leads his richest
+    plain card, the AS, before the declarer's side can ruff it; the declarer does not."""
+    hands = {0: "AH 2H 7H 6H KC QC", 1: "3C 5C 7C JC 3S 2S", 2: "AD KD QD JD 7D 6D",
+             3: "4C 6C 5S 7S AS 4D", 4: "3H KH QH JH 4H AC"}
+    st = _table(2, hands, "", "", leader=3, level=1)
+    st[K.CALLED] = mask40("3H").bit_length() - 1
+    st[K.PARTNER] = 4
+    opts = TrionfoOptions().to_array(5)
+    g = gen()
+    sid, prm = seat("expert:def_rich=1")
+    sid0, prm0 = seat("expert")
+    assert K.choose_card(st, opts, 3, st[K.HAND + 3], sid0, prm0, g) == mask40("5S").bit_length() - 1
+    assert K.choose_card(st, opts, 3, st[K.HAND + 3], sid, prm, g) == mask40("AS").bit_length() - 1
+    st[K.LEADER] = 0
+    assert K.choose_card(st, opts, 0, st[K.HAND], sid, prm, g) == \
+        K.choose_card(st, opts, 0, st[K.HAND], sid0, prm0, g)
 
 
 def test_a_defender_with_two_trumps_leads_the_lowest():
