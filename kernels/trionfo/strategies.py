@@ -351,24 +351,6 @@ def expert_lead(st, opts, p, hand, unseen, prm, friends):
         if top and spare_thirds(st, opts, p) < prm[X_DRAW_TOP] and trumps_out(st, trump, opps):
             return lowbit(top)
     return c
-    out = popcount(unseen & tmask)
-    if p == st[DECLARER] and is_solo(st, opts) and mine and out and (popcount(mine) >= prm[X_DRAW]
-                                                                      or out <= prm[X_DRAW_LAST]):
-        top = highbit(mine)
-        if trumps_out(st, trump, opps) and is_master(top, unseen):
-            return top
-    c = lead_card(hand, unseen, trump)
-    if prm[X_DEF_RICH] > 0 and p != st[DECLARER] and p != st[PARTNER] and not is_solo(st, opts) \
-            and c // 10 != trump and VALUE_THIRDS[c % 10] == 0:
-        r = richest(hand & ~tmask, trump)
-        if VALUE_THIRDS[r % 10] > 0:
-            return r
-    if prm[X_DRAW_TOP] > 0 and p == st[DECLARER] and is_solo(st, opts) and out and c // 10 == trump \
-            and not is_master(c, unseen):
-        top = masters_of(mine, unseen)
-        if top and spare_thirds(st, opts, p) < prm[X_DRAW_TOP] and trumps_out(st, trump, opps):
-            return lowbit(top)
-    return c
 
 
 @njit(cache=True)
