@@ -7,9 +7,9 @@ from cardsim.kernels.cards import lowbit, nth_card, popcount
 from cardsim.kernels.jit import njit
 from cardsim.kernels.rng import below, uniform
 from cardsim.kernels.tricks import (
-    FULL40, HAND_THIRDS, SUIT40, VALUE_THIRDS, bank_card, beating_cards, best_trump, cheapest, follow_card, greedy_card, highbit,
-    is_master, lead_card, mask_thirds, masters_of, richest, ruff_odds, suit_mask40, trick_mask, trick_winner,
-    trump_honours,
+    FULL40, HAND_THIRDS, SUIT40, VALUE_THIRDS, bank_card, beating_cards, best_trump, cheapest, follow_card,
+    greedy_card, highbit, is_master, lead_card, mask_thirds, masters_of, richest, ruff_odds, suit_mask40, trick_mask,
+    trick_winner, trump_honours,
 )
 from cardsim.kernels.trionfo.layout import (
     BID, CALLED, DECLARER, G_SELF_CALL, GREEDY_THRESHOLDS, H_EXPLORE, H_SELF_CALL, H_T1, HAND, LEADER, LED, LEVELS,
@@ -316,21 +316,21 @@ def expert_lead(st, opts, p, hand, unseen, prm, friends):
     trumps, or with at most ``draw_last`` trumps unseen, while an opponent may hold one leads it;
     otherwise as the heuristic (``tricks.lead_card``), except that with ``def_rich`` a defender of a
     partnership contract leads his richest plain card instead of one worth nothing, and a solo
-    declarer about to lead
-    a trump that is not a master leads his lowest master trump when fewer than ``draw_top``
-    thirds are out beyond what he needs (a trick given away would cost the contract)."""
+    declarer about to lead a trump that is not a master leads his lowest master trump when fewer
+    than ``draw_top`` thirds are out beyond what he needs (a trick given away would cost the
+    contract)."""
     trump = st[TRUMP]
     opps = opponents_after(st, friends)
     tmask = suit_mask40(trump)
     mine = hand & tmask
     out = popcount(unseen & tmask)
     solo = p == st[DECLARER] and is_solo(st, opts)
+    defender = p != st[DECLARER] and p != st[PARTNER] and not is_solo(st, opts)   # of a partnership
     if solo:
         c = solo_draw(st, mine, unseen, prm, opps)
         if c >= 0:
             return c
-    elif prm[X_DEF_TRUMP] > 0 and p != st[DECLARER] and p != st[PARTNER] and not is_solo(st, opts) and out \
-            and popcount(mine) >= prm[X_DEF_TRUMP]:
+    elif defender and prm[X_DEF_TRUMP] > 0 and out and popcount(mine) >= prm[X_DEF_TRUMP]:
         return cheapest(mine, trump)
     if prm[X_PLAIN] > 0 and not (prm[X_PLAIN] > 1 and solo):
         c = plain_master(st, hand, unseen, opps, prm[X_RISK])
@@ -341,8 +341,7 @@ def expert_lead(st, opts, p, hand, unseen, prm, friends):
         if trumps_out(st, trump, opps) and is_master(top, unseen):
             return top
     c = lead_card(hand, unseen, trump)
-    if prm[X_DEF_RICH] > 0 and p != st[DECLARER] and p != st[PARTNER] and not is_solo(st, opts) \
-            and c // 10 != trump and VALUE_THIRDS[c % 10] == 0:
+    if defender and prm[X_DEF_RICH] > 0 and c // 10 != trump and VALUE_THIRDS[c % 10] == 0:
         r = richest(hand & ~tmask, trump)
         if VALUE_THIRDS[r % 10] > 0:
             return r
