@@ -172,8 +172,8 @@ F_CLAIM_PROB, F_CLAIM_DUE, F_SIZE = offsets(
     ("F_CLAIM_DUE", 1),          # a claim at a window where the side's count has reached the target
 )
 # heuristic and expert share one row, heuristic reading its first four slots
-(H_MARGIN, H_NOISE, H_HONOUR_MIN, H_MARAF_WEIGHT, X_DRAW, X_RISK, X_BANK, X_CLINCH, X_PLAIN, X_DRAW_LOW, X_HONOUR_COUNT,
- P_SIZE) = offsets(
+(H_MARGIN, H_NOISE, H_HONOUR_MIN, H_MARAF_WEIGHT, X_DRAW, X_RISK, X_BANK, X_CLINCH, X_PLAIN, X_DRAW_LOW, X_HONOUR_COUNT, X_DUCK,
+ X_TOP, X_FIGURE, P_SIZE) = offsets(
     ("H_MARGIN", 1),             # claim_margin: claim only this many thirds past the target
     ("H_NOISE", 1),              # memory_noise: the count off by up to this many thirds (uniform)
     ("H_HONOUR_MIN", 1),         # honour_min: the trump 3 and 2 only on a trick worth this many thirds
@@ -191,6 +191,12 @@ F_CLAIM_PROB, F_CLAIM_DUE, F_SIZE = offsets(
                                  # (11: never)
     ("X_HONOUR_COUNT", 1),       # the card thrown instead of a trump 3 or 2 counts towards honour_min: 1 in
                                  # any hand, 2 in the fourth hand only (0: never)
+    ("X_DUCK", 1),               # second hand, against a lead worth less than this many thirds, plays its
+                                 # cheapest card (0: never)
+    ("X_TOP", 1),                # 1: of the equal plain masters of a suit it leads the highest (0: the richest's
+                                 # lowest)
+    ("X_FIGURE", 1),             # no master to lead and no trump draw: lead the highest figure of the longest
+                                 # plain suit when it holds at least this many cards (0: never)
 )
 N_PARAMS = SP_PRM + P_SIZE  # the search row, then its rollout policy's row (the expert's at most)
 EX_GAME_WEIGHT = SP_EXTRA      # search row: a game won (lost) in a rollout counts this many points (minus)

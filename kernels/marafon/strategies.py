@@ -20,6 +20,7 @@ from cardsim.kernels.tricks import (
     is_master,
     lead_card,
     mask_thirds,
+    masters,
     masters_of,
     richest,
     ruff_odds,
@@ -56,8 +57,11 @@ from cardsim.kernels.marafon.layout import (
     X_DRAW,
     X_PLAIN,
     X_DRAW_LOW,
+    X_DUCK,
     X_HONOUR_COUNT,
     X_RISK,
+    X_FIGURE,
+    X_TOP,
 )
 from cardsim.kernels.marafon.rules import side_count
 
@@ -182,6 +186,8 @@ def expert_follow(st, p, legal, unseen, prm):
     thirds = mask_thirds(trick_mask(st[TRICK:TRICK + 4], st[NCARDS]))
     if ((st[LEADER] + w) & 1) == (p & 1):
         return richest(legal, trump) if stands(st, best, unseen, last, prm[X_RISK]) else cheapest(legal, trump)
+    if k == 1 and thirds < prm[X_DUCK]:          # second hand low on a lead worth little
+        return cheapest(legal, trump)
     win = beating_cards(legal, best, trump)
     lose = thirds
     if prm[X_HONOUR_COUNT] > 0 and (prm[X_HONOUR_COUNT] < 2 or k == 3):
@@ -222,11 +228,41 @@ def clinch_card(st, legal, unseen):
 
 
 @njit(cache=True)
-def plain_master_lead(hand, unseen, trump):
-    """The richest plain-suit master of ``hand`` when it counts (a figure, 2, 3 or ace), else -1."""
+def plain_master_lead(hand, unseen, trump, top):
+    """The richest plain-suit master of ``hand`` when it counts (a figure, 2, 3 or ace), else -1;
+    with ``top``, of the masters of its suit worth as much the highest, the one its partner too
+    sees as a master (so that it gives points to it)."""
     plain = masters_of(hand, unseen) & ~suit_mask40(trump)
     best = richest(plain, trump) if plain else -1
-    return best if best >= 0 and VALUE_THIRDS[best % 10] >= 1 else -1
+    if best < 0 or VALUE_THIRDS[best % 10] < 1:
+        return -1
+    if top:
+        m = plain & suit_mask40(best // 10)
+        while m:
+            c = lowbit(m)
+            m &= m - 1
+            if VALUE_THIRDS[c % 10] == VALUE_THIRDS[best % 10]:
+                best = c                        # lowest first: the last is the highest
+    return best
+
+
+@njit(cache=True)
+def figure_lead(hand, unseen, trump, n):
+    """With no master in ``hand`` (``tricks.masters``), the highest figure (J, Q, K) of its longest
+    plain suit (the first of equal ones) when that suit holds at least ``n`` cards, else -1."""
+    if masters(hand, unseen, trump):
+        return -1
+    long_s = -1
+    length = 0
+    for s in range(4):
+        k = popcount(hand & suit_mask40(s))
+        if s != trump and k > length:
+            length = k
+            long_s = s
+    if long_s < 0 or length < n:
+        return -1
+    figures = hand & (np.int64(0b0001110000) << (10 * long_s))      # its J, Q, K
+    return highbit(figures) if figures else -1
 
 
 @njit(cache=True, inline='always')
@@ -248,10 +284,16 @@ def expert_card(st, opts, p, legal, prm):
         if draw >= 0 and prm[X_PLAIN] > 1:      # trumps drawn before the plain masters
             return draw
         if prm[X_PLAIN] > 0:
-            c = plain_master_lead(hand, unseen, st[TRUMP])
+            c = plain_master_lead(hand, unseen, st[TRUMP], prm[X_TOP] > 0)
             if c >= 0:
                 return c
-        return draw if draw >= 0 else lead_card(hand, unseen, st[TRUMP])
+        if draw >= 0:
+            return draw
+        if prm[X_FIGURE] > 0:
+            c = figure_lead(hand, unseen, st[TRUMP], prm[X_FIGURE])
+            if c >= 0:
+                return c
+        return lead_card(hand, unseen, st[TRUMP])
     return expert_follow(st, p, legal, unseen, prm)
 
 

@@ -39,7 +39,7 @@ RECORD = dict(RC_DEALER=0, RC_REASON=1, RC_WINNER=2, RC_WIN_SIDE=3, RC_TRUNC=4, 
 # heuristic's prm[0] .. prm[3], the expert's X_* after them)
 FUZZ = dict(F_CLAIM_PROB=0, F_CLAIM_DUE=1, F_SIZE=2)
 PARAMS = dict(H_MARGIN=0, H_NOISE=1, H_HONOUR_MIN=2, H_MARAF_WEIGHT=3, X_DRAW=4, X_RISK=5, X_BANK=6, X_CLINCH=7,
-              X_PLAIN=8, X_DRAW_LOW=9, X_HONOUR_COUNT=10, P_SIZE=11)
+              X_PLAIN=8, X_DRAW_LOW=9, X_HONOUR_COUNT=10, X_DUCK=11, X_TOP=12, X_FIGURE=13, P_SIZE=14)
 TABLES = {"options": OPTIONS, "view": VIEW, "state": STATE, "hand_block": HAND_BLOCK, "record": RECORD,
           "fuzz": FUZZ, "params": PARAMS}
 
@@ -64,7 +64,7 @@ def test_the_offsets_are_the_records(table):
 def test_the_layouts_fit_each_other():
     assert ML.PLEGAL - ML.PVIEW == ML.VIEW_SIZE                # the plug-in's view lives in the state
     assert ML.RECORD_COLS == ML.RC_HAND + ML.HAND_SLOTS * ML.HB_SIZE
-    assert ML.N_PARAMS == K.SP_PRM + 11 == K.SP_PRM + ML.P_SIZE
+    assert ML.N_PARAMS == K.SP_PRM + 14 == K.SP_PRM + ML.P_SIZE
 
 
 def test_every_parameter_names_its_slot():

@@ -158,7 +158,8 @@ def _records(strategies, deals=200, seed=7):
 
 
 @pytest.mark.parametrize("change", ["draw_trumps=11", "draw_trumps=1", "ruff_risk=0", "ruff_risk=1", "bank=0",
-                                    "bank=1", "clinch=0", "clinch=30", "plain_first=0"])
+                                    "bank=1", "clinch=0", "clinch=30", "plain_first=0", "duck=1", "top_master=1",
+                                    "lead_figure=3"])
 def test_each_expert_parameter_changes_play(change):
     """Every card-play parameter of the expert changes the records at either end of its range
     (the expert at seats 0 and 2 against strong)."""
@@ -185,3 +186,61 @@ def test_expert_draws_trumps_with_the_master_trump():
     sid_h, prm_h = prm_of("heuristic")
     sid, prm = prm_of("expert:draw_trumps=11")
     assert K.choose_card(st, OPTS4, 0, legal, sid, prm, g) == K.choose_card(st, OPTS4, 0, legal, sid_h, prm_h, g)
+
+
+def _table(hands, trump):
+    """A position of the hands ``hands`` (seat order), ``trump`` named, every other card played."""
+    st = np.zeros(K.ST_SIZE, np.int64)
+    st[K.N] = 4
+    st[K.TRUMP] = trump
+    for p, h in enumerate(hands):
+        st[K.HAND + p] = mask40(h)
+    st[K.PLAYED] = K.FULL40 & ~(st[K.HAND] | st[K.HAND + 1] | st[K.HAND + 2] | st[K.HAND + 3])
+    st[K.LED] = -1
+    return st
+
+
+def _card(name):
+    return mask40(name).bit_length() - 1
+
+
+def test_strong_plays_second_hand_low_on_a_scartino_led():
+    """The fourth critique round (duck): seat 0 leads 5C, seat 1 holds the master 3C. The expert
+    at its defaults takes the worthless trick with its sure winner; strong (duck 1) plays its
+    cheapest club and keeps the 3 for a trick with points."""
+    st = _table(["KD QD JD", "3C 4C 6D 7D", "AC 4H 5H 6H", "2C JC KH QH"], 2)
+    st[K.LEADER] = 0
+    st[K.NCARDS] = 1
+    st[K.LED] = 0
+    st[K.TRICK] = _card("5C")
+    legal = K.legal_cards(st[K.HAND + 1], 0)
+    for spec, card in (("expert", "3C"), ("strong", "4C"), ("expert:duck=1", "4C")):
+        sid, prm = prm_of(spec)
+        assert K.choose_card(st, OPTS4, 1, legal, sid, prm, gen()) == _card(card), spec
+    # a lead that counts (the king) is still taken with the sure 3
+    st[K.TRICK] = _card("KC")
+    sid, prm = prm_of("strong")
+    assert K.choose_card(st, OPTS4, 1, legal, sid, prm, gen()) == _card("3C")
+
+
+def test_strong_leads_the_highest_of_equal_plain_masters():
+    """The fourth critique round (top_master): holding the 3S and 2S, both masters, no trumps,
+    strong leads the 3S, the card its partner too sees as master; the expert at its defaults
+    (with plain_first 2) leads the 2S, which its partner cannot tell from a losing card."""
+    st = _table(["3S 2S 4C 5C", "4S 6C 7C JC", "AS 5D 6D 7D", "KS QC KC AC"], 2)
+    st[K.LEADER] = 0
+    legal = K.legal_cards(st[K.HAND], -1)
+    for spec, card in (("expert:plain_first=2", "2S"), ("strong", "3S"), ("expert:plain_first=2,top_master=1", "3S")):
+        sid, prm = prm_of(spec)
+        assert K.choose_card(st, OPTS4, 0, legal, sid, prm, gen()) == _card(card), spec
+
+
+def test_strong_leads_a_figure_of_its_long_suit_without_a_master():
+    """The fourth critique round (lead_figure): no master, no trump to draw, the longest plain
+    suit AC KC JC 5C: strong leads its king; the expert at its defaults the cheapest club."""
+    st = _table(["AC KC JC 5C 6D", "3C 2C 7D 4H", "QC 4C 3D 5H", "6C 7C 2D 6H"], 2)
+    st[K.LEADER] = 0
+    legal = K.legal_cards(st[K.HAND], -1)
+    for spec, card in (("expert", "5C"), ("strong", "KC"), ("expert:lead_figure=5", "5C")):
+        sid, prm = prm_of(spec)
+        assert K.choose_card(st, OPTS4, 0, legal, sid, prm, gen()) == _card(card), spec

@@ -54,20 +54,34 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_HEURISTIC, _
     ParamSpec("honour_count", 0.0, 0.0, 2.0, "the card thrown instead of the trump 3 or 2 counts towards "
               "honour_min (a trick that would take our ace is worth the 3): 1 in any hand, 2 in the fourth hand "
               "only; 0 only the trick's cards", integer=True, slot="X_HONOUR_COUNT"),
+    ParamSpec("duck", 0.0, 0.0, 12.0, "second hand low: against an opponent's lead worth less than this many "
+              "thirds play the cheapest card (1: a scartino led is never taken in second hand); 0 never",
+              integer=True, slot="X_DUCK"),
+    ParamSpec("top_master", 0.0, 0.0, 1.0, "1: of the equal plain masters of a suit lead the highest (the 3 "
+              "before the 2), the one the partner too sees as a master and gives points to; 0 the lowest",
+              integer=True, slot="X_TOP"),
+    ParamSpec("lead_figure", 0.0, 0.0, 10.0, "with no master to lead and no trumps to draw, lead the highest "
+              "figure (J, Q, K) of the longest plain suit when it holds at least this many cards; 0 never",
+              integer=True, slot="X_FIGURE"),
 ), "heuristic that reads the table (issue 41): draws trumps from length, trusts a master (its partner's: gives "
    "points; its own: wins with it) unless the last opponent is likely void in its suit (the odds from the cards "
    "unseen, the hand sizes and the voids shown), wins a sure trick with its points (an ace first), cashes "
-   "counting plain masters first and takes a sure trick at game point"))
+   "counting plain masters first, takes a sure trick at game point; with duck plays second hand low on a lead worth "
+   "little, with top_master leads the highest of equal plain masters, with lead_figure a figure of its longest plain "
+   "suit when it has no master to lead"))
 
 
 # issue 41: the self-consistent field of the committed `cardsim tune --self` run of the expert family
 # (`python scripts/tools/tune_strong.py marafon`, results/tune/marafon/; tests/test_strong.py checks the
-# two agree): converged at its start, the point of the second and third critique rounds (a tune from
-# the second round's point alone did not converge: its best responses cycled). Issue 41's first strong
-# was the expert at its defaults; issue 16's was
+# two agree): converged at its start, the point of the fourth critique round (second hand low on a
+# scartino led, duck 1; the highest of equal plain masters led, top_master 1; with no master to lead,
+# the highest figure of a long plain suit, lead_figure 3), as it did at the second
+# and third rounds' point (a tune from the second round's point alone did not converge: its best
+# responses cycled). Issue 41's first strong was the expert at its defaults; issue 16's was
 # heuristic:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=125.6 (at 100 and above the
 # marafona weight plays alike).
-STRONG = "expert:claim_margin=0,memory_noise=0,honour_min=3,marafona_weight=100,draw_trumps=4,ruff_risk=0.5,bank=2,clinch=3,plain_first=2,draw_low=2,honour_count=2"
+STRONG = ("expert:claim_margin=0,memory_noise=0,honour_min=3,marafona_weight=100,draw_trumps=4,ruff_risk=0.5,bank=2,"
+          "clinch=3,plain_first=2,draw_low=2,honour_count=2,duck=1,top_master=1,lead_figure=3")
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
                         "`python scripts/tools/tune_strong.py marafon` (results/tune/marafon/)"))
 STRATEGIES.append(search_strategy(
