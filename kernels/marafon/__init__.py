@@ -80,7 +80,11 @@ Choices this module adds where the spec leaves room
   the sure 3 kept for a trick with points: +0.020), and with ``top_master`` of the equal plain
   masters of a suit it leads the highest (the 3 before the 2: the partner, who cannot see that
   the 2 is master while the 3 is unseen to him, gives points only to a card he sees stand:
-  +0.006); together +0.026 against that strong.
+  +0.006); together +0.026 against that strong. A third, ``lead_figure`` (with no master to lead
+  and no trump to draw, the highest figure of the longest plain suit when it holds at least
+  that many cards, ``figure_lead``), gains +0.011 at 3 against the new strong but widens the
+  search's gap over it (+0.200 to +0.220 match result, +0.199 to +0.211 on a second seed), so
+  strong leaves it at 0 (the target of issue 41 its gap meets).
   Against a field of ``strong`` each rule pays on its own (``cardsim compare``, 20,000 matches:
   the expert +0.12 match result; without ruff_risk +0.06, without bank +0.08, without the
   draw +0.11). Tried and dropped (each lost against that field): keeping a lone plain 3 or 2

@@ -235,12 +235,15 @@ def test_strong_leads_the_highest_of_equal_plain_masters():
         assert K.choose_card(st, OPTS4, 0, legal, sid, prm, gen()) == _card(card), spec
 
 
-def test_strong_leads_a_figure_of_its_long_suit_without_a_master():
-    """The fourth critique round (lead_figure): no master, no trump to draw, the longest plain
-    suit AC KC JC 5C: strong leads its king; the expert at its defaults the cheapest club."""
+def test_lead_figure_leads_a_figure_of_a_long_suit_without_a_master():
+    """The fourth critique round (lead_figure, not in strong: it widens the search's gap): no
+    master, no trump to draw, the longest plain suit AC KC JC 5C: with lead_figure 3 the expert
+    leads its king; at its defaults, as strong, and when the suit is shorter than lead_figure,
+    the cheapest club."""
     st = _table(["AC KC JC 5C 6D", "3C 2C 7D 4H", "QC 4C 3D 5H", "6C 7C 2D 6H"], 2)
     st[K.LEADER] = 0
     legal = K.legal_cards(st[K.HAND], -1)
-    for spec, card in (("expert", "5C"), ("strong", "KC"), ("expert:lead_figure=5", "5C")):
+    for spec, card in (("expert", "5C"), ("strong", "5C"), ("expert:lead_figure=3", "KC"),
+                       ("expert:lead_figure=5", "5C")):
         sid, prm = prm_of(spec)
         assert K.choose_card(st, OPTS4, 0, legal, sid, prm, gen()) == _card(card), spec
