@@ -295,7 +295,7 @@ def write_markdown(path: Path, res: dict, args, wall: float) -> None:
              f"`python scripts/studies/study_marafon.py --games {args.games} --seed {args.seed} --tables {args.tables}` "
              f"(wall time {wall / 60:.1f} min on 2 cores).", "",
              "Four players of one strategy per table: " + ", ".join(f"`{t}`" for t in tables) + " (`heuristic`: "
-             "club-player card play, claims on an exact count; `strong`: the expert of issue 41 (heuristic card play that draws trumps (the lowest one without the master trump), trusts a master by the odds of a ruff, banks sure tricks, cashes plain masters after its trump draws, counts what it would throw instead of the trump 3 or 2 and takes a sure trick at game point) with the parameters of the "
+             "club-player card play, claims on an exact count; `strong`: the expert of issue 41 (heuristic card play that draws trumps (the lowest one without the master trump), trusts a master by the odds of a ruff, banks sure tricks, cashes plain masters after its trump draws, counts what it would throw instead of the trump 3 or 2, plays second hand low on a scartino led, leads the highest of equal plain masters and takes a sure trick at game point) with the parameters of the "
              "self-consistent field of `cardsim tune --self`, `results/tune/marafon/`), "
              f"{args.games:,} games per rule set, one record per game. Hands are those recorded per game (the "
              "first 16; no game here lasts longer). Intervals are 95% and treat hands as independent. The "
