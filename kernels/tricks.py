@@ -264,6 +264,20 @@ def masters(hand, unseen, trump):
     return out
 
 
+@njit(cache=True, inline='always')
+def longest_plain_suit(hand, trump):
+    """The plain suit (not ``trump``) of ``hand`` with the most cards, the first of equal ones,
+    and its length; (-1, 0) when the hand holds no plain card."""
+    long_s = -1
+    length = 0
+    for s in range(4):
+        k = popcount(hand & suit_mask40(s))
+        if s != trump and k > length:
+            length = k
+            long_s = s
+    return long_s, length
+
+
 @njit(cache=True)
 def lead_card(hand, unseen, trump):
     """Lead: a master card of the plain suit with the most cards still out (least likely to
@@ -280,13 +294,7 @@ def lead_card(hand, unseen, trump):
             best = c
     if best >= 0 and most >= 2:
         return best
-    long_s = -1
-    length = 0
-    for s in range(4):
-        k = popcount(hand & suit_mask40(s))
-        if s != trump and k > length:
-            length = k
-            long_s = s
+    long_s, _ = longest_plain_suit(hand, trump)
     if long_s >= 0:
         low = cheapest(hand & suit_mask40(long_s), trump)
         if VALUE_THIRDS[low % 10] < 3:

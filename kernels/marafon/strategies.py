@@ -19,6 +19,7 @@ from cardsim.kernels.tricks import (
     highbit,
     is_master,
     lead_card,
+    longest_plain_suit,
     mask_thirds,
     masters,
     masters_of,
@@ -249,16 +250,10 @@ def plain_master_lead(hand, unseen, trump, top):
 @njit(cache=True)
 def figure_lead(hand, unseen, trump, n):
     """With no master in ``hand`` (``tricks.masters``), the highest figure (J, Q, K) of its longest
-    plain suit (the first of equal ones) when that suit holds at least ``n`` cards, else -1."""
+    plain suit (``tricks.longest_plain_suit``) when that suit holds at least ``n`` cards, else -1."""
     if masters(hand, unseen, trump):
         return -1
-    long_s = -1
-    length = 0
-    for s in range(4):
-        k = popcount(hand & suit_mask40(s))
-        if s != trump and k > length:
-            length = k
-            long_s = s
+    long_s, length = longest_plain_suit(hand, trump)
     if long_s < 0 or length < n:
         return -1
     figures = hand & (np.int64(0b0001110000) << (10 * long_s))      # its J, Q, K
