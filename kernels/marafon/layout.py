@@ -172,8 +172,8 @@ F_CLAIM_PROB, F_CLAIM_DUE, F_SIZE = offsets(
     ("F_CLAIM_DUE", 1),          # a claim at a window where the side's count has reached the target
 )
 # heuristic and expert share one row, heuristic reading its first four slots
-(H_MARGIN, H_NOISE, H_HONOUR_MIN, H_MARAF_WEIGHT, X_DRAW, X_RISK, X_BANK, X_CLINCH, X_PLAIN, X_DRAW_LOW, X_HONOUR_COUNT, X_DUCK,
- X_TOP, X_FIGURE, P_SIZE) = offsets(
+(H_MARGIN, H_NOISE, H_HONOUR_MIN, H_MARAF_WEIGHT, X_DRAW, X_RISK, X_BANK, X_CLINCH, X_PLAIN, X_DRAW_LOW, X_HONOUR_COUNT,
+ X_DUCK, X_TOP, X_FIGURE, P_SIZE) = offsets(
     ("H_MARGIN", 1),             # claim_margin: claim only this many thirds past the target
     ("H_NOISE", 1),              # memory_noise: the count off by up to this many thirds (uniform)
     ("H_HONOUR_MIN", 1),         # honour_min: the trump 3 and 2 only on a trick worth this many thirds

@@ -78,7 +78,8 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_HEURISTIC, _
 # and third rounds' point (a tune from the second round's point alone did not converge: its best
 # responses cycled). lead_figure is left at 0 and out of the tune: at 3 it gains +0.011 ± 0.003 a match
 # against this strong, but the search's gap over it widens (+0.200 -> +0.220, +0.199 -> +0.211 on a
-# second seed), the target of issue 41 that this strong meets (results/search/marafon.md). Issue 41's first strong was the expert at its defaults; issue 16's was
+# second seed), the target of issue 41 that this strong meets (results/search/marafon.md). Issue 41's
+# first strong was the expert at its defaults; issue 16's was
 # heuristic:claim_margin=0,memory_noise=0,honour_min=4,marafona_weight=125.6 (at 100 and above the
 # marafona weight plays alike).
 STRONG = ("expert:claim_margin=0,memory_noise=0,honour_min=3,marafona_weight=100,draw_trumps=4,ruff_risk=0.5,bank=2,"
