@@ -15,7 +15,7 @@ from cardsim.kernels.trionfo.layout import (
     BID, CALLED, DECLARER, G_SELF_CALL, GREEDY_THRESHOLDS, H_EXPLORE, H_SELF_CALL, H_T1, HAND, LEADER, LED, LEVELS,
     NCARDS, N_PLAYERS, O_SELF_CALL, O_WIN_POINTS, PARTNER, PLAYED, R_PASS_BIAS, REVEALED, S_EXPERT, S_GREEDY,
     S_HEURISTIC, S_RANDOM, THIRDS, TRICK, TRUMP, VOID, X_BANK, X_CLINCH, X_DEF_TRUMP, X_DRAW, X_DRAW_FIRST,
-    X_DRAW_LAST, X_DRAW_TOP, X_HONOUR, X_PLAIN, X_READ, X_RISK, X_RUFF_MIN, X_SOLO_LOW, X_DEF_RICH,
+    X_DRAW_LAST, X_DRAW_TOP, X_HONOUR, X_PLAIN, X_READ, X_RISK, X_RUFF_MIN, X_SOLO_LOW, X_DEF_RICH, X_SOLO_RUFF,
 )
 from cardsim.kernels.trionfo.rules import hand_strength, is_solo
 
@@ -359,7 +359,9 @@ def expert_follow(st, opts, p, legal, unseen, prm, friends):
     cheapest card; against an opponent on top a winner that stands is chosen by ``bank``
     (points first), else the cheapest winner, or the cheapest card on a trick worth nothing;
     the trump 3 and 2 only on a trick worth ``honour_min`` thirds; out of the suit led it
-    ruffs only a trick worth ``ruff_min`` thirds (else its cheapest plain card)."""
+    ruffs only a trick worth ``ruff_min`` thirds (else its cheapest plain card), and with
+    ``solo_ruff`` a solo declarer ruffs with his cheapest trump that stands (his high trumps
+    kept for control; ``bank`` would spend the ace)."""
     trump = st[TRUMP]
     k = st[NCARDS]
     w = trick_winner(st[TRICK:TRICK + N_PLAYERS], k, trump)
@@ -378,6 +380,8 @@ def expert_follow(st, opts, p, legal, unseen, prm, friends):
         return cheapest(legal, trump)
     sure = standing(st, win, unseen, opps, prm[X_RISK])
     if sure:
+        if prm[X_SOLO_RUFF] > 0 and (legal & suit_mask40(st[LED])) == 0 and p == st[DECLARER] and is_solo(st, opts):
+            return cheapest(sure, trump)            # a solo's ruff: his high trumps kept for control
         return bank_card(sure, trump, prm[X_BANK])
     return cheapest(legal, trump) if thirds == 0 else cheapest(win, trump)
 

@@ -223,7 +223,8 @@ def _records(strategies, deals=60, seed=7):
                                     "bank=0", "clinch=3", "clinch=36", "plain_first=0", "read=0", "ruff_min=0",
                                     "ruff_min=12", "draw_last=0", "draw_last=10", "draw_top=3", "draw_top=12",
                                     "draw_first=5", "draw_first=1", "def_trump=1", "def_trump=2", "solo_low=1",
-                                    "solo_low=2", "plain_first=2", "def_rich=1"])
+                                    "solo_low=2", "plain_first=2", "def_rich=1",
+                                    "solo_ruff=1"])
 def test_each_expert_parameter_changes_play(change):
     """Every card-play parameter of the expert changes the records away from its default (the
     expert at seats 0, 2 and 4 against the heuristic)."""
@@ -415,3 +416,23 @@ def test_friends_of_is_reads_friend_of_every_seat():
                     mask = K.friends_of(st, opts, p, read)
                     assert all(bool((mask >> q) & 1) == bool(K.reads_friend(st, opts, p, q, read))
                                for q in range(5)), (voids, revealed, p, read)
+
+
+def test_a_solo_ruffs_with_his_cheapest_standing_trump():
+    """Issue 41 (solo_ruff): a solo declarer (seat 0, trump H) last to a club trick (4C QC AC 2C,
+    worth 5 thirds) with no club: the expert at its defaults ruffs with its richest sure winner
+    (``bank`` 2: the AH), strong with its cheapest trump (the 4H), keeping the ace for control;
+    a defender against that solo (seat 4 declaring, his 2C on top) still ruffs by ``bank``."""
+    hands = {0: "AH 4H 7H 5D 6S", 1: "5C 3H 6D 7D 4S", 2: "6C 2H 4D 3S 5S", 3: "7C KH JD QD 7S",
+             4: "JC QH KD AD 6H"}
+    st = _table(2, hands, "", "4C QC AC 2C", leader=1)
+    opts = TrionfoOptions().to_array(5)
+    g = gen()
+    legal = st[K.HAND]
+    for spec, card in (("expert", "AH"), ("strong", "4H"), ("expert:solo_ruff=1", "4H")):
+        sid, prm = seat(spec)
+        assert K.choose_card(st, opts, 0, legal, sid, prm, g) == mask40(card).bit_length() - 1, spec
+    st[K.DECLARER] = 4
+    st[K.HIGH_BIDDER] = 4
+    sid, prm = seat("expert:solo_ruff=1")
+    assert K.choose_card(st, opts, 0, legal, sid, prm, g) == mask40("AH").bit_length() - 1
