@@ -5,7 +5,9 @@
 For each game with a critique: ``cardsim critique GAME --strategy strong`` (the field: strong) and
 ``cardsim critique GAME --strategy PLUGIN --field strong`` for the game's example plug-in (the one
 ``scripts/tools/bench.py --game plugins`` measures), at the default budget; the file holds both reports
-(kinds, kinds by phase, worst positions with their replay commands) and how long each took.
+(kinds, kinds by phase, worst positions with their replay commands) and how long each took. The
+hand-written sections an earlier file holds before the generated ones (a critique round's notes) are
+kept (``kept_notes``).
 """
 from __future__ import annotations
 
@@ -34,6 +36,21 @@ def section(game: str, label: str, field: str, n: int, decisions: int, worlds: i
     return [f"## `{label}` against `{field}`", "", f"`{cmd}`: {dt:,.0f} s on 2 cores.", ""] + body + [""]
 
 
+GENERATED = "## `strong` against `strong`"   # the first section this script writes
+
+
+def kept_notes(path: Path) -> list[str]:
+    """The hand-written sections of an earlier ``path`` (every ``## `` section between its header
+    paragraph and the first generated one, ``GENERATED``), kept by a rerun; none when there are none."""
+    if not path.exists():
+        return []
+    text = path.read_text()
+    start, end = text.find("\n## "), text.find("\n" + GENERATED)
+    if start < 0 or end <= start:
+        return []
+    return text[start + 1:end].rstrip("\n").split("\n") + [""]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default=None)
@@ -54,6 +71,7 @@ def main() -> None:
                  "value minus the chosen one's, measured on fresh worlds (0 when the strategy's choice is the "
                  "best); loss per record = the regret a record's decisions of that kind give up, summed. "
                  "What the next issue (a `strong` with no easy gains left) works from.", ""]
+        lines += kept_notes(out / f"{g}.md")
         lines += section(g, "strong", "strong", n, a.decisions, a.worlds, a.seed)
         plug = (spec.plugin or {}).get("bench", {}).get("plugin")
         if plug:

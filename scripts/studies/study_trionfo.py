@@ -181,6 +181,20 @@ def strong_check(t: pd.DataFrame, nats: dict) -> list[str]:
                f"{100 * top['win_rate']:.0f}%)." if top is not None else " At a strong table nobody bids a solo.")]
 
 
+CHANGED = "## What changed (issue 41)"      # a section written by hand, kept by every rerun
+
+
+def kept_changes(path: Path) -> list[str]:
+    """The hand-written ``CHANGED`` section of an earlier report at ``path`` (up to the figure or the
+    next section), kept by a rerun; none when there is none."""
+    text = path.read_text() if path.exists() else ""
+    start = text.find(CHANGED)
+    if start < 0:
+        return []
+    ends = [i for i in (text.find("\n![", start), text.find("\n## ", start + 1)) if i > start]
+    return text[start:min(ends) if ends else len(text)].rstrip("\n").split("\n") + [""]
+
+
 def write_markdown(t: pd.DataFrame, nat: pd.DataFrame, path: Path, args, wall: float, hands: int,
                    nats: dict | None = None) -> None:
     lines = ["# Trionfo: win rate of each bid level by hand strength", "",
@@ -191,7 +205,7 @@ def write_markdown(t: pd.DataFrame, nat: pd.DataFrame, path: Path, args, wall: f
              "level. Strength is the heuristic's bidding measure. Strengths with fewer than "
              f"{MIN_HANDS} hands are pooled into the end buckets.", "",
              "## Answer", "", answer(t, nat), "", "## Against the strong field (issue 16)", "",
-             *strong_check(t, nats or {}), "", "![trionfo bids](trionfo_bids.png)", "",
+             *strong_check(t, nats or {}), "", *kept_changes(path), "![trionfo bids](trionfo_bids.png)", "",
              "## Forced contracts by strength", "",
              "| level | bid | strength | hands | win rate | 95% CI | declarer's money | 95% CI | side points |",
              "|---:|---|---:|---:|---:|---|---:|---|---:|"]
