@@ -374,13 +374,14 @@ def expert_follow(st, opts, p, legal, unseen, prm, friends):
     if win and thirds < prm[X_HONOUR]:
         win &= ~trump_honours(trump)
     tmask = suit_mask40(trump)
-    if st[LED] != trump and (legal & suit_mask40(st[LED])) == 0 and thirds < prm[X_RUFF_MIN] and legal & ~tmask:
+    out_of_led = st[LED] != trump and (legal & suit_mask40(st[LED])) == 0     # a winner here is a ruff
+    if out_of_led and thirds < prm[X_RUFF_MIN] and legal & ~tmask:
         return cheapest(legal & ~tmask, trump)      # out of the suit led: no ruff on a cheap trick
     if win == 0:
         return cheapest(legal, trump)
     sure = standing(st, win, unseen, opps, prm[X_RISK])
     if sure:
-        if prm[X_SOLO_RUFF] > 0 and (legal & suit_mask40(st[LED])) == 0 and p == st[DECLARER] and is_solo(st, opts):
+        if prm[X_SOLO_RUFF] > 0 and out_of_led and p == st[DECLARER] and is_solo(st, opts):
             return cheapest(sure, trump)            # a solo's ruff: his high trumps kept for control
         return bank_card(sure, trump, prm[X_BANK])
     return cheapest(legal, trump) if thirds == 0 else cheapest(win, trump)
