@@ -148,6 +148,7 @@ from cardsim.kernels.trionfo.layout import (  # noqa: F401
     V_PARTNER_LEVELS, V_PARTNER_METHOD, V_PASSED, V_PLAYED, V_REDEALS, V_REVEALED, V_SEAT, V_SELF_CALL, V_STAKE,
     V_THIRDS, V_TRICK, V_TRICK_NO, V_TRUMP, V_WIN_POINTS, WON, X_BANK, X_CLINCH, X_DEF_TRUMP, X_DRAW, X_DRAW_FIRST,
     X_DRAW_LAST, X_DRAW_TOP, X_HONOUR, X_PLAIN, X_READ, X_RISK, X_RUFF_MIN, X_SOLO_LOW, X_DEF_RICH, X_SOLO_RUFF,
+    X_SOLO_KEEP,
 )
 from cardsim.kernels.trionfo.actions import (  # noqa: F401
     ACT_MASK, ACT_SHIFT, act_code, action_kind, action_value, decision_kind, dense_id, dense_kind, dense_value,

@@ -183,7 +183,7 @@ S_EXPERT = 4       # params: heuristic's six, then the X_* slots (issue 41; ``ex
 )
 (H_T1, H_T2, H_T3, H_T4, H_EXPLORE, H_SELF_CALL, X_HONOUR, X_DRAW, X_RISK, X_BANK, X_CLINCH, X_PLAIN, X_READ,
  X_RUFF_MIN, X_DRAW_LAST, X_DRAW_TOP, X_DRAW_FIRST, X_DEF_TRUMP, X_SOLO_LOW, X_DEF_RICH, X_SOLO_RUFF,
- X_SIZE) = offsets(              # heuristic (its six, H_*: H_SIZE) and the expert (those six, then X_*)
+ X_SOLO_KEEP, X_SIZE) = offsets(  # heuristic (its six, H_*: H_SIZE) and the expert (those six, then X_*)
     ("H_T1", 1),                 # strength to bid level 1 (chiamo); H_T1 + k: level k + 1
     ("H_T2", 1),                 # strength to bid di più
     ("H_T3", 1),                 # strength to bid maso
@@ -215,9 +215,11 @@ S_EXPERT = 4       # params: heuristic's six, then the X_* slots (issue 41; ``ex
                                  # worth nothing leads his richest plain card instead (0: never)
     ("X_SOLO_RUFF", 1),          # 1: a solo declarer ruffing with a trump that stands takes the trick with his
                                  # cheapest such trump (0: as bank)
+    ("X_SOLO_KEEP", 1),          # a solo declarer out of the suit led throws a plain card worth nothing rather than
+                                 # ruff a trick worth fewer than this many thirds (0: never)
 )
 H_SIZE = X_HONOUR                # the heuristic's row: the first six of the expert's
-N_PARAMS = SP_PRM + X_SIZE       # the search row, then its rollout policy's row (the expert's 21 at most)
+N_PARAMS = SP_PRM + X_SIZE       # the search row, then its rollout policy's row (the expert's 22 at most)
 EX_TRUMP = SP_EXTRA  # search row: 1 = the declarer's trump by search too, 0 = by the policy
 GREEDY_THRESHOLDS = (9.0, 13.0, 15.0, 17.0)
 PLUGIN = 64        # sid PLUGIN + b: a plug-in seat whose undecided choices the built-in b makes

@@ -16,6 +16,7 @@ from cardsim.kernels.trionfo.layout import (
     NCARDS, N_PLAYERS, O_SELF_CALL, O_WIN_POINTS, PARTNER, PLAYED, R_PASS_BIAS, REVEALED, S_EXPERT, S_GREEDY,
     S_HEURISTIC, S_RANDOM, THIRDS, TRICK, TRUMP, VOID, X_BANK, X_CLINCH, X_DEF_TRUMP, X_DRAW, X_DRAW_FIRST,
     X_DRAW_LAST, X_DRAW_TOP, X_HONOUR, X_PLAIN, X_READ, X_RISK, X_RUFF_MIN, X_SOLO_LOW, X_DEF_RICH, X_SOLO_RUFF,
+    X_SOLO_KEEP,
 )
 from cardsim.kernels.trionfo.rules import hand_strength, is_solo
 
@@ -359,9 +360,11 @@ def expert_follow(st, opts, p, legal, unseen, prm, friends):
     cheapest card; against an opponent on top a winner that stands is chosen by ``bank``
     (points first), else the cheapest winner, or the cheapest card on a trick worth nothing;
     the trump 3 and 2 only on a trick worth ``honour_min`` thirds; out of the suit led it
-    ruffs only a trick worth ``ruff_min`` thirds (else its cheapest plain card), and with
-    ``solo_ruff`` a solo declarer ruffs with his cheapest trump that stands (his high trumps
-    kept for control; ``bank`` would spend the ace)."""
+    ruffs only a trick worth ``ruff_min`` thirds (else its cheapest plain card); a solo declarer
+    throws a plain card worth nothing there rather than ruff a trick worth fewer than
+    ``solo_keep`` thirds (each trump he keeps takes a later trick), and with ``solo_ruff`` ruffs
+    with his cheapest trump that stands (his high trumps kept for control; ``bank`` would spend
+    the ace)."""
     trump = st[TRUMP]
     k = st[NCARDS]
     w = trick_winner(st[TRICK:TRICK + N_PLAYERS], k, trump)
@@ -375,13 +378,18 @@ def expert_follow(st, opts, p, legal, unseen, prm, friends):
         win &= ~trump_honours(trump)
     tmask = suit_mask40(trump)
     out_of_led = st[LED] != trump and (legal & suit_mask40(st[LED])) == 0     # a winner here is a ruff
+    solo = p == st[DECLARER] and is_solo(st, opts)
+    if solo and out_of_led and thirds < prm[X_SOLO_KEEP] and legal & ~tmask:
+        c = cheapest(legal & ~tmask, trump)
+        if VALUE_THIRDS[c % 10] == 0:
+            return c                                # a solo keeps his trump for a trick worth more
     if out_of_led and thirds < prm[X_RUFF_MIN] and legal & ~tmask:
         return cheapest(legal & ~tmask, trump)      # out of the suit led: no ruff on a cheap trick
     if win == 0:
         return cheapest(legal, trump)
     sure = standing(st, win, unseen, opps, prm[X_RISK])
     if sure:
-        if prm[X_SOLO_RUFF] > 0 and out_of_led and p == st[DECLARER] and is_solo(st, opts):
+        if prm[X_SOLO_RUFF] > 0 and out_of_led and solo:
             return cheapest(sure, trump)            # a solo's ruff: his high trumps kept for control
         return bank_card(sure, trump, prm[X_BANK])
     return cheapest(legal, trump) if thirds == 0 else cheapest(win, trump)

@@ -47,7 +47,7 @@ GREEDY_ROW = dict(G_SELF_CALL=0, G_SIZE=1)
 EXPERT_ROW = dict(H_T1=0, H_T2=1, H_T3=2, H_T4=3, H_EXPLORE=4, H_SELF_CALL=5, X_HONOUR=6, X_DRAW=7, X_RISK=8,
                   X_BANK=9, X_CLINCH=10, X_PLAIN=11, X_READ=12, X_RUFF_MIN=13, X_DRAW_LAST=14, X_DRAW_TOP=15,
                   X_DRAW_FIRST=16, X_DEF_TRUMP=17, X_SOLO_LOW=18, X_DEF_RICH=19, X_SOLO_RUFF=20,
-                  X_SIZE=21)
+                  X_SOLO_KEEP=21, X_SIZE=22)
 HAND_BLOCK = dict(HB_DECLARER=0, HB_LEVEL=1, HB_TRUMP=2, HB_PARTNER=3, HB_CALLED=4, HB_STRENGTH=5, HB_PTS=6,
                   HB_WON=7, HB_FIRST_BIDDER=8, HB_REDEALS=9, HB_MONEY=10, HB_SIZE=15)
 RECORD = dict(RC_DEALER=0, RC_REASON=1, RC_WINNER=2, RC_TRUNC=3, RC_ERR=4, RC_TRICKS=5, RC_HANDS=6, RC_REDEALS=7,
@@ -72,7 +72,7 @@ def test_the_package_reexports_the_layouts_numbers():
     assert K.PVIEW + K.VIEW_SIZE == K.PLEGAL and K.PLEGAL + K.MAX_ACTS == K.PLUGGED   # the scratch buffers
     assert K.RC_HAND + K.HAND_SLOTS * K.HB_SIZE == K.RECORD_COLS                        # the hand blocks fill it
     assert K.A_PASS == K.A_BID
-    assert K.H_SIZE == 6 and K.N_PARAMS == K.SP_PRM + K.X_SIZE == 29                 # the heuristic's six
+    assert K.H_SIZE == 6 and K.N_PARAMS == K.SP_PRM + K.X_SIZE == 30                 # the heuristic's six
 
 
 KINDS = {K.K_BID: range(K.LEVELS + 1), K.K_TRUMP: range(4), K.K_CALL: range(40), K.K_NAME: range(K.N_PLAYERS),

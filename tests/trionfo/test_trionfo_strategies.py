@@ -224,7 +224,7 @@ def _records(strategies, deals=60, seed=7):
                                     "ruff_min=12", "draw_last=0", "draw_last=10", "draw_top=3", "draw_top=12",
                                     "draw_first=5", "draw_first=1", "def_trump=1", "def_trump=2", "solo_low=1",
                                     "solo_low=2", "plain_first=2", "def_rich=1",
-                                    "solo_ruff=1"])
+                                    "solo_ruff=1", "solo_keep=3"])
 def test_each_expert_parameter_changes_play(change):
     """Every card-play parameter of the expert changes the records away from its default (the
     expert at seats 0, 2 and 4 against the heuristic)."""
@@ -436,3 +436,28 @@ def test_a_solo_ruffs_with_his_cheapest_standing_trump():
     st[K.HIGH_BIDDER] = 4
     sid, prm = seat("expert:solo_ruff=1")
     assert K.choose_card(st, opts, 0, legal, sid, prm, g) == mask40("AH").bit_length() - 1
+
+
+def test_a_solo_keeps_his_trump_on_a_cheap_trick():
+    """Issue 41 (solo_keep): a solo declarer (seat 0, trump H) last to a club trick worth 2 thirds
+    (4C QC 5C JC) with no club: the expert at its defaults ruffs (with the AH, ``bank`` 2), strong
+    throws his 6S (worth nothing) and keeps both trumps; on a trick worth 3 thirds (the AC in it)
+    or with no plain card worth nothing it ruffs with the 4H; a defender against that solo ruffs."""
+    hands = {0: "AH 4H KD 6S QS", 1: "5D 3H 6D 7D", 2: "6C 2H 4D 3S", 3: "7C KH JD QD", 4: "2C QH AD 6H"}
+    opts = TrionfoOptions().to_array(5)
+    g = gen()
+
+    def card(spec, trick, hand=None, declarer=0):
+        st = _table(2, {**hands, 0: hand or hands[0]}, "", trick, leader=1, declarer=declarer)
+        sid, prm = seat(spec)
+        return K.choose_card(st, opts, 0, st[K.HAND], sid, prm, g)
+
+    def cid(text):
+        return mask40(text).bit_length() - 1
+
+    assert card("expert", "4C QC 5C JC") == cid("AH")
+    assert card("strong", "4C QC 5C JC") == cid("6S")
+    assert card("expert:solo_keep=3", "4C QC 5C JC") == cid("6S")
+    assert card("strong", "4C QC AC JC") == cid("4H")
+    assert card("strong", "4C QC 5C JC", hand="AH 4H KD JS QS") == cid("4H")
+    assert card("expert:solo_keep=3", "4C QC 5C JC", declarer=4) == cid("AH")
