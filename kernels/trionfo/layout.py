@@ -213,10 +213,11 @@ S_EXPERT = 4       # params: heuristic's six, then the X_* slots (issue 41; ``ex
                                  # lowest before any other lead while an opponent may hold one (9: never)
     ("X_DEF_RICH", 1),           # 1: a defender against a partnership contract whose lead would be a plain card
                                  # worth nothing leads his richest plain card instead (0: never)
-    ("X_SOLO_RUFF", 1),          # 1: a solo declarer ruffing with a trump that stands takes the trick with his
-                                 # cheapest such trump (0: as bank)
+    ("X_SOLO_RUFF", 1),          # a solo declarer ruffing takes the trick with his cheapest trump that stands (1)
+                                 # or that wins it (2), when one stands (0: as bank)
     ("X_SOLO_KEEP", 1),          # a solo declarer out of the suit led throws a plain card worth nothing rather than
-                                 # ruff a trick worth fewer than this many thirds (0: never)
+                                 # ruff a trick worth fewer than this many thirds, but in second hand while a
+                                 # trump is out (0: never)
 )
 H_SIZE = X_HONOUR                # the heuristic's row: the first six of the expert's
 N_PARAMS = SP_PRM + X_SIZE       # the search row, then its rollout policy's row (the expert's 22 at most)

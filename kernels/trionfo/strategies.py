@@ -362,9 +362,10 @@ def expert_follow(st, opts, p, legal, unseen, prm, friends):
     the trump 3 and 2 only on a trick worth ``honour_min`` thirds; out of the suit led it
     ruffs only a trick worth ``ruff_min`` thirds (else its cheapest plain card); a solo declarer
     throws a plain card worth nothing there rather than ruff a trick worth fewer than
-    ``solo_keep`` thirds (each trump he keeps takes a later trick), and with ``solo_ruff`` ruffs
-    with his cheapest trump that stands (his high trumps kept for control; ``bank`` would spend
-    the ace)."""
+    ``solo_keep`` thirds (each trump he keeps takes a later trick), except in second hand while
+    a trump is out, and with ``solo_ruff`` ruffs with his cheapest trump that stands (1) or that
+    wins the trick (2: an overruff risked, his high trumps kept for control; ``bank`` would
+    spend the ace)."""
     trump = st[TRUMP]
     k = st[NCARDS]
     w = trick_winner(st[TRICK:TRICK + N_PLAYERS], k, trump)
@@ -379,7 +380,8 @@ def expert_follow(st, opts, p, legal, unseen, prm, friends):
     tmask = suit_mask40(trump)
     out_of_led = st[LED] != trump and (legal & suit_mask40(st[LED])) == 0     # a winner here is a ruff
     solo = p == st[DECLARER] and is_solo(st, opts)
-    if solo and out_of_led and thirds < prm[X_SOLO_KEEP] and legal & ~tmask:
+    early = k == 1 and (unseen & tmask) != 0       # second hand while a trump is out: a low ruff draws one
+    if solo and out_of_led and thirds < prm[X_SOLO_KEEP] and not early and legal & ~tmask:
         c = cheapest(legal & ~tmask, trump)
         if VALUE_THIRDS[c % 10] == 0:
             return c                                # a solo keeps his trump for a trick worth more
@@ -389,8 +391,8 @@ def expert_follow(st, opts, p, legal, unseen, prm, friends):
         return cheapest(legal, trump)
     sure = standing(st, win, unseen, opps, prm[X_RISK])
     if sure:
-        if prm[X_SOLO_RUFF] > 0 and out_of_led and solo:
-            return cheapest(sure, trump)            # a solo's ruff: his high trumps kept for control
+        if prm[X_SOLO_RUFF] > 0 and out_of_led and solo:     # a solo's ruff: his high trumps kept for control
+            return cheapest(sure if prm[X_SOLO_RUFF] == 1 else win, trump)
         return bank_card(sure, trump, prm[X_BANK])
     return cheapest(legal, trump) if thirds == 0 else cheapest(win, trump)
 

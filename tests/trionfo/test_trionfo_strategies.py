@@ -224,7 +224,7 @@ def _records(strategies, deals=60, seed=7):
                                     "ruff_min=12", "draw_last=0", "draw_last=10", "draw_top=3", "draw_top=12",
                                     "draw_first=5", "draw_first=1", "def_trump=1", "def_trump=2", "solo_low=1",
                                     "solo_low=2", "plain_first=2", "def_rich=1",
-                                    "solo_ruff=1", "solo_keep=3"])
+                                    "solo_ruff=1", "solo_ruff=2", "solo_keep=3"])
 def test_each_expert_parameter_changes_play(change):
     """Every card-play parameter of the expert changes the records away from its default (the
     expert at seats 0, 2 and 4 against the heuristic)."""
@@ -461,3 +461,28 @@ def test_a_solo_keeps_his_trump_on_a_cheap_trick():
     assert card("strong", "4C QC AC JC") == cid("4H")
     assert card("strong", "4C QC 5C JC", hand="AH 4H KD JS QS") == cid("4H")
     assert card("expert:solo_keep=3", "4C QC 5C JC", declarer=4) == cid("AH")
+
+
+def test_a_solo_ruffs_low_and_keeps_his_trump_in_second_hand_only_once_trumps_are_drawn():
+    """Issue 41 (solo_ruff 2, solo_keep's second hand): a solo declarer (seat 0, trump H, the 3H
+    his master) with no club. Third to AC QC (4 thirds) he ruffs with the 4H under solo_ruff 2
+    (an overruff risked) and with the standing 3H under solo_ruff 1. Second to a JC (1 third)
+    while hearts are out he ruffs low (a defender's trump drawn) instead of throwing his 6S;
+    once every other heart is played he throws the 6S and keeps his trumps."""
+    opts = TrionfoOptions().to_array(5)
+    g = gen()
+    hands = {0: "3H 4H 6S KD QS", 1: "5D 2H 6D 7D", 2: "6C KH 4D 3S", 3: "7C QH JD QD", 4: "2C JH AD 6H"}
+
+    def card(spec, trick, leader, played="", others=hands):
+        st = _table(2, {**others, 0: hands[0]}, played, trick, leader=leader)
+        sid, prm = seat(spec)
+        return K.choose_card(st, opts, 0, st[K.HAND], sid, prm, g)
+
+    def cid(text):
+        return mask40(text).bit_length() - 1
+
+    assert card("strong", "AC QC", leader=3) == cid("4H")
+    assert card("expert:solo_ruff=1", "AC QC", leader=3) == cid("3H")
+    assert card("strong", "JC", leader=4) == cid("4H")
+    dry = {1: "5D 5C 6D 7D", 2: "6C KC 4D 3S", 3: "7C 4C JD QD", 4: "2C 3C AD 4S"}
+    assert card("strong", "JC", leader=4, played="2H KH QH JH 6H 7H 5H AH", others=dry) == cid("6S")

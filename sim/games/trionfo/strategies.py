@@ -82,12 +82,12 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_HEURISTIC, _
     ParamSpec("def_rich", 0.0, 0.0, 1.0, "1: a defender against a partnership contract whose lead would be a plain "
               "card worth nothing leads his richest plain card instead (an ace first: cashed before the declarer's "
               "side can ruff it); 0 never", integer=True, slot="X_DEF_RICH"),
-    ParamSpec("solo_ruff", 0.0, 0.0, 1.0, "1: a solo declarer ruffing with a trump that stands takes the trick "
-              "with his cheapest such trump (keeps his high trumps for control); 0 as bank", integer=True,
-              slot="X_SOLO_RUFF"),
+    ParamSpec("solo_ruff", 0.0, 0.0, 2.0, "a solo declarer ruffing, one of his trumps standing, takes the trick "
+              "with his cheapest trump that stands (1) or with his cheapest that wins it (2: risks an overruff); "
+              "keeps his high trumps for control; 0 as bank", integer=True, slot="X_SOLO_RUFF"),
     ParamSpec("solo_keep", 0.0, 0.0, 36.0, "a solo declarer out of the suit led throws a plain card worth nothing "
-              "rather than ruff a trick worth fewer than this many thirds (keeps the trump for a richer trick); "
-              "0 never", integer=True, slot="X_SOLO_KEEP"),
+              "rather than ruff a trick worth fewer than this many thirds (keeps the trump for a richer trick), "
+              "but in second hand while a trump is out; 0 never", integer=True, slot="X_SOLO_KEEP"),
 ), "heuristic that reads the table (issue 41): trusts a master (a friend's: gives points; its own: wins with "
    "it) unless an opponent still to play is likely void in its suit (the odds from the cards unseen, the hand "
    "sizes and the voids shown), wins a sure trick with its points, ruffs only a trick worth it, draws trumps as a solo, cashes "
@@ -108,7 +108,7 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(_HEURISTIC, _
 # the tune's seed rules forbid): the expert keeps heuristic's 16.
 STRONG = ("expert:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,self_call=16,honour_min=4,draw_trumps=9,"
           "ruff_risk=0.5,bank=2,clinch=0,plain_first=2,read=1,ruff_min=1,draw_last=2,draw_top=3,draw_first=4,"
-          "def_trump=2,solo_low=1,def_rich=1,solo_ruff=1,solo_keep=3")
+          "def_trump=2,solo_low=1,def_rich=1,solo_ruff=2,solo_keep=3")
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
                         "`python scripts/tools/tune_strong.py trionfo` (results/tune/trionfo/)"))
 STRATEGIES.append(search_strategy(
