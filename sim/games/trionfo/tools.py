@@ -9,8 +9,8 @@ TOOLS = GameTools(
     # the tune's seed rules forbid); it starts from the point of the solo's critique round (draw_top,
     # draw_first, def_trump, solo_low, plain_first 2, def_rich: results/critique/trionfo.md) with the
     # solo's ruff by his cheapest standing trump (solo_ruff 1, the sixth session's probe), then the
-    # seventh session's: the solo's trump kept on a cheap trick (solo_keep 3) and his ruff by his cheapest
-    # winning trump (solo_ruff 2)
+    # seventh session's: the solo's trump kept on a cheap trick (solo_keep 3), his ruff by his cheapest
+    # winning trump (solo_ruff 2) and, with that card play, the solo bid from strength 16 (t4 15.5)
     tune=("--strategy", "expert", "--param", "t1=0:40", "--param", "t2=0:40", "--param", "t3=0:40",
           "--param", "t4=0:40", "--param", "honour_min=0:12", "--param", "draw_trumps=1:9",
           "--param", "ruff_risk=0:1", "--param", "bank=0:2", "--param", "clinch=0:36",
@@ -18,7 +18,7 @@ TOOLS = GameTools(
           "--param", "draw_last=0:10", "--param", "draw_top=0:12", "--param", "draw_first=1:9",
           "--param", "def_trump=0:9", "--param", "solo_low=1:9",
           "--param", "def_rich=0:1", "--param", "solo_ruff=0:2", "--param", "solo_keep=0:12",
-          "--field", "expert:t1=0.022,t2=38.012,t3=24.989,t4=16.059,explore=0,self_call=16,honour_min=4,"
+          "--field", "expert:t1=0.022,t2=38.012,t3=24.989,t4=15.5,explore=0,self_call=16,honour_min=4,"
           "draw_trumps=9,ruff_risk=0.5,bank=2,clinch=0,plain_first=2,read=1,ruff_min=1,draw_last=2,draw_top=3,"
           "draw_first=4,def_trump=2,solo_low=1,def_rich=1,solo_ruff=2,solo_keep=3", "--budget", "150000",
           "--rounds", "4"),
