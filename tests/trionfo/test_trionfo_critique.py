@@ -109,8 +109,9 @@ def test_the_master_card_makes_the_contract():
 
 def test_a_hopeless_solo_bid():
     """The first speaker of a session with a weak hand (no trump length, no 3 or 2): the maso dei
-    masi (a solo at stake 4) loses about 16, passing costs nothing; its regret is large and
-    significant."""
+    masi (a solo at stake 4) loses about 16, passing little either way (what the others' contracts
+    bring a defender: since strong bids the solo from strength 16, about +2 in these worlds); its
+    regret is large and significant."""
     opts = TrionfoOptions().to_array(N)
     prm = evaluator(GAME, N, 1, "greedy")
     _, _, st, _ = run(opts, ["strong"], 3, 0, prm, 0.0, stop=0)
@@ -128,7 +129,7 @@ def test_a_hopeless_solo_bid():
     acts = [K.act_code(K.K_BID, v) for v in range(5)]
     row, out = evaluate(st, opts, p, K.K_BID, 0, acts, chosen=4)
     assert row[CK.CR_REGRET] > 10 and row[CK.CR_REGRET] > 2 * row[CK.CR_SE_REGRET]
-    assert out[4, 1] < -10 and abs(out[0, 1]) < 2
+    assert out[4, 1] < -10 and abs(out[0, 1]) < 4
 
 
 def test_no_peeking():
