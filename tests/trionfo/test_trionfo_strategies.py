@@ -438,29 +438,30 @@ def test_a_solo_ruffs_with_his_cheapest_standing_trump():
     assert K.choose_card(st, opts, 0, legal, sid, prm, g) == mask40("AH").bit_length() - 1
 
 
+def card_id(text):
+    return mask40(text).bit_length() - 1
+
+
+def solo_card(spec, hands, trick, leader, played="", declarer=0):
+    """The card seat 0 plays (trump H; a solo of ``declarer``) on ``trick`` led by ``leader``."""
+    st = _table(2, hands, played, trick, leader=leader, declarer=declarer)
+    sid, prm = seat(spec)
+    return K.choose_card(st, TrionfoOptions().to_array(5), 0, st[K.HAND], sid, prm, gen())
+
+
 def test_a_solo_keeps_his_trump_on_a_cheap_trick():
     """Issue 41 (solo_keep): a solo declarer (seat 0, trump H) last to a club trick worth 2 thirds
     (4C QC 5C JC) with no club: the expert at its defaults ruffs (with the AH, ``bank`` 2), strong
     throws his 6S (worth nothing) and keeps both trumps; on a trick worth 3 thirds (the AC in it)
     or with no plain card worth nothing it ruffs with the 4H; a defender against that solo ruffs."""
     hands = {0: "AH 4H KD 6S QS", 1: "5D 3H 6D 7D", 2: "6C 2H 4D 3S", 3: "7C KH JD QD", 4: "2C QH AD 6H"}
-    opts = TrionfoOptions().to_array(5)
-    g = gen()
-
-    def card(spec, trick, hand=None, declarer=0):
-        st = _table(2, {**hands, 0: hand or hands[0]}, "", trick, leader=1, declarer=declarer)
-        sid, prm = seat(spec)
-        return K.choose_card(st, opts, 0, st[K.HAND], sid, prm, g)
-
-    def cid(text):
-        return mask40(text).bit_length() - 1
-
-    assert card("expert", "4C QC 5C JC") == cid("AH")
-    assert card("strong", "4C QC 5C JC") == cid("6S")
-    assert card("expert:solo_keep=3", "4C QC 5C JC") == cid("6S")
-    assert card("strong", "4C QC AC JC") == cid("4H")
-    assert card("strong", "4C QC 5C JC", hand="AH 4H KD JS QS") == cid("4H")
-    assert card("expert:solo_keep=3", "4C QC 5C JC", declarer=4) == cid("AH")
+    no_blank = {**hands, 0: "AH 4H KD JS QS"}
+    assert solo_card("expert", hands, "4C QC 5C JC", 1) == card_id("AH")
+    assert solo_card("strong", hands, "4C QC 5C JC", 1) == card_id("6S")
+    assert solo_card("expert:solo_keep=3", hands, "4C QC 5C JC", 1) == card_id("6S")
+    assert solo_card("strong", hands, "4C QC AC JC", 1) == card_id("4H")
+    assert solo_card("strong", no_blank, "4C QC 5C JC", 1) == card_id("4H")
+    assert solo_card("expert:solo_keep=3", hands, "4C QC 5C JC", 1, declarer=4) == card_id("AH")
 
 
 def test_a_solo_ruffs_low_and_keeps_his_trump_in_second_hand_only_once_trumps_are_drawn():
@@ -469,20 +470,9 @@ def test_a_solo_ruffs_low_and_keeps_his_trump_in_second_hand_only_once_trumps_ar
     (an overruff risked) and with the standing 3H under solo_ruff 1. Second to a JC (1 third)
     while hearts are out he ruffs low (a defender's trump drawn) instead of throwing his 6S;
     once every other heart is played he throws the 6S and keeps his trumps."""
-    opts = TrionfoOptions().to_array(5)
-    g = gen()
     hands = {0: "3H 4H 6S KD QS", 1: "5D 2H 6D 7D", 2: "6C KH 4D 3S", 3: "7C QH JD QD", 4: "2C JH AD 6H"}
-
-    def card(spec, trick, leader, played="", others=hands):
-        st = _table(2, {**others, 0: hands[0]}, played, trick, leader=leader)
-        sid, prm = seat(spec)
-        return K.choose_card(st, opts, 0, st[K.HAND], sid, prm, g)
-
-    def cid(text):
-        return mask40(text).bit_length() - 1
-
-    assert card("strong", "AC QC", leader=3) == cid("4H")
-    assert card("expert:solo_ruff=1", "AC QC", leader=3) == cid("3H")
-    assert card("strong", "JC", leader=4) == cid("4H")
-    dry = {1: "5D 5C 6D 7D", 2: "6C KC 4D 3S", 3: "7C 4C JD QD", 4: "2C 3C AD 4S"}
-    assert card("strong", "JC", leader=4, played="2H KH QH JH 6H 7H 5H AH", others=dry) == cid("6S")
+    dry = {0: hands[0], 1: "5D 5C 6D 7D", 2: "6C KC 4D 3S", 3: "7C 4C JD QD", 4: "2C 3C AD 4S"}
+    assert solo_card("strong", hands, "AC QC", 3) == card_id("4H")
+    assert solo_card("expert:solo_ruff=1", hands, "AC QC", 3) == card_id("3H")
+    assert solo_card("strong", hands, "JC", 4) == card_id("4H")
+    assert solo_card("strong", dry, "JC", 4, played="2H KH QH JH 6H 7H 5H AH") == card_id("6S")
