@@ -26,6 +26,11 @@ stop, with strong's tuned weights as the defaults). Everything but the Michigan 
 against the first tuned expert) became strong's own ``lead_plan`` and ``lead_chance``: with
 ``look=0`` it plays strong's leads exactly, and with every fix off the expert's without them
 (tests/tripoli/test_tripoli_expert.py checks both). ``look`` lost and stays a plug-in fix.
+The second round (the leads grouped by how each run ends) gave strong ``keep_entry`` (a stop another
+seat's lead can reach is kept as a way back to the lead), ``own_low`` (a suit only the seat's own lead
+can shed comes first) and ``feed_shown`` (no run that ends below a card another seat has shown); the
+plug-in plays them too (``keep_entry``, ``own_low``, ``feed``, strong's values as defaults), so with
+``look=0`` it is strong's leads exactly.
 results/critique/easy_gains.md says what it gains against today's strong.
 """
 import numba
@@ -81,6 +86,30 @@ def sure_out(hand, others, dead, banned, depth, look):
 
 
 @numba.njit
+def reachable(hand, dead, s):
+    """1 if another seat's lead of suit s can run into the seat's lowest card of it (a lower card
+    of the suit neither the seat's nor dead)."""
+    c = T.lowest_in(hand, s)
+    x = 13 * s + 1                             # the two
+    while x != c:
+        if not ((hand | dead) >> x) & 1:
+            return 1
+        x = T.next_card(x)
+    return 0
+
+
+@numba.njit
+def open_end(hand, dead, s):
+    """The card after the seat's own run from its lowest card of suit s when that card is neither
+    dead nor past the ace (the run goes on in another hand or stops in the widow), else -1."""
+    c = T.lowest_in(hand, s)
+    nc = T.next_card(c)
+    while nc >= 0 and (hand >> nc) & 1:
+        nc = T.next_card(nc)
+    return nc if nc >= 0 and not (dead >> nc) & 1 else -1
+
+
+@numba.njit
 def decide(view, legal, n, prm):            # asked only for Michigan leads (kinds below)
     look, plan = prm[0], prm[1]
     p = view[T.V_SEAT]
@@ -113,7 +142,15 @@ def decide(view, legal, n, prm):            # asked only for Michigan leads (kin
         shed, how = chain(hand, others, dead, s, look)
         run = T.hand_count(shed)
         stop = 1.0 if how == STOP else (prm[4] * in_widow if how == LOST else 0.0)
+        reach = reachable(hand, dead, s)
+        if reach:
+            stop *= 1.0 - prm[5]
         v = T.suit_count(hand, s) + prm[2] * run + prm[3] * stop
+        if not reach:
+            v += prm[6]
+        nc = open_end(hand, dead, s)
+        if nc >= 0 and (others >> nc) & 1:
+            v -= prm[7]
         if v > best:
             best, bi = v, i
     return bi
@@ -126,7 +163,12 @@ fixes = Strategy("tripoli", decide, base="strong", kinds=[T.K_LEAD],
                          param("run_weight", 1.0, 0.0, 10.0, "lead score per own card the lead sheds (strong's)"),
                          param("stop_bonus", 3.861, 0.0, 20.0, "lead score bonus at a sure stop (strong's)"),
                          param("chance", 1.0, 0.0, 5.0, "weight of the chance that a run ending below an unseen card "
-                                                        "stops in the widow (0: never, as strong)")],
+                                                        "stops in the widow (0: never, as strong)"),
+                         param("keep_entry", 0.75, 0.0, 3.0, "a stop another seat's lead can reach is worth stop_bonus "
+                                                             "x (1 - this) (strong's)"),
+                         param("own_low", 3.0, 0.0, 10.0, "bonus for a suit no other seat's lead can reach (strong's)"),
+                         param("feed", 0.5, 0.0, 10.0, "penalty for a run that ends open below a card another seat "
+                                                       "has shown (strong's)")],
                  help="strong, but its Michigan leads follow runs through the cards shown in other hands, look "
                       "for a sure way out and count the chance of a stop in the widow (the critique's worst "
                       "positions, as a plug-in)")

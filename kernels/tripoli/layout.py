@@ -215,13 +215,13 @@ S_RANDOM = 0
 S_HEURISTIC = 1
 S_FUZZ = 2         # no params: a uniformly random action KIND, then a uniformly random action of it
 S_SEARCH = 3       # params: the search row (kernels.search: worlds, rollouts, budget, policy, kinds, sizes, ...)
-S_EXPERT = 4       # params: the heuristic's row + PR_VALUE_EQ .. PR_LEAD_CHANCE (issue 41: ``expert_bet``, ``expert_lead``)
+S_EXPERT = 4       # params: the heuristic's row + PR_VALUE_EQ .. PR_FEED_SHOWN (issue 41: expert_bet, expert_lead)
 # the heuristic's and the expert's parameter row (the expert: the heuristic's row, then its own); the
 # ParamSpecs of sim.games.tripoli.strategies name these slots (``slot=``), the search's extras SX_KINDS, SX_SIZES
 (PR_SWAP_BELOW, PR_PAY_WEIGHT, PR_AUCTION_WIDOW, PR_SELL_OLD, PR_BID_MAX, PR_SUIT_BID_MAX, PR_BET_AT, PR_RAISE_AT,
  PR_CALL_AT, PR_BET_SIZE, PR_RUN_WEIGHT, PR_STOP_BONUS, PR_BID_OLD_MAX, PR_BLUFF, PR_BLUFF_SIZE, PR_SIZE_SHIFT,
  PR_OPP_SHIFT, PR_ODDS_WEIGHT, PR_HIDE_MARGIN, PR_POS_SHIFT, PR_VALUE_EQ, PR_RAISE_EQ, PR_CALL_MARGIN, PR_BET_FRAC,
- PR_RAISE_RANGE, PR_CALL_RANGE, PR_WIDOW_STOPS, PR_LEAD_PLAN, PR_LEAD_CHANCE,
+ PR_RAISE_RANGE, PR_CALL_RANGE, PR_WIDOW_STOPS, PR_LEAD_PLAN, PR_LEAD_CHANCE, PR_KEEP_ENTRY, PR_OWN_LOW, PR_FEED_SHOWN,
  N_PR) = offsets(
     ("PR_SWAP_BELOW", 1),        # the heuristic (``choose``) from here
     ("PR_PAY_WEIGHT", 1),
@@ -252,6 +252,9 @@ S_EXPERT = 4       # params: the heuristic's row + PR_VALUE_EQ .. PR_LEAD_CHANCE
     ("PR_WIDOW_STOPS", 1),
     ("PR_LEAD_PLAN", 1),         # ``expert_lead``
     ("PR_LEAD_CHANCE", 1),
+    ("PR_KEEP_ENTRY", 1),
+    ("PR_OWN_LOW", 1),
+    ("PR_FEED_SHOWN", 1),
 )
 RUN_OPEN, RUN_STOP, RUN_OUT = 0, 1, 2   # how a Michigan lead's run ends for the leader (``own_run``)
 N_PARAMS = SP_PRM + N_PR   # a strategy row: the search row, or the expert's (the longest of the others)

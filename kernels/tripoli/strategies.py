@@ -8,18 +8,19 @@ from cardsim.kernels.cards import lowbit, popcount
 from cardsim.kernels.jit import njit
 from cardsim.kernels.rng import below, uniform
 from cardsim.kernels.tripoli.layout import (
-    ACTED, AU_KIND, AU_SUIT, AU_WIDOW, A_BET, A_PICK, A_RAISE, BETS, BET_CTX, BET_EPS, BOARD, B_BET, B_CALL, B_CHECK,
-    B_FOLD, B_RAISE, CALL_PRICE, CL_POT, COLOR, CONTRIB, CUR, CUR_BET, DEALER, FOLDED, FOLD_PRICE, HAND, LOW13, N,
-    PAY_SUIT, PHASE, PICK, PLAYED, PR_AUCTION_WIDOW, PR_BET_AT, PR_BET_FRAC, PR_BET_SIZE, PR_BID_MAX, PR_BID_OLD_MAX,
-    PR_BLUFF, PR_BLUFF_SIZE, PR_CALL_AT, PR_CALL_MARGIN, PR_CALL_RANGE, PR_HIDE_MARGIN, PR_LEAD_CHANCE, PR_LEAD_PLAN,
-    PR_ODDS_WEIGHT, PR_OPP_SHIFT, PR_PAY_WEIGHT, PR_POS_SHIFT, PR_RAISE_AT, PR_RAISE_EQ, PR_RAISE_RANGE,
-    PR_RUN_WEIGHT, PR_SELL_OLD, PR_SIZE_SHIFT, PR_STOP_BONUS, PR_SUIT_BID_MAX, PR_SWAP_BELOW, PR_VALUE_EQ,
-    PR_WIDOW_STOPS, P_AFTER_SWAP, P_AFTER_UNSOLD, P_AUCTION, P_BET, P_SELECT, P_SUIT, P_WIDOW, RUN_OPEN, RUN_OUT,
-    RUN_STOP, SEQ, SP_KQ, SP_POT, SP_SEQ, S_EXPERT, S_FUZZ, S_RANDOM, WIDOW,
+    ACTED, AU_KIND, AU_SUIT, AU_WIDOW, A_BET, A_PICK, A_RAISE, BETS, BET_CTX, BET_EPS, BOARD, B_BET, B_CALL,
+    B_CHECK, B_FOLD, B_RAISE, CALL_PRICE, CL_POT, COLOR, CONTRIB, CUR, CUR_BET, DEALER, FOLDED, FOLD_PRICE, HAND,
+    LOW13, N, PAY_SUIT, PHASE, PICK, PLAYED, PR_AUCTION_WIDOW, PR_BET_AT, PR_BET_FRAC, PR_BET_SIZE, PR_BID_MAX,
+    PR_BID_OLD_MAX, PR_BLUFF, PR_BLUFF_SIZE, PR_CALL_AT, PR_CALL_MARGIN, PR_CALL_RANGE, PR_FEED_SHOWN,
+    PR_HIDE_MARGIN, PR_KEEP_ENTRY, PR_LEAD_CHANCE, PR_LEAD_PLAN, PR_ODDS_WEIGHT, PR_OPP_SHIFT, PR_OWN_LOW,
+    PR_PAY_WEIGHT, PR_POS_SHIFT, PR_RAISE_AT, PR_RAISE_EQ, PR_RAISE_RANGE, PR_RUN_WEIGHT, PR_SELL_OLD,
+    PR_SIZE_SHIFT, PR_STOP_BONUS, PR_SUIT_BID_MAX, PR_SWAP_BELOW, PR_VALUE_EQ, PR_WIDOW_STOPS, P_AFTER_SWAP,
+    P_AFTER_UNSOLD, P_AUCTION, P_BET, P_SELECT, P_SUIT, P_WIDOW, RUN_OPEN, RUN_OUT, RUN_STOP, SEQ, SP_KQ, SP_POT,
+    SP_SEQ, S_EXPERT, S_FUZZ, S_RANDOM, WIDOW,
 )
 from cardsim.kernels.tripoli.actions import action_arg, action_kind
 from cardsim.kernels.tripoli.rules import (
-    bet_hand, card_at, lowest_in, max_amount, next_card, pay_card, seq_suits, suit_ah,
+    ah_rank, bet_hand, card_at, lowest_in, max_amount, next_card, pay_card, seq_suits, suit_ah,
 )
 from cardsim.kernels.tripoli.view import known_widow, public_cards, shown_of
 
@@ -470,17 +471,35 @@ def sure_out(hand, dead, banned, depth):
 
 
 @njit(cache=True)
+def shown_by_others(st, opts, p):
+    """The cards other seats than p have shown (a showdown, a Phase-1 claim) and still hold."""
+    pay, shown = public_cards(st, opts)
+    m = np.int64(0)
+    for q in range(st[N]):
+        if q != p:
+            m |= shown_of(st, q, pay, shown)
+    return m
+
+
+@njit(cache=True)
 def widow_chance(st, opts, p, hand, known):
     """The chance that a card seat p has not seen (not in its hand, played, known in the widow
     ``known`` or shown by another seat) lies in the widow: the widow's unknown cards over all."""
-    pay, shown = public_cards(st, opts)
-    seen = hand | st[PLAYED] | known
-    for q in range(st[N]):
-        if q != p:
-            seen |= shown_of(st, q, pay, shown)
+    seen = hand | st[PLAYED] | known | shown_by_others(st, opts, p)
     unseen = 52 - popcount(seen)
     hidden = popcount(st[WIDOW]) - popcount(known)
     return hidden / unseen if unseen > 0 else 0.0
+
+
+@njit(cache=True)
+def reachable(hand, dead, s):
+    """1 if another seat's lead of suit s can run into the seat's lowest card of it: some lower card
+    of the suit is neither the seat's nor dead (played or known in the widow)."""
+    c = lowest_in(hand, s)
+    for ah in range(ah_rank(c)):
+        if not ((hand | dead) >> card_at(s, ah)) & 1:
+            return 1
+    return 0
 
 
 @njit(cache=True)
@@ -490,7 +509,10 @@ def expert_lead(st, opts, acts, n, prm):
     sure way out (up to that many leads, each but the last a sure stop) comes first; with
     ``lead_chance`` a run that ends below an unseen card is a stop with lead_chance x the chance
     that the card lies in the widow. Without the colour rule only (under it the leads the plan
-    assumes may not be allowed)."""
+    assumes may not be allowed). With ``keep_entry`` a stop that another seat's lead can reach
+    (``reachable``) is worth less: kept, it brings the lead back; with ``own_low`` a suit nobody
+    else can lead into scores more (only the seat's own lead sheds it); with ``feed_shown`` a run
+    that ends open below a card another seat has shown scores less (it hands that seat the lead)."""
     p = st[CUR]
     hand = st[HAND + p]
     dead = st[PLAYED]
@@ -509,6 +531,7 @@ def expert_lead(st, opts, acts, n, prm):
     chance = 0.0
     if prm[PR_LEAD_CHANCE] > 0.0:
         chance = prm[PR_LEAD_CHANCE] * widow_chance(st, opts, p, hand, known)
+    shown = shown_by_others(st, opts, p) if prm[PR_FEED_SHOWN] != 0.0 else np.int64(0)
     best = -1e300
     bi = 0
     for i in range(n):
@@ -519,9 +542,17 @@ def expert_lead(st, opts, acts, n, prm):
         while nc >= 0 and (hand >> nc) & 1:
             run += 1
             nc = next_card(nc)
-        stop = 1.0 if nc < 0 or (dead >> nc) & 1 else chance
+        open_end = nc >= 0 and not (dead >> nc) & 1
+        stop = chance if open_end else 1.0
+        reach = reachable(hand, dead, s)
+        if reach:
+            stop *= 1.0 - prm[PR_KEEP_ENTRY]
         length = popcount(hand & (np.int64(LOW13) << (13 * s)))
         v = length + prm[PR_RUN_WEIGHT] * run + prm[PR_STOP_BONUS] * stop
+        if not reach:
+            v += prm[PR_OWN_LOW]
+        if open_end and (shown >> nc) & 1:
+            v -= prm[PR_FEED_SHOWN]
         if v > best:
             best = v
             bi = i

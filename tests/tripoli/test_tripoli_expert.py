@@ -145,6 +145,48 @@ def test_michigan_leads_to_a_sure_way_out():
     assert K.sure_out(np.int64(hand), np.int64(0), -1, 4) == 0                  # 4S unseen: no sure stop
 
 
+def test_michigan_keeps_a_stop_another_lead_can_reach():
+    """Issue 41's second Michigan round (``keep_entry``): QS with the KS played is a sure stop,
+    but 2S-JS are out: another seat's spade lead runs into the queen and gives the seat the lead.
+    Kept, it is a way back; led now, it only sheds a card that would go anyway. With keep_entry 1
+    the seat leads its hearts (5H 6H, open) instead; with every lower spade played it still takes
+    the stop (nobody can reach it: keep_entry does not apply)."""
+    hand = "QS 5H 6H 9C"
+    others = ["2C 3C 7H", "4C 5C", "6C 7C", "8C TC"]
+    base = "expert:stop_bonus=4,run_weight=1,lead_chance=0,lead_plan=0,own_low=0,feed_shown=0,keep_entry="
+    st, opts = michigan(hand, others, "KS")
+    assert decide(st, opts, base + "0") == ("lead", 3)              # S: 1 + 1 + 4 against H: 2 + 2
+    assert decide(st, opts, base + "1") == ("lead", 2)
+    assert decide(st, opts, base + "0.75") == ("lead", 2)           # S: 1 + 1 + 1
+    assert K.reachable(np.int64(parse_mask(hand)), np.int64(parse_mask("KS")), 3) == 1
+    below = "2S 3S 4S 5S 6S 7S 8S 9S TS JS"
+    st, opts = michigan(hand, others, "KS " + below)
+    assert K.reachable(np.int64(parse_mask(hand)), np.int64(parse_mask("KS " + below)), 3) == 0
+    assert decide(st, opts, base + "1") == ("lead", 3)
+
+
+def test_michigan_leads_the_suit_only_its_own_lead_can_shed():
+    """``own_low``: 2D 3D (nothing below the two: no other lead ever reaches them) against the
+    longer 8H 9H TH, which a heart lead from another seat may carry out: strong's score leads the
+    hearts, with own_low 3 the diamonds."""
+    st, opts = michigan("2D 3D 8H 9H TH", ["2C 3C 7H", "4C 5C", "6C 7C", "8C TC"], "")
+    base = "expert:stop_bonus=4,run_weight=1,lead_chance=0,lead_plan=0,keep_entry=0,feed_shown=0,own_low="
+    assert decide(st, opts, base + "0") == ("lead", 2)              # H: 3 + 3 against D: 2 + 2
+    assert decide(st, opts, base + "3") == ("lead", 1)              # D: 2 + 2 + 3
+
+
+def test_michigan_does_not_lead_into_a_card_another_seat_has_shown():
+    """``feed_shown``: 3H 4H 5H, whose run stops open below the 6H that seat 1 showed at the
+    showdown (its lead next), against 9C TC: with feed_shown 3 the seat leads the clubs."""
+    st, opts = michigan("3H 4H 5H 9C TC", ["2C 3C 6H", "4C 5C", "6C 7C", "8C JC"], "")
+    st[K.PICK + 1] = parse_mask("6H 2C 3C")                         # seat 1's poker hand, shown
+    base = "expert:stop_bonus=4,run_weight=1,lead_chance=0,lead_plan=0,keep_entry=0,own_low=0,feed_shown="
+    assert decide(st, opts, base + "0") == ("lead", 2)              # H: 3 + 3 against C: 2 + 2
+    assert decide(st, opts, base + "3") == ("lead", 0)
+    st[K.PICK + 1] = parse_mask("2C 3C")                            # the 6H not shown: hearts again
+    assert decide(st, opts, base + "3") == ("lead", 2)
+
+
 def test_the_chance_that_an_unseen_card_lies_in_the_widow():
     """``widow_chance``: the widow's cards the seat does not know over every card it has not seen
     (own hand, played, known widow and the cards other seats have shown excluded)."""
@@ -157,8 +199,9 @@ def test_the_chance_that_an_unseen_card_lies_in_the_widow():
 
 def test_critique_fixes_plugin_is_strong_with_its_fixes_off():
     """examples/tripoli_critique_fixes.py (issue 41's easy-gains plug-in) with every fix off and
-    strong's lead weights plays the expert's leads without its Michigan fixes exactly, and with
-    look=0 (its own-run fixes) the expert's with ``lead_plan=3,lead_chance=1``."""
+    strong's lead weights plays the expert's leads without its Michigan fixes exactly, with
+    look=0 (its own-run fixes) the expert's with ``lead_plan=3,lead_chance=1``, and with look=0 and
+    its defaults strong's own leads (the second round's keep_entry, own_low, feed_shown too)."""
     import cardsim
     from cardsim.sim.registry import parse_seat
     root = Path(__file__).resolve().parents[2]
@@ -175,7 +218,11 @@ def test_critique_fixes_plugin_is_strong_with_its_fixes_off():
         num = [c for c in a.columns if a[c].dtype.kind in "iuf"]
         return a[num].equals(b[num])
 
-    without = records("strong:lead_plan=0,lead_chance=0")
-    assert same(without, records(f"{label},look=0,plan=0,chance=0"))
-    assert same(records("strong:lead_plan=3,lead_chance=1"), records(f"{label},look=0,plan=3,chance=1"))
-    assert not same(without, records(f"{label},look=0,plan=3,chance=1"))
+    off = "keep_entry=0,own_low=0,feed_shown=0"
+    without = records(f"strong:lead_plan=0,lead_chance=0,{off}")
+    assert same(without, records(f"{label},look=0,plan=0,chance=0,keep_entry=0,own_low=0,feed=0"))
+    assert same(records(f"strong:lead_plan=3,lead_chance=1,{off}"),
+                records(f"{label},look=0,plan=3,chance=1,keep_entry=0,own_low=0,feed=0"))
+    assert not same(without, records(f"{label},look=0,plan=3,chance=1,keep_entry=0,own_low=0,feed=0"))
+    # issue 41's second Michigan round: strong's keep_entry, own_low and feed_shown, as the plug-in's
+    assert same(records("strong"), records(f"{label},look=0"))
