@@ -114,13 +114,15 @@ STRATEGIES.append(StrategySpec("expert", K.S_EXPERT, with_defaults(STRATEGIES[2]
 # family (`python scripts/tools/tune_strong.py tripoli`, results/tune/tripoli/; tests/test_strong.py checks
 # the two agree): its start, round 0. Issue 41's second Michigan round (a 40,000-decision critique of the
 # leads grouped by how each run ends) set keep_entry 0.75, own_low 3 and feed_shown 0.5 (new expert
-# parameters, off by default; +0.311 ± 0.010 chips a deal against the strong before them); the tune,
-# from that point and with the three in its box, found +0.060 (+0.044, +0.076) at round 0 (mostly sell_old 1;
-# a field that sells is exploitable by +0.19) and +0.59 at round 1. Issue 16's strong was
+# parameters, off by default; +0.311 ± 0.010 chips a deal against the strong before them); the tune from
+# that point, the three in its box, found sell_old 1 at round 0 (+0.058 ± 0.013 alone), so strong sells its
+# old hand too (+0.370 ± 0.013 against the strong before the round). The tune from this point: +0.189
+# (+0.178, +0.201) at round 0 (tighter value bets: value_eq 0.96 alone +0.155), +0.210 at round 1: the
+# poker cycle (results/STUDIES.md). Issue 16's strong was
 # heuristic:swap_below=3.186,pay_weight=0.1,auction_widow=0,sell_old=1,bid_max=3,suit_bid_max=6,
 # bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=2,bid_old_max=1,
 # bluff=0.4246,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0.
-STRONG = "expert:swap_below=3.213,pay_weight=0.1,auction_widow=0,sell_old=0,bid_max=3,suit_bid_max=6,bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=3.861,bid_old_max=1,bluff=0.1148,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0,value_eq=0.5881,raise_eq=0.7429,call_margin=0.0193,bet_frac=0.5652,raise_range=0.4927,call_range=0.54763,widow_stops=1,lead_plan=3,lead_chance=1,keep_entry=0.75,own_low=3,feed_shown=0.5"
+STRONG = "expert:swap_below=3.213,pay_weight=0.1,auction_widow=0,sell_old=1,bid_max=3,suit_bid_max=6,bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=3.861,bid_old_max=1,bluff=0.1148,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0,value_eq=0.5881,raise_eq=0.7429,call_margin=0.0193,bet_frac=0.5652,raise_range=0.4927,call_range=0.54763,widow_stops=1,lead_plan=3,lead_chance=1,keep_entry=0.75,own_low=3,feed_shown=0.5"
 STRATEGIES.append(tuned(next(s for s in STRATEGIES if s.name == "expert"), STRONG,
                         "`python scripts/tools/tune_strong.py tripoli` (results/tune/tripoli/)"))
 STRATEGIES.append(search_strategy(

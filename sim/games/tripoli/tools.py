@@ -14,7 +14,7 @@ TOOLS = GameTools(
           "--param", "bluff=0:1", "--param", "stop_bonus=0:20", "--param", "lead_plan=0:4",
           "--param", "lead_chance=0:3", "--param", "keep_entry=0:1.5", "--param", "own_low=0:10",
           "--param", "feed_shown=0:10",
-          "--field", "expert:swap_below=3.213,pay_weight=0.1,auction_widow=0,sell_old=0,bid_max=3,suit_bid_max=6,"
+          "--field", "expert:swap_below=3.213,pay_weight=0.1,auction_widow=0,sell_old=1,bid_max=3,suit_bid_max=6,"
           "bet_at=6.6348,raise_at=5.9403,call_at=6.5119,bet_size=21,run_weight=1,stop_bonus=3.861,bid_old_max=1,"
           "bluff=0.1148,bluff_size=8,size_shift=0.8145,opp_shift=0,odds_weight=16.499,hide_margin=0,pos_shift=0,"
           "value_eq=0.5881,raise_eq=0.7429,call_margin=0.0193,bet_frac=0.5652,raise_range=0.4927,call_range=0.54763,"
