@@ -74,7 +74,8 @@ EARLIER = {
                "100,000 deals, seed 7), the suit only the seat's own lead can shed led first and no run that ends "
                "below a card another seat has shown (+0.10 ± 0.01 more, seed 9): strong's `keep_entry` 0.75, "
                "`own_low` 3 and `feed_shown` 0.5, +0.311 ± 0.010 together against the strong before them "
-               "(200,000 deals, seed 14); the plug-in plays them too.",
+               "(200,000 deals, seed 14); the plug-in plays them too. The tune from there added selling the old hand "
+               "(`sell_old` 1, +0.058 ± 0.013), which the plug-in takes from strong.",
     "telefunken": "Telefunken's fixes read from the critique of the first expert (before each became strong's own "
                   "parameter): laying the richest extra meld first, +2.80 ± 0.28 points a game (6,000 games, seed 23, "
                   "`rich`), and shedding the costliest card when the hand is lost, +3.44 ± 0.38 (seed 5, `dump_at`). "
